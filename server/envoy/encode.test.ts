@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { encodeResource } from './encode';
+import { EXT, TYPE } from './typeUrls';
+
+describe('encodeResource', () => {
+  it('turns camelCase typed JSON into Envoy snake_case JSON with "@type" first on nested Anys', () => {
+    const r = encodeResource(TYPE.listener, '0.0.0.0_9080', {
+      name: '0.0.0.0_9080',
+      address: { socketAddress: { address: '0.0.0.0', portValue: 9080 } },
+      filterChains: [
+        {
+          filters: [
+            {
+              name: 'envoy.filters.network.http_connection_manager',
+              typedConfig: {
+                '@type': EXT.hcm,
+                statPrefix: 'outbound_0.0.0.0_9080',
+                rds: { configSource: { ads: {}, resourceApiVersion: 'V3' }, routeConfigName: '9080' },
+                httpFilters: [{ name: 'envoy.filters.http.router', typedConfig: { '@type': EXT.router } }],
+              },
+            },
+          ],
+        },
+      ],
+    });
+    const hcm = (r.json as any).filter_chains[0].filters[0].typed_config;
+    expect(Object.keys(hcm)[0]).toBe('@type');
+    expect(hcm.rds.route_config_name).toBe('9080');
+    expect(hcm.http_filters[0].typed_config).toEqual({ '@type': EXT.router });
+    expect((r.json as any).address.socket_address.port_value).toBe(9080);
+    expect(r.bytes.length).toBeGreaterThan(0);
+    expect(r.hash).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('rejects a misspelled field with the resource name in the message', () => {
+    expect(() => encodeResource(TYPE.cluster, 'c1', { name: 'c1', connectTimeOut: '1s' })).toThrow(/Cluster "c1"/);
+  });
+
+  it('gives identical bytes and hash for identical content', () => {
+    const a = encodeResource(TYPE.cluster, 'c', { name: 'c', type: 'EDS', connectTimeout: '10s' });
+    const b = encodeResource(TYPE.cluster, 'c', { name: 'c', type: 'EDS', connectTimeout: '10s' });
+    expect(a.hash).toBe(b.hash);
+    expect((a.json as any).connect_timeout).toBe('10s');
+  });
+});

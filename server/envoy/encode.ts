@@ -1,0 +1,68 @@
+// Encoding of translator output: typed proto3 JSON (camelCase, as the generated *Json types)
+// → protobuf message → (a) wire bytes for xDS and (b) Envoy-style JSON (snake_case, "@type" first)
+// for config_dump, the UI and the simulator. Each resource is encoded once per content.
+import { createHash } from 'node:crypto';
+import { fromJson, toBinary, toJson, type DescMessage, type JsonValue } from '@bufbuild/protobuf';
+import { envoyRegistry } from '../gen/registry';
+import type { TypeUrl } from './typeUrls';
+
+/** A resource as Envoy sees it: its proto JSON with snake_case field names ("@type" on Anys). */
+export type EnvoyJson = { [k: string]: JsonValue };
+
+export interface EncodedResource {
+  typeUrl: TypeUrl;
+  name: string;
+  /** Serialized message (the `value` of the Any on the wire). */
+  bytes: Uint8Array;
+  /** Envoy-style JSON of the resource, without the outer "@type". */
+  json: EnvoyJson;
+  /** sha256 of bytes, hex: a content version usable as a per-resource version. */
+  hash: string;
+}
+
+function schemaFor(typeUrl: string): DescMessage {
+  const name = typeUrl.slice(typeUrl.lastIndexOf('/') + 1);
+  const desc = envoyRegistry.getMessage(name);
+  if (!desc) throw new Error(`encode: ${name} is not in the generated registry (add its .proto to scripts/gen-proto.mjs)`);
+  return desc;
+}
+
+/** Recursively moves "@type" to the front of every object, as Envoy prints it. */
+export function typeFirst(v: JsonValue): JsonValue {
+  if (Array.isArray(v)) return v.map(typeFirst);
+  if (v === null || typeof v !== 'object') return v;
+  const out: { [k: string]: JsonValue } = {};
+  if ('@type' in v) out['@type'] = v['@type'] as JsonValue;
+  for (const [k, val] of Object.entries(v)) if (k !== '@type') out[k] = typeFirst(val as JsonValue);
+  return out;
+}
+
+/**
+ * Encodes one resource given as proto3 JSON (either field-name style). Throws with the resource name
+ * and protobuf-es' message when the JSON does not fit the schema: that is a translator bug.
+ */
+export function encodeResource(typeUrl: TypeUrl, name: string, json: unknown): EncodedResource {
+  const schema = schemaFor(typeUrl);
+  let msg;
+  try {
+    msg = fromJson(schema, json as JsonValue, { registry: envoyRegistry });
+  } catch (e) {
+    throw new Error(`encode ${schema.typeName} "${name}": ${(e as Error).message}`);
+  }
+  const bytes = toBinary(schema, msg);
+  const out = toJson(schema, msg, { registry: envoyRegistry, useProtoFieldName: true }) as EnvoyJson;
+  return {
+    typeUrl,
+    name,
+    bytes,
+    json: typeFirst(out) as EnvoyJson,
+    hash: createHash('sha256').update(bytes).digest('hex'),
+  };
+}
+
+/** Decodes Envoy-style JSON of any registered message into canonical Envoy JSON (validating it). */
+export function canonicalJson(typeUrl: string, json: unknown): EnvoyJson {
+  const schema = schemaFor(typeUrl);
+  const msg = fromJson(schema, json as JsonValue, { registry: envoyRegistry });
+  return typeFirst(toJson(schema, msg, { registry: envoyRegistry, useProtoFieldName: true })) as EnvoyJson;
+}

@@ -1,0 +1,218 @@
+// The service model meshscope translates from: istiod's model.Service / IstioEndpoint / Proxy,
+// in plain immutable data. Built by ./snapshot from parsed inputs; read by server/translate.
+import type { IstioKind, IstioSpecs } from './istio';
+
+/** Where an object came from, so every error and every generated resource can point back at it. */
+export interface Origin {
+  source: 'file' | 'kube' | 'sandbox' | 'demo';
+  /** File path (file source) or API path (kube source). */
+  file?: string;
+  /** 0-based index of the YAML document inside the file. */
+  doc?: number;
+}
+
+export interface ObjectMeta {
+  name: string;
+  namespace: string;
+  labels: Readonly<Record<string, string>>;
+  annotations: Readonly<Record<string, string>>;
+  /** RFC 3339; objects from files without one get a deterministic synthetic time in input order. */
+  creationTimestamp: string;
+  resourceVersion?: string;
+  uid?: string;
+}
+
+/** An Istio networking object (VirtualService, DestinationRule, …) with its spec typed per kind. */
+export interface IstioConfig<K extends IstioKind = IstioKind> {
+  kind: K;
+  apiVersion: string;
+  meta: ObjectMeta;
+  spec: IstioSpecs[K];
+  origin: Origin;
+}
+
+/** A located problem with the inputs. Never thrown: collected and shown. */
+export interface LoadError {
+  severity: 'error' | 'warning';
+  message: string;
+  file?: string;
+  doc?: number;
+  /** `Kind namespace/name` when known. */
+  object?: string;
+  /** YAML path inside the object, e.g. `spec.http[0].route[0].weight`. */
+  path?: string;
+}
+
+/** Istio's protocol names (pkg/config/protocol). `Unsupported` means auto-detected (sniffed). */
+export type Protocol =
+  | 'HTTP'
+  | 'HTTP2'
+  | 'HTTPS'
+  | 'GRPC'
+  | 'GRPC-Web'
+  | 'HTTP_PROXY'
+  | 'TCP'
+  | 'TLS'
+  | 'Mongo'
+  | 'Redis'
+  | 'MySQL'
+  | 'UDP'
+  | 'Unsupported';
+
+export interface ServicePort {
+  name: string;
+  port: number;
+  protocol: Protocol;
+  /** Kubernetes targetPort (number or a container port name), or the ServiceEntry targetPort. */
+  targetPort?: number | string;
+}
+
+/** istiod's model.Resolution. */
+export type Resolution = 'ClientSideLB' | 'DNS' | 'DNSRoundRobin' | 'Passthrough' | 'Alias';
+
+/** Reference to the object a model entity was built from (provenance). */
+export interface ObjectRef {
+  kind: string;
+  group: string;
+  version: string;
+  namespace: string;
+  name: string;
+}
+
+export interface ServiceModel {
+  /** FQDN, e.g. reviews.default.svc.cluster.local, or a ServiceEntry host. */
+  hostname: string;
+  namespace: string;
+  /** Kubernetes service name, or the ServiceEntry name. */
+  name: string;
+  registry: 'Kubernetes' | 'External';
+  /** VIP: clusterIP, the ServiceEntry address, or 0.0.0.0 when none. */
+  address: string;
+  /** Every address (ServiceEntry addresses may hold several IPs or CIDRs). */
+  addresses: readonly string[];
+  ports: readonly ServicePort[];
+  resolution: Resolution;
+  meshExternal: boolean;
+  /** exportTo as written ("*", ".", "~", namespace names); empty = mesh default (public). */
+  exportTo: readonly string[];
+  labels: Readonly<Record<string, string>>;
+  /** Kubernetes Service selector / ServiceEntry workloadSelector. */
+  selector?: Readonly<Record<string, string>>;
+  /** ExternalName services: the target. */
+  externalName?: string;
+  creationTimestamp: string;
+  ref: ObjectRef;
+}
+
+export interface Locality {
+  region: string;
+  zone: string;
+  subzone: string;
+}
+
+export interface EndpointModel {
+  address: string;
+  /** Port the workload listens on (resolved targetPort). */
+  port: number;
+  /** Service port number this endpoint serves. */
+  servicePort: number;
+  labels: Readonly<Record<string, string>>;
+  namespace: string;
+  podName?: string;
+  serviceAccount?: string;
+  locality: Locality;
+  /** LB weight; 1 unless a WorkloadEntry says otherwise. */
+  weight: number;
+  healthy: boolean;
+}
+
+export interface PodModel {
+  name: string;
+  namespace: string;
+  labels: Readonly<Record<string, string>>;
+  annotations: Readonly<Record<string, string>>;
+  ip: string;
+  ready: boolean;
+  serviceAccount: string;
+  /** containerPort name → number, for named targetPorts. */
+  namedPorts: Readonly<Record<string, number>>;
+  /** Container ports declared on the pod. */
+  containerPorts: readonly number[];
+  /** Whether istiod would treat this pod as having an Envoy (injected sidecar or gateway). */
+  proxy: 'sidecar' | 'router' | 'none';
+  nodeName?: string;
+  locality: Locality;
+  /** The workload controller the pod came from, when expanded from a Deployment/ReplicaSet/StatefulSet. */
+  owner?: { kind: string; name: string };
+  creationTimestamp: string;
+  origin: Origin;
+}
+
+/** A proxy that config is generated for (istiod's model.Proxy, as far as translation needs it). */
+export interface ProxyModel {
+  /** `POD.NAMESPACE` */
+  id: string;
+  type: 'sidecar' | 'router';
+  name: string;
+  namespace: string;
+  labels: Readonly<Record<string, string>>;
+  ips: readonly string[];
+  serviceAccount?: string;
+  locality: Locality;
+  /** Proxyless gRPC clients and Envoys connecting with metadata may add more here. */
+  metadata?: Readonly<Record<string, string>>;
+}
+
+export interface NamespaceModel {
+  name: string;
+  labels: Readonly<Record<string, string>>;
+  /** Declared by an input object (false for namespaces only implied by objects in them). */
+  declared: boolean;
+}
+
+/**
+ * An immutable, indexed picture of the mesh at one moment (istiod's PushContext + registry).
+ * Lists are in Istio's config order: creationTimestamp, then name, then namespace.
+ */
+export interface MeshSnapshot {
+  /** Monotonic per store; changes with every content change. */
+  version: number;
+  namespaces: ReadonlyMap<string, NamespaceModel>;
+  services: readonly ServiceModel[];
+  /** hostname → services with that hostname (one per namespace for ServiceEntries). */
+  servicesByHost: ReadonlyMap<string, readonly ServiceModel[]>;
+  /** `${namespace}/${hostname}` → service port number → endpoints. */
+  endpoints: ReadonlyMap<string, ReadonlyMap<number, readonly EndpointModel[]>>;
+  pods: readonly PodModel[];
+  proxies: readonly ProxyModel[];
+  proxiesById: ReadonlyMap<string, ProxyModel>;
+  virtualServices: readonly IstioConfig<'VirtualService'>[];
+  destinationRules: readonly IstioConfig<'DestinationRule'>[];
+  gateways: readonly IstioConfig<'Gateway'>[];
+  serviceEntries: readonly IstioConfig<'ServiceEntry'>[];
+  sidecars: readonly IstioConfig<'Sidecar'>[];
+  /** Every input problem, located. */
+  errors: readonly LoadError[];
+}
+
+/** Key of `MeshSnapshot.endpoints`. */
+export const endpointKey = (svc: Pick<ServiceModel, 'namespace' | 'hostname'>): string => `${svc.namespace}/${svc.hostname}`;
+
+/** Mesh-wide settings (MeshConfig) and translation feature switches. One typed argument, never env. */
+export interface TranslateOptions {
+  domainSuffix: string;
+  rootNamespace: string;
+  outboundTrafficPolicy: 'ALLOW_ANY' | 'REGISTRY_ONLY';
+  /** Cluster connect timeout (MeshConfig.connectTimeout). */
+  connectTimeout: string;
+  /** Cluster id used in metadata and node ids. */
+  clusterId: string;
+}
+
+export const DEFAULT_OPTIONS: TranslateOptions = Object.freeze({
+  domainSuffix: 'cluster.local',
+  rootNamespace: 'istio-system',
+  outboundTrafficPolicy: 'ALLOW_ANY',
+  connectTimeout: '10s',
+  clusterId: 'Kubernetes',
+});

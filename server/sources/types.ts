@@ -1,0 +1,46 @@
+// The contract between sources (files, Kubernetes, the sandbox) and the store.
+// Sources hand over raw Kubernetes-shaped objects; parsing and validation happen once, when the
+// store builds a snapshot, so every source gets the same located errors.
+import type { LoadError, Origin } from '../model/mesh';
+
+/** A Kubernetes-style object as JSON (apiVersion/kind/metadata + the rest), unvalidated. */
+export interface RawObject {
+  apiVersion?: unknown;
+  kind?: unknown;
+  metadata?: unknown;
+  [field: string]: unknown;
+}
+
+export interface RawInput {
+  object: RawObject;
+  origin: Origin;
+}
+
+/** Health of one source, for the UI banner and /debug/registryz. */
+export interface SourceStatus {
+  id: string;
+  kind: 'demo' | 'file' | 'kube' | 'sandbox';
+  state: 'connected' | 'resyncing' | 'failing' | 'stopped';
+  detail?: string;
+  lastError?: string;
+  /** Per watched resource (kube: one per informer). */
+  resources?: Record<string, { state: SourceStatus['state']; lastError?: string; count: number }>;
+}
+
+/**
+ * What a source writes to. `replace` sets the whole object set of a source (files, relists);
+ * `upsert`/`remove` apply single changes (watch events). Object identity is
+ * apiVersion-group/kind/namespace/name; putting a deep-equal object is a no-op.
+ */
+export interface SourceSink {
+  replace(sourceId: string, inputs: readonly RawInput[], errors?: readonly LoadError[]): void;
+  upsert(sourceId: string, input: RawInput): void;
+  remove(sourceId: string, ref: { apiVersion: string; kind: string; namespace?: string; name: string }): void;
+  status(status: SourceStatus): void;
+}
+
+export interface Source {
+  readonly id: string;
+  start(sink: SourceSink): Promise<void>;
+  stop(): Promise<void>;
+}
