@@ -38,6 +38,12 @@ const ENTRIES = [
   'envoy/extensions/filters/listener/http_inspector/v3/http_inspector.proto',
   'envoy/extensions/transport_sockets/tls/v3/tls.proto',
   'envoy/extensions/transport_sockets/raw_buffer/v3/raw_buffer.proto',
+  'envoy/extensions/retry/host/previous_hosts/v3/previous_hosts.proto',
+  'envoy/extensions/retry/priority/previous_priorities/v3/previous_priorities_config.proto',
+  'envoy/extensions/filters/http/grpc_stats/v3/config.proto',
+  'envoy/extensions/filters/http/grpc_web/v3/grpc_web.proto',
+  'envoy/extensions/request_id/uuid/v3/uuid.proto',
+  'envoy/extensions/upstreams/http/v3/http_protocol_options.proto',
 ];
 const MODULES = ['envoy-api', 'xds', 'googleapis'];
 

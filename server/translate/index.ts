@@ -1,23 +1,67 @@
 // translateProxy: (snapshot, proxy, options) → Envoy resources. Pure: reads only its arguments.
-import { DEFAULT_OPTIONS, type MeshSnapshot, type ProxyModel, type TranslateOptions } from '../model/mesh';
+// Reads as the pipeline it is: view → listeners (decide the HTTP route ports) → route configs →
+// clusters → endpoints. Gateway listeners/routes (router proxies) are not generated yet: routers
+// get their cluster set (istio-translation.md §6, last paragraph) and no listeners.
+import { DEFAULT_OPTIONS, type LoadError, type MeshSnapshot, type ProxyModel, type TranslateOptions } from '../model/mesh';
 import type { ResourceTable } from './types';
+import { buildProxyView } from './view';
+import { buildClusters } from './xds/clusters';
+import { buildEndpoints } from './xds/endpoints';
+import { buildSidecarListeners } from './xds/listeners';
+import { buildSidecarRouteConfigs, buildSniffedRouteConfig } from './xds/routes';
+import type { RouteConfigurationJson } from './types';
 
 export type { ResourceTable } from './types';
 
-const byName = <T extends { name?: string }>(a: T, b: T) => ((a.name ?? '') < (b.name ?? '') ? -1 : (a.name ?? '') > (b.name ?? '') ? 1 : 0);
+const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+const byName = <T extends { name?: string }>(a: T, b: T) => compare(a.name ?? '', b.name ?? '');
 
 export function translateProxy(
   snapshot: MeshSnapshot,
   proxy: ProxyModel,
   options: TranslateOptions = DEFAULT_OPTIONS,
 ): ResourceTable {
-  // Wired at integration: buildProxyView → clusters / endpoints / routes / listeners.
-  void snapshot;
-  void proxy;
-  void options;
-  const table: ResourceTable = { listeners: [], routes: [], clusters: [], endpoints: [], errors: [] };
+  const view = buildProxyView(snapshot, proxy, options);
+  const errors: LoadError[] = [];
+  const table: ResourceTable = { listeners: [], routes: [], clusters: [], endpoints: [], errors };
+
+  if (proxy.type === 'sidecar') {
+    const lds = buildSidecarListeners(view);
+    table.listeners = lds.listeners;
+    errors.push(...lds.errors);
+    const rds = buildSidecarRouteConfigs(view, lds.httpRoutePorts);
+    const routes: RouteConfigurationJson[] = [...rds.routes];
+    errors.push(...rds.errors);
+    for (const s of lds.sniffedRoutes) {
+      const service = view.service(s.hostname);
+      if (!service) continue;
+      const sniffed = buildSniffedRouteConfig(view, service, s.port);
+      routes.push(sniffed.route);
+      errors.push(...sniffed.errors);
+    }
+    table.routes = routes;
+  }
+
+  const cds = buildClusters(view);
+  table.clusters = cds.clusters;
+  errors.push(...cds.errors);
+  table.endpoints = buildEndpoints(view, cds.clusters);
+
   table.listeners.sort(byName);
   table.routes.sort(byName);
   table.clusters.sort(byName);
+  table.endpoints.sort((a, b) => compare(a.clusterName ?? '', b.clusterName ?? ''));
+  table.errors = dedupeErrors(errors);
   return table;
+}
+
+/** The same problem found by two builders (e.g. a bad destination seen by LDS and RDS) is reported once. */
+function dedupeErrors(errors: LoadError[]): LoadError[] {
+  const seen = new Set<string>();
+  return errors.filter((e) => {
+    const k = `${e.severity}|${e.file}|${e.doc}|${e.object}|${e.path}|${e.message}`;
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
 }

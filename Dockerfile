@@ -1,0 +1,52 @@
+# syntax=docker/dockerfile:1
+# meshscope production image: `docker build -t meshscope:latest .`
+#   docker run -p 3000:3000 -p 15010:15010 meshscope:latest serve              (embedded demo mesh)
+#   docker run -v ~/.kube:/kube:ro meshscope:latest serve --kubeconfig /kube/config
+# In a cluster, deploy/ runs it as `serve --in-cluster`.
+#
+# `meshscope serve` (server/cli/commands/serve.ts) runs `next start` on the prebuilt .next/ and the CLI
+# itself runs from TypeScript sources through tsx, so the image carries production node_modules,
+# .next/ and server/ rather than Next's `output: 'standalone'` bundle (whose server.js would bypass
+# the CLI). The build's .next/BUILD_ID is newer than every copied source (COPY keeps mtimes), so
+# `serve` sees an up-to-date build and never rebuilds at run time.
+ARG NODE_IMAGE=node:20-bookworm-slim
+
+# --- 1. all dependencies (dev included: buf + protoc-gen-es generate server/gen on postinstall) ---
+FROM ${NODE_IMAGE} AS deps
+WORKDIR /app
+ENV NEXT_TELEMETRY_DISABLED=1 npm_config_fund=false npm_config_audit=false
+COPY package.json package-lock.json ./
+COPY scripts ./scripts
+# `npm install`, not `npm ci`: the lockfile lacks platform optionals this registry does not serve.
+RUN npm install && test -d server/gen
+
+# --- 2. build the Next.js app -----------------------------------------------------------------
+FROM deps AS build
+COPY . .
+RUN npx next build && rm -rf .next/cache
+
+# --- 3. production dependencies only -----------------------------------------------------------
+FROM ${NODE_IMAGE} AS prod-deps
+WORKDIR /app
+ENV npm_config_fund=false npm_config_audit=false
+COPY package.json package-lock.json ./
+RUN npm install --omit=dev --ignore-scripts && npm cache clean --force
+
+# --- 4. runtime ---------------------------------------------------------------------------------
+FROM ${NODE_IMAGE} AS runtime
+WORKDIR /app
+ENV NODE_ENV=production NEXT_TELEMETRY_DISABLED=1 HOSTNAME=0.0.0.0
+RUN groupadd --gid 10001 meshscope \
+ && useradd --uid 10001 --gid 10001 --no-create-home --shell /usr/sbin/nologin meshscope
+COPY --from=prod-deps /app/node_modules ./node_modules
+COPY --from=build /app/package.json /app/tsconfig.json /app/next.config.* ./
+COPY --from=build /app/.next ./.next
+COPY --from=build /app/bin ./bin
+COPY --from=build /app/server ./server
+COPY --from=build /app/proto ./proto
+COPY --from=build /app/examples ./examples
+RUN mkdir -p .next/cache && chown -R 10001:10001 .next/cache
+USER 10001:10001
+EXPOSE 3000 15010
+ENTRYPOINT ["node", "bin/meshscope.mjs"]
+CMD ["serve"]

@@ -1,0 +1,15 @@
+import { describe, expect, it } from 'vitest';
+import { keysToInvalidate } from './invalidation';
+import { queryKeys } from './queryKeys';
+
+describe('keysToInvalidate', () => {
+  it('a mesh event refreshes the lists and each proxy it names, nothing else', () => {
+    const keys = keysToInvalidate({ version: 4, proxies: ['a.shop', 'b.catalog'], endpointsOnly: false, errors: 0 });
+    expect(keys).toEqual([queryKeys.proxies(), queryKeys.errors(), queryKeys.proxy('a.shop'), queryKeys.proxy('b.catalog')]);
+    expect(keys).not.toContainEqual(queryKeys.proxy('c.shop'));
+  });
+
+  it('query keys share the meshscope prefix, so one invalidation can clear everything', () => {
+    for (const k of [queryKeys.proxies(), queryKeys.errors(), queryKeys.proxy('x')]) expect(k.slice(0, 1)).toEqual([...queryKeys.all]);
+  });
+});

@@ -1,0 +1,13 @@
+'use client';
+import { useQuery } from '@tanstack/react-query';
+import { fetchErrors, fetchProxies, type ErrorsResponse, type ProxiesResponse } from './fetchers';
+import { queryKeys } from './queryKeys';
+
+/** Every proxy with counts; seeded with the server-rendered data, refetched on mesh events. */
+export function useProxies(initialData?: ProxiesResponse) {
+  return useQuery({ queryKey: queryKeys.proxies(), queryFn: ({ signal }) => fetchProxies(signal), ...(initialData ? { initialData } : {}) });
+}
+
+export function useInputErrors(initialData?: ErrorsResponse) {
+  return useQuery({ queryKey: queryKeys.errors(), queryFn: ({ signal }) => fetchErrors(signal), ...(initialData ? { initialData } : {}) });
+}

@@ -1,0 +1,83 @@
+// Smoke: `meshscope serve` with the embedded demo mesh (examples/demo), in Chromium.
+import { expect, test } from '@playwright/test';
+import { HomePage } from './pages/HomePage';
+import { ProxyPage } from './pages/ProxyPage';
+
+// examples/demo: storefront ×2 and cart in shop; products v1–v3 and ratings v1–v2 in catalog;
+// one ingress gateway (container istio-proxy running `proxy router`) in istio-system.
+const DEMO = [
+  { app: 'storefront', namespace: 'shop', type: 'sidecar', count: 2 },
+  { app: 'cart', namespace: 'shop', type: 'sidecar', count: 1 },
+  { app: 'products', namespace: 'catalog', type: 'sidecar', count: 3 },
+  { app: 'ratings', namespace: 'catalog', type: 'sidecar', count: 2 },
+  { app: 'istio-ingressgateway', namespace: 'istio-system', type: 'router', count: 1 },
+];
+
+test('home lists every demo proxy with its type and namespace', async ({ page }, info) => {
+  const home = new HomePage(page);
+  await home.goto();
+  await expect(home.proxiesTable).toBeVisible();
+  const ids = await home.proxyIds();
+  expect(ids).toHaveLength(DEMO.reduce((n, d) => n + d.count, 0));
+  for (const d of DEMO) {
+    const mine = ids.filter((id) => id.startsWith(`${d.app}-`) && id.endsWith(`.${d.namespace}`));
+    expect(mine, d.app).toHaveLength(d.count);
+    await expect(home.row(mine[0]!).getByText(d.type, { exact: true })).toBeVisible();
+  }
+  await expect(home.sources).toContainText('demo');
+  // serve passed --xds-port to the runtime, whose ADS server is listening on it.
+  await expect(page.getByTestId('xds-state')).toContainText(`listening on :${process.env.E2E_XDS_PORT}`);
+  // The page is subscribed to /api/events (server-sent events through Next's route handler).
+  await expect(page.getByTestId('live-state')).toHaveText('● live');
+  await page.screenshot({ path: info.outputPath('home.png'), fullPage: true });
+});
+
+test('a proxy page shows its listener, route, cluster and endpoint tables and the raw dump', async ({ page }, info) => {
+  const home = new HomePage(page);
+  await home.goto();
+  const id = (await home.proxyIds()).find((x) => x.startsWith('storefront-'))!;
+  await home.openProxy(id);
+  const proxy = new ProxyPage(page);
+  await expect(proxy.heading).toHaveText(id);
+  for (const section of [proxy.listeners, proxy.routes, proxy.clusters, proxy.endpoints]) await expect(section.locator('h2')).toBeVisible();
+  const dump = (await proxy.rawDump()) as { configs: Array<Record<string, unknown[]>> };
+  expect(dump.configs.map((c) => c['@type'])).toEqual([
+    'type.googleapis.com/envoy.admin.v3.ClustersConfigDump',
+    'type.googleapis.com/envoy.admin.v3.ListenersConfigDump',
+    'type.googleapis.com/envoy.admin.v3.RoutesConfigDump',
+    'type.googleapis.com/envoy.admin.v3.EndpointsConfigDump',
+  ]);
+  // The tables show exactly what the dump holds: one row per cluster, one table entry per route config.
+  const [clusters, listeners, routes] = dump.configs;
+  await expect(proxy.clusters.locator('tbody tr')).toHaveCount(clusters?.dynamic_active_clusters?.length ?? 0);
+  await expect(proxy.routes.locator('details.route-config')).toHaveCount(routes?.dynamic_route_configs?.length ?? 0);
+  await expect(page.locator('nav.toc')).toContainText(`Listeners (${listeners?.dynamic_listeners?.length ?? 0})`);
+  // examples/demo/30-traffic.yaml: products 80% v1 / 20% v2. Istio names the sidecar route config by
+  // port (`9080`) and the virtual host `<fqdn>:<port>` (httproute.go BuildSidecarOutboundVirtualHosts).
+  const products = proxy.routes.locator('#route-9080 tr', { hasText: 'products.catalog.svc.cluster.local:9080' });
+  await expect(products).toContainText('outbound|9080|v1|products.catalog.svc.cluster.local 80%');
+  await expect(products).toContainText('outbound|9080|v2|products.catalog.svc.cluster.local 20%');
+  await page.screenshot({ path: info.outputPath('proxy.png'), fullPage: true });
+});
+
+test('/debug/config_dump?proxyID= returns the ConfigDump JSON; unknown proxies are 404', async ({ page, request }, info) => {
+  const proxies = (await (await request.get('/api/proxies')).json()) as { proxies: Array<{ id: string; type: string }> };
+  const gateway = proxies.proxies.find((p) => p.type === 'router')!;
+  const res = await request.get(`/debug/config_dump?proxyID=${encodeURIComponent(gateway.id)}`);
+  expect(res.status()).toBe(200);
+  expect(res.headers()['content-type']).toContain('application/json');
+  const dump = (await res.json()) as { configs: unknown[] };
+  expect(dump.configs).toHaveLength(4);
+  expect((await request.get('/debug/config_dump?proxyID=nope.default')).status()).toBe(404);
+  expect((await request.get('/debug/config_dump')).status()).toBe(400);
+  await page.goto(`/debug/config_dump?proxyID=${encodeURIComponent(gateway.id)}&pretty`);
+  await page.screenshot({ path: info.outputPath('config_dump.png') });
+});
+
+test('istiod debug endpoints answer in their shapes', async ({ request }) => {
+  const registry = (await (await request.get('/debug/registryz')).json()) as Array<{ hostname: string }>;
+  expect(registry.map((s) => s.hostname)).toContain('products.catalog.svc.cluster.local');
+  const configs = (await (await request.get('/debug/configz')).json()) as Array<{ kind: string; metadata: { name: string } }>;
+  expect(configs.filter((c) => c.kind === 'VirtualService').map((c) => c.metadata.name).sort()).toEqual(['products', 'ratings', 'storefront']);
+  expect(Array.isArray(await (await request.get('/debug/syncz')).json())).toBe(true);
+});

@@ -1,0 +1,13 @@
+import type { NextConfig } from 'next';
+
+const config: NextConfig = {
+  // grpc-js and client-node must stay one copy per process (instanceof, shared state): stack-notes.md §1.
+  serverExternalPackages: ['@grpc/grpc-js', '@grpc/proto-loader', '@kubernetes/client-node'],
+  poweredByHeader: false,
+  // Type errors are caught by `npm run typecheck` (CI runs it before the tests); skipping Next's own
+  // pass keeps `meshscope serve`'s first build fast on small machines.
+  typescript: { ignoreBuildErrors: true },
+  reactStrictMode: true,
+};
+
+export default config;

@@ -1,0 +1,68 @@
+// Server-sent events: `proxies` events ("proxy X changed") fed by the runtime's store.onChange.
+// Transport-free: returns a ReadableStream a Next route handler wraps in a Response.
+
+export interface MeshEvent {
+  /** Snapshot version after the change. */
+  version: number;
+  /** Proxy ids whose Envoy config changed (added, removed or different). */
+  proxies: string[];
+  /** True when only endpoints changed. */
+  endpointsOnly: boolean;
+  /** Input errors in the new snapshot. */
+  errors: number;
+}
+
+export type Subscribe = (listener: (e: MeshEvent) => void) => () => void;
+
+export const SSE_HEADERS: Readonly<Record<string, string>> = {
+  'content-type': 'text/event-stream; charset=utf-8',
+  'cache-control': 'no-cache, no-transform',
+  connection: 'keep-alive',
+  'x-accel-buffering': 'no',
+};
+
+export const formatSse = (event: string, data: unknown): string => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+
+export interface EventStreamOptions {
+  /** Sent first, so a client knows where it starts. */
+  hello?: unknown;
+  heartbeatMs?: number;
+  signal?: AbortSignal;
+}
+
+export function eventStream(subscribe: Subscribe, opts: EventStreamOptions = {}): ReadableStream<Uint8Array> {
+  const enc = new TextEncoder();
+  let cleanup = () => {};
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      let closed = false;
+      const send = (chunk: string) => {
+        if (closed) return;
+        try {
+          controller.enqueue(enc.encode(chunk));
+        } catch {
+          cleanup();
+        }
+      };
+      send(formatSse('hello', opts.hello ?? {}));
+      const unsubscribe = subscribe((e) => send(formatSse('proxies', e)));
+      const timer = setInterval(() => send(': keep-alive\n\n'), opts.heartbeatMs ?? 15_000);
+      timer.unref?.();
+      cleanup = () => {
+        if (closed) return;
+        closed = true;
+        clearInterval(timer);
+        unsubscribe();
+        try {
+          controller.close();
+        } catch {
+          /* already closed */
+        }
+      };
+      opts.signal?.addEventListener('abort', () => cleanup(), { once: true });
+    },
+    cancel() {
+      cleanup();
+    },
+  });
+}

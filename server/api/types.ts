@@ -1,0 +1,52 @@
+// Transport-free handler plumbing: every handler takes an ApiContext (what the runtime or the CLI
+// holds) and returns an ApiResult; app/api route adapters and /debug turn it into a Response.
+import type { LoadError, MeshSnapshot, TranslateOptions } from '../model/mesh';
+import type { ResourceCache } from '../pipeline/proxyResources';
+import type { SourceStatus } from '../sources/types';
+
+/** istiod's /debug/syncz entry (pilot/pkg/xds/debug.go SyncStatus): nonces sent / acked per type. */
+export interface SyncStatus {
+  cluster_id?: string;
+  proxy?: string;
+  proxy_version?: string;
+  istio_version?: string;
+  cluster_sent?: string;
+  cluster_acked?: string;
+  listener_sent?: string;
+  listener_acked?: string;
+  route_sent?: string;
+  route_acked?: string;
+  endpoint_sent?: string;
+  endpoint_acked?: string;
+  extensionconfig_sent?: string;
+  extensionconfig_acked?: string;
+}
+
+export type XdsState =
+  | { state: 'off' | 'starting' }
+  | { state: 'listening'; port: number }
+  | { state: 'failing'; error: string };
+
+export interface ApiContext {
+  snapshot: MeshSnapshot;
+  options: TranslateOptions;
+  cache?: ResourceCache;
+  statuses?: readonly SourceStatus[];
+  /** Connected xDS clients (empty until the ADS server is wired). */
+  sync?: () => readonly SyncStatus[];
+  /** The ADS server's state. */
+  xds?: XdsState;
+  /** RFC 3339 "now", when the caller has a clock (handlers themselves never read one). */
+  now?: string;
+}
+
+export interface ApiResult<T = unknown> {
+  status: number;
+  body: T;
+}
+
+export const ok = <T>(body: T): ApiResult<T> => ({ status: 200, body });
+export const fail = (status: number, error: string, errors?: readonly LoadError[]): ApiResult<{ error: string; errors?: readonly LoadError[] }> => ({
+  status,
+  body: errors ? { error, errors } : { error },
+});

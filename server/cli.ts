@@ -1,0 +1,2 @@
+// `meshscope serve | proxies | translate | simulate | analyze` — see ./cli/main.ts.
+export { main, USAGE } from './cli/main';

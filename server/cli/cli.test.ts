@@ -1,0 +1,67 @@
+// The real bin (node bin/meshscope.mjs → tsx → server/cli/main.ts), as `npx meshscope` runs it.
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { bookinfo, configDumpFixture, REPO_ROOT } from '../testing/paths';
+
+const cli = (args: string[], input?: string) => {
+  const r = spawnSync(process.execPath, [join(REPO_ROOT, 'bin', 'meshscope.mjs'), ...args], { cwd: REPO_ROOT, input, encoding: 'utf8', timeout: 60_000 });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+};
+const demo = join(REPO_ROOT, 'examples', 'demo');
+
+describe('meshscope CLI', () => {
+  it('proxies -o table lists the demo mesh, one proxy a line', () => {
+    const r = cli(['proxies', '--config', demo]);
+    expect(r.status).toBe(0);
+    const lines = r.stdout.trim().split('\n');
+    expect(lines[0]).toMatch(/^ID\s+TYPE\s+NAMESPACE\s+IPS\s+LABELS$/);
+    expect(lines).toHaveLength(1 + 9);
+    expect(lines.filter((l) => /\srouter\s+istio-system\s/.test(l))).toHaveLength(1);
+  });
+
+  it('reads --config - from stdin, and --namespace applies to objects without one', () => {
+    const yaml = readFileSync(bookinfo('platform', 'bookinfo.yaml'), 'utf8');
+    const r = cli(['proxies', '--config', '-', '--namespace', 'books', '-o', 'json'], yaml);
+    expect(r.status).toBe(0);
+    const proxies = JSON.parse(r.stdout) as Array<{ id: string; namespace: string }>;
+    expect(proxies).toHaveLength(6);
+    for (const p of proxies) {
+      expect(p.namespace).toBe('books');
+      expect(p.id.endsWith('.books')).toBe(true);
+    }
+  });
+
+  it('translate prints the ConfigDump; an unknown proxy exits non-zero naming it', () => {
+    const ok = cli(['translate', '--config', demo, '--proxy', JSON.parse(cli(['proxies', '--config', demo, '-o', 'json']).stdout)[0].id, '--type', 'clusters']);
+    expect(ok.status).toBe(0);
+    expect(JSON.parse(ok.stdout).configs.map((c: { '@type': string }) => c['@type'])).toEqual(['type.googleapis.com/envoy.admin.v3.ClustersConfigDump']);
+    const bad = cli(['translate', '--config', demo, '--proxy', 'ghost.shop']);
+    expect(bad.status).toBe(1);
+    expect(bad.stderr).toContain('ghost.shop');
+  });
+
+  it('usage errors exit 2; analyze is not implemented yet (exit 2)', () => {
+    expect(cli(['proxies']).status).toBe(2);
+    expect(cli(['proxies', '--config', demo, '-o', 'yaml']).stderr).toMatch(/json\|table/);
+    expect(cli(['frobnicate']).status).toBe(2);
+    const a = cli(['analyze', '--config', demo]);
+    expect(a.status).toBe(2);
+    expect(a.stderr).toContain('not implemented yet');
+  });
+
+  it('simulate validates its flags before loading anything', () => {
+    const r = cli(['simulate', '--config', demo, '--proxy', 'x.shop', '--mode', 'sideways', '--port', '80']);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/outbound\|inbound\|gateway/);
+    expect(cli(['simulate', '--config', demo, '--proxy', 'x.shop']).stderr).toMatch(/--port/);
+  });
+
+  it('simulate --dump: a dump without listeners answers Istio\'s "no listener matched", exit 0 (DESIGN.md §3)', () => {
+    // gateway-routes-config_dump.json holds only a RoutesConfigDump: nothing can accept the connection.
+    const r = cli(['simulate', '--dump', configDumpFixture('gateway-routes-config_dump.json'), '--mode', 'gateway', '--port', '8080', '--host', 'httpbin.example.com', '--path', '/get']);
+    expect(r.status).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ error: 'no listener matched' });
+  });
+});

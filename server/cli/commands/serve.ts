@@ -1,0 +1,90 @@
+// `meshscope serve [--config PATH…] [--kubeconfig FILE | --in-cluster] [--port 3000] [--xds-port 15010]`
+// Builds the Next app when needed, then runs `next start` as a child with MESHSCOPE_CONFIG set.
+// Forwards SIGINT/SIGTERM to that child only, and exits with its status.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { ENV_VAR, type RuntimeConfig } from '../../api/runtimeConfig';
+import { list, parseArgs, portFlag, str, UsageError } from '../args';
+import { buildStatus, preservingFile } from '../build';
+import { readStdin } from '../load';
+import type { Io } from './common';
+
+export interface ServePlan {
+  port: number;
+  runtime: RuntimeConfig;
+}
+
+export async function planServe(argv: readonly string[], cwd: string, stdin: () => Promise<string> = () => readStdin()): Promise<ServePlan> {
+  const args = parseArgs(argv, [
+    { name: 'config', short: 'c', kind: 'string', repeat: true },
+    { name: 'namespace', short: 'n', kind: 'string' },
+    { name: 'kubeconfig', kind: 'string' },
+    { name: 'in-cluster', kind: 'boolean' },
+    { name: 'port', kind: 'string' },
+    { name: 'xds-port', kind: 'string' },
+  ]);
+  const kubeconfig = str(args, 'kubeconfig');
+  const inCluster = args.flags['in-cluster'] === true;
+  if (kubeconfig && inCluster) throw new UsageError('use either --kubeconfig FILE or --in-cluster, not both');
+  const paths: string[] = [];
+  for (const p of list(args, 'config')) {
+    if (p !== '-') {
+      paths.push(resolve(cwd, p));
+      continue;
+    }
+    // A server outlives stdin: keep what was piped in as a file the file source can watch.
+    const dir = mkdtempSync(join(tmpdir(), 'meshscope-stdin-'));
+    const file = join(dir, 'stdin.yaml');
+    writeFileSync(file, await stdin());
+    paths.push(file);
+  }
+  const runtime: RuntimeConfig = { xdsPort: portFlag(args, 'xds-port', 15010) };
+  if (paths.length) runtime.config = paths;
+  const ns = str(args, 'namespace');
+  if (ns) runtime.namespace = ns;
+  if (kubeconfig) runtime.kubeconfig = resolve(cwd, kubeconfig);
+  if (inCluster) runtime.inCluster = true;
+  return { port: portFlag(args, 'port', 3000), runtime };
+}
+
+function run(cmd: string, args: string[], opts: { cwd: string; env: NodeJS.ProcessEnv }): Promise<number> {
+  return new Promise((done) => {
+    const child = spawn(cmd, args, { ...opts, stdio: 'inherit' });
+    const forward = (sig: NodeJS.Signals) => () => {
+      if (child.exitCode === null) child.kill(sig);
+    };
+    const onInt = forward('SIGINT');
+    const onTerm = forward('SIGTERM');
+    process.on('SIGINT', onInt);
+    process.on('SIGTERM', onTerm);
+    child.on('error', () => done(1));
+    child.on('exit', (code, signal) => {
+      process.off('SIGINT', onInt);
+      process.off('SIGTERM', onTerm);
+      done(code ?? (signal ? 128 + (signal === 'SIGINT' ? 2 : 15) : 1));
+    });
+  });
+}
+
+export async function serveCommand(argv: readonly string[], io: Io, root: string): Promise<number> {
+  const plan = await planServe(argv, process.cwd());
+  const nextBin = createRequire(join(root, 'package.json')).resolve('next/dist/bin/next');
+  const env = { ...process.env, [ENV_VAR]: JSON.stringify(plan.runtime), MESHSCOPE_ROOT: root };
+  const build = buildStatus(root);
+  if (build.needed) {
+    io.stderr.write(`meshscope: building the web app (${build.reason})…\n`);
+    const code = await preservingFile(join(root, 'tsconfig.json'), () =>
+      run(process.execPath, [nextBin, 'build'], { cwd: root, env: { ...env, NODE_ENV: 'production' } }),
+    );
+    if (code !== 0) {
+      io.stderr.write(`meshscope: next build failed (exit ${code})\n`);
+      return code;
+    }
+  }
+  const what = plan.runtime.config ? plan.runtime.config.join(', ') : plan.runtime.kubeconfig || plan.runtime.inCluster ? 'Kubernetes' : 'the demo mesh';
+  io.stderr.write(`meshscope: serving ${what} on http://localhost:${plan.port} (xDS :${plan.runtime.xdsPort})\n`);
+  return run(process.execPath, [nextBin, 'start', '-p', String(plan.port)], { cwd: root, env: { ...env, NODE_ENV: 'production' } });
+}

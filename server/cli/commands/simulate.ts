@@ -1,0 +1,89 @@
+// `meshscope simulate --config PATH… --proxy POD.NS --mode outbound|inbound|gateway [--address IP] --port N
+//   [--host AUTHORITY] [--path /p?q] [--method GET] [-H 'k: v']… [--protocol http|http2|tcp]
+//   [--tls plaintext|tls] [--sni NAME]`, or `--dump config_dump.json` instead of --config + --proxy.
+// Prints the simulator's JSON (server/simulate); `{"error": …}` results still exit 0 (DESIGN.md §3).
+import { readFile } from 'node:fs/promises';
+import { DEFAULT_OPTIONS } from '../../model/mesh';
+import { configDumpFor } from '../../pipeline/configDump';
+import { list, oneOf, parseArgs, portFlag, str, UsageError, type ParsedArgs } from '../args';
+import type { SimRequest } from '../../simulate/types';
+import { CONFIG_FLAGS, loadFromArgs, writeJson, type Io } from './common';
+
+/** The simulator's request with every CLI default filled in. */
+export type SimulateRequest = SimRequest & Required<Pick<SimRequest, 'path' | 'method' | 'headers' | 'protocol' | 'tls'>>;
+
+const FLAGS = [
+  ...CONFIG_FLAGS,
+  { name: 'proxy', short: 'p', kind: 'string' },
+  { name: 'dump', kind: 'string' },
+  { name: 'mode', kind: 'string' },
+  { name: 'address', kind: 'string' },
+  { name: 'port', kind: 'string' },
+  { name: 'host', kind: 'string' },
+  { name: 'path', kind: 'string' },
+  { name: 'method', short: 'X', kind: 'string' },
+  { name: 'header', short: 'H', kind: 'string', repeat: true },
+  { name: 'protocol', kind: 'string' },
+  { name: 'tls', kind: 'string' },
+  { name: 'sni', kind: 'string' },
+] as const;
+
+export function parseSimulateRequest(args: ParsedArgs): SimulateRequest {
+  if (str(args, 'port') === undefined) throw new UsageError('--port N is required');
+  const port = portFlag(args, 'port', 0);
+  const headers: Record<string, string> = {};
+  for (const h of list(args, 'header')) {
+    const i = h.indexOf(':');
+    if (i <= 0) throw new UsageError(`-H must look like 'name: value', got "${h}"`);
+    headers[h.slice(0, i).trim().toLowerCase()] = h.slice(i + 1).trim();
+  }
+  const req: SimulateRequest = {
+    mode: oneOf(args, 'mode', ['outbound', 'inbound', 'gateway'] as const, 'outbound'),
+    port,
+    path: str(args, 'path') ?? '/',
+    method: (str(args, 'method') ?? 'GET').toUpperCase(),
+    headers,
+    protocol: oneOf(args, 'protocol', ['http', 'http2', 'tcp'] as const, 'http'),
+    tls: oneOf(args, 'tls', ['plaintext', 'tls'] as const, 'plaintext'),
+  };
+  const address = str(args, 'address');
+  if (address) req.address = address;
+  const host = str(args, 'host');
+  if (host) req.host = host;
+  const sni = str(args, 'sni');
+  if (sni) req.sni = sni;
+  if (!req.path.startsWith('/')) throw new UsageError(`--path must start with /, got "${req.path}"`);
+  return req;
+}
+
+export async function simulateCommand(argv: readonly string[], io: Io): Promise<number> {
+  const args = parseArgs(argv, FLAGS);
+  const request = parseSimulateRequest(args);
+  const dumpPath = str(args, 'dump');
+  let dump: unknown;
+  if (dumpPath) {
+    try {
+      dump = JSON.parse(await readFile(dumpPath, 'utf8'));
+    } catch (e) {
+      io.stderr.write(`error: ${dumpPath}: ${(e as Error).message}\n`);
+      return 1;
+    }
+  } else {
+    const proxy = str(args, 'proxy');
+    if (!proxy) throw new UsageError('--proxy POD.NAMESPACE (or --dump FILE) is required');
+    const loaded = await loadFromArgs(args, io);
+    if (!loaded) return 1;
+    const res = configDumpFor(loaded.snapshot, proxy, { options: DEFAULT_OPTIONS });
+    if (!res) {
+      io.stderr.write(`error: proxy "${proxy}" not found\n`);
+      return 1;
+    }
+    dump = res.dump;
+  }
+  // Loaded lazily so the other commands keep working whatever state the simulator is in.
+  const [{ readConfigDump }, { simulate }] = await Promise.all([import('../../envoy/dumpReader'), import('../../simulate/index')]);
+  const { config, errors } = readConfigDump(dump);
+  for (const e of errors) io.stderr.write(`${dumpPath ?? 'config_dump'}: ${e}\n`);
+  writeJson(io, simulate(config, request));
+  return 0;
+}

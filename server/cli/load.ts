@@ -1,0 +1,41 @@
+// CLI input loading: --config paths (files, dirs, `-` for stdin) → one MeshSnapshot, errors printed located.
+import { buildSnapshot } from '../model/snapshot';
+import type { LoadError, MeshSnapshot } from '../model/mesh';
+import { loadPaths } from '../sources/file/loadPaths';
+
+export interface LoadedMesh {
+  snapshot: MeshSnapshot;
+  errors: readonly LoadError[];
+}
+
+export async function readStdin(stream: NodeJS.ReadableStream = process.stdin): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const c of stream) chunks.push(typeof c === 'string' ? Buffer.from(c) : (c as Buffer));
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+export async function loadMesh(paths: readonly string[], opts: { namespace?: string; stdin?: () => Promise<string> } = {}): Promise<LoadedMesh> {
+  const stdin = paths.includes('-') ? await (opts.stdin ?? (() => readStdin()))() : undefined;
+  const loaded = await loadPaths([...paths], {
+    ...(opts.namespace ? { namespace: opts.namespace } : {}),
+    ...(stdin !== undefined ? { stdin } : {}),
+  });
+  const snapshot = buildSnapshot(loaded.inputs, { version: 1, extraErrors: loaded.errors });
+  return { snapshot, errors: snapshot.errors };
+}
+
+/** Whether anything the mesh model knows about was loaded (else the CLI exits non-zero). */
+export function hasUsableInput(s: MeshSnapshot): boolean {
+  return (
+    s.services.length +
+      s.pods.length +
+      s.proxies.length +
+      s.virtualServices.length +
+      s.destinationRules.length +
+      s.gateways.length +
+      s.serviceEntries.length +
+      s.sidecars.length +
+      [...s.namespaces.values()].filter((n) => n.declared).length >
+    0
+  );
+}

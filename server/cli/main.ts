@@ -1,0 +1,61 @@
+// meshscope's CLI entry (bin/meshscope.mjs imports this through tsx). DESIGN.md §3.
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { UsageError } from './args';
+import { analyzeCommand } from './commands/analyze';
+import type { Io } from './commands/common';
+import { proxiesCommand } from './commands/proxies';
+import { serveCommand } from './commands/serve';
+import { simulateCommand } from './commands/simulate';
+import { translateCommand } from './commands/translate';
+
+export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+export const USAGE = `usage: meshscope <command> [flags]
+
+  serve     [--config PATH…] [--kubeconfig FILE | --in-cluster] [--port 3000] [--xds-port 15010]
+            the dashboard + xDS control plane (no --config: the embedded demo mesh)
+  proxies   --config PATH… [-o json|table]
+  translate --config PATH… --proxy POD.NAMESPACE [--type listeners|routes|clusters|endpoints|all]
+  simulate  (--config PATH… --proxy POD.NAMESPACE | --dump config_dump.json) --mode outbound|inbound|gateway
+            --port N [--address IP] [--host AUTHORITY] [--path /p?q] [--method GET] [-H 'k: v']…
+            [--protocol http|http2|tcp] [--tls plaintext|tls] [--sni NAME]
+  analyze   --config PATH… [-o json|table]   (not implemented yet)
+
+  --config takes files and directories (*.yaml|*.yml|*.json, multi-document), repeated, or - for stdin.
+  --namespace NS applies to objects that have no namespace.
+`;
+
+export async function main(argv: readonly string[], io: Io = { stdout: process.stdout, stderr: process.stderr }): Promise<number> {
+  const [cmd, ...rest] = argv;
+  try {
+    switch (cmd) {
+      case 'serve':
+        return await serveCommand(rest, io, REPO_ROOT);
+      case 'proxies':
+        return await proxiesCommand(rest, io);
+      case 'translate':
+        return await translateCommand(rest, io);
+      case 'simulate':
+        return await simulateCommand(rest, io);
+      case 'analyze':
+        return await analyzeCommand(rest, io);
+      case undefined:
+      case 'help':
+      case '--help':
+      case '-h':
+        (cmd === undefined ? io.stderr : io.stdout).write(USAGE);
+        return cmd === undefined ? 2 : 0;
+      default:
+        io.stderr.write(`meshscope: unknown command "${cmd}"\n\n${USAGE}`);
+        return 2;
+    }
+  } catch (e) {
+    if (e instanceof UsageError) {
+      io.stderr.write(`meshscope ${cmd}: ${e.message}\n`);
+      return 2;
+    }
+    io.stderr.write(`meshscope ${cmd}: internal error: ${(e as Error).stack ?? String(e)}\n`);
+    return 1;
+  }
+}

@@ -1,0 +1,187 @@
+// Endpoints per (service, service port): EndpointSlices when a Service has any, else the ready/unready pods its
+// selector picks (targetPort resolved); ServiceEntry endpoints / workloadSelector pods / DNS host endpoints
+// (serviceentry/conversion.go:convertServiceEntryToInstances, convertWorkloadInstanceToServiceInstance).
+import type { EndpointModel, IstioConfig, Locality, PodModel, ServiceModel } from '../mesh';
+import type { KubeEndpointSlice } from '../schema/kube';
+import type { KubeObject } from './objects';
+import { localityOf } from './pods';
+
+export type EndpointIndex = Map<string, Map<number, EndpointModel[]>>;
+
+const selects = (selector: Readonly<Record<string, string>>, labels: Readonly<Record<string, string>>): boolean =>
+  Object.entries(selector).every(([k, v]) => labels[k] === v);
+
+function push(index: EndpointIndex, key: string, servicePort: number, ep: EndpointModel): void {
+  let byPort = index.get(key);
+  if (!byPort) index.set(key, (byPort = new Map()));
+  const list = byPort.get(servicePort);
+  if (list) list.push(ep);
+  else byPort.set(servicePort, [ep]);
+}
+
+function podEndpoint(pod: PodModel, port: number, servicePort: number): EndpointModel {
+  return {
+    address: pod.ip,
+    port,
+    servicePort,
+    labels: pod.labels,
+    namespace: pod.namespace,
+    podName: pod.name,
+    serviceAccount: pod.serviceAccount,
+    locality: pod.locality,
+    weight: 1,
+    healthy: pod.ready,
+  };
+}
+
+/** Resolves a Kubernetes targetPort against a pod: number as is, a name via the pod's container ports. */
+export function resolveTargetPort(target: number | string | undefined, servicePort: number, pod: PodModel): number | undefined {
+  if (target === undefined) return servicePort;
+  if (typeof target === 'number') return target;
+  if (/^\d+$/.test(target)) return Number(target);
+  return pod.namedPorts[target];
+}
+
+export function kubeEndpoints(
+  services: readonly ServiceModel[],
+  slices: readonly KubeObject<KubeEndpointSlice>[],
+  pods: readonly PodModel[],
+  nodeLabels: ReadonlyMap<string, Readonly<Record<string, string>>>,
+  index: EndpointIndex,
+): void {
+  const slicesBySvc = new Map<string, KubeObject<KubeEndpointSlice>[]>();
+  for (const s of slices) {
+    const svc = s.meta.labels['kubernetes.io/service-name'];
+    if (!svc) continue;
+    const k = `${s.meta.namespace}/${svc}`;
+    const list = slicesBySvc.get(k);
+    if (list) list.push(s);
+    else slicesBySvc.set(k, [s]);
+  }
+  const podsByNs = new Map<string, PodModel[]>();
+  for (const p of pods) {
+    const list = podsByNs.get(p.namespace);
+    if (list) list.push(p);
+    else podsByNs.set(p.namespace, [p]);
+  }
+  const podsByName = new Map(pods.map((p) => [`${p.namespace}/${p.name}`, p]));
+  const podsByIp = new Map(pods.map((p) => [p.ip, p]));
+
+  for (const svc of services) {
+    if (svc.registry !== 'Kubernetes' || svc.resolution === 'Alias') continue;
+    const key = `${svc.namespace}/${svc.hostname}`;
+    const own = slicesBySvc.get(`${svc.namespace}/${svc.name}`);
+    if (own && own.length > 0) {
+      for (const slice of own) {
+        for (const sp of slice.body.ports ?? []) {
+          const svcPort = svc.ports.find((p) => p.name === (sp.name ?? '')) ?? (svc.ports.length === 1 && !sp.name ? svc.ports[0] : undefined);
+          if (!svcPort || sp.port === undefined) continue;
+          for (const e of slice.body.endpoints ?? []) {
+            for (const address of e.addresses) {
+              const ref = e.targetRef?.kind === 'Pod' && e.targetRef.name ? podsByName.get(`${e.targetRef.namespace ?? svc.namespace}/${e.targetRef.name}`) : undefined;
+              const pod = ref ?? podsByIp.get(address);
+              const node = e.nodeName ? nodeLabels.get(e.nodeName) : undefined;
+              const locality: Locality = pod?.locality ?? localityOf({}, node);
+              if (!pod && e.zone && !locality.zone) locality.zone = e.zone;
+              const ep: EndpointModel = {
+                address,
+                port: sp.port,
+                servicePort: svcPort.port,
+                labels: pod?.labels ?? {},
+                namespace: svc.namespace,
+                locality,
+                weight: 1,
+                healthy: e.conditions?.ready !== false,
+              };
+              if (pod) {
+                ep.podName = pod.name;
+                ep.serviceAccount = pod.serviceAccount;
+              }
+              push(index, key, svcPort.port, ep);
+            }
+          }
+        }
+      }
+      continue;
+    }
+    if (!svc.selector) continue;
+    const selected = (podsByNs.get(svc.namespace) ?? []).filter((p) => selects(svc.selector!, p.labels));
+    for (const sp of svc.ports) {
+      for (const pod of selected) {
+        const port = resolveTargetPort(sp.targetPort, sp.port, pod);
+        if (port !== undefined) push(index, key, sp.port, podEndpoint(pod, port, sp.port));
+      }
+    }
+  }
+}
+
+function parseLocality(s: string | undefined): Locality {
+  const [region = '', zone = '', subzone = ''] = (s ?? '').split('/');
+  return { region, zone, subzone };
+}
+
+export function serviceEntryEndpoints(
+  pairs: readonly { service: ServiceModel; entry: IstioConfig<'ServiceEntry'> }[],
+  pods: readonly PodModel[],
+  index: EndpointIndex,
+): void {
+  for (const { service, entry } of pairs) {
+    const spec = entry.spec;
+    const key = `${service.namespace}/${service.hostname}`;
+    const specPorts = spec.ports ?? [];
+    if (spec.endpoints && spec.endpoints.length > 0) {
+      for (const we of spec.endpoints) {
+        for (const p of specPorts) {
+          const ep: EndpointModel = {
+            address: we.address ?? '',
+            port: we.ports?.[p.name] ?? p.targetPort ?? p.number,
+            servicePort: p.number,
+            labels: { ...(we.labels ?? {}) },
+            namespace: service.namespace,
+            locality: parseLocality(we.locality),
+            weight: we.weight ?? 1,
+            healthy: true,
+          };
+          if (we.serviceAccount) ep.serviceAccount = we.serviceAccount;
+          push(index, key, p.number, ep);
+        }
+      }
+    } else if (spec.workloadSelector) {
+      const sel = spec.workloadSelector.labels ?? {};
+      for (const pod of pods) {
+        if (pod.namespace !== service.namespace || !selects(sel, pod.labels)) continue;
+        for (const p of specPorts) push(index, key, p.number, podEndpoint(pod, p.targetPort ?? p.number, p.number));
+      }
+    } else if ((spec.resolution === 'DNS' || spec.resolution === 'DNS_ROUND_ROBIN') && !service.hostname.startsWith('*')) {
+      for (const p of specPorts) {
+        push(index, key, p.number, {
+          address: service.hostname,
+          port: p.targetPort ?? p.number,
+          servicePort: p.number,
+          labels: {},
+          namespace: service.namespace,
+          locality: { region: '', zone: '', subzone: '' },
+          weight: 1,
+          healthy: true,
+        });
+      }
+    }
+  }
+}
+
+/** Sorts every endpoint list by address, then port, for deterministic output. */
+export function sortEndpoints(index: EndpointIndex): void {
+  for (const byPort of index.values())
+    for (const list of byPort.values()) list.sort((a, b) => compareAddress(a.address, b.address) || a.port - b.port);
+}
+
+const V4 = /^\d+\.\d+\.\d+\.\d+$/;
+function compareAddress(a: string, b: string): number {
+  if (V4.test(a) && V4.test(b)) {
+    const x = a.split('.').map(Number);
+    const y = b.split('.').map(Number);
+    for (let i = 0; i < 4; i++) if (x[i] !== y[i]) return (x[i] ?? 0) - (y[i] ?? 0);
+    return 0;
+  }
+  return a < b ? -1 : a > b ? 1 : 0;
+}

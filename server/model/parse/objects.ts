@@ -1,0 +1,192 @@
+// Raw inputs → validated, typed objects, sorted into kinds. Never throws: every problem becomes a
+// located LoadError and the offending object is dropped, while everything else still loads.
+import type { IstioKind, IstioSpecs } from '../istio';
+import type { IstioConfig, LoadError, ObjectMeta, Origin } from '../mesh';
+import type { RawInput, RawObject } from '../../sources/types';
+import { objectMeta } from '../schema/kube';
+import { CLUSTER_SCOPED_KINDS, IGNORED_KINDS, ISTIO_GROUP, ISTIO_VERSIONS, KUBE_KINDS, isIstioKind, splitApiVersion } from '../schema/kinds';
+import type { PathIssue } from '../schema/common';
+import { validateIstioSpec, validateKubeBody } from './validate';
+import type { KubeEndpointSlice, KubePod, KubeService, KubeWorkload } from '../schema/kube';
+
+export interface KubeObject<T> {
+  kind: string;
+  apiVersion: string;
+  meta: ObjectMeta;
+  body: T;
+  origin: Origin;
+}
+
+export interface ParsedInputs {
+  namespaces: KubeObject<unknown>[];
+  nodes: KubeObject<unknown>[];
+  services: KubeObject<KubeService>[];
+  pods: KubeObject<KubePod>[];
+  endpointSlices: KubeObject<KubeEndpointSlice>[];
+  workloads: KubeObject<KubeWorkload>[];
+  istio: { [K in IstioKind]: IstioConfig<K>[] };
+  errors: LoadError[];
+}
+
+/** Synthetic creation time for the i-th input without one: increasing in input order, deterministic. */
+export function syntheticTimestamp(index: number): string {
+  return new Date(Date.UTC(1970, 0, 1) + index * 1000).toISOString().replace('.000Z', 'Z');
+}
+
+type Classified =
+  | { type: 'istio'; kind: IstioKind }
+  | { type: 'kube'; kind: string }
+  | { type: 'ignored' }
+  | { type: 'unknown'; kind: string }
+  | { type: 'invalid'; issue: PathIssue };
+
+function classify(raw: RawObject): Classified {
+  if (typeof raw.kind !== 'string' || raw.kind === '') return { type: 'invalid', issue: { path: 'kind', message: 'missing kind' } };
+  if (typeof raw.apiVersion !== 'string' || raw.apiVersion === '')
+    return { type: 'invalid', issue: { path: 'apiVersion', message: 'missing apiVersion' } };
+  const kind = raw.kind;
+  const { group, version } = splitApiVersion(raw.apiVersion);
+  if (IGNORED_KINDS.has(kind)) return { type: 'ignored' };
+  if (group === ISTIO_GROUP && isIstioKind(kind)) {
+    if (!ISTIO_VERSIONS.includes(version))
+      return { type: 'invalid', issue: { path: 'apiVersion', message: `unsupported apiVersion ${raw.apiVersion} (expected ${ISTIO_GROUP}/v1, v1beta1 or v1alpha3)` } };
+    return { type: 'istio', kind };
+  }
+  const kubeGroup = KUBE_KINDS[kind];
+  if (kubeGroup !== undefined && kubeGroup === group) return { type: 'kube', kind };
+  // A known kind name in another group (e.g. the Gateway API's Gateway) is named Kind.group, like kubectl does.
+  const known = isIstioKind(kind) || KUBE_KINDS[kind] !== undefined;
+  return { type: 'unknown', kind: known ? `${kind}.${group || 'core'}` : kind };
+}
+
+const describeObject = (kind: string, ns: string | undefined, name: string | undefined): string =>
+  `${kind} ${ns ? `${ns}/` : ''}${name ?? '<unnamed>'}`;
+
+interface MetaResult {
+  meta?: ObjectMeta;
+  issues: PathIssue[];
+}
+
+function parseMeta(raw: RawObject, kind: string, index: number): MetaResult {
+  const res = objectMeta.safeParse(raw.metadata ?? {}, { reportInput: true });
+  if (!res.success) {
+    return {
+      issues: res.error.issues.map((i) => ({
+        path: ['metadata', ...i.path.map(String)].join('.'),
+        message: i.code === 'invalid_type' && (i as { input?: unknown }).input === undefined ? 'required field missing' : i.message,
+      })),
+    };
+  }
+  const m = res.data;
+  const ts = m.creationTimestamp;
+  if (ts !== undefined && Number.isNaN(Date.parse(ts)))
+    return { issues: [{ path: 'metadata.creationTimestamp', message: `invalid timestamp "${ts}"` }] };
+  const meta: ObjectMeta = {
+    name: m.name,
+    namespace: CLUSTER_SCOPED_KINDS.has(kind) ? '' : m.namespace || 'default',
+    labels: m.labels ?? {},
+    annotations: m.annotations ?? {},
+    creationTimestamp: ts ?? syntheticTimestamp(index),
+  };
+  if (m.resourceVersion !== undefined) meta.resourceVersion = m.resourceVersion;
+  if (m.uid !== undefined) meta.uid = m.uid;
+  return { meta, issues: [] };
+}
+
+/** Validates one raw object the way the snapshot will; used by the store to keep last-good versions. */
+export function validateRaw(raw: RawObject): PathIssue[] {
+  const c = classify(raw);
+  if (c.type === 'invalid') return [c.issue];
+  if (c.type !== 'istio' && c.type !== 'kube') return [];
+  const meta = parseMeta(raw, c.kind, 0);
+  if (!meta.meta) return meta.issues;
+  return c.type === 'istio' ? validateIstioSpec(c.kind, raw.spec).issues : validateKubeBody(c.kind, raw).issues;
+}
+
+export function parseInputs(inputs: readonly RawInput[]): ParsedInputs {
+  const out: ParsedInputs = {
+    namespaces: [],
+    nodes: [],
+    services: [],
+    pods: [],
+    endpointSlices: [],
+    workloads: [],
+    istio: { VirtualService: [], DestinationRule: [], Gateway: [], ServiceEntry: [], Sidecar: [] },
+    errors: [],
+  };
+  const unknown = new Map<string, { count: number; first: RawInput }>();
+
+  inputs.forEach((input, index) => {
+    const raw = input.object;
+    const md = (raw.metadata && typeof raw.metadata === 'object' ? raw.metadata : {}) as Record<string, unknown>;
+    const rawName = typeof md.name === 'string' ? md.name : undefined;
+    const rawNs = typeof md.namespace === 'string' ? md.namespace : undefined;
+    const fail = (kind: string, issues: PathIssue[], ns = rawNs) => {
+      for (const issue of issues) {
+        const e: LoadError = { severity: 'error', message: issue.message, object: describeObject(kind, ns, rawName) };
+        if (issue.path) e.path = issue.path;
+        out.errors.push(locate(e, input.origin));
+      }
+    };
+    const c = classify(raw);
+    if (c.type === 'ignored') return;
+    if (c.type === 'invalid') return fail(typeof raw.kind === 'string' ? raw.kind : '<no kind>', [c.issue]);
+    if (c.type === 'unknown') {
+      const u = unknown.get(c.kind);
+      if (u) u.count++;
+      else unknown.set(c.kind, { count: 1, first: input });
+      return;
+    }
+    const { meta, issues } = parseMeta(raw, c.kind, index);
+    if (!meta) return fail(c.kind, issues);
+    const apiVersion = raw.apiVersion as string;
+    if (c.type === 'istio') {
+      const res = validateIstioSpec(c.kind, raw.spec);
+      if (!res.spec) return fail(c.kind, res.issues, meta.namespace);
+      const cfg = { kind: c.kind, apiVersion, meta, spec: res.spec, origin: { ...input.origin } };
+      (out.istio[c.kind] as IstioConfig[]).push(cfg as IstioConfig);
+      return;
+    }
+    const res = validateKubeBody(c.kind, raw);
+    if (!res.ok) return fail(c.kind, res.issues, meta.namespace || undefined);
+    const obj = { kind: c.kind, apiVersion, meta, body: res.data as never, origin: { ...input.origin } };
+    switch (c.kind) {
+      case 'Namespace':
+        out.namespaces.push(obj);
+        break;
+      case 'Node':
+        out.nodes.push(obj);
+        break;
+      case 'Service':
+        out.services.push(obj);
+        break;
+      case 'Pod':
+        out.pods.push(obj);
+        break;
+      case 'EndpointSlice':
+        out.endpointSlices.push(obj);
+        break;
+      default:
+        out.workloads.push(obj);
+    }
+  });
+
+  for (const [kind, { count, first }] of unknown) {
+    const md = (first.object.metadata ?? {}) as Record<string, unknown>;
+    const e: LoadError = {
+      severity: 'warning',
+      message: `unknown kind ${kind} (ignored${count > 1 ? `, ${count} objects` : ''})`,
+      object: describeObject(String(first.object.kind), md.namespace as string | undefined, md.name as string | undefined),
+    };
+    out.errors.push(locate(e, first.origin));
+  }
+  return out;
+}
+
+export function locate(e: LoadError, origin: Origin): LoadError {
+  if (origin.file !== undefined) e.file = origin.file;
+  if (origin.doc !== undefined) e.doc = origin.doc;
+  return e;
+}
+
+export type { IstioSpecs };

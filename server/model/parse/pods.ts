@@ -1,0 +1,146 @@
+// Pods: explicit Pods as they are, plus synthetic pods expanded from Deployments/ReplicaSets/StatefulSets
+// (Kubernetes naming: `<deploy>-<pod-template-hash>-<5>`, `<rs>-<5>`, `<sts>-<i>`), with deterministic IPs,
+// locality, and Istio proxy detection (injection rules).
+import type { Locality, NamespaceModel, ObjectMeta, Origin, PodModel } from '../mesh';
+import type { KubePodSpec } from '../schema/kube';
+import { allocateIp, canonicalJson, safeSuffix, stableHex } from './hash';
+import type { KubeObject, ParsedInputs } from './objects';
+
+interface PodDraft {
+  meta: ObjectMeta;
+  spec: KubePodSpec;
+  ip?: string;
+  ready: boolean;
+  owner?: { kind: string; name: string };
+  origin: Origin;
+}
+
+const INJECT = 'sidecar.istio.io/inject';
+/** pkg/kube/inject/inject.go:IgnoredNamespaces: the injector never injects pods of these namespaces. */
+const NEVER_INJECTED_NAMESPACES = new Set(['kube-system', 'kube-public', 'kube-node-lease', 'local-path-storage']);
+
+function explicitPod(p: KubeObject<import('../schema/kube').KubePod>): PodDraft {
+  const status = p.body.status;
+  const readyCond = status?.conditions?.find((c) => c.type === 'Ready');
+  const ready = readyCond ? readyCond.status === 'True' : status?.phase === undefined || status.phase === 'Running';
+  const d: PodDraft = { meta: p.meta, spec: p.body.spec ?? {}, ready, origin: p.origin };
+  if (status?.podIP) d.ip = status.podIP;
+  return d;
+}
+
+function expandWorkload(w: ParsedInputs['workloads'][number], taken: Set<string>): PodDraft[] {
+  const tpl = w.body.spec.template;
+  const replicas = w.body.spec.replicas ?? 1;
+  const ns = w.meta.namespace;
+  const labels: Record<string, string> = { ...(tpl.metadata?.labels ?? {}) };
+  const annotations = { ...(tpl.metadata?.annotations ?? {}) };
+  const templateHash = stableHex(canonicalJson(tpl), 10);
+  if (w.kind === 'Deployment') labels['pod-template-hash'] = templateHash;
+  const out: PodDraft[] = [];
+  for (let i = 0; i < replicas; i++) {
+    let name: string;
+    if (w.kind === 'StatefulSet') name = `${w.meta.name}-${i}`;
+    else {
+      const base = w.kind === 'Deployment' ? `${w.meta.name}-${templateHash}` : w.meta.name;
+      let salt = 0;
+      do name = `${base}-${safeSuffix(`${ns}/${w.meta.name}/${i}/${salt++}`, 5)}`;
+      while (taken.has(`${ns}/${name}`));
+    }
+    if (taken.has(`${ns}/${name}`)) continue;
+    taken.add(`${ns}/${name}`);
+    const podLabels = w.kind === 'StatefulSet' ? { ...labels, 'statefulset.kubernetes.io/pod-name': name } : labels;
+    out.push({
+      meta: { name, namespace: ns, labels: podLabels, annotations, creationTimestamp: w.meta.creationTimestamp },
+      spec: tpl.spec ?? {},
+      ready: true,
+      owner: { kind: w.kind, name: w.meta.name },
+      origin: w.origin,
+    });
+  }
+  return out;
+}
+
+export function localityOf(labels: Readonly<Record<string, string>>, nodeLabels?: Readonly<Record<string, string>>): Locality {
+  const pick = (k: string) => labels[k] ?? nodeLabels?.[k] ?? '';
+  return {
+    region: pick('topology.kubernetes.io/region'),
+    zone: pick('topology.kubernetes.io/zone'),
+    subzone: pick('topology.istio.io/subzone'),
+  };
+}
+
+/** Istio proxy detection (DESIGN.md §3 proxy identity + sidecar injector namespace/pod opt-in/out). */
+export function proxyType(
+  meta: Pick<ObjectMeta, 'labels' | 'annotations' | 'namespace'>,
+  spec: KubePodSpec,
+  namespaces: ReadonlyMap<string, NamespaceModel>,
+  anyNamespaceDeclared: boolean,
+): PodModel['proxy'] {
+  const proxyContainer = (spec.containers ?? []).find((c) => c.name === 'istio-proxy');
+  const gatewayLabel = meta.labels.istio === 'ingressgateway' || meta.labels.istio === 'egressgateway';
+  const isRouter = gatewayLabel || (proxyContainer?.args ?? []).includes('router');
+  const injectFlag = meta.labels[INJECT] ?? meta.annotations[INJECT];
+  const nsLabels = namespaces.get(meta.namespace)?.labels ?? {};
+  const nsInjection = nsLabels['istio-injection'];
+  const nsEnabled = nsInjection === 'enabled' || (nsLabels['istio.io/rev'] !== undefined && nsInjection !== 'disabled');
+  const injected =
+    !spec.hostNetwork &&
+    !NEVER_INJECTED_NAMESPACES.has(meta.namespace) &&
+    injectFlag !== 'false' &&
+    (nsEnabled || !anyNamespaceDeclared || (injectFlag === 'true' && nsInjection !== 'disabled'));
+  const isProxy = proxyContainer !== undefined || meta.annotations['sidecar.istio.io/status'] !== undefined || gatewayLabel || injected;
+  if (!isProxy) return 'none';
+  return isRouter ? 'router' : 'sidecar';
+}
+
+export function buildPods(
+  parsed: ParsedInputs,
+  namespaces: ReadonlyMap<string, NamespaceModel>,
+  anyNamespaceDeclared: boolean,
+): PodModel[] {
+  const taken = new Set<string>();
+  const drafts: PodDraft[] = [];
+  for (const p of parsed.pods) {
+    const key = `${p.meta.namespace}/${p.meta.name}`;
+    if (taken.has(key)) continue;
+    taken.add(key);
+    drafts.push(explicitPod(p));
+  }
+  for (const w of parsed.workloads) drafts.push(...expandWorkload(w, taken));
+  drafts.sort((a, b) => cmp(a.meta.namespace, b.meta.namespace) || cmp(a.meta.name, b.meta.name));
+
+  const used = new Set(drafts.flatMap((d) => (d.ip ? [d.ip] : [])));
+  const nodes = new Map(parsed.nodes.map((n) => [n.meta.name, n.meta.labels]));
+  return drafts.map((d) => {
+    const ip = d.ip ?? allocateIp('10.244', `${d.meta.namespace}/${d.meta.name}`, used);
+    const namedPorts: Record<string, number> = {};
+    const containerPorts: number[] = [];
+    for (const c of d.spec.containers ?? []) {
+      if (c.name === 'istio-proxy') continue;
+      for (const port of c.ports ?? []) {
+        if (port.name && namedPorts[port.name] === undefined) namedPorts[port.name] = port.containerPort;
+        if (!containerPorts.includes(port.containerPort)) containerPorts.push(port.containerPort);
+      }
+    }
+    const pod: PodModel = {
+      name: d.meta.name,
+      namespace: d.meta.namespace,
+      labels: d.meta.labels,
+      annotations: d.meta.annotations,
+      ip,
+      ready: d.ready,
+      serviceAccount: d.spec.serviceAccountName || d.spec.serviceAccount || 'default',
+      namedPorts,
+      containerPorts,
+      proxy: proxyType(d.meta, d.spec, namespaces, anyNamespaceDeclared),
+      locality: localityOf(d.meta.labels, d.spec.nodeName ? nodes.get(d.spec.nodeName) : undefined),
+      creationTimestamp: d.meta.creationTimestamp,
+      origin: d.origin,
+    };
+    if (d.spec.nodeName) pod.nodeName = d.spec.nodeName;
+    if (d.owner) pod.owner = d.owner;
+    return pod;
+  });
+}
+
+export const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);

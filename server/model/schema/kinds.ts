@@ -1,0 +1,53 @@
+// Which kinds meshscope reads, ignores, or does not know; and how apiVersions map to store keys.
+import type { IstioKind } from '../istio';
+import { ISTIO_KINDS } from '../istio';
+
+export const ISTIO_GROUP = 'networking.istio.io';
+export const ISTIO_VERSIONS = ['v1', 'v1beta1', 'v1alpha3'];
+
+/** Kubernetes kinds meshscope reads, with the apiVersion group each lives in. */
+export const KUBE_KINDS: Readonly<Record<string, string>> = {
+  Namespace: '',
+  Service: '',
+  Pod: '',
+  Node: '',
+  EndpointSlice: 'discovery.k8s.io',
+  Deployment: 'apps',
+  ReplicaSet: 'apps',
+  StatefulSet: 'apps',
+};
+
+/** Kinds that are recognised and deliberately not read. Secrets are never read (DESIGN.md §6). */
+export const IGNORED_KINDS = new Set([
+  'ServiceAccount', 'ConfigMap', 'Secret', 'Role', 'RoleBinding', 'ClusterRole', 'ClusterRoleBinding',
+  'CustomResourceDefinition', 'Endpoints', 'HorizontalPodAutoscaler', 'PodDisruptionBudget', 'Ingress',
+  'NetworkPolicy', 'Job', 'CronJob', 'DaemonSet', 'PersistentVolumeClaim', 'PersistentVolume', 'LimitRange',
+  'ResourceQuota', 'MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration', 'PeerAuthentication',
+  'AuthorizationPolicy', 'RequestAuthentication', 'Telemetry', 'EnvoyFilter', 'WorkloadEntry', 'WorkloadGroup',
+  'ProxyConfig', 'WasmPlugin', 'IstioOperator', 'PriorityClass', 'StorageClass', 'APIService', 'Certificate',
+  'Issuer', 'ClusterIssuer', 'ServiceMonitor', 'PodMonitor', 'Kustomization',
+]);
+
+/** Kinds without a namespace (they never get the default namespace). */
+export const CLUSTER_SCOPED_KINDS = new Set([
+  'Namespace', 'Node', 'ClusterRole', 'ClusterRoleBinding', 'CustomResourceDefinition', 'PersistentVolume',
+  'MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration', 'PriorityClass', 'StorageClass', 'APIService',
+  'ClusterIssuer',
+]);
+
+export const isIstioKind = (kind: string): kind is IstioKind => (ISTIO_KINDS as readonly string[]).includes(kind);
+
+export function splitApiVersion(apiVersion: string): { group: string; version: string } {
+  const i = apiVersion.lastIndexOf('/');
+  return i < 0 ? { group: '', version: apiVersion } : { group: apiVersion.slice(0, i), version: apiVersion.slice(i + 1) };
+}
+
+/**
+ * Store identity `group/version/kind/namespace/name`. The core group is written `core`; the Istio versions
+ * v1/v1beta1/v1alpha3 serve the same objects, so they share the key version `v1`.
+ */
+export function objectKey(apiVersion: string, kind: string, namespace: string | undefined, name: string): string {
+  const { group, version } = splitApiVersion(apiVersion);
+  const v = group === ISTIO_GROUP && ISTIO_VERSIONS.includes(version) ? 'v1' : version;
+  return `${group || 'core'}/${v}/${kind}/${namespace ?? ''}/${name}`;
+}

@@ -1,0 +1,140 @@
+// buildSnapshot: raw inputs → immutable, indexed MeshSnapshot (istiod's PushContext + service registry).
+// Pure and deterministic: no I/O, clock, env or randomness; the same inputs give the same snapshot.
+import type { IstioKind } from './istio';
+import type { EndpointModel, IstioConfig, LoadError, MeshSnapshot, NamespaceModel, ProxyModel, ServiceModel } from './mesh';
+import type { RawInput } from '../sources/types';
+import { type EndpointIndex, kubeEndpoints, serviceEntryEndpoints, sortEndpoints } from './parse/endpoints';
+import { locate, parseInputs } from './parse/objects';
+import { objectKey } from './schema/kinds';
+import { buildPods, cmp } from './parse/pods';
+import { kubeServices, serviceEntryServices } from './parse/services';
+
+export interface BuildSnapshotOptions {
+  version: number;
+  domainSuffix?: string;
+  extraErrors?: readonly LoadError[];
+}
+
+const time = (ts: string): number => {
+  const t = Date.parse(ts);
+  return Number.isNaN(t) ? 0 : t;
+};
+
+/** Istio's config order (model/config.go:configCompareByCreationTime): creation time, then name, then namespace. */
+export function byCreation<T extends { meta: { creationTimestamp: string; name: string; namespace: string } }>(a: T, b: T): number {
+  return time(a.meta.creationTimestamp) - time(b.meta.creationTimestamp) || cmp(a.meta.name, b.meta.name) || cmp(a.meta.namespace, b.meta.namespace);
+}
+
+/** push_context.go:sortServicesByCreationTime: creation time, then hostname, then namespace. */
+function byServiceCreation(a: ServiceModel, b: ServiceModel): number {
+  return time(a.creationTimestamp) - time(b.creationTimestamp) || cmp(a.hostname, b.hostname) || cmp(a.namespace, b.namespace);
+}
+
+function deepFreeze<T>(v: T): T {
+  if (v && typeof v === 'object' && !Object.isFrozen(v)) {
+    Object.freeze(v);
+    if (v instanceof Map) for (const x of v.values()) deepFreeze(x);
+    else for (const x of Object.values(v)) deepFreeze(x);
+  }
+  return v;
+}
+
+export function buildSnapshot(inputs: readonly RawInput[], opts: BuildSnapshotOptions): MeshSnapshot {
+  const domainSuffix = opts.domainSuffix ?? 'cluster.local';
+  const dedup = dedupe(inputs);
+  const parsed = parseInputs(dedup.inputs);
+  const errors: LoadError[] = [...dedup.errors, ...parsed.errors];
+
+  // Namespaces: declared ones, then every namespace implied by an object in it.
+  const namespaces = new Map<string, NamespaceModel>();
+  for (const ns of parsed.namespaces)
+    if (!namespaces.has(ns.meta.name)) namespaces.set(ns.meta.name, { name: ns.meta.name, labels: ns.meta.labels, declared: true });
+  const anyDeclared = namespaces.size > 0;
+  const imply = (name: string) => {
+    if (name && !namespaces.has(name)) namespaces.set(name, { name, labels: {}, declared: false });
+  };
+  for (const list of [parsed.services, parsed.pods, parsed.endpointSlices, parsed.workloads]) for (const o of list) imply(o.meta.namespace);
+  for (const kind of Object.keys(parsed.istio) as IstioKind[]) for (const c of parsed.istio[kind]) imply(c.meta.namespace);
+
+  const pods = buildPods(parsed, namespaces, anyDeclared);
+
+  const istio = parsed.istio;
+  for (const kind of Object.keys(istio) as IstioKind[]) (istio[kind] as IstioConfig[]).sort(byCreation);
+
+  const k8s = kubeServices(parsed.services, domainSuffix);
+  const sePairs = serviceEntryServices(istio.ServiceEntry, new Set(), errors);
+  const services = [...k8s, ...sePairs.map((p) => p.service)].sort(byServiceCreation);
+  const servicesByHost = new Map<string, ServiceModel[]>();
+  for (const s of services) {
+    const list = servicesByHost.get(s.hostname);
+    if (list) list.push(s);
+    else servicesByHost.set(s.hostname, [s]);
+  }
+
+  const nodeLabels = new Map(parsed.nodes.map((n) => [n.meta.name, n.meta.labels]));
+  const endpoints: EndpointIndex = new Map();
+  kubeEndpoints(k8s, parsed.endpointSlices, pods, nodeLabels, endpoints);
+  serviceEntryEndpoints(sePairs, pods, endpoints);
+  sortEndpoints(endpoints);
+
+  const proxies: ProxyModel[] = pods
+    .filter((p) => p.proxy !== 'none')
+    .map((p) => ({
+      id: `${p.name}.${p.namespace}`,
+      type: p.proxy === 'router' ? 'router' : 'sidecar',
+      name: p.name,
+      namespace: p.namespace,
+      labels: p.labels,
+      ips: [p.ip],
+      serviceAccount: p.serviceAccount,
+      locality: p.locality,
+    }));
+  proxies.sort((a, b) => cmp(a.id, b.id));
+
+  const snapshot: MeshSnapshot = {
+    version: opts.version,
+    namespaces: new Map([...namespaces].sort(([a], [b]) => cmp(a, b))),
+    services,
+    servicesByHost,
+    endpoints: endpoints as Map<string, Map<number, readonly EndpointModel[]>>,
+    pods,
+    proxies,
+    proxiesById: new Map(proxies.map((p) => [p.id, p])),
+    virtualServices: istio.VirtualService,
+    destinationRules: istio.DestinationRule,
+    gateways: istio.Gateway,
+    serviceEntries: istio.ServiceEntry,
+    sidecars: istio.Sidecar,
+    errors: [...(opts.extraErrors ?? []).map((e) => ({ ...e })), ...errors],
+  };
+  return deepFreeze(snapshot);
+}
+
+/** The same object (store key) given twice: the later definition wins, like a second `kubectl apply`. */
+function dedupe(inputs: readonly RawInput[]): { inputs: RawInput[]; errors: LoadError[] } {
+  const last = new Map<string, number>();
+  const keys = inputs.map((input, i) => {
+    const o = input.object;
+    const md = (o.metadata ?? {}) as Record<string, unknown>;
+    if (typeof o.apiVersion !== 'string' || typeof o.kind !== 'string' || typeof md.name !== 'string') return undefined;
+    const key = objectKey(o.apiVersion, o.kind, typeof md.namespace === 'string' ? md.namespace : undefined, md.name);
+    last.set(key, i);
+    return key;
+  });
+  const errors: LoadError[] = [];
+  const kept = inputs.filter((input, i) => {
+    const key = keys[i];
+    if (key === undefined || last.get(key) === i) return true;
+    const later = inputs[last.get(key)!]!;
+    const md = input.object.metadata as Record<string, unknown>;
+    const where = later.origin.file !== undefined ? ` (${later.origin.file}${later.origin.doc !== undefined ? ` doc ${later.origin.doc}` : ''})` : '';
+    errors.push(
+      locate(
+        { severity: 'warning', message: `duplicate object: a later definition${where} replaces this one`, object: `${String(input.object.kind)} ${String(md.namespace ?? '')}/${String(md.name)}` },
+        input.origin,
+      ),
+    );
+    return false;
+  });
+  return { inputs: kept, errors };
+}

@@ -1,0 +1,174 @@
+// THE process-wide meshscope instance (sources → store → snapshots, caches, SSE subscribers, and the
+// ADS server once wired). Next.js evaluates this module more than once per process (instrumentation
+// bundle, route bundles, tsx), so the one instance lives on globalThis (stack-notes.md §1).
+// This is the only module with process state; everything it calls is pure or instance-owned.
+import { resolve } from 'node:path';
+import { parseRuntimeConfig, sourceMode, ENV_VAR, type RuntimeConfig } from './api/runtimeConfig';
+import type { MeshEvent } from './api/events';
+import type { ApiContext, SyncStatus, XdsState } from './api/types';
+import { DEFAULT_OPTIONS, type MeshSnapshot, type TranslateOptions } from './model/mesh';
+import { createAdsGenerator } from './pipeline/adsGenerator';
+import { createCache } from './pipeline/cache';
+import { diffProxies, type ProxyDigests } from './pipeline/changes';
+import type { ProxyResources, ResourceCache } from './pipeline/proxyResources';
+import { FileSource } from './sources/file/fileSource';
+import { KubeSource } from './sources/kube/kubeSource';
+import { Store } from './sources/store';
+import { AdsServer } from './xds/server';
+import type { Source, SourceStatus } from './sources/types';
+
+export interface MeshscopeRuntime {
+  readonly config: RuntimeConfig;
+  readonly mode: 'files' | 'kube' | 'demo';
+  readonly options: TranslateOptions;
+  readonly store: Store;
+  readonly sources: readonly Source[];
+  readonly cache: ResourceCache;
+  /** Resolves once every source has started and the first snapshot is built (never rejects). */
+  readonly ready: Promise<void>;
+  readonly startedAt: string;
+  snapshot(): MeshSnapshot;
+  statuses(): SourceStatus[];
+  /** Everything a transport-free API handler needs, for the current snapshot. */
+  context(): ApiContext;
+  /** The ADS server: off (no xdsPort), starting, listening on a port, or failing to bind. */
+  xds(): XdsState;
+  /** "proxy X changed" events; returns unsubscribe. */
+  subscribe(listener: (e: MeshEvent) => void): () => void;
+  stop(): Promise<void>;
+}
+
+type Global = typeof globalThis & { __meshscope?: MeshscopeRuntime };
+const g = globalThis as Global;
+
+/** Root the relative paths (the demo mesh) are resolved against: the repo, where `meshscope serve` runs Next. */
+const rootDir = (): string => process.env.MESHSCOPE_ROOT ?? process.cwd();
+
+export const demoMeshDir = (root = rootDir()): string => resolve(root, 'examples', 'demo');
+
+function makeSources(config: RuntimeConfig, mode: MeshscopeRuntime['mode']): { sources: Source[]; problems: SourceStatus[] } {
+  const ns = config.namespace ? { namespace: config.namespace } : {};
+  if (mode === 'files') return { sources: [new FileSource('file', config.config ?? [], { ...ns, watch: true })], problems: [] };
+  if (mode === 'kube') {
+    const kube = { ...(config.kubeconfig ? { kubeconfig: config.kubeconfig } : {}), ...(config.inCluster ? { inCluster: true } : {}) };
+    return { sources: [new KubeSource('kube', kube)], problems: [] };
+  }
+  return { sources: [new FileSource('demo', [demoMeshDir()], { ...ns, watch: true })], problems: [] };
+}
+
+function createRuntime(config: RuntimeConfig, configError?: string): MeshscopeRuntime {
+  const mode = sourceMode(config);
+  const options = DEFAULT_OPTIONS;
+  const store = new Store({ debounceMs: 100 });
+  const cache = createCache<ProxyResources>(256);
+  const { sources, problems } = makeSources(config, mode);
+  if (configError) problems.push({ id: 'config', kind: 'file', state: 'failing', lastError: configError });
+  const listeners = new Set<(e: MeshEvent) => void>();
+  let digests: ProxyDigests | undefined;
+  const startedAt = new Date().toISOString();
+
+  // Entries of older snapshot versions can never hit again: drop them when a new snapshot lands.
+  const unsubscribeCache = store.onChange(() => cache.clear());
+  const unsubscribeStore = store.onChange((snap, info) => {
+    if (listeners.size === 0) {
+      digests = undefined; // recomputed against the next snapshot someone watches
+      return;
+    }
+    const before = digests;
+    const { digests: next, changed } = diffProxies(before, snap, options, cache);
+    digests = next;
+    if (before && changed.length === 0) return;
+    const event: MeshEvent = {
+      version: snap.version,
+      proxies: before ? changed : [...next.byProxy.keys()].sort(),
+      endpointsOnly: info.endpointsOnly,
+      errors: snap.errors.length,
+    };
+    for (const l of listeners) l(event);
+  });
+
+  const ready = (async () => {
+    await Promise.all(
+      sources.map((s) =>
+        s.start(store).catch((e: unknown) =>
+          store.status({ id: s.id, kind: mode === 'kube' ? 'kube' : mode === 'demo' ? 'demo' : 'file', state: 'failing', lastError: String(e) }),
+        ),
+      ),
+    );
+    store.flush();
+  })().catch(() => undefined);
+
+  // The ADS server (gRPC, SotW + Delta) on config.xdsPort: bound in the background; a bind failure
+  // is a source-style status, never a crash. Every store change requests a (debounced) push.
+  const ads = new AdsServer({ generator: createAdsGenerator(() => store.snapshot(), options, cache) });
+  let xds: XdsState = config.xdsPort === undefined ? { state: 'off' } : { state: 'starting' };
+  const adsStarted =
+    config.xdsPort === undefined
+      ? Promise.resolve()
+      : ads.start(config.xdsPort).then(
+          (port) => void (xds = { state: 'listening', port }),
+          (e: unknown) => void (xds = { state: 'failing', error: `ADS server could not listen on :${config.xdsPort}: ${(e as Error).message}` }),
+        );
+  const unsubscribeAds = store.onChange((_snap, info) => ads.push({ proxies: 'all', reason: info.endpointsOnly ? 'endpoints changed' : 'config changed' }));
+  const sync = (): readonly SyncStatus[] => ads.syncz() as SyncStatus[];
+
+  const rt: MeshscopeRuntime = {
+    config,
+    mode,
+    options,
+    store,
+    sources,
+    cache,
+    ready,
+    startedAt,
+    snapshot: () => store.snapshot(),
+    statuses: () => [...problems, ...store.statuses()],
+    context: () => ({ snapshot: store.snapshot(), options, cache, statuses: rt.statuses(), sync, xds, now: new Date().toISOString() }),
+    subscribe(listener) {
+      if (listeners.size === 0) digests = diffProxies(undefined, store.snapshot(), options, cache).digests;
+      listeners.add(listener);
+      return () => {
+        listeners.delete(listener);
+      };
+    },
+    xds: () => xds,
+    async stop() {
+      unsubscribeCache();
+      unsubscribeStore();
+      unsubscribeAds();
+      await adsStarted;
+      await ads.stop();
+      listeners.clear();
+      await Promise.all(sources.map((s) => s.stop().catch(() => undefined)));
+      store.close();
+      if (g.__meshscope === rt) delete g.__meshscope;
+    },
+  };
+  return rt;
+}
+
+/** The running instance, started on first use (from instrumentation register(), a route, or a page). */
+export function getRuntime(): MeshscopeRuntime {
+  if (!g.__meshscope) {
+    const { config, error } = parseRuntimeConfig(process.env[ENV_VAR]);
+    g.__meshscope = createRuntime(config, error);
+  }
+  return g.__meshscope;
+}
+
+/** Starts the runtime without waiting for the sources (instrumentation must not block on them). */
+export function startRuntime(): void {
+  getRuntime();
+}
+
+/** Waits for the first snapshot, at most `ms` (pages render what there is after that). */
+export async function readyRuntime(ms = 5_000): Promise<MeshscopeRuntime> {
+  const rt = getRuntime();
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([rt.ready, new Promise<void>((r) => (timer = setTimeout(r, ms)))]);
+  if (timer) clearTimeout(timer);
+  return rt;
+}
+
+/** For tests: a runtime from an explicit config, not installed globally. */
+export const createRuntimeForTest = (config: RuntimeConfig): MeshscopeRuntime => createRuntime(config);

@@ -1,0 +1,168 @@
+// simulate(config, request): walks Envoy resources the way Envoy does — listener → filter chain → HCM
+// (route configuration → virtual host → route) or tcp_proxy → cluster(s) → endpoints — reporting every hop,
+// every candidate passed over and why, and Istio's simulator wording on failure
+// (pilot/pkg/simulation/traffic.go). Pure; never throws.
+import type { EnvoyConfig } from '../envoy/dumpReader';
+import { isObj, obj, objs, str, type J } from './json';
+import { selectListener } from './listener';
+import { chainName, detect, selectFilterChain, type ChainPick } from './filterChain';
+import { matchChainName } from './chainMatcher';
+import { terminalFilter, terminatesTls, walkHcm, walkRouteConfig, type HttpWalk } from './http';
+import { clusterEndpoints, sourceOf, tcpTarget, type Target } from './action';
+import { normalizeRequest, type Rejection, type SimCtx, type SimRequest, type SimResult } from './types';
+
+export type { SimRequest, SimResult, Rejection, SimSource, SimRedirect, SimMode, SimProtocol, SimTls } from './types';
+export type { EnvoyConfig } from '../envoy/dumpReader';
+
+interface Acc {
+  listener?: string;
+  filterChain?: string;
+  walk?: HttpWalk;
+  target?: Target;
+  endpoints?: string[];
+  source?: SimResult['source'];
+  rejected: Rejection[];
+  notes: string[];
+  error?: string;
+}
+
+/** Assembles the result in DESIGN.md §3 order. */
+function finish(a: Acc): SimResult {
+  const w = a.walk;
+  const r = {} as SimResult;
+  if (a.listener !== undefined) r.listener = a.listener;
+  if (a.filterChain !== undefined) r.filterChain = a.filterChain;
+  if (w?.routeConfig !== undefined) r.routeConfig = w.routeConfig;
+  if (w?.virtualHost !== undefined) r.virtualHost = w.virtualHost;
+  if (w?.route !== undefined) r.route = w.route;
+  if (w?.routeIndex !== undefined) r.routeIndex = w.routeIndex;
+  const t = a.target;
+  if (t?.kind === 'cluster') r.cluster = t.cluster;
+  if (t?.kind === 'weighted') r.weightedClusters = t.clusters;
+  if (a.endpoints) r.endpoints = a.endpoints;
+  const source = w?.source ?? a.source;
+  if (source) r.source = source;
+  if (t?.kind === 'redirect') r.redirect = t.redirect;
+  if (w?.redirect) r.redirect = w.redirect;
+  if (t?.kind === 'direct') r.directResponse = { status: t.status, ...(t.body !== undefined ? { body: t.body } : {}) };
+  if (w?.runtimeFraction !== undefined) r.runtimeFraction = w.runtimeFraction;
+  r.rejected = [...a.rejected, ...(w?.rejected ?? [])];
+  if (a.notes.length > 0) r.notes = a.notes;
+  const error = a.error ?? w?.error;
+  if (error !== undefined) r.error = error;
+  return r;
+}
+
+function pickChain(listener: J, ctx: SimCtx): ChainPick {
+  const det = detect(listener, ctx);
+  const matcher = obj(listener, 'filter_chain_matcher');
+  if (!matcher) return selectFilterChain(listener, ctx, det);
+  const chains = objs(listener, 'filter_chains');
+  const wanted = matchChainName(matcher, ctx, det);
+  const idx = wanted === undefined ? -1 : chains.findIndex((c) => str(c, 'name') === wanted);
+  const rejected: Rejection[] = chains
+    .map((c, index) => ({ c, index }))
+    .filter((x) => x.index !== idx)
+    .map((x) => ({
+      hop: 'filterChain' as const,
+      name: chainName(x.c, x.index),
+      index: x.index,
+      reason: wanted === undefined ? 'filter_chain_matcher matched no chain' : `filter_chain_matcher selected ${wanted}`,
+    }));
+  const notes = wanted !== undefined && idx < 0 ? [`filter_chain_matcher selected ${wanted}, which is not a filter chain of the listener`] : [];
+  const chosen = chains[idx];
+  if (chosen) return { chain: chosen, name: chainName(chosen, idx), rejected, notes };
+  const def = obj(listener, 'default_filter_chain');
+  return def ? { chain: def, name: chainName(def, 'default'), rejected, notes } : { rejected, notes };
+}
+
+function resolveEndpoints(config: EnvoyConfig, a: Acc, ctx: SimCtx): void {
+  const t = a.target;
+  const names = t?.kind === 'cluster' ? [t.cluster] : t?.kind === 'weighted' ? Object.keys(t.clusters) : [];
+  if (names.length === 0) return;
+  const eps: string[] = [];
+  for (const n of names) {
+    const r = clusterEndpoints(config.clusters, config.endpoints, n, ctx);
+    eps.push(...r.endpoints);
+    a.notes.push(...r.notes);
+  }
+  a.endpoints = eps;
+}
+
+function validate(req: SimRequest): string | undefined {
+  if (!isObj(req as unknown)) return 'request must be an object';
+  if (!['outbound', 'inbound', 'gateway'].includes(req.mode)) return `invalid mode ${String(req.mode)}`;
+  if (!Number.isInteger(req.port) || req.port < 0 || req.port > 65535) return `invalid port ${String(req.port)}`;
+  if (req.protocol !== undefined && !['http', 'http2', 'tcp'].includes(req.protocol)) return `invalid protocol ${String(req.protocol)}`;
+  if (req.tls !== undefined && !['plaintext', 'tls'].includes(req.tls)) return `invalid tls ${String(req.tls)}`;
+  return undefined;
+}
+
+function walk(config: EnvoyConfig, ctx: SimCtx, a: Acc): void {
+  const lp = selectListener(config.listeners, ctx);
+  a.rejected.push(...lp.rejected);
+  a.notes.push(...lp.notes);
+  if (!lp.listener) return void (a.error = 'no listener matched');
+  a.listener = lp.name;
+  const cp = pickChain(lp.listener, ctx);
+  a.rejected.push(...cp.rejected);
+  a.notes.push(...cp.notes);
+  if (!cp.chain) return void (a.error = 'no filter chains matched');
+  a.filterChain = cp.name;
+  const tlsChain = terminatesTls(cp.chain);
+  // Plaintext to a TLS-terminating chain fails the handshake (traffic.go: ErrTLSError).
+  if (tlsChain && ctx.tls === 'plaintext') return void (a.error = 'invalid TLS');
+  const { hcm, tcp } = terminalFilter(cp.chain);
+  if (hcm) {
+    // TLS not terminated, or raw TCP, reaching an HCM cannot be decoded (traffic.go: ErrProtocolError).
+    if ((ctx.tls === 'tls' && !tlsChain) || ctx.protocol === 'tcp') return void (a.error = 'protocol error');
+    a.walk = walkHcm(hcm, config.routes, ctx);
+    const t = a.walk.target;
+    if (t?.kind === 'none') a.error = t.error;
+    else if (t) a.target = t;
+  } else if (tcp) {
+    const t = tcpTarget(tcp);
+    if (t.kind === 'none') return void (a.error = t.error);
+    a.target = t;
+    const src = sourceOf(cp.chain) ?? sourceOf(tcp);
+    if (src) a.source = src;
+  } else return void (a.error = 'no HTTP connection manager or TCP proxy in the filter chain');
+  resolveEndpoints(config, a, ctx);
+}
+
+function guarded(req: SimRequest, body: (ctx: SimCtx, a: Acc) => void): SimResult {
+  const a: Acc = { rejected: [], notes: [] };
+  const bad = validate(req);
+  if (bad) return { rejected: [], error: `invalid request: ${bad}` };
+  try {
+    body(normalizeRequest(req), a);
+  } catch (e) {
+    a.error = `simulator error: ${(e as Error).message}`;
+  }
+  return finish(a);
+}
+
+/** Where a request would go through these Envoy resources. */
+export function simulate(config: EnvoyConfig, req: SimRequest): SimResult {
+  return guarded(req, (ctx, a) => walk(config, ctx, a));
+}
+
+/**
+ * The HTTP part only, starting at a route configuration by name (e.g. a dump holding only RDS, or the
+ * UI's route view): virtual host → route → cluster(s) → endpoints. `mode`/`port` still matter (port stripping).
+ */
+export function simulateRoute(config: EnvoyConfig, routeConfigName: string, req: SimRequest): SimResult {
+  return guarded(req, (ctx, a) => {
+    const rc = config.routes.find((r) => str(r, 'name') === routeConfigName);
+    if (!rc) {
+      a.rejected.push({ hop: 'routeConfig', name: routeConfigName, reason: 'route configuration not in the config' });
+      a.error = 'no virtual host matched';
+      return;
+    }
+    a.walk = walkRouteConfig(rc, ctx, undefined, { routeConfig: routeConfigName, rejected: [] });
+    const t = a.walk.target;
+    if (t?.kind === 'none') a.error = t.error;
+    else if (t) a.target = t;
+    resolveEndpoints(config, a, ctx);
+  });
+}

@@ -1,0 +1,145 @@
+// The simulator's request and result (DESIGN.md §3 `meshscope simulate`).
+export type SimMode = 'outbound' | 'inbound' | 'gateway';
+export type SimProtocol = 'http' | 'http2' | 'tcp';
+export type SimTls = 'plaintext' | 'tls';
+
+export interface SimRequest {
+  /** outbound: iptables redirect to 15001; inbound: redirect to 15006; gateway: no redirect. */
+  mode: SimMode;
+  /** Destination IP (the original destination). */
+  address?: string;
+  port: number;
+  /** Host / :authority. */
+  host?: string;
+  /** Path with optional query string; default `/`. */
+  path?: string;
+  /** Default GET. */
+  method?: string;
+  headers?: Record<string, string>;
+  /** Default http. */
+  protocol?: SimProtocol;
+  /** Default plaintext. */
+  tls?: SimTls;
+  /** TLS SNI; defaults to the host (without port) for TLS requests, as Istio's simulator does. */
+  sni?: string;
+  /** meshscope extension: ALPN offered in the TLS ClientHello (default from protocol: h2 / http/1.1). */
+  alpn?: string[];
+  /** meshscope extension: start at this listener by name (internal listeners, e.g. waypoint `main_internal`). */
+  listener?: string;
+}
+
+export type SimHop = 'listener' | 'filterChain' | 'routeConfig' | 'virtualHost' | 'route' | 'cluster';
+
+export interface Rejection {
+  hop: SimHop;
+  name: string;
+  index?: number;
+  reason: string;
+}
+
+export interface SimSource {
+  kind: string;
+  namespace: string;
+  name: string;
+  rule?: string;
+}
+
+export interface SimRedirect {
+  /** HTTP status Envoy answers with (301 by default). */
+  status: number;
+  /** The Location Envoy would send. */
+  location: string;
+}
+
+export interface SimResult {
+  listener?: string;
+  filterChain?: string;
+  routeConfig?: string;
+  virtualHost?: string;
+  route?: string;
+  /** Position of the matched route in its virtual host (routes may be unnamed). */
+  routeIndex?: number;
+  cluster?: string;
+  weightedClusters?: Record<string, number>;
+  endpoints?: string[];
+  source?: SimSource;
+  redirect?: SimRedirect;
+  directResponse?: { status: number; body?: string };
+  /** Probability that the matched route's runtime_fraction lets the request through (when < 1). */
+  runtimeFraction?: number;
+  rejected: Rejection[];
+  /** Things worth knowing that are not failures (e.g. a referenced cluster missing from the config). */
+  notes?: string[];
+  error?: string;
+}
+
+/** The request after defaults, as the walk sees it. */
+export interface SimCtx {
+  mode: SimMode;
+  address?: string;
+  port: number;
+  /** Host header as sent (may carry a port); '' when absent. */
+  host: string;
+  /** Path without query / fragment. */
+  path: string;
+  /** Raw query string without '?', '' when none. */
+  query: string;
+  method: string;
+  /** Lower-cased names, including pseudo headers :method :authority :path :scheme. */
+  headers: Map<string, string>;
+  protocol: SimProtocol;
+  tls: SimTls;
+  sni: string;
+  alpn: string[];
+  listenerName?: string;
+}
+
+export function normalizeRequest(req: SimRequest): SimCtx {
+  const rawPath = req.path && req.path !== '' ? req.path : '/';
+  const hashAt = rawPath.indexOf('#');
+  const noFrag = hashAt >= 0 ? rawPath.slice(0, hashAt) : rawPath;
+  const q = noFrag.indexOf('?');
+  const path = q >= 0 ? noFrag.slice(0, q) : noFrag;
+  const query = q >= 0 ? noFrag.slice(q + 1) : '';
+  const method = (req.method ?? 'GET').toUpperCase();
+  const tls: SimTls = req.tls ?? 'plaintext';
+  const protocol: SimProtocol = req.protocol ?? 'http';
+  const host = req.host ?? '';
+  const headers = new Map<string, string>();
+  for (const [k, v] of Object.entries(req.headers ?? {})) headers.set(k.toLowerCase(), String(v));
+  if (headers.has('host') && !req.host) headers.set(':authority', headers.get('host') ?? '');
+  const authority = req.host ?? headers.get(':authority') ?? '';
+  headers.set(':method', method);
+  headers.set(':path', noFrag);
+  headers.set(':scheme', tls === 'tls' ? 'https' : 'http');
+  if (authority !== '') headers.set(':authority', authority);
+  else headers.delete(':authority');
+  const sniDefault = tls === 'tls' ? stripPort(authority) : '';
+  const alpnDefault = tls !== 'tls' ? [] : protocol === 'http2' ? ['h2'] : protocol === 'http' ? ['http/1.1'] : [];
+  return {
+    mode: req.mode,
+    ...(req.address ? { address: req.address } : {}),
+    port: req.port,
+    host: authority || host,
+    path,
+    query,
+    method,
+    headers,
+    protocol,
+    tls,
+    sni: (req.sni ?? sniDefault).toLowerCase(),
+    alpn: req.alpn ?? alpnDefault,
+    ...(req.listener ? { listenerName: req.listener } : {}),
+  };
+}
+
+/** Host without a trailing `:port` (IPv6 literals in brackets keep their colons). */
+export function stripPort(host: string): string {
+  if (host.startsWith('[')) {
+    const end = host.indexOf(']');
+    return end >= 0 ? host.slice(0, end + 1) : host;
+  }
+  const i = host.lastIndexOf(':');
+  if (i < 0) return host;
+  return /^\d*$/.test(host.slice(i + 1)) && host.indexOf(':') === i ? host.slice(0, i) : host;
+}

@@ -1,0 +1,73 @@
+// The Kubernetes resources meshscope watches, and the RBAC verbs it needs on them.
+// deploy/clusterrole.yaml is checked against this list by deploy/deploy.test.ts.
+
+export interface WatchedResource {
+  /** API group; '' is the core group. */
+  group: string;
+  /** Versions to try, most preferred first. Built-in kinds have exactly one. */
+  versions: readonly string[];
+  kind: string;
+  /** The REST resource name (plural), as in the URL and in RBAC rules. */
+  plural: string;
+  namespaced: boolean;
+  /** Istio CRDs may be missing or serve only some versions: discover them first. */
+  discover: boolean;
+}
+
+/** Informers only list and watch; `get` is granted too so `kubectl auth can-i` style checks pass. */
+export const RBAC_VERBS = ['get', 'list', 'watch'] as const;
+
+const ISTIO_VERSIONS = ['v1', 'v1beta1', 'v1alpha3'] as const;
+const istio = (kind: string, plural: string): WatchedResource => ({
+  group: 'networking.istio.io',
+  versions: ISTIO_VERSIONS,
+  kind,
+  plural,
+  namespaced: true,
+  discover: true,
+});
+
+/** Everything the Kubernetes source watches. Secrets are deliberately absent. */
+export const WATCHED_RESOURCES: readonly WatchedResource[] = [
+  { group: '', versions: ['v1'], kind: 'Namespace', plural: 'namespaces', namespaced: false, discover: false },
+  { group: '', versions: ['v1'], kind: 'Service', plural: 'services', namespaced: true, discover: false },
+  { group: '', versions: ['v1'], kind: 'Pod', plural: 'pods', namespaced: true, discover: false },
+  {
+    group: 'discovery.k8s.io',
+    versions: ['v1'],
+    kind: 'EndpointSlice',
+    plural: 'endpointslices',
+    namespaced: true,
+    discover: false,
+  },
+  istio('VirtualService', 'virtualservices'),
+  istio('DestinationRule', 'destinationrules'),
+  istio('Gateway', 'gateways'),
+  istio('ServiceEntry', 'serviceentries'),
+  istio('Sidecar', 'sidecars'),
+];
+
+/** `plural` or `plural.group` (as kubectl names it): the key of a resource in the source status. */
+export const resourceKey = (r: Pick<WatchedResource, 'group' | 'plural'>): string =>
+  r.group ? `${r.plural}.${r.group}` : r.plural;
+
+export const apiVersionOf = (group: string, version: string): string => (group ? `${group}/${version}` : version);
+
+/** The collection path: `/api/v1/services`, `/apis/G/V/namespaces/NS/P`, ... */
+export function collectionPath(group: string, version: string, plural: string, namespace?: string): string {
+  const base = group ? `/apis/${group}/${version}` : `/api/${version}`;
+  return namespace ? `${base}/namespaces/${encodeURIComponent(namespace)}/${plural}` : `${base}/${plural}`;
+}
+
+/** The RBAC rules the watched resources need: one rule per API group, resources sorted. */
+export function requiredRbacRules(): { apiGroups: string[]; resources: string[]; verbs: string[] }[] {
+  const byGroup = new Map<string, string[]>();
+  for (const r of WATCHED_RESOURCES) {
+    const list = byGroup.get(r.group) ?? [];
+    list.push(r.plural);
+    byGroup.set(r.group, list);
+  }
+  return [...byGroup.entries()]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([group, resources]) => ({ apiGroups: [group], resources: [...resources].sort(), verbs: [...RBAC_VERBS] }));
+}

@@ -1,0 +1,223 @@
+// The store: raw objects of every source by key, merged (later-registered source wins on a clash),
+// debounced into versioned immutable snapshots. A deep-equal put is a no-op. Never throws on bad input:
+// errors land in snapshot().errors, and an object whose new version is invalid keeps its last good version.
+import type { LoadError, MeshSnapshot } from '../model/mesh';
+import { validateRaw } from '../model/parse/objects';
+import { buildSnapshot } from '../model/snapshot';
+import { endpointsOnlyChange, rawKey, sameObject } from './storeKeys';
+import type { RawInput, SourceSink, SourceStatus } from './types';
+
+export interface StoreChange {
+  version: number;
+  /** Keys (`group/version/kind/namespace/name`) changed since the previous snapshot. */
+  changed: string[];
+  endpointsOnly: boolean;
+}
+
+export interface StoreOptions {
+  debounceMs?: number;
+  maxDelayMs?: number;
+  domainSuffix?: string;
+}
+
+interface SourceState {
+  objects: Map<string, RawInput>;
+  /** Objects whose key could not be computed (no kind/name): kept so the snapshot reports them. */
+  unkeyed: RawInput[];
+  errors: readonly LoadError[];
+  /** Last valid version per key, used when the current version fails validation. */
+  lastGood: Map<string, RawInput>;
+}
+
+export class Store implements SourceSink {
+  private readonly debounceMs: number;
+  private readonly maxDelayMs: number;
+  private readonly domainSuffix: string | undefined;
+  private readonly sources = new Map<string, SourceState>();
+  private readonly statusById = new Map<string, SourceStatus>();
+  private readonly listeners = new Set<(snap: MeshSnapshot, change: StoreChange) => void>();
+  private pending = new Map<string, boolean>(); // key → endpoints-only
+  private pendingErrors = false;
+  private quietTimer: ReturnType<typeof setTimeout> | undefined;
+  private maxTimer: ReturnType<typeof setTimeout> | undefined;
+  private version = 0;
+  private cached: MeshSnapshot | undefined;
+  private dirty = true;
+  /** Validation results per stored input object (inputs are replaced, never mutated, by sources). */
+  private readonly issuesOf = new WeakMap<RawInput, ReturnType<typeof validateRaw>>();
+
+  constructor(opts?: StoreOptions) {
+    this.debounceMs = opts?.debounceMs ?? 100;
+    this.maxDelayMs = opts?.maxDelayMs ?? 10_000;
+    this.domainSuffix = opts?.domainSuffix;
+  }
+
+  snapshot(): MeshSnapshot {
+    if (!this.cached || this.dirty) {
+      this.cached = this.build();
+      this.dirty = false;
+    }
+    return this.cached;
+  }
+
+  onChange(cb: (snap: MeshSnapshot, change: StoreChange) => void): () => void {
+    this.listeners.add(cb);
+    return () => this.listeners.delete(cb);
+  }
+
+  statuses(): SourceStatus[] {
+    return [...this.statusById.values()];
+  }
+
+  status(status: SourceStatus): void {
+    this.statusById.set(status.id, status);
+  }
+
+  replace(sourceId: string, inputs: readonly RawInput[], errors: readonly LoadError[] = []): void {
+    const state = this.state(sourceId);
+    const next = new Map<string, RawInput>();
+    const unkeyed: RawInput[] = [];
+    for (const input of inputs) {
+      const key = rawKey(input.object);
+      if (key === undefined) unkeyed.push(input);
+      else next.set(key, input);
+    }
+    for (const [key, before] of state.objects) if (!next.has(key)) this.mark(key, before, undefined);
+    for (const [key, after] of next) {
+      const before = state.objects.get(key);
+      if (!sameObject(before, after)) this.mark(key, before, after);
+    }
+    for (const key of state.lastGood.keys()) if (!next.has(key)) state.lastGood.delete(key);
+    if (!sameList(state.unkeyed, unkeyed) || !sameErrors(state.errors, errors)) this.pendingErrors = true;
+    state.objects = next;
+    state.unkeyed = unkeyed;
+    state.errors = [...errors];
+    this.schedule();
+  }
+
+  upsert(sourceId: string, input: RawInput): void {
+    const state = this.state(sourceId);
+    const key = rawKey(input.object);
+    if (key === undefined) {
+      state.unkeyed = [...state.unkeyed, input];
+      this.pendingErrors = true;
+      return this.schedule();
+    }
+    const before = state.objects.get(key);
+    if (sameObject(before, input)) return;
+    state.objects.set(key, input);
+    this.mark(key, before, input);
+    this.schedule();
+  }
+
+  remove(sourceId: string, ref: { apiVersion: string; kind: string; namespace?: string; name: string }): void {
+    const state = this.state(sourceId);
+    const key = rawKey({ apiVersion: ref.apiVersion, kind: ref.kind, metadata: { name: ref.name, namespace: ref.namespace } });
+    if (key === undefined) return;
+    const before = state.objects.get(key);
+    if (!before) return;
+    state.objects.delete(key);
+    state.lastGood.delete(key);
+    this.mark(key, before, undefined);
+    this.schedule();
+  }
+
+  /** Applies pending changes now: bumps the version, rebuilds, and notifies listeners. */
+  flush(): void {
+    this.clearTimers();
+    if (this.pending.size === 0 && !this.pendingErrors) return;
+    const changed = [...this.pending.keys()].sort();
+    const endpointsOnly = changed.length > 0 && !this.pendingErrors && [...this.pending.values()].every(Boolean);
+    this.pending = new Map();
+    this.pendingErrors = false;
+    this.version++;
+    this.dirty = true;
+    const snap = this.snapshot();
+    const change: StoreChange = { version: this.version, changed, endpointsOnly };
+    for (const cb of [...this.listeners]) {
+      try {
+        cb(snap, change);
+      } catch {
+        // A listener's failure must not stop the others or the store.
+      }
+    }
+  }
+
+  /** Stops pending timers (pending changes stay until the next flush). */
+  close(): void {
+    this.clearTimers();
+  }
+
+  private state(id: string): SourceState {
+    let s = this.sources.get(id);
+    if (!s) this.sources.set(id, (s = { objects: new Map(), unkeyed: [], errors: [], lastGood: new Map() }));
+    return s;
+  }
+
+  private mark(key: string, before: RawInput | undefined, after: RawInput | undefined): void {
+    const eo = endpointsOnlyChange(key, before, after);
+    this.pending.set(key, (this.pending.get(key) ?? true) && eo);
+  }
+
+  private schedule(): void {
+    if (this.pending.size === 0 && !this.pendingErrors) return;
+    if (this.quietTimer) clearTimeout(this.quietTimer);
+    this.quietTimer = setTimeout(() => this.flush(), this.debounceMs);
+    this.maxTimer ??= setTimeout(() => this.flush(), this.maxDelayMs);
+  }
+
+  private clearTimers(): void {
+    if (this.quietTimer) clearTimeout(this.quietTimer);
+    if (this.maxTimer) clearTimeout(this.maxTimer);
+    this.quietTimer = undefined;
+    this.maxTimer = undefined;
+  }
+
+  /** Merges sources (later-registered wins on a key clash), substituting last-good versions of invalid objects. */
+  private build(): MeshSnapshot {
+    const merged = new Map<string, RawInput>();
+    const unkeyed: RawInput[] = [];
+    const errors: LoadError[] = [];
+    for (const state of this.sources.values()) {
+      errors.push(...state.errors);
+      unkeyed.push(...state.unkeyed);
+      for (const [key, input] of state.objects) {
+        let use = input;
+        let issues = this.issuesOf.get(input);
+        if (!issues) this.issuesOf.set(input, (issues = validateRaw(input.object)));
+        if (issues.length === 0) state.lastGood.set(key, input);
+        else {
+          const good = state.lastGood.get(key);
+          if (good) {
+            use = good;
+            errors.push(...issues.map((i) => lastGoodError(input, i.path, i.message)));
+          }
+        }
+        merged.delete(key);
+        merged.set(key, use);
+      }
+    }
+    return buildSnapshot([...merged.values(), ...unkeyed], {
+      version: this.version,
+      ...(this.domainSuffix !== undefined ? { domainSuffix: this.domainSuffix } : {}),
+      extraErrors: errors,
+    });
+  }
+}
+
+function lastGoodError(input: RawInput, path: string, message: string): LoadError {
+  const md = (input.object.metadata ?? {}) as Record<string, unknown>;
+  const e: LoadError = {
+    severity: 'error',
+    message: `${message} (keeping the last valid version)`,
+    object: `${String(input.object.kind)} ${md.namespace ? `${String(md.namespace)}/` : ''}${String(md.name)}`,
+  };
+  if (path) e.path = path;
+  if (input.origin.file !== undefined) e.file = input.origin.file;
+  if (input.origin.doc !== undefined) e.doc = input.origin.doc;
+  return e;
+}
+
+const sameList = (a: readonly RawInput[], b: readonly RawInput[]): boolean =>
+  a.length === b.length && a.every((x, i) => sameObject(x, b[i]));
+const sameErrors = (a: readonly LoadError[], b: readonly LoadError[]): boolean => JSON.stringify(a) === JSON.stringify(b);

@@ -1,0 +1,98 @@
+// DestinationRule lookup as istiod does it for a proxy (model/push_context.go:destinationRule,
+// setDestinationRules, mergeDestinationRule; model/sidecar.go:DestinationRule).
+import type { DestinationRuleSpec, Subset } from '../../model/istio';
+import type { IstioConfig, MeshSnapshot, ProxyModel, TranslateOptions } from '../../model/mesh';
+import type { EffectiveDestinationRule } from './types';
+import { isVisibleTo, labelsMatch, mostSpecificHostMatch, resolveShortname } from './hosts';
+
+interface IndexedRule {
+  config: IstioConfig<'DestinationRule'>;
+  /** spec.host resolved relative to the rule's namespace. */
+  host: string;
+  selector?: Readonly<Record<string, string>>;
+}
+
+const selectorOf = (c: IstioConfig<'DestinationRule'>) => {
+  const m = c.spec.workloadSelector?.matchLabels;
+  return m && Object.keys(m).length > 0 ? m : undefined;
+};
+
+/**
+ * Same-host rules of one namespace merged in creation order (mergeDestinationRule): the oldest rule is the
+ * base; later rules add subsets whose names are new and supply the top-level traffic policy only when no
+ * earlier rule had one.
+ */
+export function mergeRules(rules: readonly IndexedRule[]): EffectiveDestinationRule | undefined {
+  const first = rules[0];
+  if (!first) return undefined;
+  const subsets: Subset[] = [];
+  const names = new Set<string>();
+  let trafficPolicy = undefined as DestinationRuleSpec['trafficPolicy'];
+  for (const r of rules) {
+    for (const s of r.config.spec.subsets ?? []) {
+      if (names.has(s.name)) continue;
+      names.add(s.name);
+      subsets.push(s);
+    }
+    if (trafficPolicy === undefined && r.config.spec.trafficPolicy) trafficPolicy = r.config.spec.trafficPolicy;
+  }
+  const spec: DestinationRuleSpec = { ...first.config.spec, host: first.host };
+  if (subsets.length > 0) spec.subsets = subsets;
+  else delete spec.subsets;
+  if (trafficPolicy) spec.trafficPolicy = trafficPolicy;
+  else delete spec.trafficPolicy;
+  return { spec, from: rules.map((r) => r.config) };
+}
+
+/**
+ * Builds the lookup `hostname → rule` for one proxy. `serviceNamespace(host)` gives the namespace of the
+ * service the proxy sees for that host (undefined when there is none).
+ *
+ * Order: (1) the most specific rule of the proxy's own namespace (unless it is the root namespace) visible to it,
+ * a rule whose workloadSelector selects the proxy winning over selector-less ones; (2) the most specific rule
+ * exported from the service's namespace; (3) the most specific rule exported from the root namespace.
+ * Selector rules are namespace-private.
+ */
+export function destinationRuleLookup(
+  snapshot: MeshSnapshot,
+  proxy: ProxyModel,
+  options: TranslateOptions,
+  serviceNamespace: (hostname: string) => string | undefined,
+  direction: 'outbound' | 'inbound' = 'outbound',
+): (hostname: string) => EffectiveDestinationRule | undefined {
+  const byNs = new Map<string, IndexedRule[]>();
+  for (const c of snapshot.destinationRules) {
+    if (typeof c.spec?.host !== 'string' || c.spec.host === '') continue; // invalid rule: reported by validation
+    const ns = c.meta.namespace;
+    const sel = selectorOf(c);
+    const r: IndexedRule = { config: c, host: resolveShortname(c.spec.host, ns, options.domainSuffix), ...(sel ? { selector: sel } : {}) };
+    byNs.set(ns, [...(byNs.get(ns) ?? []), r]);
+  }
+  const cache = new Map<string, EffectiveDestinationRule | undefined>();
+
+  const pick = (ns: string, hostname: string, local: boolean): EffectiveDestinationRule | undefined => {
+    const rules = (byNs.get(ns) ?? []).filter((r) => {
+      if (!isVisibleTo(r.config.spec.exportTo ?? [], ns, proxy.namespace)) return false;
+      // workloadSelector rules are honoured for outbound config only (sidecar.go:DestinationRule)
+      if (r.selector) return direction === 'outbound' && local && labelsMatch(r.selector, proxy.labels);
+      return true;
+    });
+    const host = mostSpecificHostMatch(hostname, [...new Set(rules.map((r) => r.host))]);
+    if (host === undefined) return undefined;
+    const same = rules.filter((r) => r.host === host);
+    const selected = same.find((r) => r.selector);
+    if (selected) return mergeRules([selected]);
+    return mergeRules(same);
+  };
+
+  return (hostname: string) => {
+    if (cache.has(hostname)) return cache.get(hostname);
+    let out: EffectiveDestinationRule | undefined;
+    if (proxy.namespace !== options.rootNamespace) out = pick(proxy.namespace, hostname, true);
+    const svcNs = serviceNamespace(hostname);
+    if (!out && svcNs !== undefined) out = pick(svcNs, hostname, false);
+    if (!out) out = pick(options.rootNamespace, hostname, false);
+    cache.set(hostname, out);
+    return out;
+  };
+}

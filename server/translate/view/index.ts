@@ -1,0 +1,6 @@
+// The proxy view: what applies to one proxy. See buildProxyView.ts.
+export { buildProxyView, gatewaysForRouter, servicesVisibleTo } from './buildProxyView';
+export { servicesForClusters, destinationHosts } from './clusterServices';
+export { virtualServicesForGateway, resolveGatewayName, resolveVirtualService, gatewayNames, MESH_GATEWAY } from './virtualServices';
+export { resolveShortname, hostsMatch, hostSubsetOf, isVisibleTo } from './hosts';
+export type { ProxyView, ServiceTarget, EffectiveDestinationRule } from './types';

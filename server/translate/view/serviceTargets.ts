@@ -1,0 +1,43 @@
+// ServiceTargets of a proxy (serviceregistry/kube/controller/controller.go GetProxyServiceTargets,
+// model/service.go:ServiceTarget): every (service, port) whose selector selects the proxy's pod, with the
+// resolved target port (number, a named container port, or the service port when unset). UDP ports are
+// targets too (GetProxyServiceTargetsByPod does not filter protocols).
+import type { MeshSnapshot, PodModel, ProxyModel, ServiceModel } from '../../model/mesh';
+import type { ServiceTarget } from './types';
+import { labelsMatch } from './hosts';
+
+export function findPod(snapshot: MeshSnapshot, proxy: ProxyModel): PodModel | undefined {
+  return snapshot.pods.find((p) => p.name === proxy.name && p.namespace === proxy.namespace);
+}
+
+export function serviceTargets(snapshot: MeshSnapshot, proxy: ProxyModel): ServiceTarget[] {
+  const pod = findPod(snapshot, proxy);
+  const labels = pod?.labels ?? proxy.labels;
+  const namedPorts = pod?.namedPorts ?? {};
+  const out: ServiceTarget[] = [];
+  for (const service of snapshot.services) {
+    if (!selects(service, proxy.namespace, labels)) continue;
+    // several ports of one service mapping to the same target port and protocol yield one target (the first)
+    const seen = new Set<string>();
+    for (const port of service.ports) {
+      const tp = port.targetPort;
+      const targetPort = tp === undefined || tp === '' ? port.port : typeof tp === 'number' ? tp : (namedPorts[tp] ?? numeric(tp));
+      if (targetPort === undefined) continue; // named port the pod does not declare: no endpoint, no target
+      const key = `${targetPort}/${port.protocol}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      out.push({ service, port, targetPort });
+    }
+  }
+  return out;
+}
+
+const numeric = (s: string): number | undefined => (/^\d+$/.test(s) ? Number(s) : undefined);
+
+function selects(service: ServiceModel, namespace: string, labels: Readonly<Record<string, string>>): boolean {
+  if (service.namespace !== namespace) return false;
+  if (service.resolution === 'Alias') return false;
+  const sel = service.selector;
+  if (!sel || Object.keys(sel).length === 0) return false;
+  return labelsMatch(sel, labels);
+}

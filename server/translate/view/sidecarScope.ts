@@ -1,0 +1,95 @@
+// Sidecar resource scoping (model/push_context.go:getSidecarScope/initSidecarScopes, model/sidecar.go:
+// convertIstioListenerToWrapper, selectServices, selectVirtualServices).
+import type { IstioConfig, ProxyModel, ServiceModel, TranslateOptions } from '../../model/mesh';
+import { hostSubsetOf, hostsMatch, labelsMatch, resolveShortname } from './hosts';
+
+/**
+ * The Sidecar in force for a sidecar proxy: Sidecars of its namespace whose workloadSelector selects it
+ * (oldest first), else the selector-less Sidecar of its namespace, else the selector-less Sidecar of the root
+ * namespace. Routers never use a Sidecar (DefaultSidecarScopeForGateway).
+ */
+export function chooseSidecar(
+  sidecars: readonly IstioConfig<'Sidecar'>[],
+  proxy: ProxyModel,
+  rootNamespace: string,
+): IstioConfig<'Sidecar'> | undefined {
+  if (proxy.type !== 'sidecar') return undefined;
+  const inNs = sidecars.filter((s) => s.meta.namespace === proxy.namespace);
+  const selected = inNs.find((s) => {
+    const sel = s.spec.workloadSelector?.labels;
+    return sel !== undefined && Object.keys(sel).length > 0 && labelsMatch(sel, proxy.labels);
+  });
+  if (selected) return selected;
+  const nsDefault = inNs.find((s) => !s.spec.workloadSelector?.labels || Object.keys(s.spec.workloadSelector.labels).length === 0);
+  if (nsDefault) return nsDefault;
+  return sidecars.find(
+    (s) => s.meta.namespace === rootNamespace && (!s.spec.workloadSelector?.labels || Object.keys(s.spec.workloadSelector.labels).length === 0),
+  );
+}
+
+/** Imported hosts by namespace (`*` for any namespace); a `~` namespace imports nothing. */
+export type ImportedHosts = Map<string, string[]>;
+
+/**
+ * Parses every egress `hosts` entry `ns/dnsName`: `.` is the proxy's namespace (also for a root-namespace
+ * default Sidecar), `*` any namespace, `~` none. Short dnsNames are resolved relative to the Sidecar's namespace.
+ */
+export function importedHosts(sidecar: IstioConfig<'Sidecar'>, proxyNamespace: string, options: TranslateOptions): ImportedHosts {
+  const out: ImportedHosts = new Map();
+  for (const eg of sidecar.spec.egress ?? []) {
+    for (const h of eg.hosts ?? []) {
+      const slash = h.indexOf('/');
+      if (slash < 0) continue; // rejected by validation: hosts must be ns/dnsName
+      let ns = h.slice(0, slash);
+      const dns = h.slice(slash + 1);
+      if (ns === '~') continue;
+      if (ns === '.') ns = proxyNamespace;
+      const host = resolveShortname(dns, sidecar.meta.namespace, options.domainSuffix);
+      out.set(ns, [...(out.get(ns) ?? []), host]);
+    }
+  }
+  return out;
+}
+
+const importedBy = (hosts: readonly string[] | undefined, hostname: string) => (hosts ?? []).some((h) => hostSubsetOf(hostname, h));
+
+/**
+ * selectServices: a visible service is imported when its hostname is a subset of an imported host of its own
+ * namespace or of `*`.
+ */
+export function selectServices(visible: readonly ServiceModel[], imported: ImportedHosts): ServiceModel[] {
+  return visible.filter((s) => importedBy(imported.get(s.namespace), s.hostname) || importedBy(imported.get('*'), s.hostname));
+}
+
+/**
+ * One service per hostname: a hostname imported from several namespaces keeps the one in the proxy's namespace,
+ * then a Kubernetes service over a ServiceEntry, else the first (sidecar.go: servicesByHostname handling).
+ */
+export function dedupeByHostname(services: readonly ServiceModel[], proxyNamespace: string): ServiceModel[] {
+  const chosen = new Map<string, ServiceModel>();
+  for (const s of services) {
+    const prev = chosen.get(s.hostname);
+    if (!prev) {
+      chosen.set(s.hostname, s);
+      continue;
+    }
+    const better =
+      (s.namespace === proxyNamespace && prev.namespace !== proxyNamespace) ||
+      (prev.namespace !== proxyNamespace && s.registry === 'Kubernetes' && prev.registry !== 'Kubernetes');
+    if (better) chosen.set(s.hostname, s);
+  }
+  const keep = new Set(chosen.values());
+  return services.filter((s) => keep.has(s));
+}
+
+/** selectVirtualServices: any VS host matching (bidirectional wildcard) an imported host of its namespace or `*`. */
+export function selectVirtualServices(
+  vss: readonly IstioConfig<'VirtualService'>[],
+  imported: ImportedHosts,
+): IstioConfig<'VirtualService'>[] {
+  return vss.filter((vs) =>
+    (vs.spec.hosts ?? []).some((vh) =>
+      [...(imported.get(vs.meta.namespace) ?? []), ...(imported.get('*') ?? [])].some((ih) => hostsMatch(vh, ih)),
+    ),
+  );
+}

@@ -1,0 +1,107 @@
+// VirtualService import (model/push_context.go:initVirtualServices, VirtualServicesForGateway) with
+// short-name resolution (model/virtualservice.go:ResolveVirtualServiceShortnames) and gateway name
+// resolution (model/config.go:resolveGatewayName).
+import type { Destination, VirtualServiceSpec } from '../../model/istio';
+import type { IstioConfig, MeshSnapshot, TranslateOptions } from '../../model/mesh';
+import { resolveShortname } from './hosts';
+
+export const MESH_GATEWAY = 'mesh';
+
+/**
+ * resolveGatewayName: `mesh` kept; `ns/name` kept (`./name` → `<vs ns>/name`); `name` → `<vs ns>/name`;
+ * legacy `name.ns.svc.cluster.local` → `ns/name`.
+ */
+export function resolveGatewayName(gw: string, vsNamespace: string): string {
+  if (gw === MESH_GATEWAY) return gw;
+  const slash = gw.indexOf('/');
+  if (slash >= 0) {
+    const ns = gw.slice(0, slash);
+    const name = gw.slice(slash + 1);
+    return ns === '.' ? `${vsNamespace}/${name}` : gw;
+  }
+  if (gw.includes('.')) {
+    const [name, ns] = gw.split('.');
+    return `${ns ?? vsNamespace}/${name ?? gw}`;
+  }
+  return `${vsNamespace}/${gw}`;
+}
+
+/** getGatewayNames: the resolved `gateways`, or `mesh` when absent. */
+export function gatewayNames(vs: IstioConfig<'VirtualService'>): string[] {
+  const gws = vs.spec.gateways ?? [];
+  if (gws.length === 0) return [MESH_GATEWAY];
+  return gws.map((g) => resolveGatewayName(g, vs.meta.namespace));
+}
+
+/**
+ * A copy of the VirtualService with hosts, destinations and mirror hosts resolved to FQDNs relative to its
+ * namespace, and every gateway reference (spec and match level) in `ns/name` form. The input is not mutated.
+ */
+export function resolveVirtualService(vs: IstioConfig<'VirtualService'>, domainSuffix: string): IstioConfig<'VirtualService'> {
+  const ns = vs.meta.namespace;
+  const fq = (h: string) => resolveShortname(h, ns, domainSuffix);
+  const dest = (d: Destination): Destination => ({ ...d, host: fq(d.host) });
+  const gws = (g: string[] | undefined) => (g ? g.map((x) => resolveGatewayName(x, ns)) : g);
+  const s = vs.spec;
+  const spec: VirtualServiceSpec = { ...s };
+  if (s.hosts) spec.hosts = s.hosts.map(fq);
+  if (s.gateways) spec.gateways = gws(s.gateways);
+  if (s.http)
+    spec.http = s.http.map((r) => ({
+      ...r,
+      ...(r.match ? { match: r.match.map((m) => (m.gateways ? { ...m, gateways: gws(m.gateways) } : m)) } : {}),
+      ...(r.route ? { route: r.route.map((d) => ({ ...d, destination: dest(d.destination) })) } : {}),
+      ...(r.mirror ? { mirror: dest(r.mirror) } : {}),
+      ...(r.mirrors ? { mirrors: r.mirrors.map((m) => ({ ...m, destination: dest(m.destination) })) } : {}),
+    }));
+  if (s.tcp)
+    spec.tcp = s.tcp.map((r) => ({
+      ...r,
+      ...(r.match ? { match: r.match.map((m) => (m.gateways ? { ...m, gateways: gws(m.gateways) } : m)) } : {}),
+      ...(r.route ? { route: r.route.map((d) => ({ ...d, destination: dest(d.destination) })) } : {}),
+    }));
+  if (s.tls)
+    spec.tls = s.tls.map((r) => ({
+      ...r,
+      match: (r.match ?? []).map((m) => (m.gateways ? { ...m, gateways: gws(m.gateways) } : m)),
+      ...(r.route ? { route: r.route.map((d) => ({ ...d, destination: dest(d.destination) })) } : {}),
+    }));
+  return { ...vs, spec };
+}
+
+type Tier = 'private' | 'exported' | 'public' | 'none';
+
+/**
+ * initVirtualServices' classification for a proxy namespace: exportTo empty or containing `*` → public;
+ * `~` → nobody; `.` or the VS's own namespace → private (only its namespace); other names → exported to them.
+ */
+function tierFor(vs: IstioConfig<'VirtualService'>, proxyNamespace: string): Tier {
+  const exportTo = vs.spec.exportTo ?? [];
+  if (exportTo.length === 0 || exportTo.includes('*')) return 'public';
+  if (exportTo.includes('~')) return 'none';
+  const own = vs.meta.namespace;
+  const isPrivate = exportTo.some((e) => e === '.' || e === own);
+  if (isPrivate && proxyNamespace === own) return 'private';
+  if (exportTo.some((e) => e !== '.' && e !== own && e === proxyNamespace)) return 'exported';
+  return 'none';
+}
+
+/**
+ * VirtualServicesForGateway(proxyNamespace, gateway): the VirtualServices bound to `gateway` (`mesh` or
+ * `ns/name`) that the namespace may see, in import order: private of that namespace, exported to it, public;
+ * each in creation order. Delegates (no hosts) are never bound directly. Names are resolved (see above).
+ */
+export function virtualServicesForGateway(
+  snapshot: MeshSnapshot,
+  proxyNamespace: string,
+  gateway: string,
+  options: Pick<TranslateOptions, 'domainSuffix'>,
+): IstioConfig<'VirtualService'>[] {
+  const tiers: Record<Tier, IstioConfig<'VirtualService'>[]> = { private: [], exported: [], public: [], none: [] };
+  for (const vs of snapshot.virtualServices) {
+    if (!vs.spec.hosts || vs.spec.hosts.length === 0) continue;
+    if (!gatewayNames(vs).includes(gateway)) continue;
+    tiers[tierFor(vs, proxyNamespace)].push(vs);
+  }
+  return [...tiers.private, ...tiers.exported, ...tiers.public].map((vs) => resolveVirtualService(vs, options.domainSuffix));
+}

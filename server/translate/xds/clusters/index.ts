@@ -1,0 +1,67 @@
+// CDS for one proxy (networking/core/cluster.go:buildClusters; istio-translation.md §7).
+//
+// Order as istiod builds it — sidecars: outbound service clusters (per service, per non-UDP port: the default
+// cluster then its subsets), BlackHoleCluster, PassthroughCluster, inbound clusters, InboundPassthroughCluster;
+// gateways: outbound clusters (Passthrough services as EDS) and BlackHoleCluster. Duplicate names keep the first.
+//
+// Skipped because the generated registry cannot encode them or they are Istio-private extensions:
+// - typed_extension_protocol_options (envoy.extensions.upstreams.http.v3.HttpProtocolOptions): h2 for
+//   HTTP2/gRPC ports, use_downstream_protocol for sniffed ports, DR idleTimeout / maxRequestsPerConnection /
+//   maxConnectionDuration / maxConcurrentStreams / h2UpgradePolicy / useClientProtocol;
+// - filters: istio.metadata_exchange (istio.* protos);
+// - typed_dns_resolver_config (envoy.network.dns_resolver.cares) and dns_jitter on DNS clusters;
+// - transport_socket_matches for auto mTLS (tlsMode-istio / tlsMode-disabled) and DestinationRule client TLS;
+// - locality failover priorities and the DR tunnel / proxyProtocol settings.
+import type { LoadError } from '../../../model/mesh';
+import type { ClusterJson } from '../../types';
+import { servicesForClusters } from '../../view/clusterServices';
+import type { ProxyView } from '../../view/types';
+import { podIndex } from '../endpoints/localityEndpoints';
+import { buildInboundClusters } from './inbound';
+import { buildServicePortClusters } from './outbound';
+import { blackHoleCluster, inboundPassthroughCluster, passthroughCluster } from './special';
+
+export function buildClusters(view: ProxyView): { clusters: ClusterJson[]; errors: LoadError[] } {
+  const errors: LoadError[] = [];
+  const pods = podIndex(view.snapshot);
+  const timeout = view.options.connectTimeout;
+  const all: ClusterJson[] = [];
+  for (const svc of servicesForClusters(view)) {
+    if (svc.resolution === 'Alias') continue;
+    for (const port of svc.ports) {
+      if (port.protocol === 'UDP') continue;
+      try {
+        all.push(...buildServicePortClusters({ view, pods, errors }, svc, port));
+      } catch (e) {
+        // a translator bug must not take the proxy's whole CDS down: report it against the service
+        errors.push({
+          severity: 'error',
+          message: `cluster for port ${port.port} not generated: ${(e as Error).message}`,
+          object: `${svc.ref.kind} ${svc.namespace}/${svc.name}`,
+        });
+      }
+    }
+  }
+  all.push(blackHoleCluster(timeout));
+  if (view.proxy.type === 'sidecar') {
+    all.push(passthroughCluster(timeout));
+    all.push(...buildInboundClusters(view, errors));
+    all.push(inboundPassthroughCluster(timeout, view.proxy));
+  }
+  const seen = new Set<string>();
+  const clusters = all.filter((c) => {
+    const name = c.name ?? '';
+    if (seen.has(name)) return false;
+    seen.add(name);
+    return true;
+  });
+  // the same problem met by a default cluster and its subsets is reported once
+  const keys = new Set<string>();
+  const unique = errors.filter((e) => {
+    const k = JSON.stringify(e);
+    if (keys.has(k)) return false;
+    keys.add(k);
+    return true;
+  });
+  return { clusters, errors: unique };
+}

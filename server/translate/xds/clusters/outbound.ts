@@ -1,0 +1,130 @@
+// Outbound clusters of one service port: `outbound|PORT||FQDN` plus `outbound|PORT|SUBSET|FQDN` per subset of
+// the applicable DestinationRule (cluster.go:buildOutboundClusters, cluster_builder.go:applyDestinationRule,
+// buildSubsetCluster).
+import type { IstioConfig, LoadError, PodModel, ServiceModel, ServicePort } from '../../../model/mesh';
+import { outboundCluster } from '../../names';
+import { configPathOf } from '../../provenance';
+import type { ClusterJson } from '../../types';
+import type { EffectiveDestinationRule, ProxyView } from '../../view/types';
+import { buildLocalityLbEndpoints, filterBySubset, type LocalityLbEndpointsJson } from '../endpoints/localityEndpoints';
+import { applyEdsConfig, baseCluster, convertResolution, istioMetadata, passthroughTargetPort, type ClusterType } from './base';
+import { applyTrafficPolicy } from './trafficPolicy/apply';
+import type { PolicyContext } from './trafficPolicy/context';
+import { mergeSubsetPolicy, portLevelPolicy, type SelectedPolicy } from './trafficPolicy/select';
+
+export interface OutboundInput {
+  view: ProxyView;
+  pods: ReadonlyMap<string, PodModel>;
+  errors: LoadError[];
+}
+
+function policyContext(rule: IstioConfig<'DestinationRule'> | undefined, errors: LoadError[]): PolicyContext {
+  const ctx: PolicyContext = { errors };
+  if (rule) {
+    ctx.object = `DestinationRule ${rule.meta.namespace}/${rule.meta.name}`;
+    if (rule.origin.file !== undefined) ctx.file = rule.origin.file;
+    if (rule.origin.doc !== undefined) ctx.doc = rule.origin.doc;
+  }
+  return ctx;
+}
+
+/** Metadata istiod adds for a DestinationRule: its config path; `alpn_override: "false"` for user TLS. */
+function addRuleMetadata(c: ClusterJson, dr: EffectiveDestinationRule, policy: SelectedPolicy) {
+  const first = dr.from[0];
+  if (!first) return;
+  const m = istioMetadata(c);
+  m['config'] = configPathOf(first);
+  const mode = policy.tls?.value.mode;
+  if (mode === 'SIMPLE' || mode === 'MUTUAL') m['alpn_override'] = 'false';
+}
+
+/** The rule (of the merged ones) defining a subset, and the subset's index in it, for error paths. */
+function subsetOrigin(dr: EffectiveDestinationRule, name: string): { rule?: IstioConfig<'DestinationRule'>; index: number } {
+  for (const rule of dr.from) {
+    const index = (rule.spec.subsets ?? []).findIndex((s) => s.name === name);
+    if (index >= 0) return { rule, index };
+  }
+  return { index: 0 };
+}
+
+/**
+ * Envoy rejects LOGICAL_DNS clusters with more than one endpoint; Istio's validation forbids such
+ * DNS_ROUND_ROBIN ServiceEntries. Keep the first endpoint and warn instead of emitting a NACKed cluster.
+ */
+function singleEndpoint(groups: LocalityLbEndpointsJson[], svc: ServiceModel, port: number, errors: LoadError[]): LocalityLbEndpointsJson[] {
+  const count = groups.reduce((n, g) => n + (g.lbEndpoints?.length ?? 0), 0);
+  const first = groups[0];
+  const ep = first?.lbEndpoints?.[0];
+  if (count <= 1 || !first || !ep) return groups;
+  errors.push({
+    severity: 'warning',
+    message: `DNS_ROUND_ROBIN resolution allows one endpoint; port ${port} has ${count}, only the first is used`,
+    object: `${svc.ref.kind} ${svc.namespace}/${svc.name}`,
+    path: 'spec.endpoints',
+  });
+  return [{ ...first, lbEndpoints: [ep], loadBalancingWeight: ep.loadBalancingWeight ?? 1 }];
+}
+
+export function buildServicePortClusters(input: OutboundInput, svc: ServiceModel, port: ServicePort): ClusterJson[] {
+  const { view } = input;
+  const proxy = view.proxy;
+  const meshTimeout = view.options.connectTimeout;
+  const type = convertResolution(proxy.type, svc);
+  const isDns = type === 'STRICT_DNS' || type === 'LOGICAL_DNS';
+  const allEndpoints = view.endpoints(svc, port.port);
+  const lbEndpoints = (eps: typeof allEndpoints) => {
+    const groups = buildLocalityLbEndpoints(eps, svc, input.pods, view.options.clusterId);
+    return type === 'LOGICAL_DNS' ? singleEndpoint(groups, svc, port.port, input.errors) : groups;
+  };
+  const override = type === 'ORIGINAL_DST' ? passthroughTargetPort(svc, port) : undefined;
+
+  const name = outboundCluster(port.port, svc.hostname);
+  const main = baseCluster({
+    name,
+    type,
+    proxy,
+    services: [svc],
+    ...(isDns ? { localityLbEndpoints: lbEndpoints(allEndpoints) } : {}),
+    ...(override !== undefined ? { upstreamPortOverride: override } : {}),
+  });
+  if (!main) return [];
+
+  const dr = view.destinationRule(svc.hostname);
+  const rule = dr?.from[0];
+  const policy = portLevelPolicy(dr?.spec.trafficPolicy, 'spec.trafficPolicy', port.port);
+  const finish = (c: ClusterJson, p: SelectedPolicy, ctx: PolicyContext) => {
+    applyTrafficPolicy(c, p, 'outbound', meshTimeout, ctx);
+    applyEdsConfig(c);
+    const m = istioMetadata(c);
+    m['default_original_port'] = port.port;
+    if (svc.meshExternal) m['external'] = true;
+  };
+  finish(main, policy, policyContext(rule, input.errors));
+  if (dr) addRuleMetadata(main, dr, policy);
+  const out = [main];
+
+  for (const subset of dr?.spec.subsets ?? []) {
+    const origin = subsetOrigin(dr!, subset.name);
+    const subsetPolicy = portLevelPolicy(subset.trafficPolicy, `spec.subsets[${origin.index}].trafficPolicy`, port.port);
+    const merged = mergeSubsetPolicy(policy, subsetPolicy);
+    const passthrough = subset.trafficPolicy?.loadBalancer?.simple === 'PASSTHROUGH';
+    // subsets start from the default cluster's type after its policy (a top-level PASSTHROUGH made it ORIGINAL_DST)
+    const subsetType: ClusterType = passthrough ? 'ORIGINAL_DST' : (main.type ?? type);
+    const inline = !(passthrough || subsetType === 'EDS') && subsetType !== 'ORIGINAL_DST';
+    const subsetName = outboundCluster(port.port, svc.hostname, subset.name);
+    const c = baseCluster({
+      name: subsetName,
+      type: subsetType,
+      proxy,
+      services: [svc],
+      ...(inline ? { localityLbEndpoints: lbEndpoints(filterBySubset(allEndpoints, subset.labels)) } : {}),
+      ...(subsetType === 'ORIGINAL_DST' && override !== undefined ? { upstreamPortOverride: override } : {}),
+    });
+    if (!c) continue;
+    finish(c, merged, policyContext(origin.rule ?? rule, input.errors));
+    addRuleMetadata(c, dr!, merged);
+    istioMetadata(c)['subset'] = subset.name;
+    out.push(c);
+  }
+  return out;
+}

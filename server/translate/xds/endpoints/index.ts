@@ -1,0 +1,48 @@
+// EDS for one proxy (xds/eds.go + xds/endpoints/endpoint_builder.go:BuildClusterLoadAssignment): one
+// ClusterLoadAssignment per EDS cluster, named by the cluster's eds service_name. Endpoints are the service
+// port's endpoints (podIP:targetPort), filtered by the subset's labels for subset clusters, grouped by
+// locality. Endpoints whose address is not an IP (DNS ServiceEntry hosts) never go to EDS.
+// Locality failover priorities are applied as ApplyLocalityLoadBalancer does (see localityFailover.ts).
+import type { ClusterLoadAssignmentJson, ClusterJson } from '../../types';
+import { parseClusterName } from '../../names';
+import { servicesForClusters } from '../../view/clusterServices';
+import { isIP } from '../../view/hosts';
+import type { ProxyView } from '../../view/types';
+import { mergeSubsetPolicy, portLevelPolicy } from '../clusters/trafficPolicy/select';
+import { applyLocalityFailover, shouldApplyFailover } from './localityFailover';
+import { buildLocalityLbEndpoints, filterBySubset, podIndex } from './localityEndpoints';
+
+export function buildEndpoints(view: ProxyView, clusters: ClusterJson[]): ClusterLoadAssignmentJson[] {
+  const pods = podIndex(view.snapshot);
+  const services = servicesForClusters(view);
+  const out: ClusterLoadAssignmentJson[] = [];
+  for (const c of clusters) {
+    if (c.type !== 'EDS') continue;
+    const clusterName = c.edsClusterConfig?.serviceName || c.name || '';
+    const parsed = parseClusterName(clusterName);
+    const svc = parsed
+      ? (services.find((s) => s.hostname === parsed.hostname && s.namespace === view.proxy.namespace) ??
+        services.find((s) => s.hostname === parsed.hostname))
+      : undefined;
+    const port = svc && parsed ? svc.ports.find((p) => p.port === parsed.port) : undefined;
+    if (!parsed || parsed.direction !== 'outbound' || !svc || !port) {
+      out.push({ clusterName });
+      continue;
+    }
+    let eps = view.endpoints(svc, port.port).filter((ep) => isIP(ep.address));
+    const dr = view.destinationRule(svc.hostname);
+    const subset = parsed.subset !== '' ? dr?.spec.subsets?.find((s) => s.name === parsed.subset) : undefined;
+    if (parsed.subset !== '') eps = filterBySubset(eps, subset?.labels);
+    const endpoints = buildLocalityLbEndpoints(eps, svc, pods, view.options.clusterId);
+    // getOutlierDetectionAndLoadBalancerSettings: port-level, then subset policy
+    const policy = mergeSubsetPolicy(
+      portLevelPolicy(dr?.spec.trafficPolicy, 'spec.trafficPolicy', port.port),
+      portLevelPolicy(subset?.trafficPolicy, 'subset', port.port),
+    );
+    const setting = policy.loadBalancer?.value.localityLbSetting;
+    if (shouldApplyFailover(setting, policy.outlierDetection !== undefined))
+      applyLocalityFailover(endpoints, view.proxy.locality, setting?.failover);
+    out.push(endpoints.length > 0 ? { clusterName, endpoints } : { clusterName });
+  }
+  return out.sort((a, b) => ((a.clusterName ?? '') < (b.clusterName ?? '') ? -1 : (a.clusterName ?? '') > (b.clusterName ?? '') ? 1 : 0));
+}

@@ -1,0 +1,70 @@
+// The HTTP connection manager istiod puts on sidecar chains
+// (listener_builder.go: buildHTTPConnectionManager; listener.go: buildSidecarOutboundHTTPListenerOpts;
+// listener_inbound.go: buildSidecarInboundHTTPOpts), with default MeshConfig and feature flags.
+//
+// HTTP filter order as istiod builds it, default flags:
+//   istio.metadata_exchange (MX)  — Istio-private, omitted
+//   authn / authz filters         — none without RequestAuthentication/AuthorizationPolicy
+//   envoy.filters.http.grpc_web   — only for GRPC-Web ports; no generated schema, omitted
+//   envoy.filters.http.grpc_stats — no generated schema, omitted
+//   istio.alpn (outbound only)    — Istio-private, omitted
+//   envoy.filters.http.fault, envoy.filters.http.cors   ← kept
+//   istio.stats (telemetry)       — Istio-private, omitted
+//   envoy.filters.http.router     ← kept, always last
+// Also omitted: tracing (MeshConfig enableTracing sampling/custom tags), access_log and the uuid
+// request_id_extension (no generated schemas).
+import type { HttpConnectionManagerJson } from '../../../gen/envoy/extensions/filters/network/http_connection_manager/v3/http_connection_manager_pb';
+import type { FilterJson } from '../../../gen/envoy/config/listener/v3/listener_components_pb';
+import type { RouteConfigurationJson } from '../../../gen/envoy/config/route/v3/route_pb';
+import type { Protocol } from '../../../model/mesh';
+import { EXT } from '../../../envoy/typeUrls';
+import { corsFilter, faultFilter, HCM_FILTER, routerFilter, typed } from './filters';
+import { isHttp2Protocol } from './protocol';
+
+export interface HcmOptions {
+  direction: 'outbound' | 'inbound';
+  /** Already delimited (`outbound_0.0.0.0_9080;`). */
+  statPrefix: string;
+  protocol: Protocol;
+  /** RDS route config name (outbound); otherwise routeConfig is inlined (inbound). */
+  rds?: string;
+  routeConfig?: RouteConfigurationJson;
+}
+
+export function buildHcm(o: HcmOptions): HttpConnectionManagerJson {
+  const hcm: HttpConnectionManagerJson = {
+    codecType: 'AUTO',
+    statPrefix: o.statPrefix,
+    httpFilters: [faultFilter(), corsFilter(), routerFilter()],
+    // MeshConfig pathNormalization DEFAULT → normalize_path; escaped slashes kept.
+    normalizePath: true,
+    pathWithEscapedSlashesAction: 'KEEP_UNCHANGED',
+    // Sidecars never use the remote address (PILOT_SIDECAR_USE_REMOTE_ADDRESS=false).
+    useRemoteAddress: false,
+    upgradeConfigs: [{ upgradeType: 'websocket' }],
+    streamIdleTimeout: '0s',
+    // ENABLE_100_CONTINUE_HEADERS defaults to true.
+    proxy100Continue: true,
+  };
+  if (o.rds !== undefined) {
+    hcm.rds = {
+      configSource: { ads: {}, initialFetchTimeout: '0s', resourceApiVersion: 'V3' },
+      routeConfigName: o.rds,
+    };
+  } else if (o.routeConfig) {
+    hcm.routeConfig = o.routeConfig;
+  }
+  if (o.direction === 'inbound') {
+    // util.GetProxyHeaders: inbound server name "istio-envoy", XFCC APPEND_FORWARD, current cert details.
+    hcm.serverName = 'istio-envoy';
+    hcm.forwardClientCertDetails = 'APPEND_FORWARD';
+    hcm.setCurrentClientCertDetails = { subject: true, uri: true, dns: true };
+    if (isHttp2Protocol(o.protocol)) hcm.http2ProtocolOptions = {};
+  }
+  // Outbound: util.GetProxyHeaders leaves server_name unset (Envoy's "envoy").
+  return hcm;
+}
+
+export function hcmFilter(o: HcmOptions): FilterJson {
+  return { name: HCM_FILTER, typedConfig: typed(EXT.hcm, buildHcm(o)) };
+}

@@ -1,0 +1,51 @@
+// RouteContext: everything HTTP route translation needs to know about where the routes will be
+// served (istiod's BuildHTTPRoutesForVirtualService arguments + RouteOptions). Sidecars pass the
+// listener port and {'mesh'}; gateways pass the server port and `<ns>/<name>`.
+import type { HTTPRetry, HTTPRouteDestination, LoadBalancerSettings } from '../../../model/istio';
+import type { IstioConfig, LoadError, ServiceModel } from '../../../model/mesh';
+
+export type ConsistentHashLB = NonNullable<LoadBalancerSettings['consistentHash']>;
+
+export interface RouteContext {
+  /** Listener port (sidecar) or server port (gateway): match.port filter, redirect derivePort, cluster fallback port. */
+  listenerPort: number;
+  /** `mesh` for sidecars; `<gwns>/<gwname>` for gateways. */
+  gatewayNames: ReadonlySet<string>;
+  proxyLabels: Readonly<Record<string, string>>;
+  proxyNamespace: string;
+  /** Service lookup for destination cluster names (sidecars: the services narrowed to the listener port). */
+  serviceLookup(hostname: string): ServiceModel | undefined;
+  /** The DestinationRule consistent hash that applies to a route destination, if any. */
+  consistentHash?(dst: HTTPRouteDestination): ConsistentHashLB | undefined;
+  isGateway: boolean;
+  /** The route is served on a TLS-terminating listener (redirect default scheme https). */
+  isTLS?: boolean;
+  /** MeshConfig.defaultHttpRetryPolicy; undefined = Istio's built-in default. */
+  defaultRetryPolicy?: HTTPRetry;
+}
+
+/** `VirtualService ns/name` + origin, for located errors. */
+export function vsError(
+  vs: Pick<IstioConfig, 'kind' | 'meta' | 'origin'>,
+  path: string,
+  message: string,
+  severity: LoadError['severity'] = 'error',
+): LoadError {
+  const e: LoadError = { severity, message, object: `${vs.kind} ${vs.meta.namespace}/${vs.meta.name}`, path };
+  if (vs.origin.file !== undefined) e.file = vs.origin.file;
+  if (vs.origin.doc !== undefined) e.doc = vs.origin.doc;
+  return e;
+}
+
+/** Go-style byte-wise string order (sort.Strings / `<` on strings). */
+export const byteCompare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/** Scalar → string (numbers/booleans stringified as YAML would have them); objects/arrays/null → undefined. */
+export const str = (v: unknown): string | undefined =>
+  typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : undefined;
+
+/** Finite number or undefined. */
+export const num = (v: unknown): number | undefined => {
+  const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN;
+  return Number.isFinite(n) ? n : undefined;
+};

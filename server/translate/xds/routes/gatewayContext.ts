@@ -1,0 +1,23 @@
+// RouteContext for a gateway server (networking/core/gateway.go:buildGatewayHTTPRouteConfig): routes
+// are built with the server port as listen port and `<gw ns>/<gw name>` as gateway name; service
+// lookup prefers the VirtualService's namespace; the proxy's DestinationRules give hash policies.
+import type { ProxyView } from '../../view/types';
+import type { RouteContext } from './context';
+import { hashForDestination } from './hash';
+
+export function gatewayRouteContext(
+  view: ProxyView,
+  opts: { serverPort: number; gatewayNames: ReadonlySet<string>; vsNamespace: string; isTLS?: boolean },
+): RouteContext {
+  const ctx: RouteContext = {
+    listenerPort: opts.serverPort,
+    gatewayNames: opts.gatewayNames,
+    proxyLabels: view.proxy.labels,
+    proxyNamespace: view.proxy.namespace,
+    serviceLookup: (h) => view.service(h, opts.vsNamespace),
+    consistentHash: (dst) => (dst.destination ? hashForDestination(view.destinationRule(dst.destination.host)?.spec, dst.destination) : undefined),
+    isGateway: true,
+  };
+  if (opts.isTLS !== undefined) ctx.isTLS = opts.isTLS;
+  return ctx;
+}

@@ -1,0 +1,168 @@
+// Incremental ADS (DeltaAggregatedResources), one instance per stream. Follows the xDS protocol's
+// "Incremental xDS" rules and istiod's delta.go: subscriptions change by subscribe/unsubscribe lists
+// (applied whatever the nonce); the first LDS/CDS request without names is a wildcard; each resource
+// carries its own version (its content hash); only changed resources are sent, and resources the client
+// has that are no longer served go in removed_resources; initial_resource_versions on a reconnect tell
+// what the client already has, so unchanged resources are not resent. A NACKed resource version is not
+// resent: the client is assumed to hold what was last sent until the content changes again.
+import type * as grpc from '@grpc/grpc-js';
+import { status as grpcStatus } from '@grpc/grpc-js';
+import type { DeltaDiscoveryRequest } from '../gen/envoy/service/discovery/v3/discovery_pb';
+import type { EncodedResource } from '../envoy/encode';
+import { ConnectionBase, orderTypes, shortType, type AdsConnection, type ConnectionContext } from './connection';
+import { parseNode } from './node';
+import { WILDCARD_TYPES } from './shouldRespond';
+import { encodeDeltaDiscoveryResponse, type DeltaResourcePart } from './wire';
+import type { ConnectionStatus, ResourceSet, TypeUrl } from './types';
+
+interface DeltaWatch {
+  typeUrl: string;
+  wildcard: boolean;
+  names: Set<string>;
+  /** name → version the client has (as far as the server knows). */
+  known: Map<string, string>;
+  nonceSent?: string;
+}
+
+/** Per-resource version on the wire: the content hash (sha256 hex, shortened). */
+export const resourceVersion = (r: EncodedResource): string => r.hash.slice(0, 16);
+
+/** What a delta response for `w` must carry given `set`. Pure; `justSubscribed` may be reported as removed when absent. */
+export function deltaChanges(
+  w: Pick<DeltaWatch, 'typeUrl' | 'wildcard' | 'names' | 'known'>,
+  set: ResourceSet,
+  justSubscribed: ReadonlySet<string>,
+): { resources: EncodedResource[]; removed: string[] } {
+  const all = set.byType.get(w.typeUrl as TypeUrl) ?? new Map<string, EncodedResource>();
+  const inScope = (n: string) => all.has(n) && (w.wildcard || w.names.has(n));
+  const resources: EncodedResource[] = [];
+  const scopeNames = w.wildcard ? [...all.keys()] : [...w.names].filter((n) => all.has(n));
+  for (const n of scopeNames) {
+    const r = all.get(n)!;
+    if (w.known.get(n) !== resourceVersion(r)) resources.push(r);
+  }
+  const removed = new Set<string>();
+  for (const n of w.known.keys()) if (!inScope(n)) removed.add(n);
+  for (const n of justSubscribed) if (!all.has(n)) removed.add(n);
+  resources.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return { resources, removed: [...removed].sort() };
+}
+
+export class DeltaConnection extends ConnectionBase implements AdsConnection {
+  readonly mode = 'delta' as const;
+  private watches = new Map<string, DeltaWatch>();
+
+  constructor(call: grpc.ServerDuplexStream<DeltaDiscoveryRequest, Uint8Array>, ctx: ConnectionContext, connNumber: number) {
+    super(call as grpc.ServerDuplexStream<unknown, Uint8Array>, ctx, connNumber);
+    call.on('data', (req: DeltaDiscoveryRequest) => {
+      try {
+        this.onRequest(req);
+      } catch (e) {
+        ctx.log(`ADS: error handling delta request on ${this.id || call.getPeer()}: ${(e as Error).message}`);
+      }
+    });
+  }
+
+  protected modeName(): string {
+    return 'Delta';
+  }
+
+  onRequest(req: DeltaDiscoveryRequest): void {
+    if (this.closed) return;
+    if (!this.client) {
+      if (!req.node) {
+        this.fail(grpcStatus.INVALID_ARGUMENT, 'the first DeltaDiscoveryRequest of a stream must carry the node');
+        return;
+      }
+      this.identify(parseNode(req.node, this.call.getPeer()));
+    }
+    const typeUrl = req.typeUrl;
+    if (!typeUrl) return;
+    let w = this.watches.get(typeUrl);
+    const first = !w;
+    if (!w) {
+      w = {
+        typeUrl,
+        wildcard: WILDCARD_TYPES.has(typeUrl) && req.resourceNamesSubscribe.length === 0,
+        names: new Set(),
+        known: new Map(Object.entries(req.initialResourceVersions)),
+      };
+      this.watches.set(typeUrl, w);
+    }
+    const t = this.tracker(typeUrl);
+    if (req.errorDetail) {
+      if (req.responseNonce && req.responseNonce === w.nonceSent) {
+        t.nacked(req.responseNonce, req.errorDetail.code, req.errorDetail.message, this.ctx.now());
+        this.ctx.log(`ADS: NACK ${shortType(typeUrl)} (delta) from ${this.id} nonce=${req.responseNonce}: ${req.errorDetail.message}`);
+      }
+    } else if (req.responseNonce && req.responseNonce === w.nonceSent) {
+      t.acked(req.responseNonce, t.sentVersion ?? '');
+    }
+    const justSubscribed = new Set<string>();
+    for (const n of req.resourceNamesSubscribe) {
+      if (n === '*') w.wildcard = true;
+      else {
+        w.names.add(n);
+        justSubscribed.add(n);
+        // An explicit (re)subscription asks for the resource again, unless the first request said it has it.
+        if (!first || req.initialResourceVersions[n] === undefined) w.known.delete(n);
+      }
+    }
+    for (const n of req.resourceNamesUnsubscribe) {
+      if (n === '*') {
+        // Leaving the wildcard: the client forgets what it no longer names (like a named unsubscribe).
+        w.wildcard = false;
+        for (const k of [...w.known.keys()]) if (!w.names.has(k)) w.known.delete(k);
+      } else {
+        w.names.delete(n);
+        w.known.delete(n);
+      }
+    }
+    if (first || justSubscribed.size > 0 || req.resourceNamesSubscribe.includes('*')) {
+      void this.send(w, this.generate(), first, justSubscribed);
+    }
+  }
+
+  async push(types: ReadonlySet<TypeUrl> | undefined, _reason: string): Promise<void> {
+    if (this.closed || !this.client) return;
+    const set = this.generate();
+    if (!set) return;
+    const writes: Promise<void>[] = [];
+    for (const t of orderTypes([...this.watches.keys()].filter((x) => !types || types.has(x as TypeUrl)))) {
+      const w = this.watches.get(t);
+      if (w) writes.push(this.send(w, set, false, new Set()));
+    }
+    await Promise.all(writes);
+  }
+
+  private send(w: DeltaWatch, set: ResourceSet | undefined, always: boolean, justSubscribed: ReadonlySet<string>): Promise<void> {
+    if (!set) return Promise.resolve();
+    const { resources, removed } = deltaChanges(w, set, justSubscribed);
+    if (!always && resources.length === 0 && removed.length === 0) return Promise.resolve();
+    const parts: DeltaResourcePart[] = resources.map((r) => ({ name: r.name, version: resourceVersion(r), any: this.ctx.anyCache.any(r) }));
+    const nonce = this.nextNonce();
+    const bytes = encodeDeltaDiscoveryResponse({
+      systemVersionInfo: set.version,
+      resources: parts,
+      typeUrl: w.typeUrl,
+      nonce,
+      removed,
+      controlPlane: this.ctx.controlPlane,
+    });
+    if (!this.checkSize(w.typeUrl, bytes.length, resources.length)) return Promise.resolve();
+    for (const p of parts) w.known.set(p.name, p.version);
+    for (const n of removed) w.known.delete(n);
+    w.nonceSent = nonce;
+    this.tracker(w.typeUrl).sent(set.version, nonce, resources.length, this.ctx.now());
+    return this.write(bytes);
+  }
+
+  status(): ConnectionStatus | undefined {
+    const types = orderTypes(new Set([...this.watches.keys(), ...this.trackers.keys()])).map((t) => {
+      const w = this.watches.get(t);
+      const subscribed: string[] | '*' = !w ? [] : w.wildcard ? '*' : [...w.names].sort();
+      return this.tracker(t).toStatus(subscribed);
+    });
+    return this.baseStatus('delta', types);
+  }
+}

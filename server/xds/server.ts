@@ -1,0 +1,158 @@
+// The ADS server: envoy.service.discovery.v3.AggregatedDiscoveryService (SotW + Delta) on @grpc/grpc-js,
+// with debounced, merged, concurrency-limited pushes and per-connection sync status.
+import * as grpc from '@grpc/grpc-js';
+import type { DeltaDiscoveryRequest, DiscoveryRequest } from '../gen/envoy/service/discovery/v3/discovery_pb';
+import { AnyCache } from './cache';
+import type { AdsConnection, ConnectionContext } from './connection';
+import { Debouncer, mergePushRequests } from './debounce';
+import { DeltaConnection } from './delta';
+import { PushQueue } from './pushQueue';
+import { adsServerDefinition } from './service';
+import { SotwConnection } from './sotw';
+import { syncStatusOf } from './status';
+import type { AdsGenerator, ConnectionStatus, PushRequest, TypeUrl } from './types';
+
+export * from './types';
+
+export interface AdsServerOptions {
+  generator: AdsGenerator;
+  log?: (line: string) => void;
+  /** Largest response sent to a client (grpc's default receive limit): 4 MiB. */
+  maxResponseBytes?: number;
+  /** istiod PILOT_DEBOUNCE_AFTER: 100 ms. */
+  debounceMs?: number;
+  /** istiod PILOT_DEBOUNCE_MAX: 10 s. */
+  maxDebounceMs?: number;
+  /** istiod PILOT_PUSH_THROTTLE: connections pushed at once (default 100). */
+  pushConcurrency?: number;
+  /** control_plane.identifier in responses. */
+  controlPlane?: string;
+}
+
+interface PushJob {
+  types?: Set<TypeUrl>;
+  reason: string;
+}
+
+const mergeJobs = (a: PushJob, b: PushJob): PushJob => {
+  const out: PushJob = { reason: a.reason === b.reason ? a.reason : `${a.reason}, ${b.reason}`.slice(0, 500) };
+  if (a.types && b.types) out.types = new Set([...a.types, ...b.types]);
+  return out;
+};
+
+export class AdsServer {
+  private server: grpc.Server | undefined;
+  private readonly conns = new Set<AdsConnection>();
+  private readonly debouncer: Debouncer<PushRequest>;
+  private readonly queue: PushQueue<AdsConnection, PushJob>;
+  private readonly ctx: ConnectionContext;
+  private connCounter = 0;
+  private readonly log: (line: string) => void;
+
+  constructor(opts: AdsServerOptions) {
+    this.log = opts.log ?? (() => {});
+    this.ctx = {
+      generator: opts.generator,
+      anyCache: new AnyCache(),
+      log: this.log,
+      maxResponseBytes: opts.maxResponseBytes ?? 4 * 1024 * 1024,
+      controlPlane: opts.controlPlane ?? '{"Component":"meshscope"}',
+      now: () => new Date(),
+      identified: () => {},
+    };
+    this.debouncer = new Debouncer<PushRequest>({
+      quietMs: opts.debounceMs ?? 100,
+      maxMs: opts.maxDebounceMs ?? 10_000,
+      merge: mergePushRequests,
+      flush: (req) => this.dispatch(req),
+    });
+    this.queue = new PushQueue<AdsConnection, PushJob>({
+      concurrency: opts.pushConcurrency ?? 100,
+      merge: mergeJobs,
+      run: (conn, job) => conn.push(job.types, job.reason),
+      onError: (conn, err) => this.log(`ADS: push to ${conn.id} failed: ${(err as Error).message}`),
+    });
+  }
+
+  /** Binds (port 0 = ephemeral) and returns the bound port. */
+  start(port: number, host = '0.0.0.0'): Promise<number> {
+    if (this.server) return Promise.reject(new Error('AdsServer already started'));
+    const server = new grpc.Server({ 'grpc.max_receive_message_length': 16 * 1024 * 1024 });
+    server.addService(adsServerDefinition, {
+      StreamAggregatedResources: (call: grpc.ServerDuplexStream<DiscoveryRequest, Uint8Array>) =>
+        this.track(new SotwConnection(call, this.ctx, ++this.connCounter)),
+      DeltaAggregatedResources: (call: grpc.ServerDuplexStream<DeltaDiscoveryRequest, Uint8Array>) =>
+        this.track(new DeltaConnection(call, this.ctx, ++this.connCounter)),
+    });
+    this.server = server;
+    const addr = host.includes(':') && !host.startsWith('[') ? `[${host}]:${port}` : `${host}:${port}`;
+    return new Promise((resolve, reject) => {
+      server.bindAsync(addr, grpc.ServerCredentials.createInsecure(), (err, bound) => {
+        if (err) {
+          this.server = undefined;
+          reject(err);
+        } else resolve(bound);
+      });
+    });
+  }
+
+  /** Stops at once (forceShutdown: grpc-js-xds clients keep streams open forever). */
+  async stop(): Promise<void> {
+    this.debouncer.stop();
+    for (const c of [...this.conns]) c.close();
+    this.conns.clear();
+    this.server?.forceShutdown();
+    this.server = undefined;
+  }
+
+  /** Requests a push: debounced and merged with other requests, then queued per connection. */
+  push(req: PushRequest): void {
+    this.debouncer.add(req);
+  }
+
+  /** Releases any debounced push now and resolves when every queued push was written. */
+  async flush(): Promise<void> {
+    this.debouncer.flushNow();
+    await this.queue.idle();
+  }
+
+  connections(): ConnectionStatus[] {
+    const out: ConnectionStatus[] = [];
+    for (const c of this.conns) {
+      const s = c.status();
+      if (s) out.push(s);
+    }
+    return out.sort((a, b) => a.id.localeCompare(b.id));
+  }
+
+  /** istiod's /debug/syncz: one SyncStatus per connected proxy. */
+  syncz(): unknown[] {
+    return this.connections().map(syncStatusOf);
+  }
+
+  /** Internal sizes, for leak checks. */
+  stats(): { connections: number; queued: number; running: number; pending: number; debouncing: boolean; anyCache: number } {
+    return { connections: this.conns.size, ...this.queue.stats(), debouncing: this.debouncer.pending, anyCache: this.ctx.anyCache.size };
+  }
+
+  private track(conn: SotwConnection | DeltaConnection): void {
+    this.conns.add(conn);
+    conn.whenClosed(() => {
+      this.conns.delete(conn);
+      this.queue.remove(conn);
+      if (conn.client) this.log(`ADS: ${conn.mode === 'sotw' ? 'SotW' : 'Delta'} connection ${conn.id} closed`);
+    });
+  }
+
+  private dispatch(req: PushRequest): void {
+    const job: PushJob = { reason: req.reason };
+    if (req.types) job.types = new Set(req.types);
+    for (const c of this.conns) {
+      if (!c.client || c.closed) continue;
+      if (req.proxies !== undefined && req.proxies !== 'all') {
+        if (!req.proxies.has(c.client.proxyId) && !req.proxies.has(c.client.nodeId)) continue;
+      }
+      this.queue.enqueue(c, job);
+    }
+  }
+}

@@ -1,0 +1,68 @@
+// SotW request classification, following istiod's ShouldRespond (pkg/xds/server.go) and the xDS
+// protocol's ACK/NACK rules (envoy docs "xDS REST and gRPC protocol", ACK and NACK semantics):
+//   - error_detail set                 → NACK of the response with that nonce: record, do not respond
+//   - named type with no names         → unsubscribe (istiod shouldUnsubscribe): drop the watch
+//   - empty nonce, or no watch yet     → initial request (new stream or reconnect): respond in full
+//   - nonce ≠ last nonce sent          → stale (an old response's ACK/NACK): ignore
+//   - nonce matches, names unchanged   → ACK: record, do not respond
+//   - nonce matches, names changed     → ACK + resubscription: respond with the new set
+import { TYPE } from '../envoy/typeUrls';
+
+/** Types whose empty subscription means "everything" (LDS, CDS; istiod isWildcardTypeURL). */
+export const WILDCARD_TYPES: ReadonlySet<string> = new Set([TYPE.listener, TYPE.cluster]);
+
+export interface WatchView {
+  /** Names currently subscribed (empty = wildcard for LDS/CDS). */
+  names: ReadonlySet<string>;
+  wildcard: boolean;
+  /** Nonce of the last response sent for this type on this stream. */
+  nonceSent?: string;
+}
+
+export interface SotwRequestView {
+  typeUrl: string;
+  responseNonce: string;
+  resourceNames: readonly string[];
+  errorDetail?: { code: number; message: string };
+}
+
+export type RequestKind = 'nack' | 'unsubscribe' | 'initial' | 'stale' | 'ack' | 'resubscribe';
+
+export interface Decision {
+  kind: RequestKind;
+  respond: boolean;
+  /** The subscription after this request (for initial / resubscribe / ack). */
+  subscription?: { wildcard: boolean; names: Set<string> };
+}
+
+/** A SotW request subscribes to everything when it names nothing (LDS/CDS) or names "*". */
+export function subscriptionOf(typeUrl: string, names: readonly string[]): { wildcard: boolean; names: Set<string> } {
+  const set = new Set(names.filter((n) => n !== '*'));
+  const wildcard = names.includes('*') || (names.length === 0 && WILDCARD_TYPES.has(typeUrl));
+  return { wildcard, names: set };
+}
+
+const sameNames = (a: ReadonlySet<string>, b: ReadonlySet<string>): boolean => {
+  if (a.size !== b.size) return false;
+  for (const n of a) if (!b.has(n)) return false;
+  return true;
+};
+
+export function shouldRespond(watch: WatchView | undefined, req: SotwRequestView): Decision {
+  if (req.errorDetail) {
+    // A NACK only counts for the response it names; an old response's NACK is stale.
+    if (watch && req.responseNonce !== '' && req.responseNonce === watch.nonceSent) return { kind: 'nack', respond: false };
+    return { kind: 'stale', respond: false };
+  }
+  if (req.resourceNames.length === 0 && !WILDCARD_TYPES.has(req.typeUrl)) {
+    // Envoy unsubscribes from a named type by sending it with no names.
+    return { kind: 'unsubscribe', respond: false };
+  }
+  const subscription = subscriptionOf(req.typeUrl, req.resourceNames);
+  if (req.responseNonce === '' || !watch) return { kind: 'initial', respond: true, subscription };
+  if (req.responseNonce !== watch.nonceSent) return { kind: 'stale', respond: false };
+  if (subscription.wildcard === watch.wildcard && sameNames(subscription.names, watch.names)) {
+    return { kind: 'ack', respond: false, subscription };
+  }
+  return { kind: 'resubscribe', respond: true, subscription };
+}

@@ -1,0 +1,158 @@
+// State-of-the-world ADS (StreamAggregatedResources), one instance per stream.
+// Rules: shouldRespond.ts for requests; every response carries the full subscribed set of its type
+// (LDS/CDS clients delete what a response leaves out); a NACKed content is never resent (wait for new
+// config); a push re-sends a type only when its content for this client changed.
+import type * as grpc from '@grpc/grpc-js';
+import { status as grpcStatus } from '@grpc/grpc-js';
+import type { DiscoveryRequest } from '../gen/envoy/service/discovery/v3/discovery_pb';
+import type { EncodedResource } from '../envoy/encode';
+import { ConnectionBase, orderTypes, shortType, type AdsConnection, type ConnectionContext } from './connection';
+import { parseNode } from './node';
+import { shouldRespond } from './shouldRespond';
+import { discoveryResponseSize, encodeDiscoveryResponse } from './wire';
+import type { ConnectionStatus, ResourceSet, TypeUrl } from './types';
+
+interface SotwWatch {
+  typeUrl: string;
+  wildcard: boolean;
+  names: Set<string>;
+  nonceSent?: string;
+  /** Content fingerprint of the last response sent (names + hashes). */
+  sentFingerprint?: string;
+  /** Content fingerprint of the last NACKed response. */
+  nackedFingerprint?: string;
+}
+
+/** Picks the resources a watch gets from a resource set, in a stable order. */
+export function selectSotw(set: ResourceSet, typeUrl: string, wildcard: boolean, names: ReadonlySet<string>): EncodedResource[] {
+  const all = set.byType.get(typeUrl as TypeUrl);
+  if (!all) return [];
+  const out: EncodedResource[] = [];
+  if (wildcard) {
+    // Explicit names next to "*" are covered: they are in `all` when they exist.
+    for (const r of all.values()) out.push(r);
+  } else {
+    for (const n of names) {
+      const r = all.get(n);
+      if (r) out.push(r);
+    }
+  }
+  return out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+const fingerprint = (rs: readonly EncodedResource[]): string => rs.map((r) => `${r.name}@${r.hash}`).join('\n');
+
+export class SotwConnection extends ConnectionBase implements AdsConnection {
+  readonly mode = 'sotw' as const;
+  private watches = new Map<string, SotwWatch>();
+
+  constructor(call: grpc.ServerDuplexStream<DiscoveryRequest, Uint8Array>, ctx: ConnectionContext, connNumber: number) {
+    super(call as grpc.ServerDuplexStream<unknown, Uint8Array>, ctx, connNumber);
+    call.on('data', (req: DiscoveryRequest) => {
+      try {
+        this.onRequest(req);
+      } catch (e) {
+        ctx.log(`ADS: error handling request on ${this.id || call.getPeer()}: ${(e as Error).message}`);
+      }
+    });
+  }
+
+  protected modeName(): string {
+    return 'SotW';
+  }
+
+  onRequest(req: DiscoveryRequest): void {
+    if (this.closed) return;
+    if (!this.client) {
+      if (!req.node) {
+        this.fail(grpcStatus.INVALID_ARGUMENT, 'the first DiscoveryRequest of a stream must carry the node');
+        return;
+      }
+      this.identify(parseNode(req.node, this.call.getPeer()));
+    }
+    const typeUrl = req.typeUrl;
+    if (!typeUrl) return;
+    const watch = this.watches.get(typeUrl);
+    const errorDetail = req.errorDetail ? { code: req.errorDetail.code, message: req.errorDetail.message } : undefined;
+    const d = shouldRespond(watch, {
+      typeUrl,
+      responseNonce: req.responseNonce,
+      resourceNames: req.resourceNames,
+      ...(errorDetail ? { errorDetail } : {}),
+    });
+    const now = this.ctx.now();
+    switch (d.kind) {
+      case 'nack': {
+        const w = watch!;
+        w.nackedFingerprint = w.sentFingerprint;
+        this.tracker(typeUrl).nacked(req.responseNonce, errorDetail?.code ?? 0, errorDetail?.message ?? '', now);
+        this.ctx.log(
+          `ADS: NACK ${shortType(typeUrl)} from ${this.id} nonce=${req.responseNonce} version=${this.tracker(typeUrl).sentVersion ?? ''} ` +
+            `(keeps ${req.versionInfo || 'nothing'}): ${errorDetail?.message ?? ''}`,
+        );
+        return;
+      }
+      case 'unsubscribe':
+        this.watches.delete(typeUrl);
+        return;
+      case 'stale':
+        return;
+      case 'ack':
+        this.tracker(typeUrl).acked(req.responseNonce, req.versionInfo);
+        return;
+      case 'initial':
+      case 'resubscribe': {
+        if (d.kind === 'resubscribe') this.tracker(typeUrl).acked(req.responseNonce, req.versionInfo);
+        const sub = d.subscription!;
+        const w: SotwWatch = watch ?? { typeUrl, wildcard: sub.wildcard, names: sub.names };
+        w.wildcard = sub.wildcard;
+        w.names = sub.names;
+        this.watches.set(typeUrl, w);
+        void this.send(w, this.generate(), true);
+        return;
+      }
+    }
+  }
+
+  async push(types: ReadonlySet<TypeUrl> | undefined, _reason: string): Promise<void> {
+    if (this.closed || !this.client) return;
+    const set = this.generate();
+    if (!set) return;
+    const targets = orderTypes([...this.watches.keys()].filter((t) => !types || types.has(t as TypeUrl)));
+    const writes: Promise<void>[] = [];
+    for (const t of targets) {
+      const w = this.watches.get(t);
+      if (w) writes.push(this.send(w, set, false));
+    }
+    await Promise.all(writes);
+  }
+
+  /** Sends the watch's full set. `requested`: answering a request (sent even when unchanged). */
+  private send(w: SotwWatch, set: ResourceSet | undefined, requested: boolean): Promise<void> {
+    if (!set) return Promise.resolve();
+    const resources = selectSotw(set, w.typeUrl, w.wildcard, w.names);
+    const fp = fingerprint(resources);
+    // Never resend what the client rejected; wait for new config (istiod / xDS protocol NACK rule).
+    if (fp === w.nackedFingerprint) return Promise.resolve();
+    if (!requested && fp === w.sentFingerprint) return Promise.resolve();
+    const anys = resources.map((r) => this.ctx.anyCache.any(r));
+    const nonce = this.nextNonce();
+    const parts = { versionInfo: set.version, typeUrl: w.typeUrl, nonce, controlPlane: this.ctx.controlPlane };
+    const size = discoveryResponseSize({ ...parts, anySizes: anys.map((a) => a.length) });
+    if (!this.checkSize(w.typeUrl, size, resources.length)) return Promise.resolve();
+    const bytes = encodeDiscoveryResponse({ ...parts, anys });
+    w.nonceSent = nonce;
+    w.sentFingerprint = fp;
+    this.tracker(w.typeUrl).sent(set.version, nonce, resources.length, this.ctx.now());
+    return this.write(bytes);
+  }
+
+  status(): ConnectionStatus | undefined {
+    const types = orderTypes(new Set([...this.watches.keys(), ...this.trackers.keys()])).map((t) => {
+      const w = this.watches.get(t);
+      const subscribed: string[] | '*' = !w ? [] : w.wildcard ? '*' : [...w.names].sort();
+      return this.tracker(t).toStatus(subscribed);
+    });
+    return this.baseStatus('sotw', types);
+  }
+}

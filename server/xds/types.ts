@@ -1,0 +1,98 @@
+// The ADS server's contract with the rest of meshscope: what it asks a generator for, what it reports.
+import type { EncodedResource } from '../envoy/encode';
+import type { TypeUrl } from '../envoy/typeUrls';
+
+export type { TypeUrl } from '../envoy/typeUrls';
+
+/** Which kind of xDS client is on the other end (istiod: the GENERATOR metadata, `grpc` = proxyless). */
+export type Flavour = 'envoy' | 'grpc';
+
+/** What the server knows about a connected client, from its node id and metadata. */
+export interface ClientInfo {
+  /** The raw node.id, e.g. `sidecar~10.0.0.1~reviews-v1-abc.default~default.svc.cluster.local`. */
+  nodeId: string;
+  /** `POD.NAMESPACE` when the node id is Istio-shaped; otherwise the raw node id. */
+  proxyId: string;
+  /** `sidecar` | `router` | … from the node id; undefined when the id is not Istio-shaped. */
+  nodeType?: string;
+  /** IPs from the node id (or INSTANCE_IPS metadata); empty when unknown. */
+  ips: string[];
+  /** NAMESPACE metadata, else derived from the node id. */
+  namespace?: string;
+  /** LABELS metadata (string values only). */
+  labels: Record<string, string>;
+  /** CLUSTER_ID metadata. */
+  clusterId?: string;
+  /** GENERATOR metadata as sent. */
+  generator?: string;
+  flavour: Flavour;
+  /** node.cluster */
+  cluster?: string;
+  locality?: { region: string; zone: string; subZone: string };
+  userAgent?: string;
+  /** Node metadata as JSON (google.protobuf.Struct). */
+  metadata: Record<string, unknown>;
+  /** The peer address grpc-js reports for the stream. */
+  peer: string;
+  /** Why the node id could not be parsed Istio-style (the stream is still served). */
+  parseError?: string;
+}
+
+/** Everything one client may be served, encoded: a version plus resources by type and name. */
+export interface ResourceSet {
+  version: string;
+  byType: Map<TypeUrl, Map<string, EncodedResource>>;
+}
+
+/** Produces the resources for one client. `undefined` = not known/ready yet: nothing is sent. */
+export interface AdsGenerator {
+  generate(client: ClientInfo): ResourceSet | undefined;
+}
+
+/** A push request: which proxies (proxy ids or node ids), which types, and why. */
+export interface PushRequest {
+  proxies?: Set<string> | 'all';
+  types?: Set<TypeUrl>;
+  reason: string;
+}
+
+/** Istio's sync states (istioctl proxy-status / istiod debugSyncStatus), plus ERROR for NACK/send failures. */
+export type SyncState = 'SYNCED' | 'NOT SENT' | 'STALE' | 'ERROR';
+
+export interface NackRecord {
+  nonce: string;
+  /** The version that was rejected (what we sent with that nonce). */
+  version: string;
+  /** The client's error_detail.message. */
+  message: string;
+  code: number;
+  time: string;
+}
+
+export interface TypeStatus {
+  typeUrl: string;
+  /** '*' for a wildcard subscription (plus any explicitly named resources). */
+  subscribed: string[] | '*';
+  sentVersion?: string;
+  sentNonce?: string;
+  sentAt?: string;
+  /** How many resources the last response carried. */
+  sentCount?: number;
+  ackedVersion?: string;
+  ackedNonce?: string;
+  lastNack?: NackRecord;
+  /** A server-side failure for this type (e.g. response over maxResponseBytes). */
+  lastError?: { message: string; time: string };
+  pushCount: number;
+  state: SyncState;
+}
+
+export interface ConnectionStatus {
+  /** Connection id, `nodeId-N` like istiod's. */
+  id: string;
+  mode: 'sotw' | 'delta';
+  client: ClientInfo;
+  connectedAt: string;
+  pushCount: number;
+  types: TypeStatus[];
+}

@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import { anyUnpack } from '@bufbuild/protobuf/wkt';
+import { fromBinary } from '@bufbuild/protobuf';
+import {
+  DeltaDiscoveryResponseSchema,
+  DiscoveryResponseSchema,
+} from '../gen/envoy/service/discovery/v3/discovery_pb';
+import { envoyRegistry } from '../gen/registry';
+import { TYPE } from '../envoy/typeUrls';
+import { AnyCache } from './cache';
+import { discoveryResponseSize, encodeDeltaDiscoveryResponse, encodeDiscoveryResponse } from './wire';
+import { edsCluster, loadAssignment } from './testing/fixtures';
+import type { Cluster } from '../gen/envoy/config/cluster/v3/cluster_pb';
+
+// The hand-written envelope must decode, with protobuf-es' generated schema, into the same fields
+// (field numbers from envoy/service/discovery/v3/discovery.proto and google/protobuf/any.proto).
+describe('wire: hand-assembled DiscoveryResponse / DeltaDiscoveryResponse', () => {
+  const cache = new AnyCache();
+  const c1 = edsCluster('outbound|9080||reviews.default.svc.cluster.local');
+  const c2 = edsCluster('c2', { connectTimeout: '1s' });
+
+  it('SotW response decodes to version, type, nonce, control plane and packed resources in order', () => {
+    const parts = { versionInfo: '2026-01-01T00:00:00Z/7', typeUrl: TYPE.cluster, nonce: 'n1', controlPlane: '{"Component":"meshscope"}' };
+    const anys = [cache.any(c1), cache.any(c2)];
+    const bytes = encodeDiscoveryResponse({ ...parts, anys });
+    const msg = fromBinary(DiscoveryResponseSchema, bytes);
+    expect(msg.versionInfo).toBe(parts.versionInfo);
+    expect(msg.typeUrl).toBe(TYPE.cluster);
+    expect(msg.nonce).toBe('n1');
+    expect(msg.controlPlane?.identifier).toBe(parts.controlPlane);
+    expect(msg.resources.map((a) => a.typeUrl)).toEqual([TYPE.cluster, TYPE.cluster]);
+    const unpacked = msg.resources.map((a) => anyUnpack(a, envoyRegistry) as Cluster);
+    expect(unpacked.map((c) => c.name)).toEqual([c1.name, 'c2']);
+    expect(discoveryResponseSize({ ...parts, anySizes: anys.map((a) => a.length) })).toBe(bytes.length);
+  });
+
+  it('an empty SotW response still carries type and nonce (no resources = "none exist")', () => {
+    const msg = fromBinary(DiscoveryResponseSchema, encodeDiscoveryResponse({ versionInfo: 'v', anys: [], typeUrl: TYPE.endpoint, nonce: '9' }));
+    expect(msg.resources).toHaveLength(0);
+    expect(msg.typeUrl).toBe(TYPE.endpoint);
+    expect(msg.nonce).toBe('9');
+  });
+
+  it('delta response decodes with per-resource name/version/Any and removed_resources', () => {
+    const la = loadAssignment('c2', [['10.0.0.1', 80]]);
+    const bytes = encodeDeltaDiscoveryResponse({
+      systemVersionInfo: 's1',
+      resources: [{ name: 'c2', version: 'abc', any: cache.any(la) }],
+      typeUrl: TYPE.endpoint,
+      nonce: '3',
+      removed: ['gone-1', 'gone-2'],
+      controlPlane: 'cp',
+    });
+    const msg = fromBinary(DeltaDiscoveryResponseSchema, bytes);
+    expect(msg.systemVersionInfo).toBe('s1');
+    expect(msg.nonce).toBe('3');
+    expect(msg.removedResources).toEqual(['gone-1', 'gone-2']);
+    expect(msg.controlPlane?.identifier).toBe('cp');
+    expect(msg.resources).toHaveLength(1);
+    expect(msg.resources[0]!.name).toBe('c2');
+    expect(msg.resources[0]!.version).toBe('abc');
+    expect(msg.resources[0]!.resource?.typeUrl).toBe(TYPE.endpoint);
+    expect(msg.resources[0]!.resource?.value).toEqual(la.bytes);
+  });
+
+  it('large varints (> 2^14 bytes of resources) are length-prefixed correctly', () => {
+    const big = edsCluster('x'.repeat(20_000));
+    const msg = fromBinary(DiscoveryResponseSchema, encodeDiscoveryResponse({ versionInfo: '1', anys: [cache.any(big)], typeUrl: TYPE.cluster, nonce: '1' }));
+    expect((anyUnpack(msg.resources[0]!, envoyRegistry) as Cluster).name).toHaveLength(20_000);
+  });
+
+  it('AnyCache wraps each content once', () => {
+    const local = new AnyCache();
+    const a = local.any(c1);
+    expect(local.any(c1)).toBe(a);
+    expect(local.any({ ...c1 })).toBe(a); // same (type, name, hash) from a fresh object
+    expect(local.size).toBe(1);
+  });
+});
