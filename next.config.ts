@@ -1,6 +1,8 @@
 import type { NextConfig } from 'next';
 
 const config: NextConfig = {
+  // Several builds may share a checkout (parallel test runs): MESHSCOPE_DIST_DIR gives each its own.
+  distDir: process.env.MESHSCOPE_DIST_DIR || '.next',
   // grpc-js and client-node must stay one copy per process (instanceof, shared state): stack-notes.md §1.
   serverExternalPackages: ['@grpc/grpc-js', '@grpc/proto-loader', '@kubernetes/client-node'],
   poweredByHeader: false,

@@ -1,6 +1,14 @@
-// E2E against `meshscope serve` on the embedded demo mesh, with Debian's Chromium.
-// Ports: E2E_PORT / E2E_XDS_PORT, else free ones picked once here (workers inherit them via env).
+// E2E against two `meshscope serve` instances with Debian's Chromium:
+// - project "demo": the embedded demo mesh (e2e/demo/**);
+// - project "bookinfo": Istio's Bookinfo manifests from ../shared/fixtures, copied into a temp dir the
+//   specs may edit (live updates), plus our own ingress gateway (e2e/bookinfo/**).
+// Ports: E2E_PORT / E2E_XDS_PORT / E2E_BOOKINFO_PORT / E2E_BOOKINFO_XDS_PORT, else free ones picked once
+// here (workers inherit them via env, as they inherit E2E_BOOKINFO_DIR).
 import { spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from '@playwright/test';
 
 function freePort(): string {
@@ -13,20 +21,55 @@ function freePort(): string {
   return r.stdout;
 }
 
+/** The Bookinfo inputs the "bookinfo" project serves, copied so that specs can change them. */
+export const BOOKINFO_FILES = [
+  'platform/bookinfo.yaml',
+  'networking/destination-rule-all.yaml',
+  'networking/virtual-service-reviews-jason-v2-v3.yaml',
+  'networking/bookinfo-gateway.yaml',
+];
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+
+function prepareBookinfo(): string {
+  const fixtures = process.env.MESHSCOPE_FIXTURES ?? resolve(HERE, '..', 'shared', 'fixtures');
+  const src = join(fixtures, 'istio-bookinfo');
+  if (!existsSync(src)) throw new Error(`Bookinfo fixtures not found at ${src} (clone beside ../shared or set MESHSCOPE_FIXTURES)`);
+  const dir = mkdtempSync(join(tmpdir(), 'meshscope-e2e-bookinfo-'));
+  for (const f of BOOKINFO_FILES) {
+    mkdirSync(join(dir, f, '..'), { recursive: true });
+    copyFileSync(join(src, f), join(dir, f));
+  }
+  copyFileSync(resolve(HERE, 'e2e/fixtures/ingressgateway.yaml'), join(dir, 'ingressgateway.yaml'));
+  return dir;
+}
+
 process.env.E2E_PORT ??= freePort();
 process.env.E2E_XDS_PORT ??= freePort();
-const PORT = process.env.E2E_PORT;
-const XDS_PORT = process.env.E2E_XDS_PORT;
+process.env.E2E_BOOKINFO_PORT ??= freePort();
+process.env.E2E_BOOKINFO_XDS_PORT ??= freePort();
+process.env.E2E_BOOKINFO_DIR ??= prepareBookinfo();
+const { E2E_PORT, E2E_XDS_PORT, E2E_BOOKINFO_PORT, E2E_BOOKINFO_XDS_PORT, E2E_BOOKINFO_DIR } = process.env;
+
+const server = (port: string, args: string) => ({
+  command: `node bin/meshscope.mjs serve --port ${port} ${args}`,
+  url: `http://127.0.0.1:${port}/api/healthz`,
+  reuseExistingServer: false,
+  // Includes `next build` when the build is missing or stale (about a minute on 2 cores); the
+  // second server waits for the first one's build (server/cli/buildLock.ts).
+  timeout: 420_000,
+  stdout: 'pipe' as const,
+  stderr: 'pipe' as const,
+});
 
 export default defineConfig({
   testDir: 'e2e',
   outputDir: 'test-results',
   workers: 1,
-  timeout: 30_000,
+  timeout: 45_000,
   forbidOnly: true,
   reporter: [['list'], ['json', { outputFile: '.reports/playwright.json' }]],
   use: {
-    baseURL: `http://127.0.0.1:${PORT}`,
     browserName: 'chromium',
     trace: 'retain-on-failure',
     launchOptions: {
@@ -43,13 +86,12 @@ export default defineConfig({
       ],
     },
   },
-  webServer: {
-    command: `node bin/meshscope.mjs serve --port ${PORT} --xds-port ${XDS_PORT}`,
-    url: `http://127.0.0.1:${PORT}/api/healthz`,
-    reuseExistingServer: false,
-    // Includes `next build` when .next is missing or stale (about a minute on 2 cores).
-    timeout: 300_000,
-    stdout: 'pipe',
-    stderr: 'pipe',
-  },
+  projects: [
+    { name: 'demo', testMatch: /(^|\/)(demo\/.*|smoke)\.spec\.ts$/, use: { baseURL: `http://127.0.0.1:${E2E_PORT}` } },
+    { name: 'bookinfo', testMatch: /(^|\/)bookinfo\/.*\.spec\.ts$/, use: { baseURL: `http://127.0.0.1:${E2E_BOOKINFO_PORT}` } },
+  ],
+  webServer: [
+    server(E2E_PORT!, `--xds-port ${E2E_XDS_PORT}`),
+    server(E2E_BOOKINFO_PORT!, `--xds-port ${E2E_BOOKINFO_XDS_PORT} --config ${E2E_BOOKINFO_DIR}`),
+  ],
 });

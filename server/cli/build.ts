@@ -4,7 +4,7 @@ import { join } from 'node:path';
 
 const SOURCE_DIRS = ['app', 'components', 'server'];
 const SOURCE_FILES = ['next.config.ts', 'instrumentation.ts', 'package.json', 'tsconfig.json'];
-const SKIP = new Set(['node_modules', '.next', 'testdata']);
+const SKIP = new Set(['node_modules', '.next', 'testdata', 'gen']);
 
 function newestMtime(dir: string): number {
   let newest = 0;
@@ -23,9 +23,12 @@ function newestMtime(dir: string): number {
   return newest;
 }
 
+/** The Next build directory: `.next`, or MESHSCOPE_DIST_DIR (see next.config.ts). */
+export const distDir = (): string => process.env.MESHSCOPE_DIST_DIR || '.next';
+
 export function buildStatus(root: string): { needed: boolean; reason: string } {
-  const id = join(root, '.next', 'BUILD_ID');
-  if (!existsSync(id)) return { needed: true, reason: '.next/BUILD_ID is missing' };
+  const id = join(root, distDir(), 'BUILD_ID');
+  if (!existsSync(id)) return { needed: true, reason: `${distDir()}/BUILD_ID is missing` };
   const built = statSync(id).mtimeMs;
   let newest = 0;
   for (const d of SOURCE_DIRS) newest = Math.max(newest, newestMtime(join(root, d)));

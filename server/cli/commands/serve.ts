@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ENV_VAR, type RuntimeConfig } from '../../api/runtimeConfig';
 import { list, parseArgs, portFlag, str, UsageError } from '../args';
-import { buildStatus, preservingFile } from '../build';
+import { buildStatus, distDir, preservingFile } from '../build';
+import { withLock } from '../buildLock';
 import { readStdin } from '../load';
 import type { Io } from './common';
 
@@ -73,16 +74,18 @@ export async function serveCommand(argv: readonly string[], io: Io, root: string
   const plan = await planServe(argv, process.cwd());
   const nextBin = createRequire(join(root, 'package.json')).resolve('next/dist/bin/next');
   const env = { ...process.env, [ENV_VAR]: JSON.stringify(plan.runtime), MESHSCOPE_ROOT: root };
-  const build = buildStatus(root);
-  if (build.needed) {
+  // One build at a time per dist dir; a serve that waited finds the build up to date.
+  const code = await withLock(join(root, `${distDir()}.lock`), async () => {
+    const build = buildStatus(root);
+    if (!build.needed) return 0;
     io.stderr.write(`meshscope: building the web app (${build.reason})…\n`);
-    const code = await preservingFile(join(root, 'tsconfig.json'), () =>
+    return preservingFile(join(root, 'tsconfig.json'), () =>
       run(process.execPath, [nextBin, 'build'], { cwd: root, env: { ...env, NODE_ENV: 'production' } }),
     );
-    if (code !== 0) {
-      io.stderr.write(`meshscope: next build failed (exit ${code})\n`);
-      return code;
-    }
+  });
+  if (code !== 0) {
+    io.stderr.write(`meshscope: next build failed (exit ${code})\n`);
+    return code;
   }
   const what = plan.runtime.config ? plan.runtime.config.join(', ') : plan.runtime.kubeconfig || plan.runtime.inCluster ? 'Kubernetes' : 'the demo mesh';
   io.stderr.write(`meshscope: serving ${what} on http://localhost:${plan.port} (xDS :${plan.runtime.xdsPort})\n`);
