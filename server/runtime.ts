@@ -12,7 +12,7 @@ import { createCache } from './pipeline/cache';
 import { diffProxies, type ProxyDigests } from './pipeline/changes';
 import type { ProxyResources, ResourceCache } from './pipeline/proxyResources';
 import { FileSource } from './sources/file/fileSource';
-import { KubeSource } from './sources/kube/kubeSource';
+import { KubeSource, type KubeSourceOptions } from './sources/kube/kubeSource';
 import { Store } from './sources/store';
 import { AdsServer } from './xds/server';
 import type { Source, SourceStatus } from './sources/types';
@@ -46,12 +46,21 @@ const rootDir = (): string => process.env.MESHSCOPE_ROOT ?? process.cwd();
 
 export const demoMeshDir = (root = rootDir()): string => resolve(root, 'examples', 'demo');
 
+/** The KubeSource options of a kube-mode config (kubeconfig, context, in-cluster, watched namespaces). */
+export function kubeSourceOptions(config: RuntimeConfig): KubeSourceOptions {
+  return {
+    ...(config.kubeconfig ? { kubeconfig: config.kubeconfig } : {}),
+    ...(config.context ? { context: config.context } : {}),
+    ...(config.inCluster ? { inCluster: true } : {}),
+    ...(config.namespaces?.length ? { namespaces: [...config.namespaces] } : {}),
+  };
+}
+
 function makeSources(config: RuntimeConfig, mode: MeshscopeRuntime['mode']): { sources: Source[]; problems: SourceStatus[] } {
   const ns = config.namespace ? { namespace: config.namespace } : {};
   if (mode === 'files') return { sources: [new FileSource('file', config.config ?? [], { ...ns, watch: true })], problems: [] };
   if (mode === 'kube') {
-    const kube = { ...(config.kubeconfig ? { kubeconfig: config.kubeconfig } : {}), ...(config.inCluster ? { inCluster: true } : {}) };
-    return { sources: [new KubeSource('kube', kube)], problems: [] };
+    return { sources: [new KubeSource('kube', kubeSourceOptions(config))], problems: [] };
   }
   return { sources: [new FileSource('demo', [demoMeshDir()], { ...ns, watch: true })], problems: [] };
 }

@@ -4,9 +4,14 @@ import { z } from 'zod';
 export const RuntimeConfigSchema = z
   .object({
     config: z.array(z.string().min(1)).optional(),
+    /** Files/demo: the namespace of objects that name none. */
     namespace: z.string().min(1).optional(),
     kubeconfig: z.string().min(1).optional(),
+    /** Kube: a context of the kubeconfig (alone: of $KUBECONFIG or ~/.kube/config). */
+    context: z.string().min(1).optional(),
     inCluster: z.boolean().optional(),
+    /** Kube: watch only these namespaces (users without cluster-wide read). */
+    namespaces: z.array(z.string().min(1)).optional(),
     xdsPort: z.number().int().min(0).max(65535).optional(),
   })
   .strict();
@@ -35,6 +40,6 @@ export function parseRuntimeConfig(raw: string | undefined): { config: RuntimeCo
 /** What the runtime will load: explicit files, a cluster, or the embedded demo. */
 export function sourceMode(c: RuntimeConfig): 'files' | 'kube' | 'demo' {
   if (c.config?.length) return 'files';
-  if (c.kubeconfig || c.inCluster) return 'kube';
+  if (c.kubeconfig || c.context || c.inCluster) return 'kube';
   return 'demo';
 }

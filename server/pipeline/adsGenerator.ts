@@ -1,10 +1,15 @@
 // Connects the ADS server to the pipeline: a connecting client → its proxy in the current snapshot
-// (by `POD.NS` from the node id, else by IP) → the encoded resources for that proxy.
-import type { EncodedResource } from '../envoy/encode';
+// (by `POD.NS` from the node id, else by IP; else a proxy made from its node metadata) → the encoded
+// resources for that proxy. Envoys get translateProxy's output; proxyless gRPC clients (flavour `grpc`)
+// get istiod's grpcgen output for exactly the names they watch (server/translate/grpc).
+import { encodeResource, type EncodedResource } from '../envoy/encode';
 import { TYPE, type TypeUrl } from '../envoy/typeUrls';
-import type { MeshSnapshot, ProxyModel, TranslateOptions } from '../model/mesh';
-import type { AdsGenerator, ClientInfo, ResourceSet } from '../xds/types';
-import { proxyResources, type ResourceCache } from './proxyResources';
+import type { LoadError, MeshSnapshot, ProxyModel, TranslateOptions } from '../model/mesh';
+import { translateGrpc, type GrpcWatches } from '../translate/grpc';
+import { translateProxy } from '../translate/index';
+import type { ResourceTable } from '../translate/types';
+import type { AdsGenerator, ClientInfo, ResourceSet, Watches } from '../xds/types';
+import { proxyResources, resourceCacheKey, type ProxyResources, type ResourceCache } from './proxyResources';
 
 /** DESIGN.md §3 proxy identity: node id `POD.NS` first, then the IPs the client reports. */
 export function proxyForClient(snapshot: MeshSnapshot, client: Pick<ClientInfo, 'proxyId' | 'ips'>): ProxyModel | undefined {
@@ -15,23 +20,123 @@ export function proxyForClient(snapshot: MeshSnapshot, client: Pick<ClientInfo, 
   return snapshot.proxies.find((p) => p.ips.some((ip) => ips.has(ip)));
 }
 
+/**
+ * A proxy for a client the registry does not know, from its node (istiod builds model.Proxy from the node
+ * id and metadata alone): needs a namespace (NAMESPACE metadata or an Istio-shaped node id).
+ */
+export function proxyFromNode(client: ClientInfo): ProxyModel | undefined {
+  if (!client.namespace) return undefined;
+  const dot = client.proxyId.indexOf('.');
+  const name = dot > 0 ? client.proxyId.slice(0, dot) : client.proxyId;
+  const metadata: Record<string, string> = {};
+  for (const [k, v] of Object.entries(client.metadata)) if (typeof v === 'string') metadata[k] = v;
+  return {
+    id: client.proxyId,
+    type: client.nodeType === 'router' ? 'router' : 'sidecar',
+    name,
+    namespace: client.namespace,
+    labels: client.labels,
+    ips: client.ips,
+    locality: { region: client.locality?.region ?? '', zone: client.locality?.zone ?? '', subzone: client.locality?.subZone ?? '' },
+    metadata,
+  };
+}
+
 const byName = (list: readonly EncodedResource[]): Map<string, EncodedResource> => new Map(list.map((r) => [r.name, r]));
+
+function encodeAll<T>(typeUrl: TypeUrl, kind: string, items: readonly T[], nameOf: (item: T) => string | undefined, errors: LoadError[]): EncodedResource[] {
+  const out: EncodedResource[] = [];
+  items.forEach((item, i) => {
+    const name = nameOf(item) ?? '';
+    try {
+      out.push(encodeResource(typeUrl, name, item));
+    } catch (e) {
+      errors.push({ severity: 'error', message: `internal: could not encode ${kind} "${name}": ${(e as Error).message}`, object: `${kind} ${name || `#${i}`}` });
+    }
+  });
+  return out;
+}
+
+/** A translated table → encoded resources (never throws: encoder failures become errors). */
+export function encodeTable(proxy: ProxyModel, version: number, table: ResourceTable): ProxyResources {
+  const errors: LoadError[] = [...table.errors];
+  return {
+    proxy,
+    version,
+    listeners: encodeAll(TYPE.listener, 'Listener', table.listeners, (l) => l.name, errors),
+    routes: encodeAll(TYPE.route, 'RouteConfiguration', table.routes, (r) => r.name, errors),
+    clusters: encodeAll(TYPE.cluster, 'Cluster', table.clusters, (c) => c.name, errors),
+    endpoints: encodeAll(TYPE.endpoint, 'ClusterLoadAssignment', table.endpoints, (e) => e.clusterName, errors),
+    errors,
+  };
+}
+
+const namesOf = (watches: Watches | undefined, typeUrl: string): string[] => [...(watches?.get(typeUrl)?.names ?? [])].sort();
+
+/** What a gRPC client watches. A wildcard is ignored: gRPC always subscribes by name. */
+export function grpcWatches(watches: Watches | undefined): GrpcWatches {
+  return {
+    listeners: namesOf(watches, TYPE.listener),
+    routes: namesOf(watches, TYPE.route),
+    clusters: namesOf(watches, TYPE.cluster),
+    endpoints: namesOf(watches, TYPE.endpoint),
+  };
+}
+
+function safely(proxy: ProxyModel, build: () => ResourceTable): ResourceTable {
+  try {
+    return build();
+  } catch (e) {
+    const error: LoadError = { severity: 'error', message: `internal: translation failed: ${(e as Error).message}`, object: `Proxy ${proxy.id}` };
+    return { listeners: [], routes: [], clusters: [], endpoints: [], errors: [error] };
+  }
+}
+
+/** Translate + encode for one client: grpcgen by watched names, or the Envoy translator. Cached by inputs. */
+export function clientResources(
+  snap: MeshSnapshot,
+  client: ClientInfo,
+  watches: Watches | undefined,
+  options: TranslateOptions,
+  cache?: ResourceCache,
+): ProxyResources | undefined {
+  const known = proxyForClient(snap, client);
+  if (client.flavour !== 'grpc' && known) return proxyResources(snap, known.id, options, cache);
+  const proxy = known ?? proxyFromNode(client);
+  if (!proxy) return undefined;
+  if (client.flavour === 'grpc') {
+    const w = grpcWatches(watches);
+    const key = `grpc\u0000${resourceCacheKey(snap.version, JSON.stringify(proxy), options)}\u0000${JSON.stringify(w)}`;
+    const hit = cache?.get(key);
+    if (hit) return hit;
+    const r = encodeTable(proxy, snap.version, safely(proxy, () => translateGrpc(snap, proxy, w, options)));
+    cache?.set(key, r);
+    return r;
+  }
+  const key = `node\u0000${resourceCacheKey(snap.version, JSON.stringify(proxy), options)}`;
+  const hit = cache?.get(key);
+  if (hit) return hit;
+  const r = encodeTable(proxy, snap.version, safely(proxy, () => translateProxy(snap, proxy, options)));
+  cache?.set(key, r);
+  return r;
+}
+
+export function toResourceSet(r: ProxyResources, version: string): ResourceSet {
+  const byType = new Map<TypeUrl, Map<string, EncodedResource>>([
+    [TYPE.listener, byName(r.listeners)],
+    [TYPE.route, byName(r.routes)],
+    [TYPE.cluster, byName(r.clusters)],
+    [TYPE.endpoint, byName(r.endpoints)],
+  ]);
+  return { version, byType };
+}
 
 export function createAdsGenerator(snapshot: () => MeshSnapshot, options: TranslateOptions, cache?: ResourceCache): AdsGenerator {
   return {
-    generate(client: ClientInfo): ResourceSet | undefined {
+    generate(client: ClientInfo, watches?: Watches): ResourceSet | undefined {
       const snap = snapshot();
-      const proxy = proxyForClient(snap, client);
-      if (!proxy) return undefined;
-      const r = proxyResources(snap, proxy.id, options, cache);
-      if (!r) return undefined;
-      const byType = new Map<TypeUrl, Map<string, EncodedResource>>([
-        [TYPE.listener, byName(r.listeners)],
-        [TYPE.route, byName(r.routes)],
-        [TYPE.cluster, byName(r.clusters)],
-        [TYPE.endpoint, byName(r.endpoints)],
-      ]);
-      return { version: String(snap.version), byType };
+      const r = clientResources(snap, client, watches, options, cache);
+      return r ? toResourceSet(r, String(snap.version)) : undefined;
     },
   };
 }

@@ -2,7 +2,7 @@
 // response-size limit, and close handling. One instance per gRPC stream; nothing outlives the stream.
 import type * as grpc from '@grpc/grpc-js';
 import type { AnyCache } from './cache';
-import type { AdsGenerator, ClientInfo, ConnectionStatus, ResourceSet, TypeStatus, TypeUrl } from './types';
+import type { AdsGenerator, ClientInfo, ConnectionStatus, ResourceSet, TypeStatus, TypeUrl, Watches } from './types';
 import { TypeTracker } from './status';
 import { TYPE } from '../envoy/typeUrls';
 
@@ -130,10 +130,13 @@ export abstract class ConnectionBase {
     return `${++this.nonceSeq}`;
   }
 
+  /** The current subscriptions, handed to the generator (by-name generators need them). */
+  protected abstract watched(): Watches;
+
   protected generate(): ResourceSet | undefined {
     if (!this.client) return undefined;
     try {
-      return this.ctx.generator.generate(this.client);
+      return this.ctx.generator.generate(this.client, this.watched());
     } catch (e) {
       this.ctx.log(`ADS: generator failed for ${this.id}: ${(e as Error).message}`);
       return undefined;

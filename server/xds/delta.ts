@@ -13,7 +13,7 @@ import { ConnectionBase, orderTypes, shortType, type AdsConnection, type Connect
 import { parseNode } from './node';
 import { WILDCARD_TYPES } from './shouldRespond';
 import { encodeDeltaDiscoveryResponse, type DeltaResourcePart } from './wire';
-import type { ConnectionStatus, ResourceSet, TypeUrl } from './types';
+import type { ConnectionStatus, ResourceSet, TypeUrl, Watches } from './types';
 
 interface DeltaWatch {
   typeUrl: string;
@@ -61,6 +61,10 @@ export class DeltaConnection extends ConnectionBase implements AdsConnection {
         ctx.log(`ADS: error handling delta request on ${this.id || call.getPeer()}: ${(e as Error).message}`);
       }
     });
+  }
+
+  protected watched(): Watches {
+    return this.watches;
   }
 
   protected modeName(): string {

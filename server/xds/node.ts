@@ -67,3 +67,16 @@ export function parseNode(node: Node | undefined, peer: string): ClientInfo {
   if (instanceIps) info.ips = instanceIps.split(',').map((s) => s.trim()).filter(Boolean);
   return info;
 }
+
+/**
+ * A client that asks LDS for `host:port` names (or gRPC server listener names) is a proxyless gRPC client
+ * even without GENERATOR metadata: Envoys subscribe to LDS by wildcard and name listeners `IP_PORT`.
+ */
+export function isGrpcListenerRequest(wildcard: boolean, names: ReadonlySet<string>): boolean {
+  if (wildcard || names.size === 0) return false;
+  for (const n of names) {
+    if (n.startsWith('xds.istio.io/grpc/lds/inbound/')) continue;
+    if (!/^(?:\[[^\]]+\]|[^:[\]]+):\d+$/.test(n)) return false;
+  }
+  return true;
+}

@@ -7,10 +7,11 @@ import { status as grpcStatus } from '@grpc/grpc-js';
 import type { DiscoveryRequest } from '../gen/envoy/service/discovery/v3/discovery_pb';
 import type { EncodedResource } from '../envoy/encode';
 import { ConnectionBase, orderTypes, shortType, type AdsConnection, type ConnectionContext } from './connection';
-import { parseNode } from './node';
+import { isGrpcListenerRequest, parseNode } from './node';
+import { TYPE } from '../envoy/typeUrls';
 import { shouldRespond } from './shouldRespond';
 import { discoveryResponseSize, encodeDiscoveryResponse } from './wire';
-import type { ConnectionStatus, ResourceSet, TypeUrl } from './types';
+import type { ConnectionStatus, ResourceSet, TypeUrl, Watches } from './types';
 
 interface SotwWatch {
   typeUrl: string;
@@ -55,6 +56,10 @@ export class SotwConnection extends ConnectionBase implements AdsConnection {
         ctx.log(`ADS: error handling request on ${this.id || call.getPeer()}: ${(e as Error).message}`);
       }
     });
+  }
+
+  protected watched(): Watches {
+    return this.watches;
   }
 
   protected modeName(): string {
@@ -104,6 +109,10 @@ export class SotwConnection extends ConnectionBase implements AdsConnection {
       case 'resubscribe': {
         if (d.kind === 'resubscribe') this.tracker(typeUrl).acked(req.responseNonce, req.versionInfo);
         const sub = d.subscription!;
+        if (typeUrl === TYPE.listener && this.client && this.client.flavour !== 'grpc' && isGrpcListenerRequest(sub.wildcard, sub.names)) {
+          this.client.flavour = 'grpc';
+          this.ctx.log(`ADS: ${this.id} asks LDS for host:port names: serving it as a proxyless gRPC client`);
+        }
         const w: SotwWatch = watch ?? { typeUrl, wildcard: sub.wildcard, names: sub.names };
         w.wildcard = sub.wildcard;
         w.names = sub.names;

@@ -44,9 +44,21 @@ export interface ResourceSet {
   byType: Map<TypeUrl, Map<string, EncodedResource>>;
 }
 
-/** Produces the resources for one client. `undefined` = not known/ready yet: nothing is sent. */
+/** What a connection watches of one type: every resource (wildcard) and/or these names. */
+export interface WatchedNames {
+  wildcard: boolean;
+  names: ReadonlySet<string>;
+}
+
+/** The connection's current subscriptions by type URL (istiod's WatchedResources). */
+export type Watches = ReadonlyMap<string, WatchedNames>;
+
+/**
+ * Produces the resources for one client. `undefined` = not known/ready yet: nothing is sent.
+ * `watches` lets by-name generators (istiod's grpcgen) build only what the client asked for.
+ */
 export interface AdsGenerator {
-  generate(client: ClientInfo): ResourceSet | undefined;
+  generate(client: ClientInfo, watches?: Watches): ResourceSet | undefined;
 }
 
 /** A push request: which proxies (proxy ids or node ids), which types, and why. */

@@ -1,4 +1,7 @@
-// `meshscope serve [--config PATH…] [--kubeconfig FILE | --in-cluster] [--port 3000] [--xds-port 15010]`
+// `meshscope serve [--config PATH…] [--kubeconfig FILE [--context C] | --context C | --in-cluster]
+//                  [--namespace NS]… [--port 3000] [--xds-port 15010]`
+// (`--namespace`: with files, the namespace of objects that name none; with a cluster, repeatable,
+// the namespaces to watch instead of the whole cluster.)
 // Builds the Next app when needed, then runs `next start` as a child with MESHSCOPE_CONFIG set.
 // Forwards SIGINT/SIGTERM to that child only, and exits with its status.
 import { spawn } from 'node:child_process';
@@ -6,7 +9,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { ENV_VAR, type RuntimeConfig } from '../../api/runtimeConfig';
+import { ENV_VAR, sourceMode, type RuntimeConfig } from '../../api/runtimeConfig';
 import { list, parseArgs, portFlag, str, UsageError } from '../args';
 import { buildStatus, distDir, preservingFile } from '../build';
 import { withLock } from '../buildLock';
@@ -21,15 +24,20 @@ export interface ServePlan {
 export async function planServe(argv: readonly string[], cwd: string, stdin: () => Promise<string> = () => readStdin()): Promise<ServePlan> {
   const args = parseArgs(argv, [
     { name: 'config', short: 'c', kind: 'string', repeat: true },
-    { name: 'namespace', short: 'n', kind: 'string' },
+    { name: 'namespace', short: 'n', kind: 'string', repeat: true },
     { name: 'kubeconfig', kind: 'string' },
+    { name: 'context', kind: 'string' },
     { name: 'in-cluster', kind: 'boolean' },
     { name: 'port', kind: 'string' },
     { name: 'xds-port', kind: 'string' },
   ]);
   const kubeconfig = str(args, 'kubeconfig');
   const inCluster = args.flags['in-cluster'] === true;
+  const context = str(args, 'context');
   if (kubeconfig && inCluster) throw new UsageError('use either --kubeconfig FILE or --in-cluster, not both');
+  if (context && inCluster) throw new UsageError('--context picks a kubeconfig context; it cannot be used with --in-cluster');
+  const kube = Boolean(kubeconfig || context || inCluster);
+  if (kube && list(args, 'config').length) throw new UsageError('use either --config PATH or a cluster (--kubeconfig/--context/--in-cluster), not both');
   const paths: string[] = [];
   for (const p of list(args, 'config')) {
     if (p !== '-') {
@@ -44,11 +52,26 @@ export async function planServe(argv: readonly string[], cwd: string, stdin: () 
   }
   const runtime: RuntimeConfig = { xdsPort: portFlag(args, 'xds-port', 15010) };
   if (paths.length) runtime.config = paths;
-  const ns = str(args, 'namespace');
-  if (ns) runtime.namespace = ns;
-  if (kubeconfig) runtime.kubeconfig = resolve(cwd, kubeconfig);
-  if (inCluster) runtime.inCluster = true;
+  const namespaces = [...new Set(list(args, 'namespace'))];
+  if (kube) {
+    if (namespaces.length) runtime.namespaces = namespaces;
+    if (kubeconfig) runtime.kubeconfig = resolve(cwd, kubeconfig);
+    if (context) runtime.context = context;
+    if (inCluster) runtime.inCluster = true;
+  } else if (namespaces.length > 1) {
+    throw new UsageError('--namespace is repeatable only with a cluster (--kubeconfig/--context/--in-cluster)');
+  } else if (namespaces[0]) {
+    runtime.namespace = namespaces[0];
+  }
   return { port: portFlag(args, 'port', 3000), runtime };
+}
+
+/** `Kubernetes (kubeconfig F, context C, namespaces a, b)` for the startup line. */
+function kubeTarget(r: RuntimeConfig): string {
+  const parts = [r.inCluster ? 'in-cluster' : `kubeconfig ${r.kubeconfig ?? '$KUBECONFIG or ~/.kube/config'}`];
+  if (r.context) parts.push(`context ${r.context}`);
+  parts.push(r.namespaces?.length ? `namespaces ${r.namespaces.join(', ')}` : 'all namespaces');
+  return `Kubernetes (${parts.join(', ')})`;
 }
 
 function run(cmd: string, args: string[], opts: { cwd: string; env: NodeJS.ProcessEnv }): Promise<number> {
@@ -73,7 +96,7 @@ function run(cmd: string, args: string[], opts: { cwd: string; env: NodeJS.Proce
 export async function serveCommand(argv: readonly string[], io: Io, root: string): Promise<number> {
   const plan = await planServe(argv, process.cwd());
   const nextBin = createRequire(join(root, 'package.json')).resolve('next/dist/bin/next');
-  const env = { ...process.env, [ENV_VAR]: JSON.stringify(plan.runtime), MESHSCOPE_ROOT: root };
+  const env = { NEXT_TELEMETRY_DISABLED: '1', ...process.env, [ENV_VAR]: JSON.stringify(plan.runtime), MESHSCOPE_ROOT: root };
   // One build at a time per dist dir; a serve that waited finds the build up to date.
   const code = await withLock(join(root, `${distDir()}.lock`), async () => {
     const build = buildStatus(root);
@@ -87,7 +110,7 @@ export async function serveCommand(argv: readonly string[], io: Io, root: string
     io.stderr.write(`meshscope: next build failed (exit ${code})\n`);
     return code;
   }
-  const what = plan.runtime.config ? plan.runtime.config.join(', ') : plan.runtime.kubeconfig || plan.runtime.inCluster ? 'Kubernetes' : 'the demo mesh';
+  const what = plan.runtime.config ? plan.runtime.config.join(', ') : sourceMode(plan.runtime) === 'kube' ? kubeTarget(plan.runtime) : 'the demo mesh';
   io.stderr.write(`meshscope: serving ${what} on http://localhost:${plan.port} (xDS :${plan.runtime.xdsPort})\n`);
   return run(process.execPath, [nextBin, 'start', '-p', String(plan.port)], { cwd: root, env: { ...env, NODE_ENV: 'production' } });
 }

@@ -3,6 +3,7 @@
 // resolution (model/config.go:resolveGatewayName).
 import type { Destination, VirtualServiceSpec } from '../../model/istio';
 import type { IstioConfig, MeshSnapshot, TranslateOptions } from '../../model/mesh';
+import { delegateIndex, isRootVirtualService, mergeDelegates } from './delegation';
 import { resolveShortname } from './hosts';
 
 export const MESH_GATEWAY = 'mesh';
@@ -89,7 +90,8 @@ function tierFor(vs: IstioConfig<'VirtualService'>, proxyNamespace: string): Tie
 /**
  * VirtualServicesForGateway(proxyNamespace, gateway): the VirtualServices bound to `gateway` (`mesh` or
  * `ns/name`) that the namespace may see, in import order: private of that namespace, exported to it, public;
- * each in creation order. Delegates (no hosts) are never bound directly. Names are resolved (see above).
+ * each in creation order. Delegates (no hosts) are never bound directly; root VirtualServices come back with
+ * their delegates merged in (./delegation). Names are resolved (see above).
  */
 export function virtualServicesForGateway(
   snapshot: MeshSnapshot,
@@ -103,5 +105,9 @@ export function virtualServicesForGateway(
     if (!gatewayNames(vs).includes(gateway)) continue;
     tiers[tierFor(vs, proxyNamespace)].push(vs);
   }
-  return [...tiers.private, ...tiers.exported, ...tiers.public].map((vs) => resolveVirtualService(vs, options.domainSuffix));
+  const ordered = [...tiers.private, ...tiers.exported, ...tiers.public];
+  const resolve = (vs: IstioConfig<'VirtualService'>) => resolveVirtualService(vs, options.domainSuffix);
+  // Root VirtualServices get their delegates merged in (virtualservice_controller.go:mergeVirtualServices).
+  const delegates = ordered.some(isRootVirtualService) ? delegateIndex(snapshot.virtualServices) : undefined;
+  return ordered.map((vs) => (delegates ? mergeDelegates(resolve(vs), delegates, resolve) : resolve(vs)));
 }

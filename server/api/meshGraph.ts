@@ -1,0 +1,254 @@
+// The mesh overview graph, derived from config (never from telemetry, so it is never empty):
+// namespaces ⊃ workloads ⊃ proxies/pods, services, and edges
+//   proxy → service  `route`    one per VirtualService rule destination (label = VS + rule + match, % for splits)
+//   proxy → service  `mirror`   mirrored traffic
+//   proxy → service  `default`  the generated default route to a service no VirtualService owns (sidecars)
+//   service → pod    `endpoint` the service's endpoints on that pod
+// Pure: reads only the snapshot and options.
+import type { IstioConfig, MeshSnapshot, PodModel, ProxyModel, ServiceModel, TranslateOptions } from '../model/mesh';
+import { endpointKey } from '../model/mesh';
+import { buildProxyView, gatewaysForRouter } from '../translate/view/buildProxyView';
+import { hostsMatch, resolveShortname } from '../translate/view/hosts';
+import { ruleTargets, type RuleTarget } from './meshGraphRoutes';
+import { ok, type ApiContext, type ApiResult } from './types';
+
+export type MeshNodeKind = 'namespace' | 'service' | 'workload' | 'proxy' | 'pod';
+export type MeshEdgeKind = 'route' | 'mirror' | 'default' | 'endpoint';
+export type BadgeKind = 'vs' | 'subsets' | 'fault' | 'mirror' | 'gateway' | 'external';
+
+export interface Badge {
+  kind: BadgeKind;
+  text: string;
+  title?: string;
+}
+
+export interface MeshNode {
+  id: string;
+  kind: MeshNodeKind;
+  label: string;
+  namespace: string;
+  /** Compound parent: the namespace (services, workloads) or the workload (proxies, pods). */
+  parent?: string;
+  badges: Badge[];
+  /** proxy: `POD.NS`; the page it links to. */
+  proxyId?: string;
+  proxyType?: 'sidecar' | 'router';
+  /** service: its FQDN. */
+  hostname?: string;
+  ports?: number[];
+}
+
+export interface MeshEdge {
+  id: string;
+  kind: MeshEdgeKind;
+  source: string;
+  target: string;
+  label: string;
+  /** Share of the rule's traffic (route edges), 0–100. */
+  percent?: number;
+  split?: boolean;
+  subset?: string;
+  /** `ns/name` of the VirtualService and the rule (`http[0]`). */
+  virtualService?: string;
+  rule?: string;
+  match?: string;
+  fault?: boolean;
+}
+
+export interface MeshGraphCounts {
+  namespaces: number;
+  services: number;
+  workloads: number;
+  proxies: number;
+  pods: number;
+  virtualServices: number;
+  destinationRules: number;
+  gateways: number;
+  serviceEntries: number;
+  routeEdges: number;
+}
+
+export interface MeshGraph {
+  version: number;
+  nodes: MeshNode[];
+  edges: MeshEdge[];
+  counts: MeshGraphCounts;
+}
+
+export const nodeId = {
+  namespace: (ns: string) => `ns:${ns}`,
+  service: (s: Pick<ServiceModel, 'namespace' | 'hostname'>) => `svc:${s.namespace}/${s.hostname}`,
+  workload: (ns: string, kind: string, name: string) => `wl:${ns}/${kind}/${name}`,
+  proxy: (id: string) => `proxy:${id}`,
+  pod: (ns: string, name: string) => `pod:${ns}/${name}`,
+};
+
+/** The workload a pod belongs to: its controller (Deployment, StatefulSet, …) or the bare pod. */
+export const workloadOf = (p: PodModel): { kind: string; name: string } => p.owner ?? { kind: 'Pod', name: p.name };
+
+const vsKey = (vs: IstioConfig) => `${vs.meta.namespace}/${vs.meta.name}`;
+
+function serviceBadges(s: ServiceModel, snap: MeshSnapshot, suffix: string): Badge[] {
+  const badges: Badge[] = [];
+  // Short names in VS hosts / DR host are relative to the object's namespace (ResolveShortnameToFQDN).
+  const resolveHost = (h: string, ns: string) => resolveShortname(h, ns, suffix);
+  const vss = snap.virtualServices.filter((vs) => (vs.spec.hosts ?? []).some((h) => hostsMatch(resolveHost(h, vs.meta.namespace), s.hostname)));
+  if (vss.length) badges.push({ kind: 'vs', text: `VS ${vss.length}`, title: `VirtualService: ${vss.map(vsKey).join(', ')}` });
+  const subsets = snap.destinationRules
+    .filter((dr) => resolveHost(dr.spec.host ?? '', dr.meta.namespace) === s.hostname)
+    .flatMap((dr) => (dr.spec.subsets ?? []).map((x) => x.name));
+  if (subsets.length) badges.push({ kind: 'subsets', text: `subsets ${subsets.length}`, title: `subsets: ${[...new Set(subsets)].join(', ')}` });
+  const http = vss.flatMap((vs) => vs.spec.http ?? []);
+  if (http.some((r) => r.fault)) badges.push({ kind: 'fault', text: 'fault', title: 'a VirtualService injects faults for this host' });
+  if (http.some((r) => r.mirror || r.mirrors?.length)) badges.push({ kind: 'mirror', text: 'mirror', title: 'a VirtualService mirrors traffic for this host' });
+  if (s.registry === 'External') badges.push({ kind: 'external', text: 'ServiceEntry', title: `ServiceEntry ${s.namespace}/${s.name}` });
+  return badges;
+}
+
+
+function routeLabel(t: RuleTarget): string {
+  const who = `${t.vs.meta.name} ${t.rule}${t.name ? ` ${t.name}` : ''}`;
+  const where = t.subset ? ` → ${t.subset}` : '';
+  const pct = t.kind === 'mirror' ? ' (mirror)' : t.split ? ` ${t.percent}%` : '';
+  return `${who}${where}${pct}`;
+}
+
+function proxyEdges(snap: MeshSnapshot, proxy: ProxyModel, options: TranslateOptions, serviceIds: Map<string, string>): MeshEdge[] {
+  const view = buildProxyView(snap, proxy, options);
+  const from = nodeId.proxy(proxy.id);
+  const hostnames = view.services.map((s) => s.hostname);
+  const gws = proxy.type === 'router' ? gatewaysForRouter(snap, proxy).map((g) => `${g.meta.namespace}/${g.meta.name}`) : [];
+  const targets = ruleTargets(proxy, view.virtualServices, hostnames, gws);
+  const edges: MeshEdge[] = [];
+  const seen = new Set<string>();
+  const owned = new Set<string>();
+  for (const t of targets) {
+    const svc = view.service(t.host, t.vs.meta.namespace);
+    const target = svc ? serviceIds.get(`${svc.namespace}/${svc.hostname}`) : undefined;
+    if (!target) continue; // a destination outside the registry: nothing to draw it to
+    const id = `${t.kind}:${from}->${target}:${vsKey(t.vs)}:${t.rule}:${t.subset ?? ''}:${t.port ?? ''}`;
+    if (seen.has(id)) continue;
+    seen.add(id);
+    edges.push({
+      id,
+      kind: t.kind,
+      source: from,
+      target,
+      label: routeLabel(t),
+      percent: t.percent,
+      split: t.split,
+      ...(t.subset ? { subset: t.subset } : {}),
+      virtualService: vsKey(t.vs),
+      rule: t.rule,
+      match: t.match,
+      ...(t.fault ? { fault: true } : {}),
+    });
+    for (const h of t.vs.spec.hosts ?? []) owned.add(h);
+  }
+  if (proxy.type === 'sidecar') {
+    // Services no applied VirtualService claims get istiod's generated `default` route.
+    const claimed = (h: string) => view.virtualServices.some((vs) => (vs.spec.hosts ?? []).some((x) => hostsMatch(x, h)));
+    for (const s of view.services) {
+      if (claimed(s.hostname)) continue;
+      const target = serviceIds.get(`${s.namespace}/${s.hostname}`);
+      if (!target) continue;
+      edges.push({ id: `default:${from}->${target}`, kind: 'default', source: from, target, label: 'default' });
+    }
+  }
+  return edges;
+}
+
+/** The overview graph of a snapshot. Deterministic: node and edge order follow the snapshot. */
+export function buildMeshGraph(snap: MeshSnapshot, options: TranslateOptions): MeshGraph {
+  const nodes: MeshNode[] = [];
+  const usedNs = new Set<string>();
+  const serviceIds = new Map<string, string>();
+
+  for (const s of snap.services) {
+    const id = nodeId.service(s);
+    if (serviceIds.has(`${s.namespace}/${s.hostname}`)) continue;
+    serviceIds.set(`${s.namespace}/${s.hostname}`, id);
+    usedNs.add(s.namespace);
+    nodes.push({
+      id,
+      kind: 'service',
+      label: s.registry === 'External' ? s.hostname : s.name,
+      namespace: s.namespace,
+      parent: nodeId.namespace(s.namespace),
+      badges: serviceBadges(s, snap, options.domainSuffix),
+      hostname: s.hostname,
+      ports: s.ports.map((p) => p.port),
+    });
+  }
+
+  const workloads = new Map<string, MeshNode>();
+  const podNodes: MeshNode[] = [];
+  const podIds = new Map<string, string>();
+  let proxies = 0;
+  for (const p of snap.pods) {
+    const w = workloadOf(p);
+    const wid = nodeId.workload(p.namespace, w.kind, w.name);
+    usedNs.add(p.namespace);
+    if (!workloads.has(wid))
+      workloads.set(wid, { id: wid, kind: 'workload', label: w.name, namespace: p.namespace, parent: nodeId.namespace(p.namespace), badges: [] });
+    const proxy = snap.proxiesById.get(`${p.name}.${p.namespace}`);
+    if (proxy) {
+      proxies++;
+      const badges: Badge[] = [];
+      if (proxy.type === 'router') {
+        const gws = gatewaysForRouter(snap, proxy).map((g) => `${g.meta.namespace}/${g.meta.name}`);
+        badges.push({ kind: 'gateway', text: 'gateway', title: gws.length ? `Gateway: ${gws.join(', ')}` : 'no Gateway selects this proxy' });
+      }
+      const id = nodeId.proxy(proxy.id);
+      podIds.set(`${p.namespace}/${p.name}`, id);
+      podNodes.push({ id, kind: 'proxy', label: p.name, namespace: p.namespace, parent: wid, badges, proxyId: proxy.id, proxyType: proxy.type });
+    } else {
+      const id = nodeId.pod(p.namespace, p.name);
+      podIds.set(`${p.namespace}/${p.name}`, id);
+      podNodes.push({ id, kind: 'pod', label: p.name, namespace: p.namespace, parent: wid, badges: [] });
+    }
+  }
+
+  const nsNodes: MeshNode[] = [...snap.namespaces.keys()]
+    .filter((ns) => usedNs.has(ns))
+    .map((ns) => ({ id: nodeId.namespace(ns), kind: 'namespace', label: ns, namespace: ns, badges: [] }));
+  nodes.unshift(...nsNodes);
+  nodes.push(...workloads.values(), ...podNodes);
+
+  const edges: MeshEdge[] = [];
+  for (const proxy of snap.proxies) edges.push(...proxyEdges(snap, proxy, options, serviceIds));
+  for (const s of snap.services) {
+    const sid = serviceIds.get(`${s.namespace}/${s.hostname}`);
+    const byPort = snap.endpoints.get(endpointKey(s));
+    if (!sid || !byPort) continue;
+    const pods = new Set<string>();
+    for (const eps of byPort.values()) for (const e of eps) if (e.podName) pods.add(`${e.namespace}/${e.podName}`);
+    for (const key of pods) {
+      const target = podIds.get(key);
+      if (target) edges.push({ id: `endpoint:${sid}->${target}`, kind: 'endpoint', source: sid, target, label: '' });
+    }
+  }
+
+  return {
+    version: snap.version,
+    nodes,
+    edges,
+    counts: {
+      namespaces: nsNodes.length,
+      services: serviceIds.size,
+      workloads: workloads.size,
+      proxies,
+      pods: podNodes.length - proxies,
+      virtualServices: snap.virtualServices.length,
+      destinationRules: snap.destinationRules.length,
+      gateways: snap.gateways.length,
+      serviceEntries: snap.serviceEntries.length,
+      routeEdges: edges.filter((e) => e.kind === 'route').length,
+    },
+  };
+}
+
+/** GET /api/graph */
+export function meshGraph(ctx: ApiContext): ApiResult<MeshGraph> {
+  return ok(buildMeshGraph(ctx.snapshot, ctx.options));
+}

@@ -1,0 +1,76 @@
+// POST /api/simulate: `{proxyId, request}` (the proxy's current config, as /debug/config_dump prints it) or
+// `{dump, request}` (any Envoy config_dump, e.g. an uploaded one) → the simulator's JSON (DESIGN.md §3
+// `meshscope simulate`). A request that routes nowhere is still 200 with `{"error": …}` (Istio's wording);
+// only unusable input is a 4xx.
+import { z } from 'zod';
+import { readConfigDump } from '../envoy/dumpReader';
+import { configDumpFor } from '../pipeline/configDump';
+import { simulate, type SimRequest, type SimResult } from '../simulate/index';
+import { fail, ok, type ApiContext, type ApiResult } from './types';
+
+const SimRequestSchema = z
+  .object({
+    mode: z.enum(['outbound', 'inbound', 'gateway']),
+    address: z.string().min(1).optional(),
+    port: z.number().int().min(0).max(65535),
+    host: z.string().optional(),
+    path: z.string().refine((p) => p === '' || p.startsWith('/'), 'path must start with /').optional(),
+    method: z.string().min(1).max(32).optional(),
+    headers: z.record(z.string(), z.string()).optional(),
+    protocol: z.enum(['http', 'http2', 'tcp']).optional(),
+    tls: z.enum(['plaintext', 'tls']).optional(),
+    sni: z.string().optional(),
+    alpn: z.array(z.string()).optional(),
+    listener: z.string().min(1).optional(),
+  })
+  .strict();
+
+const ProxyBodySchema = z.object({ proxyId: z.string().min(1), request: SimRequestSchema }).strict();
+const DumpBodySchema = z.object({ dump: z.unknown(), request: SimRequestSchema }).strict();
+
+export type SimulateBody = { proxyId: string; request: SimRequest } | { dump: unknown; request: SimRequest };
+
+/** What the endpoint answers: the simulation, plus problems met reading an uploaded dump. */
+export type SimulateResponse = SimResult & { dumpErrors?: string[] };
+
+function issues(e: z.ZodError): string {
+  return e.issues.map((i) => `${i.path.join('.') || '(body)'}: ${i.message}`).join('; ');
+}
+
+/** Drops absent optional fields (zod keeps `undefined` keys out already; this narrows the type). */
+function toSimRequest(r: z.infer<typeof SimRequestSchema>): SimRequest {
+  const out: SimRequest = { mode: r.mode, port: r.port };
+  for (const [k, v] of Object.entries(r)) if (v !== undefined) (out as unknown as Record<string, unknown>)[k] = v;
+  return out;
+}
+
+export function simulateRequest(ctx: ApiContext, body: unknown): ApiResult<SimulateResponse | { error: string }> {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return fail(400, 'body must be a JSON object {proxyId, request} or {dump, request}');
+  // Pick the form by its key first, so that validation errors name the field that is wrong.
+  const parsed = 'proxyId' in body ? ProxyBodySchema.safeParse(body) : DumpBodySchema.safeParse(body);
+  if (!parsed.success) return fail(400, `invalid simulate request: ${issues(parsed.error)}`);
+  const request = toSimRequest(parsed.data.request);
+  if ('proxyId' in parsed.data) {
+    const id = parsed.data.proxyId;
+    const res = configDumpFor(ctx.snapshot, id, { options: ctx.options, ...(ctx.cache ? { cache: ctx.cache } : {}) });
+    if (!res) return fail(404, `proxy "${id}" not found`);
+    const { config } = readConfigDump(res.dump);
+    return ok(simulate(config, request));
+  }
+  if (parsed.data.dump === undefined || parsed.data.dump === null) return fail(400, 'dump is required (an Envoy config_dump JSON)');
+  const { config, errors } = readConfigDump(parsed.data.dump);
+  const nothing = config.listeners.length + config.routes.length + config.clusters.length + config.endpoints.length === 0;
+  if (nothing && errors.length > 0) return fail(400, `unusable config dump: ${errors.join('; ')}`);
+  const result: SimulateResponse = simulate(config, request);
+  if (errors.length > 0) result.dumpErrors = errors;
+  return ok(result);
+}
+
+/** Reads a Request body as JSON (a body that is not JSON becomes a 400, never a throw). */
+export async function readJsonBody(req: Request): Promise<{ body?: unknown; error?: string }> {
+  try {
+    return { body: (await req.json()) as unknown };
+  } catch (e) {
+    return { error: `body is not JSON: ${(e as Error).message}` };
+  }
+}

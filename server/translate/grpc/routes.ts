@@ -1,0 +1,28 @@
+// RDS for proxyless gRPC (pilot/pkg/networking/grpcgen/rds.go: BuildHTTPRoutes, buildHTTPRoute).
+// gRPC asks for the route config its API listener names: `outbound|PORT||FQDN`. istiod answers with the
+// sidecar outbound virtual hosts of that port (BuildSidecarOutboundVirtualHosts: the same VirtualService
+// routing as sidecars — weights, header matches, retries, faults — and the same domains, so the client's
+// `host:port` authority matches) and nothing else: no catch-all vhost, no Envoy-only route-config fields.
+import type { LoadError } from '../../model/mesh';
+import { parseClusterName } from '../names';
+import type { RouteConfigurationJson } from '../types';
+import type { ProxyView } from '../view/types';
+import { buildSidecarVirtualHosts } from '../xds/routes/virtualHosts';
+
+export function buildGrpcRouteConfigs(view: ProxyView, names: Iterable<string>): { routes: RouteConfigurationJson[]; errors: LoadError[] } {
+  const routes: RouteConfigurationJson[] = [];
+  const errors: LoadError[] = [];
+  const byPort = new Map<number, ReturnType<typeof buildSidecarVirtualHosts>>();
+  for (const name of new Set(names)) {
+    const parsed = parseClusterName(name);
+    if (!parsed || parsed.hostname === '' || parsed.port === 0) continue; // istiod: "Failed to parse"
+    let built = byPort.get(parsed.port);
+    if (!built) {
+      built = buildSidecarVirtualHosts(view, parsed.port);
+      byPort.set(parsed.port, built);
+      errors.push(...built.errors);
+    }
+    routes.push({ name, virtualHosts: built.vhosts });
+  }
+  return { routes, errors };
+}
