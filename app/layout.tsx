@@ -1,9 +1,14 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import type { ReactNode } from 'react';
-import { LiveBadge } from '@/components/common/LiveBadge';
 import { QueryProvider } from '@/components/data/QueryProvider';
+import { LiveProvider } from '@/components/layout/LiveContext';
+import { LiveIndicator } from '@/components/layout/LiveIndicator';
+import { Nav } from '@/components/layout/Nav';
+import { THEME_SCRIPT } from '@/components/layout/theme';
+import { ThemeToggle } from '@/components/layout/ThemeToggle';
 import './globals.css';
+import '@/components/layout/layout.css';
 
 export const metadata: Metadata = {
   title: 'meshscope',
@@ -12,22 +17,24 @@ export const metadata: Metadata = {
 
 export default function RootLayout({ children }: { children: ReactNode }) {
   return (
-    <html lang="en">
+    <html lang="en" suppressHydrationWarning>
+      <head>
+        {/* Applies a stored light/dark choice before first paint. */}
+        <script dangerouslySetInnerHTML={{ __html: THEME_SCRIPT }} />
+      </head>
       <body>
         <QueryProvider>
-          <header className="top">
-            <Link href="/" className="brand">
-              meshscope
-            </Link>
-            <nav>
-              <Link href="/">Proxies</Link>
-              <a href="/debug/registryz?pretty">registryz</a>
-              <a href="/debug/configz?pretty">configz</a>
-              <a href="/debug/syncz?pretty">syncz</a>
-            </nav>
-            <LiveBadge />
-          </header>
-          <main>{children}</main>
+          <LiveProvider>
+            <header className="top">
+              <Link href="/" className="brand">
+                meshscope
+              </Link>
+              <Nav />
+              <LiveIndicator />
+              <ThemeToggle />
+            </header>
+            <main>{children}</main>
+          </LiveProvider>
         </QueryProvider>
       </body>
     </html>

@@ -1,16 +1,22 @@
-// Home: every proxy (id, type, namespace, labels, counts), the sources, and located input errors.
-import { HomeView } from '@/components/home/HomeView';
-import type { ErrorsResponse, ProxiesResponse } from '@/components/data/fetchers';
+// Overview: the mesh as a graph derived from config (namespaces, services, workloads, proxies and the
+// routes between them), the sources and the located input errors.
+import { Suspense } from 'react';
+import type { ErrorsResponse } from '@/components/data/fetchers';
+import { OverviewView } from '@/components/overview/OverviewView';
 import { inputErrors } from '@/server/api/debug';
-import { listProxies } from '@/server/api/proxies';
+import { meshGraph } from '@/server/api/meshGraph';
 import { readyRuntime } from '@/server/runtime';
 
 export const dynamic = 'force-dynamic';
 
-export default async function Home() {
+export default async function Overview() {
   const rt = await readyRuntime();
   const ctx = rt.context();
-  const proxies = listProxies(ctx).body as ProxiesResponse;
+  const graph = meshGraph(ctx).body;
   const errors = inputErrors(ctx).body as ErrorsResponse;
-  return <HomeView initialProxies={proxies} initialErrors={errors} />;
+  return (
+    <Suspense>
+      <OverviewView initialGraph={graph} initialErrors={errors} />
+    </Suspense>
+  );
 }

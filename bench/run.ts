@@ -5,6 +5,7 @@ import { DEFAULT_OPTIONS } from '../server/model/mesh';
 import { buildSnapshot } from '../server/model/snapshot';
 import { translateProxy } from '../server/translate/index';
 import { generateMesh } from './generateMesh';
+import { benchXdsFanout } from './xdsFanout';
 
 interface Row {
   bench: string;
@@ -47,6 +48,12 @@ function benchTranslate(services: number, reps: number) {
 
 const sizes = (process.env.BENCH_SIZES ?? '100,1000,5000').split(',').map(Number);
 for (const n of sizes) benchTranslate(n, n >= 5000 ? 3 : 5);
+
+// ADS push fan-out (bench/xdsFanout.ts): K loopback SotW clients; BENCH_XDS_CLIENTS overrides K.
+for (const k of (process.env.BENCH_XDS_CLIENTS ?? '100,1000').split(',').map(Number)) rows.push(...(await benchXdsFanout(k)));
+
+// UI time-to-interactive for a proxy with ~1k / 10k clusters, in Chromium (bench/uiTti.ts): BENCH_UI=1.
+if (process.env.BENCH_UI === '1') rows.push(...(await (await import('./uiTti')).benchUiTti()));
 
 const w = [24, 28, 0];
 console.log(['bench'.padEnd(w[0]!), 'size'.padEnd(w[1]!), 'figure'].join(' | '));

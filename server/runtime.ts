@@ -9,13 +9,13 @@ import type { ApiContext, SyncStatus, XdsState } from './api/types';
 import { DEFAULT_OPTIONS, type MeshSnapshot, type TranslateOptions } from './model/mesh';
 import { createAdsGenerator } from './pipeline/adsGenerator';
 import { createCache } from './pipeline/cache';
-import { diffProxies, type ProxyDigests } from './pipeline/changes';
+import { connectStoreToAds, diffProxies, type ProxyDigests } from './pipeline/changes';
 import type { ProxyResources, ResourceCache } from './pipeline/proxyResources';
 import { FileSource } from './sources/file/fileSource';
 import { KubeSource, type KubeSourceOptions } from './sources/kube/kubeSource';
 import { Store } from './sources/store';
-import { AdsServer } from './xds/server';
-import type { Source, SourceStatus } from './sources/types';
+import { AdsServer, type AdsServerOptions, type ConnectionStatus } from './xds/server';
+import type { Source, SourceSink, SourceStatus } from './sources/types';
 
 export interface MeshscopeRuntime {
   readonly config: RuntimeConfig;
@@ -33,6 +33,10 @@ export interface MeshscopeRuntime {
   context(): ApiContext;
   /** The ADS server: off (no xdsPort), starting, listening on a port, or failing to bind. */
   xds(): XdsState;
+  /** Connected xDS clients (what /debug/adsz shows). */
+  adsConnections(): ConnectionStatus[];
+  /** The ADS server itself (tests and benchmarks drive pushes through it). */
+  readonly ads: AdsServer;
   /** "proxy X changed" events; returns unsubscribe. */
   subscribe(listener: (e: MeshEvent) => void): () => void;
   stop(): Promise<void>;
@@ -56,6 +60,33 @@ export function kubeSourceOptions(config: RuntimeConfig): KubeSourceOptions {
   };
 }
 
+/**
+ * The health part of a source status (state and errors, not the detail line with its object counts):
+ * a change of it is worth an event of its own. Detail changes come with a snapshot change anyway.
+ */
+const statusSignature = (s: SourceStatus): string =>
+  JSON.stringify([s.state, s.lastError ?? '', Object.entries(s.resources ?? {}).map(([k, r]) => [k, r.state, r.lastError ?? ''])]);
+
+/**
+ * The store as the sources see it, plus a call to `onStatus` when a source's shown status changes
+ * (a cluster going away changes no snapshot, yet the UI's source line must follow it live).
+ */
+function statusNotifyingSink(store: Store, onStatus: () => void): SourceSink {
+  const shown = new Map<string, string>();
+  return {
+    replace: (id, inputs, errors) => store.replace(id, inputs, errors),
+    upsert: (id, input) => store.upsert(id, input),
+    remove: (id, ref) => store.remove(id, ref),
+    status(status) {
+      store.status(status);
+      const sig = statusSignature(status);
+      if (shown.get(status.id) === sig) return;
+      shown.set(status.id, sig);
+      onStatus();
+    },
+  };
+}
+
 function makeSources(config: RuntimeConfig, mode: MeshscopeRuntime['mode']): { sources: Source[]; problems: SourceStatus[] } {
   const ns = config.namespace ? { namespace: config.namespace } : {};
   if (mode === 'files') return { sources: [new FileSource('file', config.config ?? [], { ...ns, watch: true })], problems: [] };
@@ -65,7 +96,7 @@ function makeSources(config: RuntimeConfig, mode: MeshscopeRuntime['mode']): { s
   return { sources: [new FileSource('demo', [demoMeshDir()], { ...ns, watch: true })], problems: [] };
 }
 
-function createRuntime(config: RuntimeConfig, configError?: string): MeshscopeRuntime {
+function createRuntime(config: RuntimeConfig, configError?: string, overrides: AdsOverrides = {}): MeshscopeRuntime {
   const mode = sourceMode(config);
   const options = DEFAULT_OPTIONS;
   const store = new Store({ debounceMs: 100 });
@@ -73,6 +104,13 @@ function createRuntime(config: RuntimeConfig, configError?: string): MeshscopeRu
   const { sources, problems } = makeSources(config, mode);
   if (configError) problems.push({ id: 'config', kind: 'file', state: 'failing', lastError: configError });
   const listeners = new Set<(e: MeshEvent) => void>();
+  // A status-only change: no proxy changed, but the lists (sources, errors) should be refetched.
+  const sink = statusNotifyingSink(store, () => {
+    if (listeners.size === 0) return;
+    const snap = store.snapshot();
+    const event: MeshEvent = { version: snap.version, proxies: [], endpointsOnly: false, errors: snap.errors.length };
+    for (const l of listeners) l(event);
+  });
   let digests: ProxyDigests | undefined;
   const startedAt = new Date().toISOString();
 
@@ -99,7 +137,7 @@ function createRuntime(config: RuntimeConfig, configError?: string): MeshscopeRu
   const ready = (async () => {
     await Promise.all(
       sources.map((s) =>
-        s.start(store).catch((e: unknown) =>
+        s.start(sink).catch((e: unknown) =>
           store.status({ id: s.id, kind: mode === 'kube' ? 'kube' : mode === 'demo' ? 'demo' : 'file', state: 'failing', lastError: String(e) }),
         ),
       ),
@@ -108,8 +146,10 @@ function createRuntime(config: RuntimeConfig, configError?: string): MeshscopeRu
   })().catch(() => undefined);
 
   // The ADS server (gRPC, SotW + Delta) on config.xdsPort: bound in the background; a bind failure
-  // is a source-style status, never a crash. Every store change requests a (debounced) push.
-  const ads = new AdsServer({ generator: createAdsGenerator(() => store.snapshot(), options, cache) });
+  // is a source-style status, never a crash. Every store change requests a (debounced) push: EDS only
+  // for endpoint-only changes; connections whose resources did not change are sent nothing.
+  const adsOpts = adsOptionsFromEnv(overrides);
+  const ads = new AdsServer({ generator: createAdsGenerator(() => store.snapshot(), options, cache), ...adsOpts });
   let xds: XdsState = config.xdsPort === undefined ? { state: 'off' } : { state: 'starting' };
   const adsStarted =
     config.xdsPort === undefined
@@ -118,7 +158,7 @@ function createRuntime(config: RuntimeConfig, configError?: string): MeshscopeRu
           (port) => void (xds = { state: 'listening', port }),
           (e: unknown) => void (xds = { state: 'failing', error: `ADS server could not listen on :${config.xdsPort}: ${(e as Error).message}` }),
         );
-  const unsubscribeAds = store.onChange((_snap, info) => ads.push({ proxies: 'all', reason: info.endpointsOnly ? 'endpoints changed' : 'config changed' }));
+  const unsubscribeAds = connectStoreToAds(store, ads);
   const sync = (): readonly SyncStatus[] => ads.syncz() as SyncStatus[];
 
   const rt: MeshscopeRuntime = {
@@ -141,6 +181,8 @@ function createRuntime(config: RuntimeConfig, configError?: string): MeshscopeRu
       };
     },
     xds: () => xds,
+    adsConnections: () => ads.connections(),
+    ads,
     async stop() {
       unsubscribeCache();
       unsubscribeStore();
@@ -180,4 +222,29 @@ export async function readyRuntime(ms = 5_000): Promise<MeshscopeRuntime> {
 }
 
 /** For tests: a runtime from an explicit config, not installed globally. */
-export const createRuntimeForTest = (config: RuntimeConfig): MeshscopeRuntime => createRuntime(config);
+export const createRuntimeForTest = (config: RuntimeConfig, overrides?: AdsOverrides): MeshscopeRuntime => createRuntime(config, undefined, overrides);
+
+/** ADS settings a caller may override (tests, benchmarks); the rest come from the environment. */
+export type AdsOverrides = Partial<Pick<AdsServerOptions, 'log' | 'debounceMs' | 'maxDebounceMs' | 'pushConcurrency'>>;
+
+const intEnv = (name: string): number | undefined => {
+  const v = process.env[name];
+  if (v === undefined || !/^\d+$/.test(v.trim())) return undefined;
+  return Number(v.trim());
+};
+
+/**
+ * Push settings (istiod's PILOT_DEBOUNCE_AFTER / PILOT_DEBOUNCE_MAX / PILOT_PUSH_THROTTLE), in ms:
+ * MESHSCOPE_DEBOUNCE_AFTER (100), MESHSCOPE_DEBOUNCE_MAX (10000), MESHSCOPE_PUSH_THROTTLE (100).
+ * The log prints one line per ADS connect, disconnect and NACK (`meshscope serve` shows them).
+ */
+function adsOptionsFromEnv(overrides: AdsOverrides): Partial<AdsServerOptions> {
+  const out: Partial<AdsServerOptions> = { log: (line) => console.log(line) };
+  const after = intEnv('MESHSCOPE_DEBOUNCE_AFTER');
+  const max = intEnv('MESHSCOPE_DEBOUNCE_MAX');
+  const throttle = intEnv('MESHSCOPE_PUSH_THROTTLE');
+  if (after !== undefined) out.debounceMs = after;
+  if (max !== undefined) out.maxDebounceMs = max;
+  if (throttle !== undefined && throttle > 0) out.pushConcurrency = throttle;
+  return { ...out, ...overrides };
+}

@@ -152,7 +152,7 @@ export function VirtualTable<R>(props: VirtualTableProps<R>) {
               data-filter={f.key}
               value={filterValues[f.key] ?? ''}
               onChange={(e) => setFilterValues((v) => ({ ...v, [f.key]: e.target.value }))}
-              size={Math.max(6, f.label.length + 2)}
+              size={f.key === 'port' || f.key === 'subset' || f.key === 'direction' ? 8 : 22}
             />
           </label>
         ))}

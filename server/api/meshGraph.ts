@@ -10,6 +10,7 @@ import { endpointKey } from '../model/mesh';
 import { buildProxyView, gatewaysForRouter } from '../translate/view/buildProxyView';
 import { hostsMatch, resolveShortname } from '../translate/view/hosts';
 import { ruleTargets, type RuleTarget } from './meshGraphRoutes';
+import { nodeId } from './meshGraphIds';
 import { ok, type ApiContext, type ApiResult } from './types';
 
 export type MeshNodeKind = 'namespace' | 'service' | 'workload' | 'proxy' | 'pod';
@@ -75,13 +76,7 @@ export interface MeshGraph {
   counts: MeshGraphCounts;
 }
 
-export const nodeId = {
-  namespace: (ns: string) => `ns:${ns}`,
-  service: (s: Pick<ServiceModel, 'namespace' | 'hostname'>) => `svc:${s.namespace}/${s.hostname}`,
-  workload: (ns: string, kind: string, name: string) => `wl:${ns}/${kind}/${name}`,
-  proxy: (id: string) => `proxy:${id}`,
-  pod: (ns: string, name: string) => `pod:${ns}/${name}`,
-};
+export { nodeId };
 
 /** The workload a pod belongs to: its controller (Deployment, StatefulSet, …) or the bare pod. */
 export const workloadOf = (p: PodModel): { kind: string; name: string } => p.owner ?? { kind: 'Pod', name: p.name };
@@ -92,7 +87,8 @@ function serviceBadges(s: ServiceModel, snap: MeshSnapshot, suffix: string): Bad
   const badges: Badge[] = [];
   // Short names in VS hosts / DR host are relative to the object's namespace (ResolveShortnameToFQDN).
   const resolveHost = (h: string, ns: string) => resolveShortname(h, ns, suffix);
-  const vss = snap.virtualServices.filter((vs) => (vs.spec.hosts ?? []).some((h) => hostsMatch(resolveHost(h, vs.meta.namespace), s.hostname)));
+  // A bare `*` host (typical of gateway-bound VirtualServices) claims every host: not worth a badge on each.
+  const vss = snap.virtualServices.filter((vs) => (vs.spec.hosts ?? []).some((h) => h !== '*' && hostsMatch(resolveHost(h, vs.meta.namespace), s.hostname)));
   if (vss.length) badges.push({ kind: 'vs', text: `VS ${vss.length}`, title: `VirtualService: ${vss.map(vsKey).join(', ')}` });
   const subsets = snap.destinationRules
     .filter((dr) => resolveHost(dr.spec.host ?? '', dr.meta.namespace) === s.hostname)

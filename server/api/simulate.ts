@@ -4,7 +4,7 @@
 // only unusable input is a 4xx.
 import { z } from 'zod';
 import { readConfigDump } from '../envoy/dumpReader';
-import { configDumpFor } from '../pipeline/configDump';
+import { simulateProxy } from '../pipeline/simulateProxy';
 import { simulate, type SimRequest, type SimResult } from '../simulate/index';
 import { fail, ok, type ApiContext, type ApiResult } from './types';
 
@@ -52,10 +52,8 @@ export function simulateRequest(ctx: ApiContext, body: unknown): ApiResult<Simul
   const request = toSimRequest(parsed.data.request);
   if ('proxyId' in parsed.data) {
     const id = parsed.data.proxyId;
-    const res = configDumpFor(ctx.snapshot, id, { options: ctx.options, ...(ctx.cache ? { cache: ctx.cache } : {}) });
-    if (!res) return fail(404, `proxy "${id}" not found`);
-    const { config } = readConfigDump(res.dump);
-    return ok(simulate(config, request));
+    const result = simulateProxy(ctx.snapshot, id, request, { options: ctx.options, ...(ctx.cache ? { cache: ctx.cache } : {}) });
+    return result ? ok(result) : fail(404, `proxy "${id}" not found`);
   }
   if (parsed.data.dump === undefined || parsed.data.dump === null) return fail(400, 'dump is required (an Envoy config_dump JSON)');
   const { config, errors } = readConfigDump(parsed.data.dump);

@@ -9,7 +9,7 @@ import { translateGrpc, type GrpcWatches } from '../translate/grpc';
 import { translateProxy } from '../translate/index';
 import type { ResourceTable } from '../translate/types';
 import type { AdsGenerator, ClientInfo, ResourceSet, Watches } from '../xds/types';
-import { proxyResources, resourceCacheKey, type ProxyResources, type ResourceCache } from './proxyResources';
+import { resourceCacheKey, type ProxyResources, type ResourceCache } from './proxyResources';
 
 /** DESIGN.md §3 proxy identity: node id `POD.NS` first, then the IPs the client reports. */
 export function proxyForClient(snapshot: MeshSnapshot, client: Pick<ClientInfo, 'proxyId' | 'ips'>): ProxyModel | undefined {
@@ -44,12 +44,45 @@ export function proxyFromNode(client: ClientInfo): ProxyModel | undefined {
 
 const byName = (list: readonly EncodedResource[]): Map<string, EncodedResource> => new Map(list.map((r) => [r.name, r]));
 
-function encodeAll<T>(typeUrl: TypeUrl, kind: string, items: readonly T[], nameOf: (item: T) => string | undefined, errors: LoadError[]): EncodedResource[] {
+/**
+ * Encoded resources by content (type, name, JSON): proxies of the same shape share most resources, and
+ * JSON.stringify is an order of magnitude cheaper than protobuf encoding. Bounded; owned by one generator.
+ */
+export class EncodeMemo {
+  private readonly map = new Map<string, EncodedResource>();
+  constructor(private readonly capacity = 50_000) {}
+
+  encode(typeUrl: TypeUrl, name: string, json: unknown): EncodedResource {
+    const key = `${typeUrl}\u0000${name}\u0000${JSON.stringify(json)}`;
+    const hit = this.map.get(key);
+    if (hit) return hit;
+    const r = encodeResource(typeUrl, name, json);
+    if (this.map.size >= this.capacity) {
+      const oldest = this.map.keys().next();
+      if (!oldest.done) this.map.delete(oldest.value);
+    }
+    this.map.set(key, r);
+    return r;
+  }
+
+  get size(): number {
+    return this.map.size;
+  }
+}
+
+function encodeAll<T>(
+  typeUrl: TypeUrl,
+  kind: string,
+  items: readonly T[],
+  nameOf: (item: T) => string | undefined,
+  errors: LoadError[],
+  memo: EncodeMemo | undefined,
+): EncodedResource[] {
   const out: EncodedResource[] = [];
   items.forEach((item, i) => {
     const name = nameOf(item) ?? '';
     try {
-      out.push(encodeResource(typeUrl, name, item));
+      out.push(memo ? memo.encode(typeUrl, name, item) : encodeResource(typeUrl, name, item));
     } catch (e) {
       errors.push({ severity: 'error', message: `internal: could not encode ${kind} "${name}": ${(e as Error).message}`, object: `${kind} ${name || `#${i}`}` });
     }
@@ -58,15 +91,15 @@ function encodeAll<T>(typeUrl: TypeUrl, kind: string, items: readonly T[], nameO
 }
 
 /** A translated table → encoded resources (never throws: encoder failures become errors). */
-export function encodeTable(proxy: ProxyModel, version: number, table: ResourceTable): ProxyResources {
+export function encodeTable(proxy: ProxyModel, version: number, table: ResourceTable, memo?: EncodeMemo): ProxyResources {
   const errors: LoadError[] = [...table.errors];
   return {
     proxy,
     version,
-    listeners: encodeAll(TYPE.listener, 'Listener', table.listeners, (l) => l.name, errors),
-    routes: encodeAll(TYPE.route, 'RouteConfiguration', table.routes, (r) => r.name, errors),
-    clusters: encodeAll(TYPE.cluster, 'Cluster', table.clusters, (c) => c.name, errors),
-    endpoints: encodeAll(TYPE.endpoint, 'ClusterLoadAssignment', table.endpoints, (e) => e.clusterName, errors),
+    listeners: encodeAll(TYPE.listener, 'Listener', table.listeners, (l) => l.name, errors, memo),
+    routes: encodeAll(TYPE.route, 'RouteConfiguration', table.routes, (r) => r.name, errors, memo),
+    clusters: encodeAll(TYPE.cluster, 'Cluster', table.clusters, (c) => c.name, errors, memo),
+    endpoints: encodeAll(TYPE.endpoint, 'ClusterLoadAssignment', table.endpoints, (e) => e.clusterName, errors, memo),
     errors,
   };
 }
@@ -92,31 +125,34 @@ function safely(proxy: ProxyModel, build: () => ResourceTable): ResourceTable {
   }
 }
 
-/** Translate + encode for one client: grpcgen by watched names, or the Envoy translator. Cached by inputs. */
+/**
+ * Translate + encode for one client: grpcgen by watched names, or the Envoy translator. Cached by inputs in
+ * `cache` (the registry-proxy entries are the ones proxyResources / config_dump use: same key, same shape).
+ */
 export function clientResources(
   snap: MeshSnapshot,
   client: ClientInfo,
   watches: Watches | undefined,
   options: TranslateOptions,
   cache?: ResourceCache,
+  memo?: EncodeMemo,
 ): ProxyResources | undefined {
   const known = proxyForClient(snap, client);
-  if (client.flavour !== 'grpc' && known) return proxyResources(snap, known.id, options, cache);
   const proxy = known ?? proxyFromNode(client);
   if (!proxy) return undefined;
+  let key: string;
+  let build: () => ResourceTable;
   if (client.flavour === 'grpc') {
     const w = grpcWatches(watches);
-    const key = `grpc\u0000${resourceCacheKey(snap.version, JSON.stringify(proxy), options)}\u0000${JSON.stringify(w)}`;
-    const hit = cache?.get(key);
-    if (hit) return hit;
-    const r = encodeTable(proxy, snap.version, safely(proxy, () => translateGrpc(snap, proxy, w, options)));
-    cache?.set(key, r);
-    return r;
+    key = `grpc\u0000${resourceCacheKey(snap.version, JSON.stringify(proxy), options)}\u0000${JSON.stringify(w)}`;
+    build = () => translateGrpc(snap, proxy, w, options);
+  } else {
+    key = known ? resourceCacheKey(snap.version, known.id, options) : `node\u0000${resourceCacheKey(snap.version, JSON.stringify(proxy), options)}`;
+    build = () => translateProxy(snap, proxy, options);
   }
-  const key = `node\u0000${resourceCacheKey(snap.version, JSON.stringify(proxy), options)}`;
   const hit = cache?.get(key);
   if (hit) return hit;
-  const r = encodeTable(proxy, snap.version, safely(proxy, () => translateProxy(snap, proxy, options)));
+  const r = encodeTable(proxy, snap.version, safely(proxy, build), memo);
   cache?.set(key, r);
   return r;
 }
@@ -132,10 +168,11 @@ export function toResourceSet(r: ProxyResources, version: string): ResourceSet {
 }
 
 export function createAdsGenerator(snapshot: () => MeshSnapshot, options: TranslateOptions, cache?: ResourceCache): AdsGenerator {
+  const memo = new EncodeMemo();
   return {
     generate(client: ClientInfo, watches?: Watches): ResourceSet | undefined {
       const snap = snapshot();
-      const r = clientResources(snap, client, watches, options, cache);
+      const r = clientResources(snap, client, watches, options, cache, memo);
       return r ? toResourceSet(r, String(snap.version)) : undefined;
     },
   };

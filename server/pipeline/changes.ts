@@ -1,6 +1,10 @@
 // Which proxies' config changed between two snapshots: compare per-proxy digests of the encoded
 // resources (what a connected Envoy would be sent). Pure apart from the caller-owned cache.
 import type { MeshSnapshot, TranslateOptions } from '../model/mesh';
+import { TYPE } from '../envoy/typeUrls';
+import type { Store, StoreChange } from '../sources/store';
+import type { AdsServer } from '../xds/server';
+import type { PushRequest } from '../xds/types';
 import { proxyResources, resourcesDigest, type ResourceCache } from './proxyResources';
 
 export interface ProxyDigests {
@@ -29,4 +33,21 @@ export function diffProxies(prev: ProxyDigests | undefined, snapshot: MeshSnapsh
   for (const [id, d] of digests.byProxy) if (prev?.byProxy.get(id) !== d) changed.add(id);
   for (const id of prev?.byProxy.keys() ?? []) if (!digests.byProxy.has(id)) changed.add(id);
   return { digests, changed: [...changed].sort() };
+}
+
+/** What a store change asks of the ADS server (istiod PushRequest): EDS only for endpoint-only changes. */
+export function pushRequestFor(change: Pick<StoreChange, 'version' | 'endpointsOnly' | 'changed'>): PushRequest {
+  const what = change.changed.length === 1 ? change.changed[0] : `${change.changed.length} objects`;
+  if (change.endpointsOnly) return { proxies: 'all', types: new Set([TYPE.endpoint]), reason: `endpoints changed (${what})` };
+  return { proxies: 'all', reason: `config changed (${what})` };
+}
+
+/**
+ * Wires a store to an ADS server: every new snapshot requests a (debounced, merged) push. Which
+ * connections then get bytes is decided per connection by content: a connection whose generated resources
+ * did not change for a type is sent nothing for it, so only proxies whose view changed receive resources.
+ * Returns the unsubscribe function.
+ */
+export function connectStoreToAds(store: Pick<Store, 'onChange'>, ads: Pick<AdsServer, 'push'>): () => void {
+  return store.onChange((_snap, change) => ads.push(pushRequestFor(change)));
 }

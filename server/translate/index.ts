@@ -1,12 +1,13 @@
 // translateProxy: (snapshot, proxy, options) → Envoy resources. Pure: reads only its arguments.
 // Reads as the pipeline it is: view → listeners (decide the HTTP route ports) → route configs →
-// clusters → endpoints. Gateway listeners/routes (router proxies) are not generated yet: routers
-// get their cluster set (istio-translation.md §6, last paragraph) and no listeners.
+// clusters → endpoints. Routers get gateway listeners and route configs (xds/gateway, istio-translation.md §6)
+// and the gateway cluster set (§6, last paragraph).
 import { DEFAULT_OPTIONS, type LoadError, type MeshSnapshot, type ProxyModel, type TranslateOptions } from '../model/mesh';
 import type { ResourceTable } from './types';
 import { buildProxyView } from './view';
 import { buildClusters } from './xds/clusters';
 import { buildEndpoints } from './xds/endpoints';
+import { buildGatewayResources } from './xds/gateway';
 import { buildSidecarListeners } from './xds/listeners';
 import { buildSidecarRouteConfigs, buildSniffedRouteConfig } from './xds/routes';
 import type { RouteConfigurationJson } from './types';
@@ -40,6 +41,11 @@ export function translateProxy(
       errors.push(...sniffed.errors);
     }
     table.routes = routes;
+  } else {
+    const gw = buildGatewayResources(view);
+    table.listeners = gw.listeners;
+    table.routes = gw.routes;
+    errors.push(...gw.errors);
   }
 
   const cds = buildClusters(view);

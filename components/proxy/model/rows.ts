@@ -133,7 +133,8 @@ function routeDetails(r: Record<string, unknown>): string[] {
 
 export function routeRows(routeConfigs: readonly unknown[]): RouteTableRow[] {
   const out: RouteTableRow[] = [];
-  for (const rcRaw of routeConfigs) {
+  const keys = new Set<string>();
+  for (const [rcIndex, rcRaw] of routeConfigs.entries()) {
     const rc = obj(rcRaw);
     const rcName = str(rc.name) ?? '';
     for (const vhRaw of arr(rc.virtual_hosts)) {
@@ -147,8 +148,12 @@ export function routeRows(routeConfigs: readonly unknown[]): RouteTableRow[] {
         ordinals.set(source ?? '', ordinal + 1);
         const action =
           r.route !== undefined ? 'route' : r.redirect !== undefined ? 'redirect' : r.direct_response !== undefined ? 'direct_response' : r.filter_action !== undefined ? 'filter_action' : '(none)';
+        // Static route configs may be unnamed (Envoy bootstrap): keep keys unique by position.
+        let key = `${rcName}/${vhName}/${index}`;
+        if (keys.has(key)) key = `${key}@${rcIndex}`;
+        keys.add(key);
         const row: RouteTableRow = {
-          key: `${rcName}/${vhName}/${index}`,
+          key,
           routeConfig: rcName,
           vhost: vhName,
           domains: arr(vh.domains).map(String).join(', '),
@@ -173,12 +178,17 @@ export function routeRows(routeConfigs: readonly unknown[]): RouteTableRow[] {
   return out;
 }
 
-/** Envoy's circuit breaker thresholds (default priority), e.g. `conn 100 · pending 10 · req 1024 · retries 3`. */
+/** 2^32-1: what Istio writes for "no limit" (cluster_traffic_policy.go getDefaultCircuitBreakerThresholds). */
+const UNLIMITED = 4294967295;
+
+/** Envoy's circuit breaker thresholds (default priority), e.g. `conn 100 · pending 10 · req 1024 · retries 3`;
+ *  `unlimited` when every threshold is Istio's no-limit value. */
 export function circuitBreakers(cluster: unknown): string {
   const thresholds = arr(obj(obj(cluster).circuit_breakers).thresholds).map(obj);
   const t = thresholds.find((x) => (str(x.priority) ?? 'DEFAULT') === 'DEFAULT') ?? thresholds[0];
   if (!t) return '';
   const parts: string[] = [];
+  let limited = false;
   for (const [k, label] of [
     ['max_connections', 'conn'],
     ['max_pending_requests', 'pending'],
@@ -186,9 +196,11 @@ export function circuitBreakers(cluster: unknown): string {
     ['max_retries', 'retries'],
   ] as const) {
     const v = num(t[k]);
-    if (v !== undefined) parts.push(`${label} ${v}`);
+    if (v === undefined) continue;
+    if (v !== UNLIMITED) limited = true;
+    parts.push(`${label} ${v === UNLIMITED ? '∞' : v}`);
   }
-  return parts.join(' · ');
+  return parts.length && !limited ? 'unlimited' : parts.join(' · ');
 }
 
 /** outlier_detection in brief: `5xx×5 · every 10s · eject 30s · max 10%`. */
@@ -227,7 +239,7 @@ export function clusterRows(clusters: readonly unknown[]): ClusterTableRow[] {
       // Envoy's defaults: type STATIC, lb_policy ROUND_ROBIN (cluster.proto).
       type: str(c.type) ?? str(obj(c.cluster_type).name) ?? 'STATIC',
       lb: str(c.lb_policy) ?? 'ROUND_ROBIN',
-      destinationRule: dr ? `${dr.namespace}/${dr.name}` : '',
+      destinationRule: dr && dr.kind === 'DestinationRule' ? `${dr.namespace}/${dr.name}` : '',
       circuitBreakers: circuitBreakers(c),
       outlierDetection: outlierDetection(c),
       raw,
@@ -251,11 +263,33 @@ export function endpointRows(loadAssignments: readonly unknown[]): EndpointTable
   return out;
 }
 
+/** Route configs inlined in listeners' HTTP connection managers (waypoints, bootstrap listeners), named
+ *  `LISTENER/(inline) NAME` so they sit beside the RDS ones. */
+export function inlineRouteConfigs(listeners: readonly unknown[]): unknown[] {
+  const out: unknown[] = [];
+  for (const lRaw of listeners) {
+    const l = obj(lRaw);
+    const lname = str(l.name) ?? formatAddressOf(l);
+    for (const chain of [...arr(l.filter_chains), ...(l.default_filter_chain ? [l.default_filter_chain] : [])])
+      for (const f of arr(obj(chain).filters)) {
+        const rc = obj(obj(obj(f).typed_config).route_config);
+        if (Object.keys(rc).length === 0) continue;
+        out.push({ ...rc, name: `${lname}/(inline) ${str(rc.name) ?? ''}`.trimEnd() });
+      }
+  }
+  return out;
+}
+
+function formatAddressOf(l: Record<string, unknown>): string {
+  const sa = obj(obj(l.address).socket_address);
+  return sa.address !== undefined ? `${String(sa.address)}:${String(sa.port_value ?? '')}` : '(unnamed)';
+}
+
 export function rowsFromDump(dump: unknown): DumpRows {
   const { config, errors } = readConfigDump(dump);
   return {
     listeners: listenerRows(config.listeners),
-    routes: routeRows(config.routes),
+    routes: routeRows([...config.routes, ...inlineRouteConfigs(config.listeners)]),
     clusters: clusterRows(config.clusters),
     endpoints: endpointRows(config.endpoints),
     errors,

@@ -19,8 +19,10 @@ export interface GraphNode {
   detail?: string;
   /** The Envoy JSON of the resource (listener, route configuration, virtual host, route, cluster, lb endpoint). */
   json?: unknown;
-  /** Istio config the resource came from (filter_metadata.istio.config). */
+  /** Istio config the resource came from (filter_metadata.istio.config), parsed… */
   source?: SimSource;
+  /** …and as written (`/apis/networking.istio.io/v1/namespaces/NS/virtual-service/NAME`). */
+  sourcePath?: string;
   /** Route nodes: position in their virtual host. */
   routeIndex?: number;
   /** Route and virtual host nodes: the route configuration they belong to (its node id). */

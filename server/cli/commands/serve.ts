@@ -97,8 +97,9 @@ export async function serveCommand(argv: readonly string[], io: Io, root: string
   const plan = await planServe(argv, process.cwd());
   const nextBin = createRequire(join(root, 'package.json')).resolve('next/dist/bin/next');
   const env = { NEXT_TELEMETRY_DISABLED: '1', ...process.env, [ENV_VAR]: JSON.stringify(plan.runtime), MESHSCOPE_ROOT: root };
-  // One build at a time per dist dir; a serve that waited finds the build up to date.
-  const code = await withLock(join(root, `${distDir()}.lock`), async () => {
+  // One build at a time per dist dir; a serve that waited finds the build up to date. An up-to-date
+  // build takes no lock: the image's root filesystem is read-only in the cluster (deploy/deployment.yaml).
+  const code = !buildStatus(root).needed ? 0 : await withLock(join(root, `${distDir()}.lock`), async () => {
     const build = buildStatus(root);
     if (!build.needed) return 0;
     io.stderr.write(`meshscope: building the web app (${build.reason})…\n`);

@@ -4,7 +4,9 @@
 // Prints the simulator's JSON (server/simulate); `{"error": …}` results still exit 0 (DESIGN.md §3).
 import { readFile } from 'node:fs/promises';
 import { DEFAULT_OPTIONS } from '../../model/mesh';
-import { configDumpFor } from '../../pipeline/configDump';
+import { readConfigDump } from '../../envoy/dumpReader';
+import { simulateProxy } from '../../pipeline/simulateProxy';
+import { simulate } from '../../simulate/index';
 import { list, oneOf, parseArgs, portFlag, str, UsageError, type ParsedArgs } from '../args';
 import type { SimRequest } from '../../simulate/types';
 import { CONFIG_FLAGS, loadFromArgs, writeJson, type Io } from './common';
@@ -60,30 +62,28 @@ export async function simulateCommand(argv: readonly string[], io: Io): Promise<
   const args = parseArgs(argv, FLAGS);
   const request = parseSimulateRequest(args);
   const dumpPath = str(args, 'dump');
-  let dump: unknown;
   if (dumpPath) {
+    let dump: unknown;
     try {
       dump = JSON.parse(await readFile(dumpPath, 'utf8'));
     } catch (e) {
       io.stderr.write(`error: ${dumpPath}: ${(e as Error).message}\n`);
       return 1;
     }
-  } else {
-    const proxy = str(args, 'proxy');
-    if (!proxy) throw new UsageError('--proxy POD.NAMESPACE (or --dump FILE) is required');
-    const loaded = await loadFromArgs(args, io);
-    if (!loaded) return 1;
-    const res = configDumpFor(loaded.snapshot, proxy, { options: DEFAULT_OPTIONS });
-    if (!res) {
-      io.stderr.write(`error: proxy "${proxy}" not found\n`);
-      return 1;
-    }
-    dump = res.dump;
+    const { config, errors } = readConfigDump(dump);
+    for (const e of errors) io.stderr.write(`${dumpPath}: ${e}\n`);
+    writeJson(io, simulate(config, request));
+    return 0;
   }
-  // Loaded lazily so the other commands keep working whatever state the simulator is in.
-  const [{ readConfigDump }, { simulate }] = await Promise.all([import('../../envoy/dumpReader'), import('../../simulate/index')]);
-  const { config, errors } = readConfigDump(dump);
-  for (const e of errors) io.stderr.write(`${dumpPath ?? 'config_dump'}: ${e}\n`);
-  writeJson(io, simulate(config, request));
+  const proxy = str(args, 'proxy');
+  if (!proxy) throw new UsageError('--proxy POD.NAMESPACE (or --dump FILE) is required');
+  const loaded = await loadFromArgs(args, io);
+  if (!loaded) return 1;
+  const result = simulateProxy(loaded.snapshot, proxy, request, { options: DEFAULT_OPTIONS });
+  if (!result) {
+    io.stderr.write(`error: proxy "${proxy}" not found\n`);
+    return 1;
+  }
+  writeJson(io, result);
   return 0;
 }

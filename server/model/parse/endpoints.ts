@@ -121,11 +121,13 @@ function parseLocality(s: string | undefined): Locality {
 }
 
 export function serviceEntryEndpoints(
-  pairs: readonly { service: ServiceModel; entry: IstioConfig<'ServiceEntry'> }[],
+  pairs: readonly { service: ServiceModel; entry: IstioConfig<'ServiceEntry'>; entries?: readonly IstioConfig<'ServiceEntry'>[] }[],
   pods: readonly PodModel[],
   index: EndpointIndex,
 ): void {
-  for (const { service, entry } of pairs) {
+  // Every ServiceEntry repeating a (namespace, host) adds its endpoints under that one key, as istiod's
+  // endpoint index (keyed by hostname and namespace) does.
+  for (const { service, entry: e, entries } of pairs) for (const entry of entries ?? [e]) {
     const spec = entry.spec;
     const key = `${service.namespace}/${service.hostname}`;
     const specPorts = spec.ports ?? [];

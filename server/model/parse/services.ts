@@ -71,17 +71,60 @@ const SE_RESOLUTION: Readonly<Record<string, Resolution>> = {
   DNS_ROUND_ROBIN: 'DNSRoundRobin',
 };
 
-/** One ServiceModel per ServiceEntry host; a later entry repeating a namespace+host is skipped (warning). */
+/** A ServiceEntry-derived service and every ServiceEntry that defines its (namespace, host), oldest first. */
+export interface ServiceEntryService {
+  service: ServiceModel;
+  /** The oldest ServiceEntry for the host (the service's provenance). */
+  entry: IstioConfig<'ServiceEntry'>;
+  /** All ServiceEntries of this namespace repeating the host, oldest first (entries[0] === entry); each adds its endpoints. */
+  entries: IstioConfig<'ServiceEntry'>[];
+}
+
+const sameSet = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x) => b.includes(x));
+const sameMap = (a: Readonly<Record<string, string>> | undefined, b: Readonly<Record<string, string>> | undefined) => {
+  const ea = Object.entries(a ?? {});
+  return ea.length === Object.keys(b ?? {}).length && ea.every(([k, v]) => b?.[k] === v);
+};
+
+/**
+ * canMergeServices (model/sidecar.go): two ServiceEntry services of one namespace and host merge when their
+ * resolution, labels, workload selector and exportTo agree.
+ */
+function canMerge(a: ServiceModel, b: ServiceModel): boolean {
+  return a.resolution === b.resolution && sameMap(a.labels, b.labels) && sameMap(a.selector, b.selector) && sameSet(a.exportTo, b.exportTo);
+}
+
+/**
+ * appendSidecarServices' merge of a newer service into an older one: ports of new numbers appended, and
+ * (meshscope's stand-in for istiod keeping one service per host × address in its egress listeners) the
+ * newer entry's addresses appended too.
+ */
+function mergeInto(old: ServiceModel, add: ServiceModel): ServiceModel {
+  const ports = [...old.ports, ...add.ports.filter((p) => !old.ports.some((o) => o.port === p.port))];
+  const addresses = [...old.addresses, ...add.addresses.filter((a) => !old.addresses.includes(a))];
+  return { ...old, ports, addresses, address: addresses[0] ?? old.address };
+}
+
+/**
+ * ServiceEntries → services (convertServices): one service per host. Every valid address is kept (IP, or CIDR
+ * with /32 and /128 turned into plain IPs); the first is the default address, the rest stand for istiod's
+ * additional host × address services (the listener builder binds each). A later ServiceEntry of the same
+ * namespace repeating a host is merged into the older service as istiod's sidecar scope merges them
+ * (appendSidecarServices / canMergeServices); when it cannot merge (different resolution, labels, selector or
+ * exportTo) only its endpoints are kept (the endpoint index is keyed by host and namespace) and a warning says so.
+ */
 export function serviceEntryServices(
   entries: readonly IstioConfig<'ServiceEntry'>[],
   seen: Set<string>,
   errors: LoadError[],
-): { service: ServiceModel; entry: IstioConfig<'ServiceEntry'> }[] {
-  const out: { service: ServiceModel; entry: IstioConfig<'ServiceEntry'> }[] = [];
+): ServiceEntryService[] {
+  const out: ServiceEntryService[] = [];
+  const byKey = new Map<string, ServiceEntryService>();
   for (const se of entries) {
     const spec = se.spec;
-    const addresses = (spec.addresses ?? []).map((a) => (a.endsWith('/32') || a.endsWith('/128') ? a.slice(0, a.lastIndexOf('/')) : a));
-    const first = addresses.find((a) => isIP(a) || isCIDR(a)) ?? '0.0.0.0';
+    const addresses = (spec.addresses ?? [])
+      .map((a) => (a.endsWith('/32') || a.endsWith('/128') ? a.slice(0, a.lastIndexOf('/')) : a))
+      .filter((a) => isIP(a) || isCIDR(a));
     const ports: ServicePort[] = (spec.ports ?? []).map((p) => {
       const port: ServicePort = { name: p.name, port: p.number, protocol: parseProtocol(p.protocol) };
       if (p.targetPort !== undefined) port.targetPort = p.targetPort;
@@ -89,27 +132,12 @@ export function serviceEntryServices(
     });
     spec.hosts.forEach((host, i) => {
       const key = `${se.meta.namespace}/${host}`;
-      if (seen.has(key)) {
-        errors.push(
-          locate(
-            {
-              severity: 'warning',
-              message: `host ${host} is already defined in namespace ${se.meta.namespace} by an older service or ServiceEntry; ignored here`,
-              object: `ServiceEntry ${se.meta.namespace}/${se.meta.name}`,
-              path: `spec.hosts[${i}]`,
-            },
-            se.origin,
-          ),
-        );
-        return;
-      }
-      seen.add(key);
       const service: ServiceModel = {
         hostname: host,
         namespace: se.meta.namespace,
         name: se.meta.name,
         registry: 'External',
-        address: first,
+        address: addresses[0] ?? '0.0.0.0',
         addresses,
         ports,
         resolution: SE_RESOLUTION[spec.resolution ?? 'NONE'] ?? 'Passthrough',
@@ -120,7 +148,29 @@ export function serviceEntryServices(
         ref: { kind: 'ServiceEntry', group: 'networking.istio.io', version: 'v1', namespace: se.meta.namespace, name: se.meta.name },
       };
       if (spec.workloadSelector?.labels) service.selector = spec.workloadSelector.labels;
-      out.push({ service, entry: se });
+      const prev = byKey.get(key);
+      if (prev) {
+        if (prev.entries.includes(se)) return; // the same host listed twice in one entry
+        prev.entries.push(se);
+        if (canMerge(prev.service, service)) prev.service = mergeInto(prev.service, service);
+        else
+          errors.push(
+            locate(
+              {
+                severity: 'warning',
+                message: `host ${host} is already defined in namespace ${se.meta.namespace} by ServiceEntry ${prev.entry.meta.name} with a different resolution, labels, workloadSelector or exportTo; only this entry's endpoints are merged`,
+                object: `ServiceEntry ${se.meta.namespace}/${se.meta.name}`,
+                path: `spec.hosts[${i}]`,
+              },
+              se.origin,
+            ),
+          );
+        return;
+      }
+      seen.add(key);
+      const pair: ServiceEntryService = { service, entry: se, entries: [se] };
+      byKey.set(key, pair);
+      out.push(pair);
     });
   }
   return out;

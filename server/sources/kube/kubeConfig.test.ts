@@ -3,10 +3,13 @@
 // ~/.kube/config, else the pod's service account (rest.InClusterConfig: KUBERNETES_SERVICE_HOST/PORT,
 // token + ca.crt under /var/run/secrets/kubernetes.io/serviceaccount); --context picks a context.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { KubeSource } from './kubeSource';
+import { getJson } from './http';
 import { resolveKubeConfig, SERVICE_ACCOUNT_DIR } from './kubeConfig';
 import { RecordingSink } from './testing/recordingSink';
 
@@ -93,6 +96,43 @@ describe('resolveKubeConfig', () => {
   it('--in-cluster outside a pod, or no configuration at all, is a clear error', () => {
     expect(() => resolveKubeConfig({ inCluster: true }, noEnv())).toThrow(/--in-cluster: not running in a pod/);
     expect(() => resolveKubeConfig({}, noEnv())).toThrow(/no kubeconfig/);
+  });
+});
+
+describe('plain http:// API servers (kubectl proxy)', () => {
+  // kubectl (client-go rest.Config) uses an http:// server as it is; client-node refuses one without
+  // insecure-skip-tls-verify, so resolveKubeConfig marks plaintext clusters (nothing to verify there).
+  it('a kubeconfig naming http://127.0.0.1:PORT reaches that server; https clusters keep TLS verification', async () => {
+    const server = createServer((req, res) => {
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify({ kind: 'Status', message: `saw ${req.url}` }));
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    const port = (server.address() as AddressInfo).port;
+    try {
+      const f = join(dir, 'proxy');
+      writeFileSync(
+        f,
+        [
+          'apiVersion: v1',
+          'kind: Config',
+          'clusters:',
+          `- name: proxy\n  cluster:\n    server: http://127.0.0.1:${port}`,
+          '- name: tls\n  cluster:\n    server: https://tls.example:6443',
+          'contexts:',
+          '- name: proxy\n  context:\n    cluster: proxy\n    user: u',
+          '- name: tls\n  context:\n    cluster: tls\n    user: u',
+          'users:\n- name: u\n  user: {}',
+          'current-context: proxy',
+          '',
+        ].join('\n'),
+      );
+      const { kc } = resolveKubeConfig({ kubeconfig: f }, noEnv());
+      expect(kc.getCluster('tls')?.skipTLSVerify).toBe(false);
+      expect(await getJson(kc, '/api/v1/pods')).toEqual({ status: 200, body: { kind: 'Status', message: 'saw /api/v1/pods' } });
+    } finally {
+      server.close();
+    }
   });
 });
 

@@ -118,5 +118,21 @@ export function resolveKubeConfig(opts: KubeConfigOptions, env: KubeConfigEnv = 
     kc.setCurrentContext(opts.context);
   }
   if (!kc.getCurrentCluster()) throw new Error('kubeconfig has no current context/cluster; pass --context');
+  allowPlainHttp(kc);
   return { kc, from };
+}
+
+/**
+ * kubectl talks to an `http://` server as it is (e.g. `kubectl proxy`'s http://127.0.0.1:8001), but
+ * client-node refuses one unless the cluster says insecure-skip-tls-verify. Plain HTTP has no
+ * certificate to verify, so mark exactly those clusters; https clusters are left untouched.
+ */
+function allowPlainHttp(kc: KubeConfig): void {
+  if (!kc.clusters.some((c) => c.server.startsWith('http:') && !c.skipTLSVerify)) return;
+  kc.loadFromOptions({
+    clusters: kc.clusters.map((c) => (c.server.startsWith('http:') ? { ...c, skipTLSVerify: true } : c)),
+    users: kc.users,
+    contexts: kc.contexts,
+    currentContext: kc.currentContext,
+  });
 }

@@ -1,7 +1,7 @@
 // grpcgen: what istiod sends a proxyless gRPC client (node metadata GENERATOR=grpc, or a client asking LDS
 // for `host:port` names) — pilot/pkg/networking/grpcgen. Everything is by name: gRPC never subscribes by
 // wildcard, so each type is built only for the names the client watches. Pure: reads only its arguments.
-//   LDS: API listeners `host:port` (listeners.ts)      RDS: `outbound|PORT||FQDN` route configs (routes.ts)
+//   LDS: API listeners `host:port` (listeners.ts), xDS server listeners (inbound.ts)   RDS: `outbound|PORT||FQDN` route configs (routes.ts)
 //   CDS: EDS clusters, ROUND_ROBIN unless consistent hash (xds/clusters/grpc.ts)
 //   EDS: the sidecar EDS builder for the requested clusters (localities with load_balancing_weight).
 import { DEFAULT_OPTIONS, type LoadError, type MeshSnapshot, type ProxyModel, type TranslateOptions } from '../../model/mesh';
@@ -9,11 +9,13 @@ import type { ClusterJson, ResourceTable } from '../types';
 import { buildProxyView } from '../view';
 import { buildGrpcClusters } from '../xds/clusters/grpc';
 import { buildEndpoints } from '../xds/endpoints';
+import { buildGrpcInboundListeners } from './inbound';
 import { buildGrpcListeners } from './listeners';
 import { buildGrpcRouteConfigs } from './routes';
 
 export { buildGrpcListeners, grpcApiListener, GRPC_HTTP_FILTERS } from './listeners';
 export { buildGrpcRouteConfigs } from './routes';
+export { buildGrpcInboundListeners } from './inbound';
 export { listenerNameFilter, splitHostPort, tryFindFqdn, GRPC_INBOUND_PREFIX } from './listenerNames';
 
 /** The names a gRPC client watches, per type. */
@@ -40,7 +42,9 @@ export function translateGrpc(
 ): ResourceTable {
   const errors: LoadError[] = [];
   const view = buildProxyView(snapshot, proxy, options);
-  const listeners = buildGrpcListeners(view, watches.listeners);
+  const inbound = buildGrpcInboundListeners(view, watches.listeners);
+  errors.push(...inbound.errors);
+  const listeners = [...buildGrpcListeners(view, watches.listeners), ...inbound.listeners];
   const rds = buildGrpcRouteConfigs(view, watches.routes);
   errors.push(...rds.errors);
   const clusters = buildGrpcClusters(view, [...new Set(watches.clusters)]);

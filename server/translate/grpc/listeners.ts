@@ -3,7 +3,6 @@
 // for every service the proxy imports; its HttpConnectionManager takes routes over ADS from the route
 // config named like the service's default cluster (`outbound|PORT||FQDN`, grpcgen.go clusterKey) and runs
 // the fault filter then the router (gRPC NACKs a router that is not last).
-// Not generated yet: inbound listeners for xDS-enabled gRPC servers (`xds.istio.io/grpc/lds/inbound/…`).
 import { EXT } from '../../envoy/typeUrls';
 import { outboundCluster } from '../names';
 import type { ListenerJson } from '../types';

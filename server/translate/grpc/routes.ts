@@ -3,11 +3,20 @@
 // sidecar outbound virtual hosts of that port (BuildSidecarOutboundVirtualHosts: the same VirtualService
 // routing as sidecars — weights, header matches, retries, faults — and the same domains, so the client's
 // `host:port` authority matches) and nothing else: no catch-all vhost, no Envoy-only route-config fields.
+// Domains keep their `:port` variants for gRPC: httproute.go generateVirtualHostDomains appends them
+// (appendDomainPort) unless SidecarIgnorePort(node), which is false for proxyless gRPC — gRPC matches the
+// authority with its port and has no ignore_port_in_host_matching.
 import type { LoadError } from '../../model/mesh';
-import { parseClusterName } from '../names';
+import { domainName, parseClusterName } from '../names';
+import type { VirtualHostJson } from '../../gen/envoy/config/route/v3/route_components_pb';
 import type { RouteConfigurationJson } from '../types';
 import type { ProxyView } from '../view/types';
 import { buildSidecarVirtualHosts } from '../xds/routes/virtualHosts';
+
+/** appendDomainPort for every domain: `d`, then `d:port`. */
+export function withPortDomains(vhosts: readonly VirtualHostJson[], port: number): VirtualHostJson[] {
+  return vhosts.map((vh) => ({ ...vh, domains: (vh.domains ?? []).flatMap((d) => (d === '*' ? [d] : [d, domainName(d, port)])) }));
+}
 
 export function buildGrpcRouteConfigs(view: ProxyView, names: Iterable<string>): { routes: RouteConfigurationJson[]; errors: LoadError[] } {
   const routes: RouteConfigurationJson[] = [];
@@ -22,7 +31,7 @@ export function buildGrpcRouteConfigs(view: ProxyView, names: Iterable<string>):
       byPort.set(parsed.port, built);
       errors.push(...built.errors);
     }
-    routes.push({ name, virtualHosts: built.vhosts });
+    routes.push({ name, virtualHosts: withPortDomains(built.vhosts, parsed.port) });
   }
   return { routes, errors };
 }

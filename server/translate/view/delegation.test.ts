@@ -1,10 +1,13 @@
 // Delegate VirtualServices. Expectations follow Istio's rules in model/virtualservice.go
 // (MergeHTTPRoutes, mergeHTTPRoute, mergeHTTPMatchRequests, mergeHTTPMatchRequest, hasConflict,
 // stringMatchConflict) and model/virtualservice_controller.go:mergeVirtualServices (lookup, exportTo).
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_OPTIONS } from '../../model/mesh';
 import { buildSnapshot } from '../../model/snapshot';
 import { parseText } from '../../sources/file/loadPaths';
+import { REPO_ROOT } from '../../testing/paths';
 import { translateProxy } from '../index';
 import { mergeMatches, mergeRoute, stringMatchConflict } from './delegation';
 import { virtualServicesForGateway } from './virtualServices';
@@ -169,5 +172,68 @@ describe('delegation end to end on a sidecar (mergeVirtualServices → RDS)', ()
   it('ratings (a delegate destination) gets its cluster', () => {
     const table = translateProxy(snap, proxy, DEFAULT_OPTIONS);
     expect(table.clusters.map((c) => c.name)).toContain('outbound|9080||ratings.team.svc.cluster.local');
+  });
+});
+
+describe('delegation on a gateway (virtualServicesForGateway merges delegates for routers too)', () => {
+  // istio-translation.md §6: Gateway server port 80 resolves to the ingress pod's target port 8080 → RDS
+  // http.8080, vhost `<host>:80`; the root VirtualService bound to istio-system/gw has its delegate merged
+  // exactly as on sidecars (mergeVirtualServices does not depend on the proxy).
+  const ingress = readFileSync(join(REPO_ROOT, 'e2e', 'fixtures', 'ingressgateway.yaml'), 'utf8');
+  const extra = `
+apiVersion: v1
+kind: Service
+metadata: {name: users, namespace: team}
+spec: {selector: {app: users}, clusterIP: 10.96.7.2, ports: [{name: http, port: 8080}]}
+---
+apiVersion: v1
+kind: Service
+metadata: {name: api, namespace: shop}
+spec: {selector: {app: api}, clusterIP: 10.96.7.1, ports: [{name: http, port: 8080}]}
+---
+apiVersion: networking.istio.io/v1
+kind: Gateway
+metadata: {name: gw, namespace: istio-system}
+spec:
+  selector: {istio: ingressgateway}
+  servers: [{port: {number: 80, name: http, protocol: HTTP}, hosts: ["*"]}]
+---
+apiVersion: networking.istio.io/v1
+kind: VirtualService
+metadata: {name: api, namespace: shop, creationTimestamp: "2026-01-01T00:00:00Z"}
+spec:
+  hosts: [api.example.com]
+  gateways: [istio-system/gw]
+  http:
+  - name: users
+    match: [{uri: {prefix: /v1/users}}]
+    delegate: {name: users-routes, namespace: team}
+  - name: rest
+    route: [{destination: {host: api}}]
+---
+apiVersion: networking.istio.io/v1
+kind: VirtualService
+metadata: {name: users-routes, namespace: team, creationTimestamp: "2026-01-01T00:00:01Z"}
+spec:
+  http:
+  - name: by-id
+    match: [{uri: {prefix: /v1/users/id}}]
+    route: [{destination: {host: users}}]
+  - name: all
+    route: [{destination: {host: users}}]
+`;
+  const inputs = [...parseText(ingress, 'ingress.yaml').inputs, ...parseText(extra, 'extra.yaml').inputs];
+  const snap = buildSnapshot(inputs, { version: 1 });
+  const router = snap.proxies.find((p) => p.type === 'router')!;
+
+  it('route config http.8080, vhost api.example.com:80: delegate routes in place of the delegating one', () => {
+    expect(router).toBeDefined();
+    const table = translateProxy(snap, router, DEFAULT_OPTIONS);
+    const vh = table.routes.find((r) => r.name === 'http.8080')?.virtualHosts?.find((v) => v.name === 'api.example.com:80');
+    expect(vh?.routes?.map((r) => [r.name, r.match?.prefix, r.route?.cluster])).toEqual([
+      ['users-by-id', '/v1/users/id', 'outbound|8080||users.team.svc.cluster.local'],
+      ['users-all', '/v1/users', 'outbound|8080||users.team.svc.cluster.local'],
+      ['rest', '/', 'outbound|8080||api.shop.svc.cluster.local'],
+    ]);
   });
 });

@@ -158,36 +158,52 @@ export function mergeRoute(root: HTTPRoute, leaf: HTTPRoute): HTTPRoute | undefi
   return out;
 }
 
+/** Where a route of a merged root VirtualService comes from: the root's http index, and for delegated routes the delegate's. */
+export interface MergedRouteOrigin {
+  rootIndex: number;
+  delegate?: { namespace: string; name: string; index: number };
+}
+
 /**
  * The root VirtualService (already name-resolved) with every resolvable delegating route replaced by the
- * delegate's merged routes. The delegate's own short names resolve relative to the delegate's namespace.
- * A delegating route whose delegate is missing or not exported to the root's namespace is left in place
- * (Istio drops it; the route builder skips it with a located warning, producing the same routes).
+ * delegate's merged routes, plus the origin of every resulting http route (parallel to `spec.http`). The
+ * delegate's own short names resolve relative to the delegate's namespace. A delegating route whose delegate
+ * is missing or not exported to the root's namespace is left in place (Istio drops it; the route builder
+ * skips it with a located warning, producing the same routes).
  */
+export function mergeDelegatesWithOrigins(
+  root: IstioConfig<'VirtualService'>,
+  delegates: DelegateIndex,
+  resolve: (delegate: IstioConfig<'VirtualService'>) => IstioConfig<'VirtualService'>,
+): { vs: IstioConfig<'VirtualService'>; origins: MergedRouteOrigin[] } {
+  const http: HTTPRoute[] = [];
+  const origins: MergedRouteOrigin[] = [];
+  (root.spec.http ?? []).forEach((route, rootIndex) => {
+    if (!route) return;
+    const d = route.delegate;
+    const delegate = d ? delegates.get(`${d.namespace || root.meta.namespace}/${d.name ?? ''}`) : undefined;
+    if (!d || !delegate || !delegateVisibleTo(delegate, root.meta.namespace)) {
+      http.push(route);
+      origins.push({ rootIndex });
+      return;
+    }
+    (resolve(delegate).spec.http ?? []).forEach((leaf, index) => {
+      if (!leaf || typeof leaf !== 'object') return;
+      const merged = mergeRoute(route, leaf);
+      if (!merged) return;
+      http.push(merged);
+      origins.push({ rootIndex, delegate: { namespace: delegate.meta.namespace, name: delegate.meta.name, index } });
+    });
+  });
+  return { vs: { ...root, spec: { ...root.spec, http } }, origins };
+}
+
+/** mergeDelegatesWithOrigins without the origins; a VirtualService without delegating routes is returned as is. */
 export function mergeDelegates(
   root: IstioConfig<'VirtualService'>,
   delegates: DelegateIndex,
   resolve: (delegate: IstioConfig<'VirtualService'>) => IstioConfig<'VirtualService'>,
 ): IstioConfig<'VirtualService'> {
   if (!isRootVirtualService(root)) return root;
-  const http: HTTPRoute[] = [];
-  for (const route of root.spec.http ?? []) {
-    const d = route?.delegate;
-    if (!route || !d) {
-      if (route) http.push(route);
-      continue;
-    }
-    const delegate = delegates.get(`${d.namespace || root.meta.namespace}/${d.name ?? ''}`);
-    if (!delegate || !delegateVisibleTo(delegate, root.meta.namespace)) {
-      http.push(route);
-      continue;
-    }
-    const resolved = resolve(delegate);
-    for (const leaf of resolved.spec.http ?? []) {
-      if (!leaf || typeof leaf !== 'object') continue;
-      const merged = mergeRoute(route, leaf);
-      if (merged) http.push(merged);
-    }
-  }
-  return { ...root, spec: { ...root.spec, http } };
+  return mergeDelegatesWithOrigins(root, delegates, resolve).vs;
 }

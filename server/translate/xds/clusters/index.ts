@@ -17,6 +17,7 @@ import type { ClusterJson } from '../../types';
 import { servicesForClusters } from '../../view/clusterServices';
 import type { ProxyView } from '../../view/types';
 import { podIndex } from '../endpoints/localityEndpoints';
+import { clusterScopeView } from '../listeners/egress';
 import { buildInboundClusters } from './inbound';
 import { buildServicePortClusters } from './outbound';
 import { blackHoleCluster, inboundPassthroughCluster, passthroughCluster } from './special';
@@ -26,7 +27,7 @@ export function buildClusters(view: ProxyView): { clusters: ClusterJson[]; error
   const pods = podIndex(view.snapshot);
   const timeout = view.options.connectTimeout;
   const all: ClusterJson[] = [];
-  for (const svc of servicesForClusters(view)) {
+  for (const svc of servicesForClusters(clusterScopeView(view))) {
     if (svc.resolution === 'Alias') continue;
     for (const port of svc.ports) {
       if (port.protocol === 'UDP') continue;

@@ -2,8 +2,9 @@
 // per-port outbound listeners, virtualOutbound (15001) and virtualInbound (15006).
 //
 // Known deviations from istiod, all deliberate (see the file headers for details):
-// - Sidecar egress listeners with explicit port/bind/captureMode and Sidecar ingress listeners are not
-//   modelled: outbound uses the default catch-all egress listener, inbound the proxy's service targets.
+// - Sidecar egress listeners with an explicit port (and bind) are modelled (./egress); captureMode NONE,
+//   a bind on the catch-all egress listener and Sidecar ingress listeners are not: inbound uses the
+//   proxy's service targets.
 // - Inbound chains model PERMISSIVE plaintext only (no mTLS chains / certificates).
 // - Istio-private filters (metadata exchange, istio.alpn, istio.stats), grpc_stats/grpc_web, mongo_proxy,
 //   tracing, access logs and the request-id extension are omitted (no generated schemas).
@@ -37,8 +38,11 @@ function unmodelledSidecarFeatures(ctx: BuildCtx): void {
   const sc = ctx.view.sidecar;
   if (!sc) return;
   (sc.spec.egress ?? []).forEach((e, i) => {
-    if (e.port || e.bind || (e.captureMode && e.captureMode !== 'DEFAULT')) {
-      ctx.errors.push(configError(sc, `spec.egress[${i}]`, 'egress listeners with port, bind or captureMode are not modelled by meshscope: listeners are built as for the catch-all egress listener'));
+    if (e.captureMode === 'NONE') {
+      ctx.errors.push(configError(sc, `spec.egress[${i}].captureMode`, 'captureMode NONE (listeners bound to a physical port) is not modelled by meshscope: listeners are built as for iptables capture'));
+    }
+    if (e.bind && !(e.port?.number ?? 0)) {
+      ctx.errors.push(configError(sc, `spec.egress[${i}].bind`, 'bind on the catch-all egress listener is not modelled by meshscope: its listeners bind as without it'));
     }
   });
   if ((sc.spec.ingress ?? []).length > 0) {

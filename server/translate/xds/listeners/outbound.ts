@@ -1,8 +1,8 @@
 // Sidecar outbound listeners, one per (bind, port) key, with istiod's conflict rules
 // (listener.go: buildSidecarOutboundListeners, buildSidecarOutboundListener, mergeTCPFilterChains,
 // isConflictWithWellKnownPort, buildSidecarOutboundHTTPListenerOpts).
-// meshscope models the default egress listener (all imported services on their own ports); Sidecar
-// egress listeners with explicit ports/binds/captureMode are not modelled (see index.ts).
+// Sidecar egress listeners with an explicit port get their own listener on that port (./egress);
+// captureMode NONE (bindToPort) is not modelled (see index.ts).
 import type { ListenerJson } from '../../../gen/envoy/config/listener/v3/listener_pb';
 import type { Protocol, ServiceModel, ServicePort } from '../../../model/mesh';
 import { sidecarRouteName, sniffedRouteName } from '../../names';
@@ -10,6 +10,7 @@ import { conflictsWith, parsePrefix, type ChainOpts } from './chainOpts';
 import type { BuildCtx } from './context';
 import { PLAINTEXT_HTTP_ALPNS, RAW_BUFFER_TRANSPORT, RESERVED_PORTS } from './filters';
 import { buildOutboundListener, type OutboundEntry, type RouteRefs } from './outboundListener';
+import { egressListeners } from './egress';
 import { tcpListenerChains } from './outboundTcp';
 import { isHttpProtocol, isSniffedProtocol, isTcpProtocol, listenerProtocol, type ListenerProtocol } from './protocol';
 
@@ -69,6 +70,7 @@ function addServicePort(ctx: BuildCtx, map: Map<string, OutboundEntry>, s: Servi
   if (lp === 'HTTP' && bind === '') bind = WILDCARD;
   const key = `${bind}:${port.port}`;
   const cur = map.get(key);
+  if (cur?.locked) return; // a port-specific egress listener owns this key
   let listenerPortProtocol: Protocol = port.protocol;
   let conflict: Conflict = 'none';
   let opts: ChainOpts[];
@@ -125,6 +127,12 @@ function addServicePort(ctx: BuildCtx, map: Map<string, OutboundEntry>, s: Servi
 /** Reserved 0.0.0.0 ports only collide for HTTP ports when no bind is given (context.go conflictWithReservedListener). */
 const reserved = (port: ServicePort) => isHttpProtocol(port.protocol) && RESERVED_PORTS.has(port.port);
 
+/** The service once per address (ServiceEntries with several addresses), else the service itself. */
+function perAddress(s: ServiceModel): ServiceModel[] {
+  if (s.registry !== 'External' || s.addresses.length < 2) return [s];
+  return s.addresses.map((address) => ({ ...s, address }));
+}
+
 /** All ports of one imported service (headless TCP/sniffed ports: one listener per endpoint address). */
 function addService(ctx: BuildCtx, map: Map<string, OutboundEntry>, s: ServiceModel, selfIp: string | undefined): void {
   const { view } = ctx;
@@ -135,7 +143,9 @@ function addService(ctx: BuildCtx, map: Map<string, OutboundEntry>, s: ServiceMo
     }
     const headless = s.resolution === 'Passthrough' && s.address === WILDCARD && (isTcpProtocol(port.protocol) || isSniffedProtocol(port.protocol));
     if (!headless) {
-      addServicePort(ctx, map, s, port, '');
+      // istiod (serviceentry/conversion.go:convertServices) makes one service per ServiceEntry host × address
+      // and its egress listeners keep them all, so every address of a TCP/sniffed port gets its own bind.
+      for (const each of perAddress(s)) addServicePort(ctx, map, each, port, '');
       continue;
     }
     // Headless TCP/sniffed ports: one listener per endpoint address (the proxy's own IP skipped).
@@ -152,15 +162,26 @@ function addService(ctx: BuildCtx, map: Map<string, OutboundEntry>, s: ServiceMo
   }
 }
 
+/**
+ * buildSidecarOutboundListeners: per egress listener in Sidecar order. A port-specific one adds each of its
+ * services on the listener port (bind: the egress bind, else as for the service); the catch-all then adds
+ * every service port, except on keys already built, which are locked.
+ */
 export function buildOutboundListeners(ctx: BuildCtx, refs: RouteRefs): ListenerJson[] {
   const { view } = ctx;
   const map = new Map<string, OutboundEntry>();
   const selfIp = view.proxy.ips[0];
-  for (const s of view.services) {
-    try {
-      addService(ctx, map, s, selfIp);
-    } catch (e) {
-      ctx.errors.push({ severity: 'error', object: serviceLabel(s), message: `outbound listeners of ${s.hostname}: ${(e as Error).message}` });
+  for (const egress of egressListeners(view)) {
+    const ectx: BuildCtx = { view: egress.view, errors: ctx.errors };
+    const listenPort = egress.port;
+    if (!listenPort) for (const e of map.values()) e.locked = true;
+    for (const s of egress.view.services) {
+      try {
+        if (listenPort) addServicePort(ectx, map, s, listenPort, egress.bind ?? '');
+        else addService(ectx, map, s, selfIp);
+      } catch (e) {
+        ctx.errors.push({ severity: 'error', object: serviceLabel(s), message: `outbound listeners of ${s.hostname}: ${(e as Error).message}` });
+      }
     }
   }
   return [...map.values()].map((e) => buildOutboundListener(view, e, refs));

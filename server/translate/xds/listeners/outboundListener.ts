@@ -15,6 +15,8 @@ export interface OutboundEntry {
   bind: string;
   chains: ChainOpts[];
   protocol: Protocol;
+  /** Built for a port-specific Sidecar egress listener: later (catch-all) services neither add nor merge. */
+  locked?: boolean;
 }
 
 /** HTTP route configs the listener's HCM chains ask RDS for. */

@@ -38,12 +38,17 @@ describe('virtualOutbound', () => {
     expect(terminal(listener(out.listeners, 'virtualOutbound').filterChains?.[1]).cluster).toBe('outbound|443||egress.istio-system.svc.cluster.local');
   });
 
-  it('a Sidecar with egress ports or ingress listeners is reported as not modelled, located', () => {
+  it('Sidecar captureMode NONE and ingress listeners are reported as not modelled, located (egress ports are modelled)', () => {
     const out = buildSidecarListeners(
-      makeView({ sidecar: { egress: [{ port: { number: 9080, protocol: 'HTTP', name: 'http' }, hosts: ['./*'] }, { hosts: ['*/*'] }], ingress: [{ port: { number: 80, protocol: 'HTTP', name: 'http' } }] } }),
+      makeView({
+        sidecar: {
+          egress: [{ port: { number: 9080, protocol: 'HTTP', name: 'http' }, hosts: ['./*'] }, { hosts: ['*/*'], captureMode: 'NONE' }],
+          ingress: [{ port: { number: 80, protocol: 'HTTP', name: 'http' } }],
+        },
+      }),
     );
     expect(out.errors.map((e) => [e.object, e.path])).toEqual([
-      ['Sidecar default/default', 'spec.egress[0]'],
+      ['Sidecar default/default', 'spec.egress[1].captureMode'],
       ['Sidecar default/default', 'spec.ingress'],
     ]);
   });

@@ -76,7 +76,14 @@ export function serviceDomains(service: ServiceModel, proxyDomain: string, alias
   if (service.resolution === 'Passthrough' && service.registry === 'Kubernetes') {
     for (const d of [...domains]) domains.push(`*.${d}`);
   }
-  const addrs = service.addresses.length ? service.addresses : [service.address];
+  // A ServiceEntry with several addresses is several services in istiod (one per host × address); its
+  // BuildSidecarOutboundVirtualHosts keeps the last one per hostname, so only the last address is a domain.
+  const addrs =
+    service.registry === 'External' && service.addresses.length > 1
+      ? service.addresses.slice(-1)
+      : service.addresses.length
+        ? service.addresses
+        : [service.address];
   for (const a of addrs) if (a && a !== '0.0.0.0') domains.push(ipv6Compliant(a));
   return { domains, altHosts };
 }

@@ -4,6 +4,7 @@ import type { RouteConfigurationJson } from '../../../gen/envoy/config/route/v3/
 import type { LoadError, ServiceModel } from '../../../model/mesh';
 import { sidecarRouteName, sniffedRouteName } from '../../names';
 import type { ProxyView } from '../../view/types';
+import { viewForRoutePort } from '../listeners/egress';
 import { catchAllVirtualHost } from './catchAll';
 import { dedupeErrors } from './httpRoutes';
 import { buildSidecarVirtualHosts } from './virtualHosts';
@@ -27,7 +28,8 @@ export function buildSidecarRouteConfigs(view: ProxyView, ports: readonly number
   const errors: LoadError[] = [];
   const egressProxy = view.sidecar?.spec?.outboundTrafficPolicy?.egressProxy;
   for (const port of [...new Set(ports)]) {
-    const built = buildSidecarVirtualHosts(view, port);
+    // GetEgressListenerForRDS: a Sidecar egress listener on this port scopes the services and VirtualServices.
+    const built = buildSidecarVirtualHosts(viewForRoutePort(view, port), port);
     errors.push(...built.errors);
     const catchAll = catchAllVirtualHost(view.outboundTrafficPolicy, view.outboundTrafficPolicy === 'ALLOW_ANY' ? egressProxy : undefined);
     routes.push(routeConfig(sidecarRouteName(port), [...built.vhosts, catchAll]));
@@ -41,7 +43,7 @@ export function buildSidecarRouteConfigs(view: ProxyView, ports: readonly number
  */
 export function buildSniffedRouteConfig(view: ProxyView, service: ServiceModel, port: number): { route: RouteConfigurationJson; errors: LoadError[] } {
   const name = sniffedRouteName(service.hostname, port);
-  const built = buildSidecarVirtualHosts(view, port);
+  const built = buildSidecarVirtualHosts(viewForRoutePort(view, port), port);
   const host = service.hostname.toLowerCase();
   const matched = built.vhosts.filter((vh) => (vh.domains ?? []).some((d) => d === name || d === host));
   const vhosts = matched.length === 1 ? [{ ...(matched[0] as (typeof matched)[number]), domains: ['*'] }] : matched;

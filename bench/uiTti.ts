@@ -1,0 +1,61 @@
+// UI time-to-interactive for a proxy with ~1k / 10k clusters, measured in Chromium with Playwright:
+// from navigation start until the clusters table shows all its rows and answers a keystroke (the
+// first filter applied). Run by `npm run bench` when BENCH_UI=1 (bench/run.ts), or directly:
+// `node --import tsx bench/uiTti.ts`. Prints figures; asserts nothing.
+import { chromium } from '@playwright/test';
+import { firstProxy, serveDir, writeSyntheticMesh } from './uiServe';
+
+export interface UiTtiRow {
+  bench: string;
+  size: string;
+  figure: string;
+}
+
+const LAUNCH = {
+  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update'],
+};
+
+async function measure(services: number, reps: number): Promise<UiTtiRow[]> {
+  const served = await serveDir(writeSyntheticMesh(services));
+  const browser = await chromium.launch(LAUNCH);
+  try {
+    const { id, clusters } = await firstProxy(served.url);
+    const url = `${served.url}/proxies/${encodeURIComponent(id)}?tab=clusters`;
+    const page = await browser.newPage();
+    await page.goto(url, { timeout: 300_000 }); // warm-up: server caches + Next compiles nothing at runtime
+    const ttis: number[] = [];
+    const filters: number[] = [];
+    for (let r = 0; r < reps; r++) {
+      const t0 = Date.now();
+      await page.goto(url, { timeout: 300_000 });
+      await page.getByTestId('clusters-table-count').filter({ hasText: `${clusters} rows`, visible: true }).first().waitFor({ timeout: 300_000 });
+      const input = page.locator('[data-testid="clusters-table"] input[data-filter="fqdn"]');
+      await input.fill('svc-1.');
+      await page.getByTestId('clusters-table-count').filter({ hasText: `of ${clusters} rows`, visible: true }).first().waitFor({ timeout: 60_000 });
+      ttis.push(Date.now() - t0);
+      const t1 = Date.now();
+      await input.fill('svc-2.');
+      await page.locator('[data-testid="clusters-table"] [data-testid="vt-row"]', { hasText: 'svc-2.' }).first().waitFor();
+      filters.push(Date.now() - t1);
+    }
+    const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
+    return [
+      { bench: 'UI time-to-interactive', size: `${clusters} clusters`, figure: `${med(ttis)} ms (median of ${reps}: navigation → table shown → first filter applied)` },
+      { bench: 'UI filter', size: `${clusters} clusters`, figure: `${med(filters)} ms (median of ${reps}; includes the 120 ms input debounce)` },
+    ];
+  } finally {
+    await browser.close();
+    await served.stop();
+  }
+}
+
+export async function benchUiTti(sizes = (process.env.BENCH_UI_SERVICES ?? '334,3334').split(',').map(Number)): Promise<UiTtiRow[]> {
+  const rows: UiTtiRow[] = [];
+  for (const s of sizes) rows.push(...(await measure(s, 3)));
+  return rows;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  for (const r of await benchUiTti()) console.log(`${r.bench.padEnd(24)} | ${r.size.padEnd(28)} | ${r.figure}`);
+}

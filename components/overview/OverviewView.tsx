@@ -1,0 +1,111 @@
+'use client';
+// Mesh overview: counts, source banner, the config-derived graph (filterable, URL state), its routes as a
+// table, and the located input errors.
+import { usePathname, useRouter, useSearchParams } from 'next/navigation';
+import { useCallback, useMemo } from 'react';
+import type { ErrorsResponse } from '@/components/data/fetchers';
+import { useMeshGraph } from '@/components/data/useMeshGraph';
+import { useInputErrors } from '@/components/data/useProxies';
+import { ErrorsTable } from '@/components/common/ErrorsTable';
+import { toElements, type NodeData } from '@/components/graph/elements';
+import { filterGraph, filterToParams, namespacesOf, parseFilter, type GraphFilter } from '@/components/graph/filter';
+import { MeshGraphCanvas } from '@/components/graph/GraphClient';
+import { useRecentlyChanged } from '@/components/layout/LiveContext';
+import { SourceBanner } from '@/components/layout/SourceBanner';
+import type { MeshGraph } from '@/server/api/meshGraph';
+import { nodeId } from '@/server/api/meshGraphIds';
+import { CountsBar } from './CountsBar';
+import { GraphToolbar } from './GraphToolbar';
+import { routeRows, RoutesList } from './RoutesList';
+
+export function OverviewView({ initialGraph, initialErrors }: { initialGraph: MeshGraph; initialErrors: ErrorsResponse }) {
+  const graph = useMeshGraph(initialGraph).data ?? initialGraph;
+  const errors = useInputErrors(initialErrors).data ?? initialErrors;
+  const params = useSearchParams();
+  const router = useRouter();
+  const pathname = usePathname() ?? '/';
+  const filter = useMemo(() => parseFilter(params ?? new URLSearchParams()), [params]);
+  const setFilter = useCallback(
+    (f: GraphFilter) => {
+      const q = filterToParams(f).toString();
+      router.replace(q ? `${pathname}?${q}` : pathname, { scroll: false });
+    },
+    [router, pathname],
+  );
+  const changed = useRecentlyChanged();
+  const filtered = useMemo(() => filterGraph(graph, filter), [graph, filter]);
+  const elements = useMemo(() => toElements(filtered), [filtered]);
+  const highlight = useMemo(() => [...changed].map((id) => nodeId.proxy(id)), [changed]);
+  const rows = useMemo(() => routeRows(filtered.edges, filtered.nodes), [filtered]);
+  const focusNode = filter.focus ? graph.nodes.find((n) => n.id === filter.focus) : undefined;
+
+  const onNodeTap = useCallback(
+    (n: NodeData) => {
+      if (n.href) return router.push(n.href);
+      if (n.kind === 'namespace') return setFilter({ ...filter, namespaces: [n.label.split('\n')[0]!] });
+      const { focus: current, ...rest } = filter;
+      setFilter(current === n.id ? rest : { ...rest, focus: n.id });
+    },
+    [router, filter, setFilter],
+  );
+
+  return (
+    <>
+      <h1>Mesh overview</h1>
+      <SourceBanner sources={errors.sources} xds={errors.xds} errorCount={errors.errors.length} version={graph.version} />
+      <CountsBar counts={graph.counts} />
+      {graph.nodes.length === 0 ? (
+        <p className="empty" data-testid="graph-empty">
+          The inputs define no namespaces, services or workloads yet. Start meshscope with <code>meshscope serve --config DIR</code> (Kubernetes and
+          Istio YAML) or against a cluster with <code>--kubeconfig</code>; input problems are listed below.
+        </p>
+      ) : (
+        <section className="panel">
+          <GraphToolbar filter={filter} namespaces={namespacesOf(graph)} onChange={setFilter} {...(focusNode ? { focusLabel: focusNode.hostname ?? focusNode.label } : {})} />
+          {filtered.nodes.length === 0 ? (
+            <p className="empty" data-testid="graph-filtered-empty">
+              Nothing matches this filter.{' '}
+              <button type="button" className="linklike" onClick={() => setFilter({ namespaces: [], hiddenKinds: [], edgeKinds: filter.edgeKinds })}>
+                Show everything
+              </button>
+            </p>
+          ) : (
+            <MeshGraphCanvas elements={elements} onNodeTap={onNodeTap} highlight={highlight} />
+          )}
+          <p className="graph-legend">
+            <span>
+              <span className="swatch" />
+              VirtualService route (width = share of a split)
+            </span>
+            <span>
+              <span className="swatch fault" />
+              route with fault injection
+            </span>
+            <span>
+              <span className="swatch mirror" />
+              mirror
+            </span>
+            <span>
+              <span className="swatch default" />
+              default route
+            </span>
+            <span>
+              <span className="swatch endpoint" />
+              service → pod (endpoint)
+            </span>
+            <span>click a proxy to open it, a service or workload to focus it, a namespace to filter by it</span>
+          </p>
+        </section>
+      )}
+      {graph.nodes.length > 0 ? (
+        <section className="panel">
+          <h2>Routes in view</h2>
+          <RoutesList rows={rows} />
+        </section>
+      ) : null}
+      <section className="panel" id="input-errors">
+        {errors.errors.length === 0 ? <p className="muted">No input errors.</p> : <ErrorsTable errors={errors.errors} caption="Input errors" />}
+      </section>
+    </>
+  );
+}

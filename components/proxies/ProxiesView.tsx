@@ -1,0 +1,102 @@
+'use client';
+// /proxies: every proxy (computed from the inputs and/or connected over ADS), filterable by text,
+// namespace and type, with the filter in the URL (?q=&ns=&type=).
+import { usePathname, useRouter, useSearchParams } from 'next/navigation';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import type { ErrorsResponse, ProxiesResponse } from '@/components/data/fetchers';
+import type { SyncEntry } from '@/components/data/meshFetchers';
+import { useSyncz } from '@/components/data/useMeshGraph';
+import { useInputErrors, useProxies } from '@/components/data/useProxies';
+import { useRecentlyChanged } from '@/components/layout/LiveContext';
+import { SourceBanner } from '@/components/layout/SourceBanner';
+import { ProxiesTable } from './ProxiesTable';
+import { filterRows, parseProxyFilter, proxyFilterToParams, proxyRows, type ProxyFilter } from './rows';
+
+export function ProxiesView({ initialProxies, initialErrors, initialSyncz }: { initialProxies: ProxiesResponse; initialErrors: ErrorsResponse; initialSyncz: SyncEntry[] }) {
+  const proxies = useProxies(initialProxies).data ?? initialProxies;
+  const errors = useInputErrors(initialErrors).data ?? initialErrors;
+  const syncq = useSyncz(initialSyncz);
+  const syncz = syncq.data ?? initialSyncz;
+  const params = useSearchParams();
+  const router = useRouter();
+  const pathname = usePathname() ?? '/proxies';
+  const urlFilter = useMemo(() => parseProxyFilter(params ?? new URLSearchParams()), [params]);
+  // The text box updates at once; the URL follows (replace, no history entry per keystroke).
+  const [q, setQ] = useState(urlFilter.q);
+  useEffect(() => setQ(urlFilter.q), [urlFilter.q]);
+  const filter: ProxyFilter = { ...urlFilter, q };
+  const setFilter = (f: ProxyFilter) => {
+    const s = proxyFilterToParams(f).toString();
+    router.replace(s ? `${pathname}?${s}` : pathname, { scroll: false });
+  };
+  const search = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === '/' && document.activeElement?.tagName !== 'INPUT') {
+        e.preventDefault();
+        search.current?.focus();
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+
+  const rows = useMemo(() => proxyRows(proxies.proxies, syncz), [proxies, syncz]);
+  const shown = filterRows(rows, filter);
+  const namespaces = [...new Set(rows.map((r) => r.namespace))].sort();
+  const changed = useRecentlyChanged();
+  const connected = rows.filter((r) => r.connected).length;
+
+  return (
+    <>
+      <h1>Proxies</h1>
+      <SourceBanner sources={errors.sources} xds={errors.xds} errorCount={errors.errors.length} version={proxies.version} />
+      <div className="toolbar" role="search">
+        <input
+          ref={search}
+          type="search"
+          placeholder="filter: id, label, IP (press /)"
+          aria-label="filter proxies"
+          data-testid="proxy-filter"
+          value={q}
+          onChange={(e) => {
+            setQ(e.target.value);
+            setFilter({ ...filter, q: e.target.value });
+          }}
+        />
+        <select aria-label="namespace" data-testid="proxy-ns" value={filter.namespace} onChange={(e) => setFilter({ ...filter, namespace: e.target.value })}>
+          <option value="">all namespaces</option>
+          {namespaces.map((ns) => (
+            <option key={ns} value={ns}>
+              {ns}
+            </option>
+          ))}
+        </select>
+        <select aria-label="type" data-testid="proxy-type" value={filter.kind} onChange={(e) => setFilter({ ...filter, kind: e.target.value as ProxyFilter['kind'] })}>
+          <option value="">all types</option>
+          <option value="sidecar">sidecar</option>
+          <option value="gateway">gateway</option>
+          <option value="proxyless">proxyless</option>
+        </select>
+        <span className="muted" data-testid="proxy-count">
+          {shown.length} of {rows.length} proxies · {connected} connected
+        </span>
+        <button type="button" className="chip" onClick={() => void syncq.refetch()} title="re-read /debug/syncz">
+          refresh sync state
+        </button>
+      </div>
+      {rows.length === 0 ? (
+        <p className="empty">No proxies: the inputs define no pod with a sidecar or gateway, and no xDS client is connected. Pods count as proxies when they have an istio-proxy container or the sidecar.istio.io/status annotation.</p>
+      ) : shown.length === 0 ? (
+        <p className="empty" data-testid="proxies-none-match">
+          No proxy matches this filter.{' '}
+          <button type="button" className="linklike" onClick={() => setFilter({ q: '', namespace: '', kind: '' })}>
+            Clear the filter
+          </button>
+        </p>
+      ) : (
+        <ProxiesTable rows={shown} changed={changed} onOpen={(href) => router.push(href)} />
+      )}
+    </>
+  );
+}

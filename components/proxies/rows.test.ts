@@ -1,0 +1,80 @@
+// Proxies table rows: computed proxies joined with /debug/syncz. Sync states are istiod's
+// (pilot/pkg/xds/statusgen.go debugSyncStatus: SYNCED / NOT SENT / STALE) plus ERROR for a NACK.
+import { describe, expect, it } from 'vitest';
+import type { SyncEntry } from '@/components/data/meshFetchers';
+import type { ProxySummary } from '@/server/api/proxies';
+import { filterRows, parseProxyFilter, proxyFilterToParams, proxyRows, syncOf } from './rows';
+
+const counts = { listeners: 3, routes: 2, clusters: 7, endpoints: 5 };
+const proxies: ProxySummary[] = [
+  { id: 'web-1.shop', type: 'sidecar', namespace: 'shop', labels: { app: 'web', version: 'v1' }, ips: ['10.0.0.1'], counts, errors: 0 },
+  { id: 'gw-1.istio-system', type: 'router', namespace: 'istio-system', labels: { istio: 'ingressgateway' }, ips: ['10.0.0.2'], counts, errors: 1 },
+  { id: 'cart-1.shop', type: 'sidecar', namespace: 'shop', labels: { app: 'cart' }, ips: ['10.0.0.3'], counts, errors: 0 },
+];
+const syncz: SyncEntry[] = [
+  {
+    proxy: 'web-1.shop',
+    proxy_type: 'sidecar',
+    sync: { cluster: 'SYNCED', listener: 'ERROR', route: 'STALE', endpoint: 'NOT SENT' },
+    nacks: { listener: { nonce: 'n3', version: 'v7', code: 13, message: 'duplicate listener 0.0.0.0_80', time: '2026-01-01T00:00:00Z' } },
+  },
+  { proxy: 'grpc-client.shop', proxy_type: 'sidecar', generator: 'grpc', sync: { cluster: 'SYNCED', listener: 'SYNCED', route: 'SYNCED', endpoint: 'SYNCED' } },
+];
+
+describe('proxyRows', () => {
+  const rows = proxyRows(proxies, syncz);
+
+  it('computed proxies keep their order; routers are gateways; unconnected ones have no sync state', () => {
+    expect(rows.map((r) => [r.id, r.kind, r.computed, r.connected])).toEqual([
+      ['web-1.shop', 'sidecar', true, true],
+      ['gw-1.istio-system', 'gateway', true, false],
+      ['cart-1.shop', 'sidecar', true, false],
+      ['grpc-client.shop', 'proxyless', false, true],
+    ]);
+    expect(rows[1]!.sync).toBeUndefined();
+  });
+
+  it('per-type sync state, with the NACK text on the ERROR type only', () => {
+    expect(rows[0]!.sync).toEqual({
+      cluster: { state: 'SYNCED' },
+      listener: { state: 'ERROR', nack: 'NACK of version v7: duplicate listener 0.0.0.0_80' },
+      route: { state: 'STALE' },
+      endpoint: { state: 'NOT SENT' },
+    });
+  });
+
+  it('a connected client the inputs do not define is listed as connected-only, namespace from its id', () => {
+    expect(rows[3]).toMatchObject({ namespace: 'shop', computed: false });
+    expect(rows[3]!.counts).toBeUndefined();
+  });
+
+  it('missing or unknown states read as NOT SENT', () => {
+    expect(syncOf({ sync: { cluster: 'WEIRD' } }).cluster.state).toBe('NOT SENT');
+    expect(syncOf({}).route.state).toBe('NOT SENT');
+  });
+});
+
+describe('filterRows', () => {
+  const rows = proxyRows(proxies, syncz);
+  const f = (q = '', namespace = '', kind: '' | 'sidecar' | 'gateway' | 'proxyless' = '') => filterRows(rows, { q, namespace, kind }).map((r) => r.id);
+
+  it('by text: id, label key=value, IP; several words must all match', () => {
+    expect(f('cart')).toEqual(['cart-1.shop']);
+    expect(f('version=v1')).toEqual(['web-1.shop']);
+    expect(f('10.0.0.2')).toEqual(['gw-1.istio-system']);
+    expect(f('shop app=web')).toEqual(['web-1.shop']);
+  });
+
+  it('by namespace and type', () => {
+    expect(f('', 'shop')).toEqual(['web-1.shop', 'cart-1.shop', 'grpc-client.shop']);
+    expect(f('', '', 'gateway')).toEqual(['gw-1.istio-system']);
+    expect(f('', 'shop', 'proxyless')).toEqual(['grpc-client.shop']);
+  });
+
+  it('URL state round-trips; bad types are dropped', () => {
+    const x = { q: 'web', namespace: 'shop', kind: 'sidecar' as const };
+    expect(parseProxyFilter(proxyFilterToParams(x))).toEqual(x);
+    expect(proxyFilterToParams({ q: '', namespace: '', kind: '' }).toString()).toBe('');
+    expect(parseProxyFilter(new URLSearchParams('type=bogus')).kind).toBe('');
+  });
+});

@@ -1,0 +1,117 @@
+'use client';
+// Detail panels under the tables: a route (its match, split, JSON and the VirtualService http rule it
+// came from, via provenance filter_metadata.istio.config) and a cluster (JSON + its DestinationRule).
+import { stringify } from 'yaml';
+import { useConfigObject } from '@/components/data/proxyDetailData';
+import type { ClusterTableRow, RouteTableRow } from './model/rows';
+import { ruleForRoute } from './model/ruleIndex';
+
+interface VsSpecLike {
+  http?: { name?: string; match?: { name?: string; port?: number }[] }[];
+}
+
+function SourceObject({ path, proxyId, route }: { path: string; proxyId: string | null; route?: RouteTableRow }) {
+  const q = useConfigObject(proxyId ? path : undefined);
+  if (!proxyId) return <p className="muted small">Source <code>{path}</code> (source objects are shown for mesh proxies; this dump was uploaded).</p>;
+  if (q.isPending) return <p className="muted">Loading {path}…</p>;
+  if (q.error) return <p className="error-text">Could not load the source object: {q.error.message}</p>;
+  const res = q.data;
+  const obj = res.object as { kind: string; metadata: { name: string; namespace: string }; spec: VsSpecLike };
+  const listenPort = route && /^\d+$/.test(route.routeConfig) ? Number(route.routeConfig) : undefined;
+  const rule = route && obj.kind === 'VirtualService' ? ruleForRoute(obj.spec.http, route.name, route.ordinal, listenPort) : undefined;
+  const ruleYaml = rule ? stringify(obj.spec.http?.[rule.index] ?? {}) : undefined;
+  const where = res.origin.file ? `${res.origin.file}${res.origin.doc !== undefined ? ` (document ${res.origin.doc})` : ''}` : res.origin.source;
+  return (
+    <div className="source-object" data-testid="source-object">
+      <h4>
+        {obj.kind} <span className="mono">{obj.metadata.namespace}/{obj.metadata.name}</span>
+        {rule ? (
+          <span data-testid="source-rule">
+            {' '}
+            · <span className="mono">spec.http[{rule.index}]</span>
+            {rule.match !== undefined ? <span className="mono">.match[{rule.match}]</span> : null}
+          </span>
+        ) : null}
+      </h4>
+      <p className="muted small">from {where}</p>
+      {ruleYaml ? (
+        <>
+          <div className="small muted">the http rule{rule?.by === 'order' ? ' (found by route order)' : ' (found by name)'}:</div>
+          <pre className="mono rule" data-testid="source-rule-yaml">{ruleYaml}</pre>
+        </>
+      ) : null}
+      <details>
+        <summary>whole {obj.kind} (YAML)</summary>
+        <pre className="mono">{stringify(res.object)}</pre>
+      </details>
+    </div>
+  );
+}
+
+export function RoutePanel({ row, proxyId, onClose }: { row: RouteTableRow; proxyId: string | null; onClose: () => void }) {
+  return (
+    <section className="row-panel" data-testid="route-panel" aria-label="Selected route">
+      <header>
+        <h3>
+          Route #{row.index} {row.name ? <span className="mono">{row.name}</span> : null}
+        </h3>
+        <button type="button" onClick={onClose} aria-label="Close route details">
+          ×
+        </button>
+      </header>
+      <dl className="facts">
+        <dt>route config</dt>
+        <dd className="mono">{row.routeConfig}</dd>
+        <dt>virtual host</dt>
+        <dd className="mono">{row.vhost}</dd>
+        <dt>domains</dt>
+        <dd className="mono small">{row.domains}</dd>
+        <dt>match</dt>
+        <dd className="mono" data-testid="route-match">{row.match}</dd>
+        <dt>to</dt>
+        <dd>
+          {row.clusters.length ? (
+            <ul className="split-list">
+              {row.clusters.map((c) => (
+                <li key={c.name} className="mono">
+                  {c.name} <span className="weight">{c.percent}%</span> <span className="muted">(weight {c.weight})</span>
+                </li>
+              ))}
+            </ul>
+          ) : (
+            row.action
+          )}
+        </dd>
+        {row.details ? (
+          <>
+            <dt>details</dt>
+            <dd>{row.details}</dd>
+          </>
+        ) : null}
+      </dl>
+      {row.source ? <SourceObject path={row.source} proxyId={proxyId} route={row} /> : <p className="muted">No provenance metadata: this route was not generated from a VirtualService (a default or catch-all route).</p>}
+      <details>
+        <summary>route JSON</summary>
+        <pre className="mono">{JSON.stringify(row.raw, null, 2)}</pre>
+      </details>
+    </section>
+  );
+}
+
+export function ClusterPanel({ row, proxyId, onClose }: { row: ClusterTableRow; proxyId: string | null; onClose: () => void }) {
+  return (
+    <section className="row-panel" data-testid="cluster-panel" aria-label="Selected cluster">
+      <header>
+        <h3 className="mono">{row.name}</h3>
+        <button type="button" onClick={onClose} aria-label="Close cluster details">
+          ×
+        </button>
+      </header>
+      {row.source ? <SourceObject path={row.source} proxyId={proxyId} /> : null}
+      <details open>
+        <summary>cluster JSON</summary>
+        <pre className="mono">{JSON.stringify(row.raw, null, 2)}</pre>
+      </details>
+    </section>
+  );
+}

@@ -1,0 +1,209 @@
+'use client';
+// Thin cytoscape renderer for the route graph: draws ready-made elements left to right (dagre), reports
+// node taps, and marks the selected node without re-laying out. Browser-only (loaded by next/dynamic with
+// ssr:false in RouteGraphView). Its container exposes data-layout-done / data-node-count, and window.__routeCy
+// the cytoscape instance, for e2e tests.
+import cytoscape from 'cytoscape';
+import dagre from 'cytoscape-dagre';
+import { useEffect, useRef, useState } from 'react';
+import type { ElementDef } from './model/elements';
+
+cytoscape.use(dagre);
+
+interface Palette {
+  fg: string;
+  muted: string;
+  bg: string;
+  panel: string;
+  border: string;
+  accent: string;
+  warn: string;
+  error: string;
+  ok: string;
+}
+
+function readPalette(): Palette {
+  const css = getComputedStyle(document.documentElement);
+  const v = (name: string, fallback: string) => css.getPropertyValue(name).trim() || fallback;
+  return {
+    fg: v('--fg', '#1d232b'),
+    muted: v('--muted', '#6a737d'),
+    bg: v('--bg', '#ffffff'),
+    panel: v('--panel', '#f6f8fa'),
+    border: v('--border', '#d0d7de'),
+    accent: v('--accent', '#0969da'),
+    warn: v('--warn', '#9a6700'),
+    error: v('--error', '#cf222e'),
+    ok: v('--ok', '#1a7f37'),
+  };
+}
+
+function usePalette(): Palette | undefined {
+  const [palette, setPalette] = useState<Palette>();
+  useEffect(() => {
+    const update = () => setPalette(readPalette());
+    update();
+    const mo = new MutationObserver(update);
+    mo.observe(document.documentElement, { attributes: true, attributeFilter: ['data-theme', 'class'] });
+    const mq = window.matchMedia('(prefers-color-scheme: dark)');
+    mq.addEventListener('change', update);
+    return () => {
+      mo.disconnect();
+      mq.removeEventListener('change', update);
+    };
+  }, []);
+  return palette;
+}
+
+const KIND_SHAPE: Record<string, string> = {
+  listener: 'round-rectangle',
+  routeConfig: 'rectangle',
+  virtualHost: 'round-rectangle',
+  route: 'round-rectangle',
+  cluster: 'barrel',
+  endpoint: 'ellipse',
+  more: 'ellipse',
+};
+
+function stylesheet(p: Palette): unknown[] {
+  return [
+    {
+      selector: 'node',
+      style: {
+        label: 'data(label)',
+        'text-wrap': 'wrap',
+        'text-max-width': (e: cytoscape.NodeSingular) => `${Number(e.data('w')) - 8}px`,
+        'text-valign': 'center',
+        'font-size': 10,
+        'font-family': 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace',
+        color: p.fg,
+        width: 'data(w)',
+        height: 'data(h)',
+        'background-color': p.panel,
+        'border-width': 1,
+        'border-color': p.border,
+        shape: (e: cytoscape.NodeSingular) => KIND_SHAPE[String(e.data('kind'))] ?? 'round-rectangle',
+      },
+    },
+    { selector: 'node.listener', style: { 'border-color': p.accent, 'border-width': 2 } },
+    { selector: 'node.routeConfig', style: { 'font-weight': 'bold' } },
+    { selector: 'node.endpoint, node.more', style: { 'font-size': 9, color: p.muted } },
+    { selector: 'node.shadowed', style: { 'border-style': 'dashed', 'border-width': 2, 'border-color': p.warn, color: p.muted } },
+    { selector: 'node.missing', style: { 'border-style': 'dotted', 'border-color': p.error, color: p.muted } },
+    { selector: 'node.rejected', style: { 'border-color': p.error, 'border-width': 2 } },
+    { selector: 'node.on-path', style: { 'border-color': p.ok, 'border-width': 3, 'background-color': p.bg } },
+    { selector: 'node.selected', style: { 'overlay-color': p.accent, 'overlay-opacity': 0.18, 'overlay-padding': 5 } },
+    {
+      selector: 'edge',
+      style: {
+        width: 'data(width)',
+        'line-color': p.border,
+        'target-arrow-color': p.border,
+        'target-arrow-shape': 'triangle',
+        'arrow-scale': 0.8,
+        'curve-style': 'bezier',
+        label: 'data(label)',
+        'font-size': 9,
+        color: p.muted,
+        'text-background-color': p.bg,
+        'text-background-opacity': 0.85,
+        'text-background-padding': '1px',
+      },
+    },
+    { selector: 'edge.weighted', style: { 'line-color': p.accent, 'target-arrow-color': p.accent, color: p.accent, 'font-weight': 'bold', 'font-size': 10 } },
+    { selector: 'edge.rds, edge.inline, edge.tcp', style: { 'font-size': 8 } },
+    { selector: 'edge.to-shadowed', style: { 'line-style': 'dashed' } },
+    { selector: 'edge.on-path', style: { 'line-color': p.ok, 'target-arrow-color': p.ok } },
+  ];
+}
+
+const LAYOUT = { name: 'dagre', rankDir: 'LR', nodeSep: 10, rankSep: 60, edgeSep: 8, fit: true, padding: 16, animate: false };
+/** Below this zoom labels are unreadable: zoom to it and show the graph's left (listener) end instead. */
+const MIN_READABLE_ZOOM = 0.62;
+
+function readableView(cy: cytoscape.Core): void {
+  if (cy.zoom() >= MIN_READABLE_ZOOM) return;
+  const bb = cy.elements().boundingBox();
+  cy.zoom(MIN_READABLE_ZOOM);
+  const h = cy.height();
+  const top = h / 2 - ((bb.y1 + bb.y2) / 2) * MIN_READABLE_ZOOM;
+  // Tall graphs: start at the top rather than the middle.
+  const y = bb.h * MIN_READABLE_ZOOM > h ? 16 - bb.y1 * MIN_READABLE_ZOOM : top;
+  cy.pan({ x: 16 - bb.x1 * MIN_READABLE_ZOOM, y });
+}
+
+export interface RouteGraphCanvasProps {
+  elements: ElementDef[];
+  selected?: string;
+  onSelect?: (id: string) => void;
+  height?: number;
+}
+
+export default function RouteGraphCanvas({ elements, selected, onSelect, height = 560 }: RouteGraphCanvasProps) {
+  const ref = useRef<HTMLDivElement>(null);
+  const cyRef = useRef<cytoscape.Core | undefined>(undefined);
+  const tap = useRef(onSelect);
+  tap.current = onSelect;
+  const palette = usePalette();
+  const [done, setDone] = useState(false);
+
+  useEffect(() => {
+    const container = ref.current;
+    if (!container || !palette) return;
+    setDone(false);
+    const cy = cytoscape({
+      container,
+      // dagre stacks siblings bottom-up in insertion order: reversed, route #0 ends up on top.
+      elements: [...elements.filter((e) => e.group === 'nodes').reverse(), ...elements.filter((e) => e.group === 'edges').reverse()].map((e) => ({
+        group: e.group,
+        data: { ...e.data },
+        classes: e.classes,
+      })) as cytoscape.ElementDefinition[],
+      style: stylesheet(palette) as unknown as cytoscape.StylesheetJson,
+      wheelSensitivity: 0.3,
+      minZoom: 0.05,
+      maxZoom: 3,
+    });
+    cy.on('tap', 'node', (evt) => tap.current?.(String(evt.target.id())));
+    const layout = cy.layout(LAYOUT as unknown as cytoscape.LayoutOptions);
+    layout.one('layoutstop', () => {
+      readableView(cy);
+      setDone(true);
+    });
+    layout.run();
+    cyRef.current = cy;
+    // For end-to-end tests (stack-notes §4): node positions to click on.
+    (window as unknown as { __routeCy?: cytoscape.Core }).__routeCy = cy;
+    const ro = new ResizeObserver(() => cy.resize());
+    ro.observe(container);
+    return () => {
+      ro.disconnect();
+      cyRef.current = undefined;
+      const w = window as unknown as { __routeCy?: cytoscape.Core };
+      if (w.__routeCy === cy) delete w.__routeCy;
+      cy.destroy();
+    };
+  }, [elements, palette]);
+
+  useEffect(() => {
+    const cy = cyRef.current;
+    if (!cy) return;
+    cy.nodes('.selected').removeClass('selected');
+    if (selected) cy.getElementById(selected).addClass('selected');
+  }, [selected, elements, palette, done]);
+
+  const nodes = elements.filter((e) => e.group === 'nodes');
+  return (
+    <div
+      ref={ref}
+      className="route-graph-canvas"
+      data-testid="route-graph-canvas"
+      data-layout-done={done ? 'true' : 'false'}
+      data-node-count={nodes.length}
+      data-edge-count={elements.length - nodes.length}
+      style={{ height }}
+      role="img"
+      aria-label={`Route graph with ${nodes.length} nodes; use the node list to select one`}
+    />
+  );
+}

@@ -1,0 +1,46 @@
+// Simulation results (DESIGN.md §3 simulate JSON) as hop lists.
+import { describe, expect, it } from 'vitest';
+import { clusterShares, traceView } from './hops';
+
+const base = { listener: '0.0.0.0_9080', filterChain: 'filter_chains[0]', routeConfig: '9080', virtualHost: 'reviews.default.svc.cluster.local:9080', route: '', routeIndex: 1 };
+
+describe('traceView', () => {
+  it('a routed HTTP request: every hop in order, rejected candidates under their hop', () => {
+    const v = traceView({
+      ...base,
+      cluster: 'outbound|9080|v3|reviews.default.svc.cluster.local',
+      endpoints: ['10.0.0.3:9080'],
+      rejected: [
+        { hop: 'virtualHost', name: 'allow_any', index: 4, reason: 'a more specific domain matched in another virtual host' },
+        { hop: 'route', name: '', index: 0, reason: 'header end-user absent' },
+      ],
+    });
+    expect(v.hops.map((h) => h.hop)).toEqual(['listener', 'filterChain', 'routeConfig', 'virtualHost', 'route', 'cluster', 'endpoints']);
+    expect(v.hops.find((h) => h.hop === 'route')).toMatchObject({ value: '#1', rejected: [{ index: 0, reason: 'header end-user absent' }] });
+    expect(v.hops.find((h) => h.hop === 'cluster')?.clusters).toEqual([{ name: 'outbound|9080|v3|reviews.default.svc.cluster.local', weight: 1, percent: 100, subset: 'v3' }]);
+    expect(v.error).toBeUndefined();
+  });
+
+  it('weighted clusters: probability = weight / total (Envoy weighted_clusters)', () => {
+    expect(clusterShares({ weightedClusters: { a: 75, 'outbound|80|v2|h': 25 } })).toEqual([
+      { name: 'a', weight: 75, percent: 75 },
+      { name: 'outbound|80|v2|h', weight: 25, percent: 25, subset: 'v2' },
+    ]);
+    expect(clusterShares({ weightedClusters: { a: 1, b: 2 } }).map((c) => c.percent)).toEqual([33.33, 66.67]);
+  });
+
+  it('stops where the walk stopped, with Istio\'s wording', () => {
+    const v = traceView({ ...base, virtualHost: undefined, route: undefined, routeIndex: undefined, error: 'no virtual host matched', rejected: [{ hop: 'virtualHost', name: 'a', index: 0, reason: 'domain does not match' }] } as never);
+    expect(v.hops.map((h) => h.hop)).toEqual(['listener', 'filterChain', 'routeConfig', 'virtualHost']);
+    expect(v.hops.at(-1)?.value).toBeUndefined();
+    expect(v.error).toBe('no virtual host matched');
+    expect(traceView({ error: 'no listener matched', rejected: [] }).hops.map((h) => h.hop)).toEqual(['listener']);
+  });
+
+  it('TCP: listener → chain → cluster, no HTTP hops; redirects and dump problems are reported', () => {
+    expect(traceView({ listener: 'l', filterChain: 'c', cluster: 'x', rejected: [] }).hops.map((h) => h.hop)).toEqual(['listener', 'filterChain', 'cluster', 'endpoints']);
+    const v = traceView({ ...base, redirect: { status: 301, location: 'https://a/' }, error: 'tls required, sending 301', rejected: [], dumpErrors: ['configs[1]: missing "@type"'] });
+    expect(v.outcome).toBe('redirect 301 → https://a/');
+    expect(v.notes).toEqual(['config dump: configs[1]: missing "@type"']);
+  });
+});

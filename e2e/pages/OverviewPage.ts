@@ -1,0 +1,105 @@
+import { expect, type Locator, type Page } from '@playwright/test';
+
+/** What the page's cytoscape instance (window.__cy) holds, read in the browser. */
+export interface GraphContent {
+  nodes: Array<{ id: string; kind: string; label: string; parent?: string }>;
+  edges: Array<{ id: string; kind: string; source: string; target: string; label: string; full: string; width: number }>;
+}
+
+interface CyLike {
+  nodes(): { map<T>(f: (n: { data(): Record<string, unknown> }) => T): T[] };
+  edges(): { map<T>(f: (n: { data(): Record<string, unknown> }) => T): T[] };
+  getElementById(id: string): { renderedPosition(): { x: number; y: number }; empty(): boolean };
+}
+
+export class OverviewPage {
+  readonly graph: Locator;
+  readonly counts: Locator;
+  readonly sources: Locator;
+  readonly routes: Locator;
+
+  constructor(readonly page: Page) {
+    this.graph = page.getByTestId('mesh-graph');
+    this.counts = page.getByTestId('counts');
+    this.sources = page.getByTestId('sources');
+    this.routes = page.getByTestId('routes-list');
+  }
+
+  async goto(query = ''): Promise<void> {
+    await this.page.goto(`/${query ? `?${query}` : ''}`);
+    await this.waitForLayout();
+  }
+
+  /** The graph is laid out (dagre ran and `layoutstop` fired). */
+  async waitForLayout(): Promise<void> {
+    await expect(this.graph).toHaveAttribute('data-layout-done', 'true', { timeout: 20_000 });
+  }
+
+  async content(): Promise<GraphContent> {
+    return this.page.evaluate(() => {
+      const cy = (window as unknown as { __cy: CyLike }).__cy;
+      return {
+        nodes: cy.nodes().map((n) => n.data() as GraphContent['nodes'][number]),
+        edges: cy.edges().map((e) => e.data() as GraphContent['edges'][number]),
+      };
+    });
+  }
+
+  /** Nodes currently marked as recently changed (class `changed`). */
+  async changedNodeCount(): Promise<number> {
+    return this.page.evaluate(() => (window as unknown as { __cy: { nodes(sel: string): { length: number } } }).__cy.nodes('.changed').length);
+  }
+
+  nsChip(ns: string): Locator {
+    return this.page.getByTestId('ns-filter').locator(`button[data-ns="${ns}"]`);
+  }
+
+  kindChip(kind: string): Locator {
+    return this.page.getByTestId('kind-filter').locator(`button[data-kind="${kind}"]`);
+  }
+
+  /** Clicks a node where cytoscape drew it. */
+  async clickNode(id: string): Promise<void> {
+    const pos = await this.page.evaluate((nodeId) => {
+      const cy = (window as unknown as { __cy: CyLike }).__cy;
+      const n = cy.getElementById(nodeId);
+      return n.empty() ? undefined : n.renderedPosition();
+    }, id);
+    if (!pos) throw new Error(`no node ${id} in the graph`);
+    const box = await this.graph.boundingBox();
+    if (!box) throw new Error('graph not visible');
+    await this.page.mouse.click(box.x + pos.x, box.y + pos.y);
+  }
+}
+
+/**
+ * The overview's node counts derived from the YAML inputs themselves (not from the page): one node per
+ * namespace holding a Service or workload, per Service, per workload (Deployment/StatefulSet/ReplicaSet or
+ * bare Pod) and per pod (Σ replicas, default 1). Objects without a namespace land in `default`.
+ */
+export function countsFromInputs(texts: readonly string[], parseAll: (text: string) => unknown[]): { namespaces: number; services: number; workloads: number; pods: number; total: number } {
+  const ns = new Set<string>();
+  let services = 0;
+  let workloads = 0;
+  let pods = 0;
+  for (const text of texts) {
+    for (const doc of parseAll(text)) {
+      const o = doc as { kind?: string; metadata?: { namespace?: string }; spec?: { replicas?: number } } | null;
+      if (!o || typeof o !== 'object') continue;
+      const namespace = o.metadata?.namespace ?? 'default';
+      if (o.kind === 'Service') {
+        services++;
+        ns.add(namespace);
+      } else if (o.kind === 'Deployment' || o.kind === 'StatefulSet' || o.kind === 'ReplicaSet') {
+        workloads++;
+        pods += o.spec?.replicas ?? 1;
+        ns.add(namespace);
+      } else if (o.kind === 'Pod') {
+        workloads++;
+        pods++;
+        ns.add(namespace);
+      }
+    }
+  }
+  return { namespaces: ns.size, services, workloads, pods, total: ns.size + services + workloads + pods };
+}

@@ -1,0 +1,39 @@
+// Simulates a request against one mesh proxy's generated config: the config_dump the proxy would get,
+// walked by server/simulate, plus what only the mesh inputs can tell — the VirtualService rule behind
+// the matched route, and, for gateways, the Service port → pod port mapping (traffic sent to a gateway
+// Service's port 80 reaches the pod on its targetPort, where Istio's listener is; model/gateway.go resolvePorts).
+import { readConfigDump } from '../envoy/dumpReader';
+import { DEFAULT_OPTIONS, type MeshSnapshot, type TranslateOptions } from '../model/mesh';
+import { simulate } from '../simulate/index';
+import type { SimRequest, SimResult } from '../simulate/types';
+import { buildProxyView } from '../translate/view';
+import { configDumpFor, type ConfigDumpOptions } from './configDump';
+import { vsRuleOf } from './vsRule';
+
+export interface SimulateProxyOptions {
+  options?: TranslateOptions;
+  cache?: ConfigDumpOptions['cache'];
+}
+
+/** undefined when the proxy is not in the snapshot. */
+export function simulateProxy(snapshot: MeshSnapshot, proxyId: string, request: SimRequest, opts: SimulateProxyOptions = {}): SimResult | undefined {
+  const options = opts.options ?? DEFAULT_OPTIONS;
+  const res = configDumpFor(snapshot, proxyId, { options, ...(opts.cache ? { cache: opts.cache } : {}) });
+  const proxy = snapshot.proxiesById.get(proxyId);
+  if (!res || !proxy) return undefined;
+  const { config } = readConfigDump(res.dump);
+  let result = simulate(config, request);
+  if (request.mode === 'gateway' && result.error === 'no listener matched') {
+    const target = buildProxyView(snapshot, proxy, options).serviceTargets.find((t) => t.port.port === request.port && t.targetPort !== request.port);
+    if (target) {
+      const retried = simulate(config, { ...request, port: target.targetPort });
+      const note = `port ${request.port} is Service ${target.service.namespace}/${target.service.name}'s port; it reaches the gateway pod on targetPort ${target.targetPort}`;
+      result = { ...retried, notes: [note, ...(retried.notes ?? [])] };
+    }
+  }
+  if (result.source) {
+    const rule = vsRuleOf(snapshot, proxyId, result, options);
+    if (rule) result = { ...result, source: { ...result.source, rule } };
+  }
+  return result;
+}

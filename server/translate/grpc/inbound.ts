@@ -1,0 +1,63 @@
+// LDS for xDS-enabled gRPC servers (pilot/pkg/networking/grpcgen/lds.go: buildInboundListeners,
+// buildInboundFilterChains, buildInboundFilterChain). A server asks for `xds.istio.io/grpc/lds/inbound/IP:PORT`;
+// istiod answers for ports the proxy serves (a service target whose target port is PORT) with one filter
+// chain whose HCM carries an inline route config `inbound` (domain `*`, prefix `/`, non-forwarding action)
+// and the router filter. Without PeerAuthentication (not modelled) the mode is istiod's default PERMISSIVE,
+// which gRPC serves as plaintext — except for pods labelled security.istio.io/tlsMode=istio, where istiod
+// switches to STRICT mTLS with certificate-provider TLS: not generated yet (reported, listener omitted).
+// AuthorizationPolicy RBAC filters are not generated either (not modelled).
+import { EXT } from '../../envoy/typeUrls';
+import type { LoadError } from '../../model/mesh';
+import type { ListenerJson } from '../types';
+import type { ProxyView } from '../view/types';
+import { GRPC_INBOUND_PREFIX, splitHostPort } from './listenerNames';
+
+const TLS_MODE_LABEL = 'security.istio.io/tlsMode';
+
+function inboundListener(name: string, host: string, port: number): ListenerJson {
+  const json = {
+    name,
+    address: { socketAddress: { address: host, portValue: port } },
+    filterChains: [
+      {
+        name: 'inbound-plaintext',
+        filters: [
+          {
+            name: 'inbound-hcmplaintext',
+            typedConfig: {
+              '@type': EXT.hcm,
+              routeConfig: {
+                name: 'inbound',
+                virtualHosts: [{ domains: ['*'], routes: [{ match: { prefix: '/' }, nonForwardingAction: {} }] }],
+              },
+              httpFilters: [{ name: 'envoy.filters.http.router', typedConfig: { '@type': EXT.router } }],
+            },
+          },
+        ],
+      },
+    ],
+  };
+  return json as unknown as ListenerJson;
+}
+
+export function buildGrpcInboundListeners(view: ProxyView, names: readonly string[]): { listeners: ListenerJson[]; errors: LoadError[] } {
+  const listeners: ListenerJson[] = [];
+  const errors: LoadError[] = [];
+  for (const name of names) {
+    if (!name.startsWith(GRPC_INBOUND_PREFIX)) continue;
+    const hp = splitHostPort(name.slice(GRPC_INBOUND_PREFIX.length));
+    if (!hp) continue; // istiod: "failed parsing address from gRPC listener name"
+    const target = view.serviceTargets.find((t) => t.targetPort === hp.port);
+    if (!target) continue; // istiod: "has no service instance for port"
+    if (view.proxy.labels[TLS_MODE_LABEL] === 'istio') {
+      errors.push({
+        severity: 'warning',
+        object: `Proxy ${view.proxy.id}`,
+        message: `gRPC server listener ${name}: istiod would serve STRICT mTLS (pod label ${TLS_MODE_LABEL}=istio); meshscope does not generate gRPC certificate-provider TLS yet`,
+      });
+      continue;
+    }
+    listeners.push(inboundListener(name, hp.host, hp.port));
+  }
+  return { listeners, errors };
+}

@@ -1,0 +1,34 @@
+// The HTTP connection manager on gateway chains (networking/core/gateway.go:buildGatewayConnectionManager,
+// createGatewayHTTPFilterChainOpts; listener_builder.go:buildHTTPConnectionManager), default MeshConfig:
+// use_remote_address, server name istio-envoy, XFCC SANITIZE_SET with the current cert details, HTTP/1
+// options, websocket upgrades, normalize_path, stream_idle_timeout 0s, RDS over ADS.
+// HTTP filters: fault, cors, router (istio.metadata_exchange, grpc_stats, istio.alpn, istio.stats,
+// tracing, access logs and the uuid request-id extension are omitted, as on sidecar chains: no schemas).
+import type { FilterJson } from '../../../gen/envoy/config/listener/v3/listener_components_pb';
+import type { HttpConnectionManagerJson } from '../../../gen/envoy/extensions/filters/network/http_connection_manager/v3/http_connection_manager_pb';
+import { EXT } from '../../../envoy/typeUrls';
+import { corsFilter, faultFilter, HCM_FILTER, routerFilter, typed } from '../listeners/filters';
+
+export function buildGatewayHcm(statPrefix: string, rds: string): HttpConnectionManagerJson {
+  return {
+    codecType: 'AUTO',
+    statPrefix,
+    rds: { configSource: { ads: {}, initialFetchTimeout: '0s', resourceApiVersion: 'V3' }, routeConfigName: rds },
+    httpFilters: [faultFilter(), corsFilter(), routerFilter()],
+    useRemoteAddress: true,
+    forwardClientCertDetails: 'SANITIZE_SET',
+    setCurrentClientCertDetails: { subject: true, cert: true, dns: true, uri: true },
+    serverName: 'istio-envoy',
+    httpProtocolOptions: {},
+    normalizePath: true,
+    pathWithEscapedSlashesAction: 'KEEP_UNCHANGED',
+    upgradeConfigs: [{ upgradeType: 'websocket' }],
+    streamIdleTimeout: '0s',
+    proxy100Continue: true,
+  };
+}
+
+export const gatewayHcmFilter = (statPrefix: string, rds: string): FilterJson => ({
+  name: HCM_FILTER,
+  typedConfig: typed(EXT.hcm, buildGatewayHcm(statPrefix, rds)),
+});

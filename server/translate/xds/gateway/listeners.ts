@@ -1,0 +1,106 @@
+// Gateway LDS (networking/core/gateway.go:buildGatewayListeners, buildGatewayTCPBasedFilterChains,
+// createGatewayHTTPFilterChainOpts; listener.go:buildGatewayListener): one listener `<bind>_<resolved port>`
+// per merged server port (servers of different protocols on one port/bind share it), traffic direction
+// OUTBOUND, bound to the port, no default chain, a TLS inspector when some chain matches on SNI or
+// offers ALPN. HTTP ports get one HCM chain on `http.<port>`; other ports one chain per server: HTTPS
+// termination (HCM + TLS context, SNI = server hosts), TCP / TLS termination (tcp_proxy), TLS passthrough
+// (tcp_proxy per `tls` match, SNI = sniHosts).
+import type { DownstreamTlsContextJson } from '../../../gen/envoy/extensions/transport_sockets/tls/v3/tls_pb';
+import type { FilterChainJson, FilterJson } from '../../../gen/envoy/config/listener/v3/listener_components_pb';
+import type { ListenerJson } from '../../../gen/envoy/config/listener/v3/listener_pb';
+import type { LoadError } from '../../../model/mesh';
+import { parseProtocol } from '../../../model/parse/protocol';
+import { listenerName } from '../../names';
+import type { ProxyView } from '../../view/types';
+import { toFilterChainMatch, type ChainOpts } from '../listeners/chainOpts';
+import type { BuildCtx } from '../listeners/context';
+import { delimitedStatPrefix, tlsInspector } from '../listeners/filters';
+import { isHttpProtocol } from '../listeners/protocol';
+import { gatewayHcmFilter } from './hcm';
+import { isHttpsWithTermination } from './merge';
+import { networkChains } from './network';
+import type { GatewayVsLookup } from './routeConfig';
+import { serverPortKey, type MergedGateway } from './types';
+import { buildGatewayTlsContext, tlsTransportSocket } from './tlsContext';
+
+/** One filter chain before it becomes Envoy JSON (istiod's filterChainOpts, the parts gateways use). */
+export interface GatewayChain {
+  opts: Pick<ChainOpts, 'sniHosts' | 'applicationProtocols'>;
+  tls?: DownstreamTlsContextJson;
+  /** HCM chain: RDS name and (HTTPS) the server name as stat prefix. */
+  hcm?: { rds: string; statPrefix?: string };
+  filters?: FilterJson[];
+}
+
+/** PILOT_GATEWAY_TRANSPORT_SOCKET_CONNECT_TIMEOUT default. */
+const TRANSPORT_SOCKET_CONNECT_TIMEOUT = '15s';
+
+/** getWildcardsAndLocalHost: `::` for IPv6-only proxies, else `0.0.0.0`. */
+function wildcard(view: ProxyView): string {
+  const ips = view.proxy.ips;
+  return ips.length > 0 && ips.every((ip) => ip.includes(':')) ? '::' : '0.0.0.0';
+}
+
+export function buildGatewayListeners(
+  view: ProxyView,
+  merged: MergedGateway,
+  lookup: GatewayVsLookup,
+): { listeners: ListenerJson[]; routeNames: string[]; errors: LoadError[] } {
+  const ctx: BuildCtx = { view, errors: [] };
+  const byName = new Map<string, { bind: string; port: number; chains: GatewayChain[] }>();
+  const tlsHostsByPort = new Map<number, Map<string, string>>();
+  for (const sp of merged.serverPorts) {
+    const servers = merged.mergedServers.get(serverPortKey(sp));
+    if (!servers) continue;
+    const bind = sp.bind || wildcard(view);
+    const chains: GatewayChain[] = [];
+    if (isHttpProtocol(parseProtocol(sp.protocol))) {
+      chains.push({ opts: {}, hcm: { rds: servers.routeName } });
+    } else {
+      for (const g of servers.servers) {
+        const info = merged.tlsServerInfo.get(g);
+        if (isHttpsWithTermination(g) && g.server.tls) {
+          const hcm: GatewayChain['hcm'] = { rds: info?.routeName ?? '' };
+          if (g.server.name) hcm.statPrefix = g.server.name;
+          chains.push({ opts: { sniHosts: [...(info?.sniHosts ?? [])] }, tls: buildGatewayTlsContext(g.server.tls), hcm });
+        } else {
+          chains.push(...networkChains(ctx, g, sp.number, lookup, info?.sniHosts ?? [], tlsHostsByPort));
+        }
+      }
+    }
+    const name = listenerName(bind, sp.number);
+    const entry = byName.get(name);
+    if (entry) entry.chains.push(...chains);
+    else byName.set(name, { bind, port: sp.number, chains });
+  }
+
+  const listeners: ListenerJson[] = [];
+  const routeNames = new Set<string>();
+  for (const [name, e] of byName) {
+    if (e.chains.length === 0) {
+      ctx.errors.push({ severity: 'warning', message: `gateway listener ${name} omitted: no filter chain (istiod: "must have more than 0 chains")`, object: `Proxy ${view.proxy.id}` });
+      continue;
+    }
+    const needInspector = e.chains.some((c) => (c.opts.sniHosts?.length ?? 0) > 0 || (c.tls?.commonTlsContext?.alpnProtocols?.length ?? 0) > 0);
+    const l: ListenerJson = {
+      name,
+      address: { socketAddress: { address: e.bind, portValue: e.port } },
+      trafficDirection: 'OUTBOUND',
+    };
+    if (needInspector) l.listenerFilters = [tlsInspector()];
+    l.filterChains = e.chains.map((c) => {
+      const fc: FilterChainJson = {};
+      const m = toFilterChainMatch(c.opts);
+      if (m) fc.filterChainMatch = m;
+      if (c.hcm) {
+        routeNames.add(c.hcm.rds);
+        fc.filters = [...(c.filters ?? []), gatewayHcmFilter(c.hcm.statPrefix ?? delimitedStatPrefix(`outbound_${name}`), c.hcm.rds)];
+      } else fc.filters = c.filters ?? [];
+      if (c.tls) fc.transportSocket = tlsTransportSocket(c.tls);
+      fc.transportSocketConnectTimeout = TRANSPORT_SOCKET_CONNECT_TIMEOUT;
+      return fc;
+    });
+    listeners.push(l);
+  }
+  return { listeners, routeNames: [...routeNames], errors: ctx.errors };
+}

@@ -1,0 +1,106 @@
+// Gateway HTTP route configurations (networking/core/gateway.go:buildGatewayHTTPRouteConfig): per server
+// of the route name, per VirtualService bound to the server's Gateway (VirtualServicesForGateway order),
+// the hosts both sides admit become virtual hosts `<host>:<server port>`; a host seen again (another
+// VirtualService or server) gets the routes appended (host merging). Then identical vhosts are collapsed,
+// catch-all routes moved last, vhosts sorted by name; `blackhole:<port>` when nothing binds.
+import type { RouteJson, VirtualHostJson } from '../../../gen/envoy/config/route/v3/route_components_pb';
+import type { RouteConfigurationJson } from '../../../gen/envoy/config/route/v3/route_pb';
+import type { IstioConfig, LoadError } from '../../../model/mesh';
+import { domainName } from '../../names';
+import type { ProxyView } from '../../view/types';
+import { virtualServicesForGateway } from '../../view/virtualServices';
+import { buildHttpRoutesForVirtualService, gatewayRouteContext } from '../routes';
+import { MAX_DIRECT_RESPONSE_BODY_BYTES } from '../routes/sidecarRouteConfigs';
+import type { MergedGateway } from './types';
+import { collapseDuplicateRoutes, intersectHosts, namesForNamespace, sortVHostRoutes } from './vhosts';
+
+/** The VirtualServices bound to a Gateway as seen from the router's namespace, memoized per build. */
+export type GatewayVsLookup = (gatewayName: string) => readonly IstioConfig<'VirtualService'>[];
+
+export function gatewayVsLookup(view: ProxyView): GatewayVsLookup {
+  const cache = new Map<string, readonly IstioConfig<'VirtualService'>[]>();
+  return (gatewayName) => {
+    let vss = cache.get(gatewayName);
+    if (!vss) cache.set(gatewayName, (vss = virtualServicesForGateway(view.snapshot, view.proxy.namespace, gatewayName, view.options)));
+    return vss;
+  };
+}
+
+const byName = (a: VirtualHostJson, b: VirtualHostJson) => ((a.name ?? '') < (b.name ?? '') ? -1 : (a.name ?? '') > (b.name ?? '') ? 1 : 0);
+
+export function buildGatewayRouteConfig(
+  view: ProxyView,
+  merged: MergedGateway,
+  routeName: string,
+  lookup: GatewayVsLookup = gatewayVsLookup(view),
+): { route: RouteConfigurationJson; errors: LoadError[] } {
+  const errors: LoadError[] = [];
+  const servers = merged.serversByRouteName.get(routeName);
+  if (!servers || servers.length === 0) {
+    return { route: { name: routeName, virtualHosts: [], validateClusters: false }, errors };
+  }
+  // routes per (gateway, VirtualService), built once with the port of the first server needing them
+  const built = new Map<string, RouteJson[]>();
+  const vhosts = new Map<string, VirtualHostJson>();
+  for (const s of servers) {
+    const port = s.server.port.number;
+    const redirect = s.server.tls?.httpsRedirect === true;
+    for (const vs of lookup(s.gatewayName)) {
+      const hosts = intersectHosts(namesForNamespace(s.server.hosts, vs.meta.namespace), vs.spec.hosts ?? []);
+      if (hosts.length === 0) continue;
+      const key = `${s.gatewayName}\u0000${vs.meta.namespace}/${vs.meta.name}`;
+      let routes = built.get(key);
+      if (!routes) {
+        const ctx = gatewayRouteContext(view, {
+          serverPort: port,
+          gatewayNames: new Set([s.gatewayName]),
+          vsNamespace: vs.meta.namespace,
+          isTLS: s.server.tls !== undefined,
+        });
+        const r = buildHttpRoutesForVirtualService(vs, ctx);
+        errors.push(...r.errors);
+        routes = r.routes;
+        built.set(key, routes);
+      }
+      for (const raw of hosts) {
+        const h = raw.toLowerCase();
+        const vh = vhosts.get(h);
+        if (vh) {
+          vh.routes = [...(vh.routes ?? []), ...routes];
+          if (redirect) vh.requireTls = 'ALL';
+          continue;
+        }
+        const created: VirtualHostJson = { name: domainName(h, port), domains: [h], routes: [...routes], includeRequestAttemptCount: true };
+        if (redirect) created.requireTls = 'ALL';
+        vhosts.set(h, created);
+      }
+    }
+    // a server host with httpsRedirect always gets a vhost (redirect only, when nothing routes it)
+    if (redirect) {
+      for (const raw of s.server.hosts) {
+        const h = raw.toLowerCase();
+        const vh = vhosts.get(h);
+        if (vh) vh.requireTls = 'ALL';
+        else vhosts.set(h, { name: domainName(h, port), domains: [h], includeRequestAttemptCount: true, requireTls: 'ALL' });
+      }
+    }
+  }
+  let virtualHosts: VirtualHostJson[];
+  if (vhosts.size === 0) {
+    const port = (servers[0] as (typeof servers)[number]).server.port.number;
+    virtualHosts = [{ name: domainName('blackhole', port), domains: ['*'], routes: [] }];
+  } else {
+    virtualHosts = collapseDuplicateRoutes(vhosts).map((vh) => (vh.routes ? { ...vh, routes: sortVHostRoutes(vh.routes) } : vh));
+  }
+  virtualHosts.sort(byName);
+  return {
+    route: {
+      name: routeName,
+      virtualHosts,
+      validateClusters: false,
+      maxDirectResponseBodySizeBytes: MAX_DIRECT_RESPONSE_BODY_BYTES,
+      ignorePortInHostMatching: true,
+    },
+    errors,
+  };
+}
