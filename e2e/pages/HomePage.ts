@@ -10,7 +10,7 @@ export class HomePage {
   }
 
   async goto(): Promise<void> {
-    await this.page.goto('/');
+    await this.page.goto('/proxies');
   }
 
   /** Proxy ids in table order. */

@@ -88,6 +88,8 @@ export function syncStatusOf(c: ConnectionStatus): Record<string, unknown> {
   const out: Record<string, unknown> = { proxy: c.client.proxyId };
   if (c.client.clusterId) out['cluster_id'] = c.client.clusterId;
   if (c.client.nodeType) out['proxy_type'] = c.client.nodeType;
+  // meshscope: which generator serves it (Envoy config, or istiod's grpcgen for proxyless gRPC).
+  out['flavour'] = c.client.flavour;
   // istiod: proxy_version is the proxy's ISTIO_VERSION metadata (istio_version is istiod's own; omitted).
   const proxyVersion = c.client.metadata['ISTIO_VERSION'];
   if (typeof proxyVersion === 'string') out['proxy_version'] = proxyVersion;
