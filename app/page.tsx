@@ -3,6 +3,7 @@
 import { Suspense } from 'react';
 import type { ErrorsResponse } from '@/components/data/fetchers';
 import { OverviewView } from '@/components/overview/OverviewView';
+import { analyzeMesh } from '@/server/api/analyze';
 import { inputErrors } from '@/server/api/debug';
 import { meshGraph } from '@/server/api/meshGraph';
 import { readyRuntime } from '@/server/runtime';
@@ -14,9 +15,10 @@ export default async function Overview() {
   const ctx = rt.context();
   const graph = meshGraph(ctx).body;
   const errors = inputErrors(ctx).body as ErrorsResponse;
+  const findings = analyzeMesh(ctx).body.findings;
   return (
     <Suspense>
-      <OverviewView initialGraph={graph} initialErrors={errors} />
+      <OverviewView initialGraph={graph} initialErrors={errors} initialFindings={findings} />
     </Suspense>
   );
 }

@@ -12,14 +12,13 @@ import { generateMesh } from './generateMesh';
 export const SERVICES_FOR_10K_CLUSTERS = 3334;
 
 /**
- * Writes generateMesh's objects as YAML. Only the first `workloads` services keep their Deployments
- * (so only their pods are proxies): clusters are per Service, so a sidecar still gets every cluster,
- * while the server does not have to translate thousands of identical sidecars (the live-update
- * diff and the proxy list translate every proxy).
+ * Writes generateMesh's objects as YAML: every service with its Service, two Deployments (v1, v2: one pod
+ * each, so 2 × services proxies), DestinationRule and VirtualService. `workloads` keeps the Deployments of
+ * only the first N services (default: all — thousands of proxies, each seeing every service).
  */
 export function writeSyntheticMesh(services: number, opts: { workloads?: number; dir?: string } = {}): string {
   const dir = opts.dir ?? mkdtempSync(join(tmpdir(), 'meshscope-scale-'));
-  const workloads = opts.workloads ?? 1;
+  const workloads = opts.workloads ?? services;
   mkdirSync(dir, { recursive: true });
   const keep = (o: { kind?: unknown; metadata?: unknown }) => {
     if (o.kind !== 'Deployment') return true;
@@ -113,10 +112,18 @@ export async function serveDir(dir: string, opts: { root?: string; timeoutMs?: n
   throw new Error(`meshscope serve did not become ready at ${url}:\n${output}`);
 }
 
-/** A proxy of the generated mesh whose sidecar sees every service (no Sidecar scoping in generateMesh). */
-export async function firstProxy(url: string): Promise<{ id: string; clusters: number }> {
-  const body = (await (await fetch(`${url}/api/proxies`)).json()) as { proxies: Array<{ id: string; counts: { clusters: number } }> };
+/**
+ * A proxy of the generated mesh whose sidecar sees every service (no Sidecar scoping in generateMesh), with
+ * its cluster count. The list does not translate thousands of proxies: the count is asked for that one
+ * proxy (`/api/proxies?counts=ID`, what the proxies page does for the rows it shows).
+ */
+export async function firstProxy(url: string): Promise<{ id: string; clusters: number; proxies: number }> {
+  const body = (await (await fetch(`${url}/api/proxies`)).json()) as { proxies: Array<{ id: string; counts?: { clusters: number } }> };
   const p = body.proxies[0];
   if (!p) throw new Error('no proxies in the generated mesh');
-  return { id: p.id, clusters: p.counts.clusters };
+  if (p.counts) return { id: p.id, clusters: p.counts.clusters, proxies: body.proxies.length };
+  const res = (await (await fetch(`${url}/api/proxies?counts=${encodeURIComponent(p.id)}`)).json()) as { counts: Record<string, { counts: { clusters: number } }> };
+  const c = res.counts[p.id];
+  if (!c) throw new Error(`no counts for ${p.id}`);
+  return { id: p.id, clusters: c.counts.clusters, proxies: body.proxies.length };
 }

@@ -20,7 +20,7 @@ async function measure(services: number, reps: number): Promise<UiTtiRow[]> {
   const served = await serveDir(writeSyntheticMesh(services));
   const browser = await chromium.launch(LAUNCH);
   try {
-    const { id, clusters } = await firstProxy(served.url);
+    const { id, clusters, proxies } = await firstProxy(served.url);
     const url = `${served.url}/proxies/${encodeURIComponent(id)}?tab=clusters`;
     const page = await browser.newPage();
     await page.goto(url, { timeout: 300_000 }); // warm-up: server caches + Next compiles nothing at runtime
@@ -41,8 +41,8 @@ async function measure(services: number, reps: number): Promise<UiTtiRow[]> {
     }
     const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
     return [
-      { bench: 'UI time-to-interactive', size: `${clusters} clusters`, figure: `${med(ttis)} ms (median of ${reps}: navigation → table shown → first filter applied)` },
-      { bench: 'UI filter', size: `${clusters} clusters`, figure: `${med(filters)} ms (median of ${reps}; includes the 120 ms input debounce)` },
+      { bench: 'UI time-to-interactive', size: `${clusters} clusters, ${proxies} proxies`, figure: `${med(ttis)} ms (median of ${reps}: navigation → table shown → first filter applied)` },
+      { bench: 'UI filter', size: `${clusters} clusters, ${proxies} proxies`, figure: `${med(filters)} ms (median of ${reps}; includes the 120 ms input debounce)` },
     ];
   } finally {
     await browser.close();

@@ -9,7 +9,7 @@ import type { ApiContext, SyncStatus, XdsState } from './api/types';
 import { DEFAULT_OPTIONS, type MeshSnapshot, type TranslateOptions } from './model/mesh';
 import { createAdsGenerator } from './pipeline/adsGenerator';
 import { createCache } from './pipeline/cache';
-import { connectStoreToAds, diffProxies, type ProxyDigests } from './pipeline/changes';
+import { changeEvent, connectStoreToAds } from './pipeline/changes';
 import type { ProxyResources, ResourceCache } from './pipeline/proxyResources';
 import { FileSource } from './sources/file/fileSource';
 import { KubeSource, type KubeSourceOptions } from './sources/kube/kubeSource';
@@ -108,29 +108,21 @@ function createRuntime(config: RuntimeConfig, configError?: string, overrides: A
   const sink = statusNotifyingSink(store, () => {
     if (listeners.size === 0) return;
     const snap = store.snapshot();
-    const event: MeshEvent = { version: snap.version, proxies: [], endpointsOnly: false, errors: snap.errors.length };
+    const event: MeshEvent = { version: snap.version, proxies: [], types: [], endpointsOnly: false, errors: snap.errors.length };
     for (const l of listeners) l(event);
   });
-  let digests: ProxyDigests | undefined;
   const startedAt = new Date().toISOString();
 
   // Entries of older snapshot versions can never hit again: drop them when a new snapshot lands.
   const unsubscribeCache = store.onChange(() => cache.clear());
+  // Live events: which proxies a change may affect, from the changed objects and the two snapshots
+  // (pipeline/affected.ts) — nothing is translated here, however many proxies the mesh has.
+  let lastSnapshot: MeshSnapshot | undefined;
   const unsubscribeStore = store.onChange((snap, info) => {
-    if (listeners.size === 0) {
-      digests = undefined; // recomputed against the next snapshot someone watches
-      return;
-    }
-    const before = digests;
-    const { digests: next, changed } = diffProxies(before, snap, options, cache);
-    digests = next;
-    if (before && changed.length === 0) return;
-    const event: MeshEvent = {
-      version: snap.version,
-      proxies: before ? changed : [...next.byProxy.keys()].sort(),
-      endpointsOnly: info.endpointsOnly,
-      errors: snap.errors.length,
-    };
+    const prev = lastSnapshot;
+    lastSnapshot = snap;
+    if (listeners.size === 0) return;
+    const event = changeEvent(prev, snap, info, options);
     for (const l of listeners) l(event);
   });
 
@@ -174,7 +166,7 @@ function createRuntime(config: RuntimeConfig, configError?: string, overrides: A
     statuses: () => [...problems, ...store.statuses()],
     context: () => ({ snapshot: store.snapshot(), options, cache, statuses: rt.statuses(), sync, xds, now: new Date().toISOString() }),
     subscribe(listener) {
-      if (listeners.size === 0) digests = diffProxies(undefined, store.snapshot(), options, cache).digests;
+      if (!lastSnapshot) lastSnapshot = store.snapshot();
       listeners.add(listener);
       return () => {
         listeners.delete(listener);

@@ -1,5 +1,5 @@
 // Plain fetch functions for the UI's API (no react-query here; hooks wrap these).
-import type { ProxyDetail, ProxySummary } from '@/server/api/proxies';
+import type { ProxyCounts, ProxyDetail, ProxySummary } from '@/server/api/proxies';
 import type { XdsState } from '@/server/api/types';
 import type { LoadError } from '@/server/model/mesh';
 import type { SourceStatus } from '@/server/sources/types';
@@ -7,6 +7,13 @@ import type { SourceStatus } from '@/server/sources/types';
 export interface ProxiesResponse {
   version: number;
   proxies: ProxySummary[];
+  /** False when some proxies have no counts yet (large meshes: ask fetchProxyCounts for the rows shown). */
+  countsComplete?: boolean;
+}
+
+export interface ProxyCountsResponse {
+  version: number;
+  counts: Record<string, ProxyCounts>;
 }
 
 export interface ErrorsResponse {
@@ -34,3 +41,5 @@ async function getJson<T>(url: string, signal?: AbortSignal): Promise<T> {
 export const fetchProxies = (signal?: AbortSignal) => getJson<ProxiesResponse>('/api/proxies', signal);
 export const fetchProxy = (id: string, signal?: AbortSignal) => getJson<ProxyDetail>(`/api/proxies/${encodeURIComponent(id)}`, signal);
 export const fetchErrors = (signal?: AbortSignal) => getJson<ErrorsResponse>('/api/errors', signal);
+export const fetchProxyCounts = (ids: readonly string[], signal?: AbortSignal) =>
+  getJson<ProxyCountsResponse>(`/api/proxies?counts=${ids.map(encodeURIComponent).join(',')}`, signal);

@@ -13,3 +13,12 @@ describe('keysToInvalidate', () => {
     for (const k of [queryKeys.proxies(), queryKeys.errors(), queryKeys.proxy('x')]) expect(k.slice(0, 1)).toEqual([...queryKeys.all]);
   });
 });
+
+describe('keysToInvalidate for an event reaching every proxy', () => {
+  it('"all" (said compactly, no ids) invalidates every proxy detail by their common prefix', () => {
+    const keys = keysToInvalidate({ version: 9, proxies: [], all: true, endpointsOnly: false, errors: 0 });
+    expect(keys).toEqual([queryKeys.proxies(), queryKeys.errors(), queryKeys.everyProxy()]);
+    // A prefix of each proxy's key: react-query's invalidateQueries({queryKey}) matches them all.
+    expect(queryKeys.proxy('x.ns').slice(0, queryKeys.everyProxy().length)).toEqual([...queryKeys.everyProxy()]);
+  });
+});

@@ -3,5 +3,9 @@ export const queryKeys = {
   all: ['meshscope'] as const,
   proxies: () => [...queryKeys.all, 'proxies'] as const,
   proxy: (id: string) => [...queryKeys.all, 'proxy', id] as const,
+  /** Prefix of every proxy detail query (an event reaching every proxy invalidates them all). */
+  everyProxy: () => [...queryKeys.all, 'proxy'] as const,
+  /** Counts of a few proxies at one snapshot version (the proxies page asks for the rows it shows). */
+  proxyCounts: (version: number, ids: readonly string[]) => [...queryKeys.all, 'proxyCounts', String(version), ids.join(',')] as const,
   errors: () => [...queryKeys.all, 'errors'] as const,
 };

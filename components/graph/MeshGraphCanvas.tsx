@@ -5,43 +5,10 @@
 import cytoscape from 'cytoscape';
 import dagre from 'cytoscape-dagre';
 import { useEffect, useRef, useState } from 'react';
-import { LAYOUT, LIGHT, stylesheet, type GraphElement, type NodeData, type Palette } from './elements';
+import { LAYOUT, stylesheet, type GraphElement, type NodeData } from './elements';
+import { usePalette } from './usePalette';
 
 cytoscape.use(dagre);
-
-function readPalette(): Palette {
-  const css = getComputedStyle(document.documentElement);
-  const v = (name: string, fallback: string) => css.getPropertyValue(name).trim() || fallback;
-  return {
-    fg: v('--fg', LIGHT.fg),
-    muted: v('--muted', LIGHT.muted),
-    bg: v('--bg', LIGHT.bg),
-    panel: v('--panel', LIGHT.panel),
-    border: v('--border', LIGHT.border),
-    accent: v('--accent', LIGHT.accent),
-    warn: v('--warn', LIGHT.warn),
-    error: v('--error', LIGHT.error),
-    ok: v('--ok', LIGHT.ok),
-  };
-}
-
-/** The page palette, re-read when the theme (data-theme or the OS preference) changes. */
-function usePalette(): Palette | undefined {
-  const [palette, setPalette] = useState<Palette>();
-  useEffect(() => {
-    const update = () => setPalette(readPalette());
-    update();
-    const mo = new MutationObserver(update);
-    mo.observe(document.documentElement, { attributes: true, attributeFilter: ['data-theme'] });
-    const mq = window.matchMedia('(prefers-color-scheme: dark)');
-    mq.addEventListener('change', update);
-    return () => {
-      mo.disconnect();
-      mq.removeEventListener('change', update);
-    };
-  }, []);
-  return palette;
-}
 
 export interface MeshGraphCanvasProps {
   elements: GraphElement[];

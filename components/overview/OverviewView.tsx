@@ -14,11 +14,22 @@ import { useRecentlyChanged } from '@/components/layout/LiveContext';
 import { SourceBanner } from '@/components/layout/SourceBanner';
 import type { MeshGraph } from '@/server/api/meshGraph';
 import { nodeId } from '@/server/api/meshGraphIds';
+import type { Finding } from '@/server/analyze/types';
 import { CountsBar } from './CountsBar';
+import { FindingsPanel } from './FindingsPanel';
 import { GraphToolbar } from './GraphToolbar';
 import { routeRows, RoutesList } from './RoutesList';
 
-export function OverviewView({ initialGraph, initialErrors }: { initialGraph: MeshGraph; initialErrors: ErrorsResponse }) {
+export function OverviewView({
+  initialGraph,
+  initialErrors,
+  initialFindings,
+}: {
+  initialGraph: MeshGraph;
+  initialErrors: ErrorsResponse;
+  /** `meshscope analyze` findings (GET /api/analyze), when the page passes them. */
+  initialFindings?: readonly Finding[];
+}) {
   const graph = useMeshGraph(initialGraph).data ?? initialGraph;
   const errors = useInputErrors(initialErrors).data ?? initialErrors;
   const params = useSearchParams();
@@ -101,6 +112,11 @@ export function OverviewView({ initialGraph, initialErrors }: { initialGraph: Me
         <section className="panel">
           <h2>Routes in view</h2>
           <RoutesList rows={rows} />
+        </section>
+      ) : null}
+      {initialFindings ? (
+        <section className="panel" id="findings">
+          <FindingsPanel findings={initialFindings} />
         </section>
       ) : null}
       <section className="panel" id="input-errors">

@@ -33,3 +33,12 @@ describe('ProxiesTable', () => {
     expect(html).toContain('not connected');
   });
 });
+
+describe('ProxiesTable count cells', () => {
+  it('a computed proxy without counts yet shows a pending cell, not a dash', () => {
+    const bare = proxyRows([{ id: 'x.big', type: 'sidecar', namespace: 'big', labels: {}, ips: [] }], []);
+    const out = renderToStaticMarkup(<ProxiesTable rows={bare} changed={new Set()} onOpen={() => undefined} />);
+    expect(out.match(/data-testid="count-pending"/g)).toHaveLength(4);
+    expect(out).not.toMatch(/<td class="num">—<\/td>/);
+  });
+});

@@ -1,6 +1,6 @@
 // The proxies table: keyboard-navigable (↑/↓ move between rows, Enter opens, Home/End jump).
 import Link from 'next/link';
-import type { KeyboardEvent } from 'react';
+import { useEffect, useRef, type KeyboardEvent } from 'react';
 import { Labels } from '@/components/common/Labels';
 import { proxyHref } from '@/components/graph/elements';
 import { SYNC_TYPES, type ProxyRow } from './rows';
@@ -24,7 +24,62 @@ function SyncCell({ row }: { row: ProxyRow }) {
 
 const KIND_TITLE = { sidecar: 'sidecar Envoy', gateway: 'gateway (Envoy running `proxy router`)', proxyless: 'proxyless gRPC client (xDS in the application)' } as const;
 
-export function ProxiesTable({ rows, changed, onOpen }: { rows: readonly ProxyRow[]; changed: ReadonlySet<string>; onOpen: (href: string) => void }) {
+/** A count cell: the number, `…` while a computed proxy's counts are being fetched, `—` when there are none. */
+function CountCell({ row, value }: { row: ProxyRow; value: number | undefined }) {
+  if (value !== undefined) return <td className="num">{value}</td>;
+  if (!row.computed) return <td className="num">—</td>;
+  return (
+    <td className="num muted" data-testid="count-pending" title="counted when the row is shown (large meshes are not translated all at once)">
+      …
+    </td>
+  );
+}
+
+/**
+ * Reports the ids of the rows currently in the viewport (IntersectionObserver), so counts can be fetched
+ * for what the user sees. Calls `onVisible` with ids in table order, debounced.
+ */
+function useVisibleRows(body: React.RefObject<HTMLTableSectionElement | null>, rows: readonly ProxyRow[], onVisible?: (ids: string[]) => void): void {
+  useEffect(() => {
+    const el = body.current;
+    if (!onVisible || !el || typeof IntersectionObserver === 'undefined') return;
+    const inView = new Set<string>();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const report = () => {
+      timer = undefined;
+      onVisible(rows.map((r) => r.id).filter((id) => inView.has(id)));
+    };
+    const io = new IntersectionObserver((entries) => {
+      for (const en of entries) {
+        const id = (en.target as HTMLElement).dataset.proxyId;
+        if (!id) continue;
+        if (en.isIntersecting) inView.add(id);
+        else inView.delete(id);
+      }
+      if (!timer) timer = setTimeout(report, 150);
+    });
+    for (const tr of el.querySelectorAll('tr[data-proxy-id]')) io.observe(tr);
+    return () => {
+      io.disconnect();
+      if (timer) clearTimeout(timer);
+    };
+  }, [body, rows, onVisible]);
+}
+
+export function ProxiesTable({
+  rows,
+  changed,
+  onOpen,
+  onVisible,
+}: {
+  rows: readonly ProxyRow[];
+  changed: ReadonlySet<string>;
+  onOpen: (href: string) => void;
+  /** Called with the ids of the rows in view (for lazy counts). */
+  onVisible?: (ids: string[]) => void;
+}) {
+  const body = useRef<HTMLTableSectionElement>(null);
+  useVisibleRows(body, rows, onVisible);
   const onKeyDown = (e: KeyboardEvent<HTMLTableSectionElement>) => {
     const tr = (e.target as HTMLElement).closest('tr');
     if (!tr) return;
@@ -58,7 +113,7 @@ export function ProxiesTable({ rows, changed, onOpen }: { rows: readonly ProxyRo
           <th className="num">endpoints</th>
         </tr>
       </thead>
-      <tbody onKeyDown={onKeyDown}>
+      <tbody onKeyDown={onKeyDown} ref={body}>
         {rows.map((r) => (
           <tr key={r.id} data-proxy-id={r.id} tabIndex={0} className={changed.has(r.id) ? 'changed' : undefined} aria-label={`proxy ${r.id}`}>
             <td className="mono">
@@ -82,10 +137,10 @@ export function ProxiesTable({ rows, changed, onOpen }: { rows: readonly ProxyRo
               {r.connected ? <span className="badge">connected</span> : null}
               <SyncCell row={r} />
             </td>
-            <td className="num">{r.counts?.listeners ?? '—'}</td>
-            <td className="num">{r.counts?.routes ?? '—'}</td>
-            <td className="num">{r.counts?.clusters ?? '—'}</td>
-            <td className="num">{r.counts?.endpoints ?? '—'}</td>
+            <CountCell row={r} value={r.counts?.listeners} />
+            <CountCell row={r} value={r.counts?.routes} />
+            <CountCell row={r} value={r.counts?.clusters} />
+            <CountCell row={r} value={r.counts?.endpoints} />
           </tr>
         ))}
       </tbody>

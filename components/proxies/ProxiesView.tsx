@@ -2,11 +2,12 @@
 // /proxies: every proxy (computed from the inputs and/or connected over ADS), filterable by text,
 // namespace and type, with the filter in the URL (?q=&ns=&type=).
 import { usePathname, useRouter, useSearchParams } from 'next/navigation';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { ErrorsResponse, ProxiesResponse } from '@/components/data/fetchers';
 import type { SyncEntry } from '@/components/data/meshFetchers';
 import { useSyncz } from '@/components/data/useMeshGraph';
 import { useInputErrors, useProxies } from '@/components/data/useProxies';
+import { useProxyCounts } from '@/components/data/useProxyCounts';
 import { useRecentlyChanged } from '@/components/layout/LiveContext';
 import { SourceBanner } from '@/components/layout/SourceBanner';
 import { ProxiesTable } from './ProxiesTable';
@@ -41,8 +42,17 @@ export function ProxiesView({ initialProxies, initialErrors, initialSyncz }: { i
     return () => window.removeEventListener('keydown', onKey);
   }, []);
 
-  const rows = useMemo(() => proxyRows(proxies.proxies, syncz), [proxies, syncz]);
-  const shown = filterRows(rows, filter);
+  // Large meshes: the list has counts only for proxies already translated; the rows in view ask for theirs
+  // (a few per request). Before the table reports what is in view, the first rows shown stand in.
+  const [inView, setInView] = useState<string[] | undefined>();
+  const onVisible = useCallback((ids: string[]) => setInView((prev) => (prev && prev.length === ids.length && prev.every((id, i) => id === ids[i]) ? prev : ids)), []);
+  const missing = useMemo(() => new Set(proxies.proxies.filter((p) => !p.counts).map((p) => p.id)), [proxies]);
+  const baseRows = useMemo(() => proxyRows(proxies.proxies, syncz), [proxies, syncz]);
+  const shownBase = useMemo(() => filterRows(baseRows, filter), [baseRows, filter.q, filter.namespace, filter.kind]); // eslint-disable-line react-hooks/exhaustive-deps
+  const wanted = missing.size === 0 ? [] : (inView ?? shownBase.slice(0, 20).map((r) => r.id)).filter((id) => missing.has(id));
+  const lazyCounts = useProxyCounts(proxies.version, wanted);
+  const rows = useMemo(() => (lazyCounts.size === 0 ? baseRows : proxyRows(proxies.proxies, syncz, lazyCounts)), [baseRows, proxies, syncz, lazyCounts]);
+  const shown = useMemo(() => filterRows(rows, filter), [rows, filter.q, filter.namespace, filter.kind]); // eslint-disable-line react-hooks/exhaustive-deps
   const namespaces = [...new Set(rows.map((r) => r.namespace))].sort();
   const changed = useRecentlyChanged();
   const connected = rows.filter((r) => r.connected).length;
@@ -95,7 +105,7 @@ export function ProxiesView({ initialProxies, initialErrors, initialSyncz }: { i
           </button>
         </p>
       ) : (
-        <ProxiesTable rows={shown} changed={changed} onOpen={(href) => router.push(href)} />
+        <ProxiesTable rows={shown} changed={changed} onOpen={(href) => router.push(href)} onVisible={onVisible} />
       )}
     </>
   );

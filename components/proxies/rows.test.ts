@@ -78,3 +78,20 @@ describe('filterRows', () => {
     expect(parseProxyFilter(new URLSearchParams('type=bogus')).kind).toBe('');
   });
 });
+
+describe('proxyRows with lazily fetched counts (large meshes)', () => {
+  it('rows the list sent without counts take the fetched ones; the list’s own counts win; unknown stay empty', () => {
+    const bare: ProxySummary[] = [
+      { id: 'a.ns', type: 'sidecar', namespace: 'ns', labels: {}, ips: [] },
+      { id: 'b.ns', type: 'sidecar', namespace: 'ns', labels: {}, ips: [] },
+      { id: 'c.ns', type: 'sidecar', namespace: 'ns', labels: {}, ips: [], counts, errors: 0 },
+    ];
+    const fetched = { counts: { listeners: 1, routes: 1, clusters: 10_006, endpoints: 9 }, errors: 2 };
+    const rows = proxyRows(bare, [], new Map([['a.ns', fetched], ['c.ns', fetched]]));
+    expect(rows.map((r) => [r.id, r.counts?.clusters, r.errors])).toEqual([
+      ['a.ns', 10_006, 2],
+      ['b.ns', undefined, 0],
+      ['c.ns', 7, 0],
+    ]);
+  });
+});

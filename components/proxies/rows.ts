@@ -1,7 +1,7 @@
 // Pure: the proxies table rows — every proxy the inputs define (computed), joined with the xDS clients
 // connected to meshscope's ADS server (/debug/syncz) — plus the table's filter and its URL form.
 import type { SyncEntry } from '@/components/data/meshFetchers';
-import type { ProxySummary, ResourceCounts } from '@/server/api/proxies';
+import type { ProxyCounts, ProxySummary, ResourceCounts } from '@/server/api/proxies';
 
 export type SyncType = 'cluster' | 'listener' | 'route' | 'endpoint';
 export const SYNC_TYPES: ReadonlyArray<{ type: SyncType; short: string }> = [
@@ -56,11 +56,17 @@ export function syncOf(e: SyncEntry): Record<SyncType, TypeSync> {
 /** Proxyless gRPC clients announce GENERATOR=grpc (istiod grpcgen); meshscope's syncz may carry it. */
 const isProxyless = (e: SyncEntry | undefined) => e?.generator === 'grpc' || e?.flavour === 'grpc';
 
-export function proxyRows(proxies: readonly ProxySummary[], syncz: readonly SyncEntry[]): ProxyRow[] {
+/**
+ * `lazyCounts`: counts fetched for rows the list sent without them (large meshes, `?counts=`); the list's
+ * own counts win when both exist (same snapshot version either way).
+ */
+export function proxyRows(proxies: readonly ProxySummary[], syncz: readonly SyncEntry[], lazyCounts?: ReadonlyMap<string, ProxyCounts>): ProxyRow[] {
   const byProxy = new Map<string, SyncEntry>();
   for (const e of syncz) if (e.proxy && !byProxy.has(e.proxy)) byProxy.set(e.proxy, e);
   const rows: ProxyRow[] = proxies.map((p) => {
     const e = byProxy.get(p.id);
+    const lazy = p.counts ? undefined : lazyCounts?.get(p.id);
+    const counts = p.counts ?? lazy?.counts;
     const row: ProxyRow = {
       id: p.id,
       kind: isProxyless(e) ? 'proxyless' : p.type === 'router' ? 'gateway' : 'sidecar',
@@ -69,9 +75,9 @@ export function proxyRows(proxies: readonly ProxySummary[], syncz: readonly Sync
       ips: p.ips,
       computed: true,
       connected: !!e,
-      counts: p.counts,
-      errors: p.errors,
+      errors: p.errors ?? lazy?.errors ?? 0,
     };
+    if (counts) row.counts = counts;
     if (e) row.sync = syncOf(e);
     return row;
   });

@@ -1,6 +1,7 @@
 'use client';
 // Detail panels under the tables: a route (its match, split, JSON and the VirtualService http rule it
 // came from, via provenance filter_metadata.istio.config) and a cluster (JSON + its DestinationRule).
+import type { ReactNode } from 'react';
 import { stringify } from 'yaml';
 import { useConfigObject } from '@/components/data/proxyDetailData';
 import type { ClusterTableRow, RouteTableRow } from './model/rows';
@@ -48,17 +49,33 @@ function SourceObject({ path, proxyId, route }: { path: string; proxyId: string 
   );
 }
 
-export function RoutePanel({ row, proxyId, onClose }: { row: RouteTableRow; proxyId: string | null; onClose: () => void }) {
+/** The frame of a selected row's details: a labelled section with a title and a close button. */
+function RowPanel({ testId, what, title, onClose, children }: { testId: string; what: string; title: ReactNode; onClose: () => void; children: ReactNode }) {
   return (
-    <section className="row-panel" data-testid="route-panel" aria-label="Selected route">
+    <section className="row-panel" data-testid={testId} aria-label={`Selected ${what}`}>
       <header>
-        <h3>
-          Route #{row.index} {row.name ? <span className="mono">{row.name}</span> : null}
-        </h3>
-        <button type="button" onClick={onClose} aria-label="Close route details">
+        {title}
+        <button type="button" onClick={onClose} aria-label={`Close ${what} details`}>
           ×
         </button>
       </header>
+      {children}
+    </section>
+  );
+}
+
+export function RoutePanel({ row, proxyId, onClose }: { row: RouteTableRow; proxyId: string | null; onClose: () => void }) {
+  return (
+    <RowPanel
+      testId="route-panel"
+      what="route"
+      onClose={onClose}
+      title={
+        <h3>
+          Route #{row.index} {row.name ? <span className="mono">{row.name}</span> : null}
+        </h3>
+      }
+    >
       <dl className="facts">
         <dt>route config</dt>
         <dd className="mono">{row.routeConfig}</dd>
@@ -94,24 +111,18 @@ export function RoutePanel({ row, proxyId, onClose }: { row: RouteTableRow; prox
         <summary>route JSON</summary>
         <pre className="mono">{JSON.stringify(row.raw, null, 2)}</pre>
       </details>
-    </section>
+    </RowPanel>
   );
 }
 
 export function ClusterPanel({ row, proxyId, onClose }: { row: ClusterTableRow; proxyId: string | null; onClose: () => void }) {
   return (
-    <section className="row-panel" data-testid="cluster-panel" aria-label="Selected cluster">
-      <header>
-        <h3 className="mono">{row.name}</h3>
-        <button type="button" onClick={onClose} aria-label="Close cluster details">
-          ×
-        </button>
-      </header>
+    <RowPanel testId="cluster-panel" what="cluster" onClose={onClose} title={<h3 className="mono">{row.name}</h3>}>
       {row.source ? <SourceObject path={row.source} proxyId={proxyId} /> : null}
       <details open>
         <summary>cluster JSON</summary>
         <pre className="mono">{JSON.stringify(row.raw, null, 2)}</pre>
       </details>
-    </section>
+    </RowPanel>
   );
 }

@@ -6,54 +6,11 @@
 import cytoscape from 'cytoscape';
 import dagre from 'cytoscape-dagre';
 import { useEffect, useRef, useState } from 'react';
+import type { Palette } from '@/components/graph/elements';
+import { usePalette } from '@/components/graph/usePalette';
 import type { ElementDef } from './model/elements';
 
 cytoscape.use(dagre);
-
-interface Palette {
-  fg: string;
-  muted: string;
-  bg: string;
-  panel: string;
-  border: string;
-  accent: string;
-  warn: string;
-  error: string;
-  ok: string;
-}
-
-function readPalette(): Palette {
-  const css = getComputedStyle(document.documentElement);
-  const v = (name: string, fallback: string) => css.getPropertyValue(name).trim() || fallback;
-  return {
-    fg: v('--fg', '#1d232b'),
-    muted: v('--muted', '#6a737d'),
-    bg: v('--bg', '#ffffff'),
-    panel: v('--panel', '#f6f8fa'),
-    border: v('--border', '#d0d7de'),
-    accent: v('--accent', '#0969da'),
-    warn: v('--warn', '#9a6700'),
-    error: v('--error', '#cf222e'),
-    ok: v('--ok', '#1a7f37'),
-  };
-}
-
-function usePalette(): Palette | undefined {
-  const [palette, setPalette] = useState<Palette>();
-  useEffect(() => {
-    const update = () => setPalette(readPalette());
-    update();
-    const mo = new MutationObserver(update);
-    mo.observe(document.documentElement, { attributes: true, attributeFilter: ['data-theme', 'class'] });
-    const mq = window.matchMedia('(prefers-color-scheme: dark)');
-    mq.addEventListener('change', update);
-    return () => {
-      mo.disconnect();
-      mq.removeEventListener('change', update);
-    };
-  }, []);
-  return palette;
-}
 
 const KIND_SHAPE: Record<string, string> = {
   listener: 'round-rectangle',

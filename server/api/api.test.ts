@@ -27,7 +27,7 @@ describe('proxies', () => {
     expect(res.status).toBe(200);
     expect(res.body.version).toBe(3);
     expect(res.body.proxies.map((p) => p.id)).toEqual(snapshot.proxies.map((p) => p.id));
-    for (const p of res.body.proxies) expect(Object.keys(p.counts).sort()).toEqual(['clusters', 'endpoints', 'listeners', 'routes']);
+    for (const p of res.body.proxies) expect(Object.keys(p.counts ?? {}).sort()).toEqual(['clusters', 'endpoints', 'listeners', 'routes']);
   });
 
   it('proxy detail: 404 for an unknown proxy, tables + dump for a known one', () => {

@@ -1,7 +1,11 @@
 // Proxies: the list (id, type, namespace, labels, ips + resource counts) and one proxy's detail.
+// The list never translates every proxy of a large mesh: counts come from the resource cache (proxies
+// already translated for this snapshot), or are computed for all on small meshes, or on request for a
+// few ids (`?counts=a,b`, what the proxies page asks for the rows it shows).
 import type { LoadError, MeshSnapshot, ProxyModel } from '../model/mesh';
 import { configDumpFor, isDumpType } from '../pipeline/configDump';
-import { proxyResources } from '../pipeline/proxyResources';
+import { proxyResources, resourceCacheKey, type ProxyResources } from '../pipeline/proxyResources';
+import { translateProxy } from '../translate/index';
 import { tablesFromConfigDump, type ProxyTables } from './summary/index';
 import { fail, ok, type ApiContext, type ApiResult } from './types';
 
@@ -22,10 +26,21 @@ export interface ResourceCounts {
 }
 
 export interface ProxySummary extends ProxyInfo {
+  /** Absent when not computed yet (large meshes: ask `?counts=` for the rows shown). */
+  counts?: ResourceCounts;
+  /** Translation problems for this proxy (absent with counts). */
+  errors?: number;
+}
+
+export interface ProxyCounts {
   counts: ResourceCounts;
-  /** Translation problems for this proxy. */
   errors: number;
 }
+
+/** Up to this many proxies, the list computes every proxy's counts (as it always did). */
+export const EAGER_COUNTS_LIMIT = 100;
+/** At most this many ids per `?counts=` request (each may be a full translation). */
+export const MAX_COUNT_IDS = 20;
 
 export const proxyInfo = (p: ProxyModel): ProxyInfo => ({
   id: p.id,
@@ -37,22 +52,71 @@ export const proxyInfo = (p: ProxyModel): ProxyInfo => ({
 
 export const listProxyInfo = (s: MeshSnapshot): ProxyInfo[] => s.proxies.map(proxyInfo);
 
-export function listProxies(ctx: ApiContext): ApiResult<{ version: number; proxies: ProxySummary[] }> {
-  const proxies = ctx.snapshot.proxies.map((p): ProxySummary => {
-    const r = proxyResources(ctx.snapshot, p.id, ctx.options, ctx.cache);
+const countsOf = (r: ProxyResources): ProxyCounts => ({
+  counts: { listeners: r.listeners.length, routes: r.routes.length, clusters: r.clusters.length, endpoints: r.endpoints.length },
+  errors: r.errors.length,
+});
+
+const cached = (ctx: ApiContext, id: string): ProxyResources | undefined => ctx.cache?.get(resourceCacheKey(ctx.snapshot.version, id, ctx.options));
+
+/**
+ * One proxy's counts: exact from the resource cache when it holds this snapshot's resources; otherwise from
+ * translation alone (no encoding, nothing cached: counts do not hold 10,000 encoded clusters in memory).
+ * The two agree unless the encoder rejects a resource (a translator bug, reported on the proxy page).
+ */
+export function proxyCounts(ctx: ApiContext, id: string): ProxyCounts | undefined {
+  const proxy = ctx.snapshot.proxiesById.get(id);
+  if (!proxy) return undefined;
+  const hit = cached(ctx, id);
+  if (hit) return countsOf(hit);
+  try {
+    const t = translateProxy(ctx.snapshot, proxy, ctx.options);
     return {
-      ...proxyInfo(p),
-      counts: {
-        listeners: r?.listeners.length ?? 0,
-        routes: r?.routes.length ?? 0,
-        clusters: r?.clusters.length ?? 0,
-        endpoints: r?.endpoints.length ?? 0,
-      },
-      errors: r?.errors.length ?? 0,
+      counts: { listeners: t.listeners.length, routes: t.routes.length, clusters: t.clusters.length, endpoints: t.endpoints.length },
+      errors: t.errors.length,
     };
-  });
-  return ok({ version: ctx.snapshot.version, proxies });
+  } catch {
+    // translateProxy must not throw; if it does, one problem is counted rather than failing the list.
+    return { counts: { listeners: 0, routes: 0, clusters: 0, endpoints: 0 }, errors: 1 };
+  }
 }
+
+/**
+ * Every proxy. Counts: all of them on meshes of at most EAGER_COUNTS_LIMIT proxies (encoded and cached, as
+ * the proxy page and ADS use them); otherwise only those already in the cache — the rest on request.
+ */
+export function listProxies(ctx: ApiContext): ApiResult<{ version: number; proxies: ProxySummary[]; countsComplete: boolean }> {
+  const eager = ctx.snapshot.proxies.length <= EAGER_COUNTS_LIMIT;
+  let complete = true;
+  const proxies = ctx.snapshot.proxies.map((p): ProxySummary => {
+    const r = eager ? proxyResources(ctx.snapshot, p.id, ctx.options, ctx.cache) : cached(ctx, p.id);
+    if (!r) {
+      complete = false;
+      return proxyInfo(p);
+    }
+    return { ...proxyInfo(p), ...countsOf(r) };
+  });
+  return ok({ version: ctx.snapshot.version, proxies, countsComplete: complete });
+}
+
+/** `GET /api/proxies?counts=a,b`: the counts of those proxies (unknown ids are left out). */
+export function countProxies(ctx: ApiContext, idsParam: string): ApiResult<{ version: number; counts: Record<string, ProxyCounts> } | { error: string }> {
+  const ids = [...new Set(idsParam.split(',').map((s) => s.trim()).filter((s) => s))];
+  if (ids.length === 0) return fail(400, 'counts: give proxy ids, comma-separated');
+  if (ids.length > MAX_COUNT_IDS) return fail(400, `counts: at most ${MAX_COUNT_IDS} ids per request, got ${ids.length}`);
+  const counts: Record<string, ProxyCounts> = {};
+  for (const id of ids) {
+    const c = proxyCounts(ctx, id);
+    if (c) counts[id] = c;
+  }
+  return ok({ version: ctx.snapshot.version, counts });
+}
+
+/** The /api/proxies handler: the list, or `?counts=ids` for a few proxies. */
+export const proxiesHandler = (ctx: ApiContext, query: URLSearchParams): ApiResult => {
+  const ids = query.get('counts');
+  return ids !== null ? countProxies(ctx, ids) : listProxies(ctx);
+};
 
 export interface ProxyDetail {
   version: number;

@@ -20,7 +20,7 @@ export const USAGE = `usage: meshscope <command> [flags]
   simulate  (--config PATH… --proxy POD.NAMESPACE | --dump config_dump.json) --mode outbound|inbound|gateway
             --port N [--address IP] [--host AUTHORITY] [--path /p?q] [--method GET] [-H 'k: v']…
             [--protocol http|http2|tcp] [--tls plaintext|tls] [--sni NAME]
-  analyze   --config PATH… [-o json|table]   (not implemented yet)
+  analyze   --config PATH… [-o json|table]   (findings with Istio's codes; exit 1 on errors)
 
   --config takes files and directories (*.yaml|*.yml|*.json, multi-document), repeated, or - for stdin.
   --namespace NS applies to objects that have no namespace.

@@ -1,7 +1,7 @@
 // buildSnapshot: raw inputs → immutable, indexed MeshSnapshot (istiod's PushContext + service registry).
 // Pure and deterministic: no I/O, clock, env or randomness; the same inputs give the same snapshot.
 import type { IstioKind } from './istio';
-import type { EndpointModel, IstioConfig, LoadError, MeshSnapshot, NamespaceModel, ProxyModel, ServiceModel } from './mesh';
+import type { EndpointModel, IstioConfig, LoadError, MeshSnapshot, NamespaceModel, PodModel, ProxyModel, ServiceModel } from './mesh';
 import type { RawInput } from '../sources/types';
 import { type EndpointIndex, kubeEndpoints, serviceEntryEndpoints, sortEndpoints } from './parse/endpoints';
 import { locate, parseInputs } from './parse/objects';
@@ -26,8 +26,22 @@ export function byCreation<T extends { meta: { creationTimestamp: string; name: 
 }
 
 /** push_context.go:sortServicesByCreationTime: creation time, then hostname, then namespace. */
-function byServiceCreation(a: ServiceModel, b: ServiceModel): number {
+export function byServiceCreation(a: ServiceModel, b: ServiceModel): number {
   return time(a.creationTimestamp) - time(b.creationTimestamp) || cmp(a.hostname, b.hostname) || cmp(a.namespace, b.namespace);
+}
+
+/** The ProxyModel of a pod that runs a proxy: id `POD.NS`, a gateway (`router`) or a `sidecar` (DESIGN §3 proxy identity). */
+export function proxyOf(p: PodModel): ProxyModel {
+  return {
+    id: `${p.name}.${p.namespace}`,
+    type: p.proxy === 'router' ? 'router' : 'sidecar',
+    name: p.name,
+    namespace: p.namespace,
+    labels: p.labels,
+    ips: [p.ip],
+    serviceAccount: p.serviceAccount,
+    locality: p.locality,
+  };
 }
 
 function deepFreeze<T>(v: T): T {
@@ -77,18 +91,7 @@ export function buildSnapshot(inputs: readonly RawInput[], opts: BuildSnapshotOp
   serviceEntryEndpoints(sePairs, pods, endpoints);
   sortEndpoints(endpoints);
 
-  const proxies: ProxyModel[] = pods
-    .filter((p) => p.proxy !== 'none')
-    .map((p) => ({
-      id: `${p.name}.${p.namespace}`,
-      type: p.proxy === 'router' ? 'router' : 'sidecar',
-      name: p.name,
-      namespace: p.namespace,
-      labels: p.labels,
-      ips: [p.ip],
-      serviceAccount: p.serviceAccount,
-      locality: p.locality,
-    }));
+  const proxies: ProxyModel[] = pods.filter((p) => p.proxy !== 'none').map(proxyOf);
   proxies.sort((a, b) => cmp(a.id, b.id));
 
   const snapshot: MeshSnapshot = {

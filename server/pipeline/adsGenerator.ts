@@ -2,13 +2,14 @@
 // (by `POD.NS` from the node id, else by IP; else a proxy made from its node metadata) → the encoded
 // resources for that proxy. Envoys get translateProxy's output; proxyless gRPC clients (flavour `grpc`)
 // get istiod's grpcgen output for exactly the names they watch (server/translate/grpc).
-import { encodeResource, type EncodedResource } from '../envoy/encode';
+import type { EncodedResource } from '../envoy/encode';
 import { TYPE, type TypeUrl } from '../envoy/typeUrls';
-import type { LoadError, MeshSnapshot, ProxyModel, TranslateOptions } from '../model/mesh';
+import type { MeshSnapshot, ProxyModel, TranslateOptions } from '../model/mesh';
 import { translateGrpc, type GrpcWatches } from '../translate/grpc';
 import { translateProxy } from '../translate/index';
 import type { ResourceTable } from '../translate/types';
 import type { AdsGenerator, ClientInfo, ResourceSet, Watches } from '../xds/types';
+import { EncodeMemo, encodeTable, translateSafely } from './encodeTable';
 import { resourceCacheKey, type ProxyResources, type ResourceCache } from './proxyResources';
 
 /** DESIGN.md §3 proxy identity: node id `POD.NS` first, then the IPs the client reports. */
@@ -44,66 +45,6 @@ export function proxyFromNode(client: ClientInfo): ProxyModel | undefined {
 
 const byName = (list: readonly EncodedResource[]): Map<string, EncodedResource> => new Map(list.map((r) => [r.name, r]));
 
-/**
- * Encoded resources by content (type, name, JSON): proxies of the same shape share most resources, and
- * JSON.stringify is an order of magnitude cheaper than protobuf encoding. Bounded; owned by one generator.
- */
-export class EncodeMemo {
-  private readonly map = new Map<string, EncodedResource>();
-  constructor(private readonly capacity = 50_000) {}
-
-  encode(typeUrl: TypeUrl, name: string, json: unknown): EncodedResource {
-    const key = `${typeUrl}\u0000${name}\u0000${JSON.stringify(json)}`;
-    const hit = this.map.get(key);
-    if (hit) return hit;
-    const r = encodeResource(typeUrl, name, json);
-    if (this.map.size >= this.capacity) {
-      const oldest = this.map.keys().next();
-      if (!oldest.done) this.map.delete(oldest.value);
-    }
-    this.map.set(key, r);
-    return r;
-  }
-
-  get size(): number {
-    return this.map.size;
-  }
-}
-
-function encodeAll<T>(
-  typeUrl: TypeUrl,
-  kind: string,
-  items: readonly T[],
-  nameOf: (item: T) => string | undefined,
-  errors: LoadError[],
-  memo: EncodeMemo | undefined,
-): EncodedResource[] {
-  const out: EncodedResource[] = [];
-  items.forEach((item, i) => {
-    const name = nameOf(item) ?? '';
-    try {
-      out.push(memo ? memo.encode(typeUrl, name, item) : encodeResource(typeUrl, name, item));
-    } catch (e) {
-      errors.push({ severity: 'error', message: `internal: could not encode ${kind} "${name}": ${(e as Error).message}`, object: `${kind} ${name || `#${i}`}` });
-    }
-  });
-  return out;
-}
-
-/** A translated table → encoded resources (never throws: encoder failures become errors). */
-export function encodeTable(proxy: ProxyModel, version: number, table: ResourceTable, memo?: EncodeMemo): ProxyResources {
-  const errors: LoadError[] = [...table.errors];
-  return {
-    proxy,
-    version,
-    listeners: encodeAll(TYPE.listener, 'Listener', table.listeners, (l) => l.name, errors, memo),
-    routes: encodeAll(TYPE.route, 'RouteConfiguration', table.routes, (r) => r.name, errors, memo),
-    clusters: encodeAll(TYPE.cluster, 'Cluster', table.clusters, (c) => c.name, errors, memo),
-    endpoints: encodeAll(TYPE.endpoint, 'ClusterLoadAssignment', table.endpoints, (e) => e.clusterName, errors, memo),
-    errors,
-  };
-}
-
 const namesOf = (watches: Watches | undefined, typeUrl: string): string[] => [...(watches?.get(typeUrl)?.names ?? [])].sort();
 
 /** What a gRPC client watches. A wildcard is ignored: gRPC always subscribes by name. */
@@ -114,15 +55,6 @@ export function grpcWatches(watches: Watches | undefined): GrpcWatches {
     clusters: namesOf(watches, TYPE.cluster),
     endpoints: namesOf(watches, TYPE.endpoint),
   };
-}
-
-function safely(proxy: ProxyModel, build: () => ResourceTable): ResourceTable {
-  try {
-    return build();
-  } catch (e) {
-    const error: LoadError = { severity: 'error', message: `internal: translation failed: ${(e as Error).message}`, object: `Proxy ${proxy.id}` };
-    return { listeners: [], routes: [], clusters: [], endpoints: [], errors: [error] };
-  }
 }
 
 /**
@@ -152,7 +84,7 @@ export function clientResources(
   }
   const hit = cache?.get(key);
   if (hit) return hit;
-  const r = encodeTable(proxy, snap.version, safely(proxy, build), memo);
+  const r = encodeTable(proxy, snap.version, translateSafely(proxy, build), memo);
   cache?.set(key, r);
   return r;
 }

@@ -1,6 +1,10 @@
-// Which proxies' config changed between two snapshots: compare per-proxy digests of the encoded
-// resources (what a connected Envoy would be sent). Pure apart from the caller-owned cache.
+// Which proxies' config changed between two snapshots. Two ways: `changeEvent` (what the live UI is told;
+// affected.ts: from the changed objects, no translation, conservative) and `diffProxies` (exact: compare
+// per-proxy digests of the encoded resources; translates every proxy — for small meshes and as the test
+// oracle). Pure apart from the caller-owned cache.
+import type { MeshEvent } from '../api/events';
 import type { MeshSnapshot, TranslateOptions } from '../model/mesh';
+import { affectedProxies } from './affected';
 import { TYPE } from '../envoy/typeUrls';
 import type { Store, StoreChange } from '../sources/store';
 import type { AdsServer } from '../xds/server';
@@ -33,6 +37,31 @@ export function diffProxies(prev: ProxyDigests | undefined, snapshot: MeshSnapsh
   for (const [id, d] of digests.byProxy) if (prev?.byProxy.get(id) !== d) changed.add(id);
   for (const id of prev?.byProxy.keys() ?? []) if (!digests.byProxy.has(id)) changed.add(id);
   return { digests, changed: [...changed].sort() };
+}
+
+/** Above this many proxies, an event that reaches every proxy says `all` instead of listing them. */
+export const LIST_ALL_LIMIT = 200;
+
+/**
+ * The SSE event for a store change (prev → next): the proxies it may have changed and the types, without
+ * translating any proxy. `prev` undefined (no earlier snapshot known) reaches every proxy.
+ */
+export function changeEvent(
+  prev: MeshSnapshot | undefined,
+  next: MeshSnapshot,
+  change: Pick<StoreChange, 'changed' | 'endpointsOnly'>,
+  options: TranslateOptions,
+): MeshEvent {
+  const a = affectedProxies(prev, next, change, options);
+  const compact = a.all && a.proxies.length > LIST_ALL_LIMIT;
+  return {
+    version: next.version,
+    proxies: compact ? [] : a.proxies,
+    ...(a.all ? { all: true } : {}),
+    types: a.types,
+    endpointsOnly: change.endpointsOnly,
+    errors: next.errors.length,
+  };
 }
 
 /** What a store change asks of the ADS server (istiod PushRequest): EDS only for endpoint-only changes. */

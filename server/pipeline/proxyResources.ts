@@ -1,11 +1,11 @@
 // snapshot + proxy id → translated and encoded Envoy resources (what ADS serves, what config_dump prints).
 // translateProxy is pure; encoding happens once per (snapshot version, proxy, options) through a cache
 // the caller owns and passes in (a runtime keeps one; a CLI run makes one).
-import { encodeResource, type EncodedResource } from '../envoy/encode';
-import { TYPE, type TypeUrl } from '../envoy/typeUrls';
+import type { EncodedResource } from '../envoy/encode';
 import { DEFAULT_OPTIONS, type LoadError, type MeshSnapshot, type ProxyModel, type TranslateOptions } from '../model/mesh';
 import { translateProxy } from '../translate/index';
 import type { BoundedCache } from './cache';
+import { encodeTable, translateSafely } from './encodeTable';
 
 export interface ProxyResources {
   proxy: ProxyModel;
@@ -24,29 +24,6 @@ export type ResourceCache = BoundedCache<ProxyResources>;
 export const resourceCacheKey = (version: number, proxyId: string, options: TranslateOptions): string =>
   `${version}\u0000${proxyId}\u0000${JSON.stringify(options)}`;
 
-function encodeAll<T>(
-  typeUrl: TypeUrl,
-  kind: string,
-  items: readonly T[],
-  nameOf: (item: T) => string | undefined,
-  errors: LoadError[],
-): EncodedResource[] {
-  const out: EncodedResource[] = [];
-  items.forEach((item, i) => {
-    const name = nameOf(item) ?? '';
-    try {
-      out.push(encodeResource(typeUrl, name, item));
-    } catch (e) {
-      errors.push({
-        severity: 'error',
-        message: `internal: could not encode ${kind} "${name}": ${(e as Error).message}`,
-        object: `${kind} ${name || `#${i}`}`,
-      });
-    }
-  });
-  return out;
-}
-
 /** Translate + encode one proxy; undefined when the snapshot has no proxy with that id. Never throws. */
 export function proxyResources(
   snapshot: MeshSnapshot,
@@ -60,25 +37,7 @@ export function proxyResources(
   const hit = cache?.get(key);
   if (hit) return hit;
 
-  const errors: LoadError[] = [];
-  let table;
-  try {
-    table = translateProxy(snapshot, proxy, options);
-  } catch (e) {
-    // translateProxy must not throw; if it does, show it as a located error rather than crash.
-    errors.push({ severity: 'error', message: `internal: translation failed: ${(e as Error).message}`, object: `Proxy ${proxyId}` });
-    table = { listeners: [], routes: [], clusters: [], endpoints: [], errors: [] };
-  }
-  errors.push(...table.errors);
-  const result: ProxyResources = {
-    proxy,
-    version: snapshot.version,
-    listeners: encodeAll(TYPE.listener, 'Listener', table.listeners, (l) => l.name, errors),
-    routes: encodeAll(TYPE.route, 'RouteConfiguration', table.routes, (r) => r.name, errors),
-    clusters: encodeAll(TYPE.cluster, 'Cluster', table.clusters, (c) => c.name, errors),
-    endpoints: encodeAll(TYPE.endpoint, 'ClusterLoadAssignment', table.endpoints, (e) => e.clusterName, errors),
-    errors,
-  };
+  const result = encodeTable(proxy, snapshot.version, translateSafely(proxy, () => translateProxy(snapshot, proxy, options)));
   cache?.set(key, result);
   return result;
 }

@@ -1,9 +1,13 @@
-// What SotW and Delta connections share: client identity, per-type trackers, guarded writes with the
-// response-size limit, and close handling. One instance per gRPC stream; nothing outlives the stream.
+// What SotW and Delta connections share: the request loop, client identity from the first request,
+// subscriptions by type, per-type trackers, pushes in istiod's order, guarded writes with the
+// response-size limit, status, and close handling. One instance per gRPC stream; nothing outlives it.
 import type * as grpc from '@grpc/grpc-js';
+import { status as grpcStatus } from '@grpc/grpc-js';
+import type { Node } from '../gen/envoy/config/core/v3/base_pb';
 import type { AnyCache } from './cache';
-import type { AdsGenerator, ClientInfo, ConnectionStatus, ResourceSet, TypeStatus, TypeUrl, Watches } from './types';
+import type { AdsGenerator, ClientInfo, ConnectionStatus, ResourceSet, TypeUrl, WatchedNames } from './types';
 import { TypeTracker } from './status';
+import { parseNode } from './node';
 import { TYPE } from '../envoy/typeUrls';
 
 /** What a connection needs from its server. */
@@ -52,20 +56,29 @@ export interface AdsConnection {
   close(): void;
 }
 
-export abstract class ConnectionBase {
+/** What a stream's request message carries that the base handles. */
+interface AdsRequest {
+  node?: Node;
+}
+
+/** `Req`: the stream's request message; `W`: its per-type subscription state. */
+export abstract class ConnectionBase<Req extends AdsRequest, W extends WatchedNames> {
+  abstract readonly mode: 'sotw' | 'delta';
   id = '';
   client: ClientInfo | undefined;
   closed = false;
   readonly connectedAt: Date;
   protected nonceSeq = 0;
   protected trackers = new Map<string, TypeTracker>();
+  /** The current subscriptions by type URL; handed to the generator (by-name generators need them). */
+  protected readonly watches = new Map<string, W>();
   protected readonly ctx: ConnectionContext;
   protected readonly call: grpc.ServerDuplexStream<unknown, Uint8Array>;
   private onClose: Array<() => void> = [];
   private readonly connNumber: number;
 
-  constructor(call: grpc.ServerDuplexStream<unknown, Uint8Array>, ctx: ConnectionContext, connNumber: number) {
-    this.call = call;
+  constructor(call: grpc.ServerDuplexStream<Req, Uint8Array>, ctx: ConnectionContext, connNumber: number) {
+    this.call = call as grpc.ServerDuplexStream<unknown, Uint8Array>;
     this.ctx = ctx;
     this.connectedAt = ctx.now();
     this.connNumber = connNumber;
@@ -77,6 +90,14 @@ export abstract class ConnectionBase {
       // The client half-closed: finish our side too.
       if (!this.closed) call.end();
       this.close();
+    });
+    call.on('data', (req: Req) => {
+      try {
+        if (this.closed || !this.identifyFrom(req)) return;
+        this.onRequest(req);
+      } catch (e) {
+        ctx.log(`ADS: error handling ${this.requestLabel()} on ${this.id || call.getPeer()}: ${(e as Error).message}`);
+      }
     });
   }
 
@@ -105,7 +126,34 @@ export abstract class ConnectionBase {
     this.call.emit('error', { code, details });
   }
 
-  protected identify(client: ClientInfo): void {
+  /** Handles one request of an identified client. */
+  abstract onRequest(req: Req): void;
+
+  /** Sends what changed for one watched type after a push; `set` is this client's current resources. */
+  protected abstract pushType(w: W, set: ResourceSet): Promise<void>;
+
+  /** `SotW` / `Delta` (log lines). */
+  protected abstract modeName(): string;
+
+  /** The request message's name, for the missing-node error. */
+  protected abstract requestName(): string;
+
+  private requestLabel(): string {
+    return this.mode === 'delta' ? 'delta request' : 'request';
+  }
+
+  /** The first request of a stream must carry the node: it identifies the client. False: the stream failed. */
+  private identifyFrom(req: Req): boolean {
+    if (this.client) return true;
+    if (!req.node) {
+      this.fail(grpcStatus.INVALID_ARGUMENT, `the first ${this.requestName()} of a stream must carry the node`);
+      return false;
+    }
+    this.identify(parseNode(req.node, this.call.getPeer()));
+    return true;
+  }
+
+  private identify(client: ClientInfo): void {
     this.client = client;
     this.id = `${client.nodeId || client.peer}-${this.connNumber}`;
     this.ctx.log(
@@ -114,8 +162,6 @@ export abstract class ConnectionBase {
     );
     this.ctx.identified(this as unknown as AdsConnection);
   }
-
-  protected abstract modeName(): string;
 
   protected tracker(typeUrl: string): TypeTracker {
     let t = this.trackers.get(typeUrl);
@@ -130,13 +176,10 @@ export abstract class ConnectionBase {
     return `${++this.nonceSeq}`;
   }
 
-  /** The current subscriptions, handed to the generator (by-name generators need them). */
-  protected abstract watched(): Watches;
-
   protected generate(): ResourceSet | undefined {
     if (!this.client) return undefined;
     try {
-      return this.ctx.generator.generate(this.client, this.watched());
+      return this.ctx.generator.generate(this.client, this.watches);
     } catch (e) {
       this.ctx.log(`ADS: generator failed for ${this.id}: ${(e as Error).message}`);
       return undefined;
@@ -175,10 +218,28 @@ export abstract class ConnectionBase {
     });
   }
 
-  protected baseStatus(mode: 'sotw' | 'delta', types: TypeStatus[]): ConnectionStatus | undefined {
+  /** Re-generates and sends what changed for the watched types (all when `types` is undefined), in push order. */
+  async push(types: ReadonlySet<TypeUrl> | undefined, _reason: string): Promise<void> {
+    if (this.closed || !this.client) return;
+    const set = this.generate();
+    if (!set) return;
+    const writes: Promise<void>[] = [];
+    for (const t of orderTypes([...this.watches.keys()].filter((x) => !types || types.has(x as TypeUrl)))) {
+      const w = this.watches.get(t);
+      if (w) writes.push(this.pushType(w, set));
+    }
+    await Promise.all(writes);
+  }
+
+  status(): ConnectionStatus | undefined {
     if (!this.client) return undefined;
+    const types = orderTypes(new Set([...this.watches.keys(), ...this.trackers.keys()])).map((t) => {
+      const w = this.watches.get(t);
+      const subscribed: string[] | '*' = !w ? [] : w.wildcard ? '*' : [...w.names].sort();
+      return this.tracker(t).toStatus(subscribed);
+    });
     let pushCount = 0;
     for (const t of this.trackers.values()) pushCount += t.pushCount;
-    return { id: this.id, mode, client: this.client, connectedAt: this.connectedAt.toISOString(), pushCount, types };
+    return { id: this.id, mode: this.mode, client: this.client, connectedAt: this.connectedAt.toISOString(), pushCount, types };
   }
 }

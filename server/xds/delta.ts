@@ -5,15 +5,12 @@
 // has that are no longer served go in removed_resources; initial_resource_versions on a reconnect tell
 // what the client already has, so unchanged resources are not resent. A NACKed resource version is not
 // resent: the client is assumed to hold what was last sent until the content changes again.
-import type * as grpc from '@grpc/grpc-js';
-import { status as grpcStatus } from '@grpc/grpc-js';
 import type { DeltaDiscoveryRequest } from '../gen/envoy/service/discovery/v3/discovery_pb';
 import type { EncodedResource } from '../envoy/encode';
-import { ConnectionBase, orderTypes, shortType, type AdsConnection, type ConnectionContext } from './connection';
-import { parseNode } from './node';
+import { ConnectionBase, shortType, type AdsConnection } from './connection';
 import { WILDCARD_TYPES } from './shouldRespond';
 import { encodeDeltaDiscoveryResponse, type DeltaResourcePart } from './wire';
-import type { ConnectionStatus, ResourceSet, TypeUrl, Watches } from './types';
+import type { ResourceSet, TypeUrl } from './types';
 
 interface DeltaWatch {
   typeUrl: string;
@@ -48,38 +45,18 @@ export function deltaChanges(
   return { resources, removed: [...removed].sort() };
 }
 
-export class DeltaConnection extends ConnectionBase implements AdsConnection {
+export class DeltaConnection extends ConnectionBase<DeltaDiscoveryRequest, DeltaWatch> implements AdsConnection {
   readonly mode = 'delta' as const;
-  private watches = new Map<string, DeltaWatch>();
-
-  constructor(call: grpc.ServerDuplexStream<DeltaDiscoveryRequest, Uint8Array>, ctx: ConnectionContext, connNumber: number) {
-    super(call as grpc.ServerDuplexStream<unknown, Uint8Array>, ctx, connNumber);
-    call.on('data', (req: DeltaDiscoveryRequest) => {
-      try {
-        this.onRequest(req);
-      } catch (e) {
-        ctx.log(`ADS: error handling delta request on ${this.id || call.getPeer()}: ${(e as Error).message}`);
-      }
-    });
-  }
-
-  protected watched(): Watches {
-    return this.watches;
-  }
 
   protected modeName(): string {
     return 'Delta';
   }
 
+  protected requestName(): string {
+    return 'DeltaDiscoveryRequest';
+  }
+
   onRequest(req: DeltaDiscoveryRequest): void {
-    if (this.closed) return;
-    if (!this.client) {
-      if (!req.node) {
-        this.fail(grpcStatus.INVALID_ARGUMENT, 'the first DeltaDiscoveryRequest of a stream must carry the node');
-        return;
-      }
-      this.identify(parseNode(req.node, this.call.getPeer()));
-    }
     const typeUrl = req.typeUrl;
     if (!typeUrl) return;
     let w = this.watches.get(typeUrl);
@@ -127,16 +104,8 @@ export class DeltaConnection extends ConnectionBase implements AdsConnection {
     }
   }
 
-  async push(types: ReadonlySet<TypeUrl> | undefined, _reason: string): Promise<void> {
-    if (this.closed || !this.client) return;
-    const set = this.generate();
-    if (!set) return;
-    const writes: Promise<void>[] = [];
-    for (const t of orderTypes([...this.watches.keys()].filter((x) => !types || types.has(x as TypeUrl)))) {
-      const w = this.watches.get(t);
-      if (w) writes.push(this.send(w, set, false, new Set()));
-    }
-    await Promise.all(writes);
+  protected pushType(w: DeltaWatch, set: ResourceSet): Promise<void> {
+    return this.send(w, set, false, new Set());
   }
 
   private send(w: DeltaWatch, set: ResourceSet | undefined, always: boolean, justSubscribed: ReadonlySet<string>): Promise<void> {
@@ -159,14 +128,5 @@ export class DeltaConnection extends ConnectionBase implements AdsConnection {
     w.nonceSent = nonce;
     this.tracker(w.typeUrl).sent(set.version, nonce, resources.length, this.ctx.now());
     return this.write(bytes);
-  }
-
-  status(): ConnectionStatus | undefined {
-    const types = orderTypes(new Set([...this.watches.keys(), ...this.trackers.keys()])).map((t) => {
-      const w = this.watches.get(t);
-      const subscribed: string[] | '*' = !w ? [] : w.wildcard ? '*' : [...w.names].sort();
-      return this.tracker(t).toStatus(subscribed);
-    });
-    return this.baseStatus('delta', types);
   }
 }

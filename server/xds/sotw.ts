@@ -2,16 +2,14 @@
 // Rules: shouldRespond.ts for requests; every response carries the full subscribed set of its type
 // (LDS/CDS clients delete what a response leaves out); a NACKed content is never resent (wait for new
 // config); a push re-sends a type only when its content for this client changed.
-import type * as grpc from '@grpc/grpc-js';
-import { status as grpcStatus } from '@grpc/grpc-js';
 import type { DiscoveryRequest } from '../gen/envoy/service/discovery/v3/discovery_pb';
 import type { EncodedResource } from '../envoy/encode';
-import { ConnectionBase, orderTypes, shortType, type AdsConnection, type ConnectionContext } from './connection';
-import { isGrpcListenerRequest, parseNode } from './node';
+import { ConnectionBase, shortType, type AdsConnection } from './connection';
+import { isGrpcListenerRequest } from './node';
 import { TYPE } from '../envoy/typeUrls';
 import { shouldRespond } from './shouldRespond';
 import { discoveryResponseSize, encodeDiscoveryResponse } from './wire';
-import type { ConnectionStatus, ResourceSet, TypeUrl, Watches } from './types';
+import type { ResourceSet, TypeUrl } from './types';
 
 interface SotwWatch {
   typeUrl: string;
@@ -43,38 +41,18 @@ export function selectSotw(set: ResourceSet, typeUrl: string, wildcard: boolean,
 
 const fingerprint = (rs: readonly EncodedResource[]): string => rs.map((r) => `${r.name}@${r.hash}`).join('\n');
 
-export class SotwConnection extends ConnectionBase implements AdsConnection {
+export class SotwConnection extends ConnectionBase<DiscoveryRequest, SotwWatch> implements AdsConnection {
   readonly mode = 'sotw' as const;
-  private watches = new Map<string, SotwWatch>();
-
-  constructor(call: grpc.ServerDuplexStream<DiscoveryRequest, Uint8Array>, ctx: ConnectionContext, connNumber: number) {
-    super(call as grpc.ServerDuplexStream<unknown, Uint8Array>, ctx, connNumber);
-    call.on('data', (req: DiscoveryRequest) => {
-      try {
-        this.onRequest(req);
-      } catch (e) {
-        ctx.log(`ADS: error handling request on ${this.id || call.getPeer()}: ${(e as Error).message}`);
-      }
-    });
-  }
-
-  protected watched(): Watches {
-    return this.watches;
-  }
 
   protected modeName(): string {
     return 'SotW';
   }
 
+  protected requestName(): string {
+    return 'DiscoveryRequest';
+  }
+
   onRequest(req: DiscoveryRequest): void {
-    if (this.closed) return;
-    if (!this.client) {
-      if (!req.node) {
-        this.fail(grpcStatus.INVALID_ARGUMENT, 'the first DiscoveryRequest of a stream must carry the node');
-        return;
-      }
-      this.identify(parseNode(req.node, this.call.getPeer()));
-    }
     const typeUrl = req.typeUrl;
     if (!typeUrl) return;
     const watch = this.watches.get(typeUrl);
@@ -123,17 +101,8 @@ export class SotwConnection extends ConnectionBase implements AdsConnection {
     }
   }
 
-  async push(types: ReadonlySet<TypeUrl> | undefined, _reason: string): Promise<void> {
-    if (this.closed || !this.client) return;
-    const set = this.generate();
-    if (!set) return;
-    const targets = orderTypes([...this.watches.keys()].filter((t) => !types || types.has(t as TypeUrl)));
-    const writes: Promise<void>[] = [];
-    for (const t of targets) {
-      const w = this.watches.get(t);
-      if (w) writes.push(this.send(w, set, false));
-    }
-    await Promise.all(writes);
+  protected pushType(w: SotwWatch, set: ResourceSet): Promise<void> {
+    return this.send(w, set, false);
   }
 
   /** Sends the watch's full set. `requested`: answering a request (sent even when unchanged). */
@@ -154,14 +123,5 @@ export class SotwConnection extends ConnectionBase implements AdsConnection {
     w.sentFingerprint = fp;
     this.tracker(w.typeUrl).sent(set.version, nonce, resources.length, this.ctx.now());
     return this.write(bytes);
-  }
-
-  status(): ConnectionStatus | undefined {
-    const types = orderTypes(new Set([...this.watches.keys(), ...this.trackers.keys()])).map((t) => {
-      const w = this.watches.get(t);
-      const subscribed: string[] | '*' = !w ? [] : w.wildcard ? '*' : [...w.names].sort();
-      return this.tracker(t).toStatus(subscribed);
-    });
-    return this.baseStatus('sotw', types);
   }
 }

@@ -60,6 +60,3 @@ export function listenerNameFilter(names: Iterable<string>, namespace: string, d
   }
   return filter;
 }
-
-/** The names of inbound (xDS server) listeners requested. */
-export const inboundNames = (filter: ListenerNameFilter): string[] => [...filter.keys()].filter((k) => k.startsWith(GRPC_INBOUND_PREFIX));

@@ -12,11 +12,14 @@ import {
   type NamespaceModel,
   type PodModel,
   type Protocol,
-  type ProxyModel,
   type Resolution,
   type ServiceModel,
   type ServicePort,
 } from '../../model/mesh';
+import { byCreation, byServiceCreation, proxyOf } from '../../model/snapshot';
+
+/** The ProxyModel for a pod (id `POD.NS`): the product's rule. */
+export { proxyOf };
 
 const NO_LOCALITY: Locality = { region: '', zone: '', subzone: '' };
 const EPOCH = Date.UTC(2024, 0, 1);
@@ -142,20 +145,6 @@ export function pod(name: string, namespace: string, ip: string, o: PodOpts = {}
   return p;
 }
 
-/** The ProxyModel for a pod (id `POD.NS`). */
-export function proxyOf(p: PodModel): ProxyModel {
-  return {
-    id: `${p.name}.${p.namespace}`,
-    type: p.proxy === 'router' ? 'router' : 'sidecar',
-    name: p.name,
-    namespace: p.namespace,
-    labels: p.labels,
-    ips: [p.ip],
-    serviceAccount: p.serviceAccount,
-    locality: p.locality,
-  };
-}
-
 /** An Istio config object; `created` orders it (else input order in buildSnapshot). */
 export function istio<K extends IstioKind>(
   kind: K,
@@ -219,21 +208,10 @@ export interface SnapshotInput {
   configs?: IstioConfig[];
 }
 
-const byCreation = (a: { t: string; name: string; ns: string }, b: { t: string; name: string; ns: string }) =>
-  a.t !== b.t ? (a.t < b.t ? -1 : 1) : a.name !== b.name ? (a.name < b.name ? -1 : 1) : a.ns < b.ns ? -1 : a.ns > b.ns ? 1 : 0;
-
-function ordered<T>(items: readonly T[], key: (x: T) => { t: string; name: string; ns: string }): T[] {
-  return items
-    .map((x, i) => ({ x, k: { ...key(x), t: key(x).t || timeAt(i) } }))
-    .sort((a, b) => byCreation(a.k, b.k))
-    .map((e) => e.x);
-}
-
 /** Builds an indexed MeshSnapshot like the store would, ordering everything by creation (Istio's config order). */
 export function buildSnapshot(input: SnapshotInput): MeshSnapshot {
-  const services = ordered(input.services ?? [], (s) => ({ t: s.creationTimestamp, name: s.name, ns: s.namespace })).map((s, i) =>
-    s.creationTimestamp ? s : { ...s, creationTimestamp: timeAt(i) },
-  );
+  // Objects without a creation time are stamped in input order, then ordered like the store orders them.
+  const services = (input.services ?? []).map((s, i) => (s.creationTimestamp ? s : { ...s, creationTimestamp: timeAt(i) })).sort(byServiceCreation);
   const pods = input.pods ?? [];
   const servicesByHost = new Map<string, ServiceModel[]>();
   for (const s of services) servicesByHost.set(s.hostname, [...(servicesByHost.get(s.hostname) ?? []), s]);
@@ -244,7 +222,7 @@ export function buildSnapshot(input: SnapshotInput): MeshSnapshot {
     endpoints.set(key, given ?? (s.registry === 'Kubernetes' ? endpointsFromPods(s, pods) : new Map()));
   }
   const configs = (input.configs ?? []).map((c, i) => (c.meta.creationTimestamp ? c : { ...c, meta: { ...c.meta, creationTimestamp: timeAt(i) } }));
-  const sorted = ordered(configs, (c) => ({ t: c.meta.creationTimestamp, name: c.meta.name, ns: c.meta.namespace }));
+  const sorted = configs.sort(byCreation);
   const ofKind = <K extends IstioKind>(k: K) => sorted.filter((c): c is IstioConfig<K> => c.kind === k);
   const proxies = pods.filter((p) => p.proxy !== 'none').map(proxyOf);
   const namespaces = new Map<string, NamespaceModel>();

@@ -1,23 +1,12 @@
 // Shared state of one buildSidecarListeners call: the view and the error sink. No module state.
-import type { IstioConfig, LoadError } from '../../../model/mesh';
+import type { LoadError } from '../../../model/mesh';
 import type { ProxyView } from '../../view/types';
+
+export { configError } from '../configError';
 
 export interface BuildCtx {
   view: ProxyView;
   errors: LoadError[];
-}
-
-/** A located problem about an Istio object. */
-export function configError(
-  c: Pick<IstioConfig, 'kind' | 'meta' | 'origin'>,
-  path: string,
-  message: string,
-  severity: LoadError['severity'] = 'warning',
-): LoadError {
-  const e: LoadError = { severity, message, object: `${c.kind} ${c.meta.namespace}/${c.meta.name}`, path };
-  if (c.origin.file !== undefined) e.file = c.origin.file;
-  if (c.origin.doc !== undefined) e.doc = c.origin.doc;
-  return e;
 }
 
 /**

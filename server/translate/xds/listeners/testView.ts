@@ -14,6 +14,7 @@ import {
   type ServiceModel,
 } from '../../../model/mesh';
 import type { ProxyView, ServiceTarget } from '../../view/types';
+import { endpoint as meshEndpoint, istio } from '../../testing/meshBuilder';
 
 export const BOOKINFO = '/work/shared/fixtures/istio-bookinfo';
 
@@ -50,26 +51,12 @@ export function svc(name: string, ns: string, ports: [number, Protocol, string?]
 }
 
 export function vs(name: string, ns: string, spec: VirtualServiceSpec, file = `${name}.yaml`): IstioConfig<'VirtualService'> {
-  return {
-    kind: 'VirtualService',
-    apiVersion: 'networking.istio.io/v1',
-    meta: { name, namespace: ns, labels: {}, annotations: {}, creationTimestamp: '2024-01-01T00:00:00Z' },
-    spec,
-    origin: { source: 'file', file, doc: 0 },
-  };
+  return { ...istio('VirtualService', name, ns, spec, { created: '2024-01-01T00:00:00Z' }), origin: { source: 'file', file, doc: 0 } };
 }
 
+/** A healthy endpoint in `default` with no labels or locality (`servicePort` defaults to `port`). */
 export function endpoint(address: string, port: number, servicePort = port): EndpointModel {
-  return {
-    address,
-    port,
-    servicePort,
-    labels: {},
-    namespace: 'default',
-    locality: { region: '', zone: '', subzone: '' },
-    weight: 1,
-    healthy: true,
-  };
+  return meshEndpoint(address, port, servicePort);
 }
 
 export interface ViewOpts {

@@ -3,6 +3,7 @@
 // listener port and {'mesh'}; gateways pass the server port and `<ns>/<name>`.
 import type { HTTPRetry, HTTPRouteDestination, LoadBalancerSettings } from '../../../model/istio';
 import type { IstioConfig, LoadError, ServiceModel } from '../../../model/mesh';
+import { configError } from '../configError';
 
 export type ConsistentHashLB = NonNullable<LoadBalancerSettings['consistentHash']>;
 
@@ -24,17 +25,14 @@ export interface RouteContext {
   defaultRetryPolicy?: HTTPRetry;
 }
 
-/** `VirtualService ns/name` + origin, for located errors. */
+/** `VirtualService ns/name` + origin, for located errors (severity error unless said). */
 export function vsError(
   vs: Pick<IstioConfig, 'kind' | 'meta' | 'origin'>,
   path: string,
   message: string,
   severity: LoadError['severity'] = 'error',
 ): LoadError {
-  const e: LoadError = { severity, message, object: `${vs.kind} ${vs.meta.namespace}/${vs.meta.name}`, path };
-  if (vs.origin.file !== undefined) e.file = vs.origin.file;
-  if (vs.origin.doc !== undefined) e.doc = vs.origin.doc;
-  return e;
+  return configError(vs, path, message, severity);
 }
 
 /** Go-style byte-wise string order (sort.Strings / `<` on strings). */

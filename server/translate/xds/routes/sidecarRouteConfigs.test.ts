@@ -5,9 +5,8 @@ import { describe, expect, it } from 'vitest';
 import type { RouteConfigurationJson } from '../../../gen/envoy/config/route/v3/route_pb';
 import type { IstioConfig } from '../../../model/mesh';
 import { buildInboundRouteConfig } from './inbound';
-import { DEFAULT_RETRY_ON, PREVIOUS_HOSTS_TYPE } from './retry';
 import { buildSidecarRouteConfigs, buildSniffedRouteConfig } from './sidecarRouteConfigs';
-import { bookinfoVirtualService, canonicalDiff, destinationRule, encodeRoute, proxy, service, view, virtualService } from './testing';
+import { bookinfoVirtualService, canonicalDiff, DEFAULT_RETRY, destinationRule, encodeRoute, proxy, service, view, virtualService } from './testing';
 
 const fq = (n: string, ns = 'default') => `${n}.${ns}.svc.cluster.local`;
 const bookinfo = [
@@ -16,13 +15,6 @@ const bookinfo = [
   service('ratings', 'default', [[9080]], { address: '10.96.0.3' }),
   service('reviews', 'default', [[9080]], { address: '10.96.0.4' }),
 ];
-const DEFAULT_RETRY = {
-  retryOn: DEFAULT_RETRY_ON,
-  numRetries: 2,
-  retryHostPredicate: [{ name: 'envoy.retry_host_predicates.previous_hosts', typedConfig: { '@type': PREVIOUS_HOSTS_TYPE } }],
-  hostSelectionRetryMaxAttempts: '5',
-  retriableStatusCodes: [503],
-};
 const ALLOW_ANY = {
   name: 'allow_any',
   domains: ['*'],

@@ -4,7 +4,6 @@ import { readFileSync } from 'node:fs';
 import { parseAllDocuments } from 'yaml';
 import { encodeResource } from '../../../envoy/encode';
 import { TYPE } from '../../../envoy/typeUrls';
-import { envoyRegistry } from '../../../gen/registry';
 import type { RouteConfigurationJson } from '../../../gen/envoy/config/route/v3/route_pb';
 import type { DestinationRuleSpec, VirtualServiceSpec } from '../../../model/istio';
 import {
@@ -16,52 +15,48 @@ import {
   type ServiceModel,
 } from '../../../model/mesh';
 import type { ProxyView } from '../../view/types';
-import { PREVIOUS_HOSTS_TYPE, PREVIOUS_PRIORITIES_TYPE } from './retry';
+import { istio, service as meshService } from '../../testing/meshBuilder';
+import { DEFAULT_RETRY_ON, PREVIOUS_HOSTS_TYPE } from './retry';
 
 export const FIXTURES = '/work/shared/fixtures';
 
+/** A Kubernetes Service with these ports (name `<protocol>-<port>`), VIP 10.96.0.10 and no selector or labels. */
 export function service(
   name: string,
   namespace: string,
   ports: ReadonlyArray<[number, Protocol?]>,
   extra: Partial<ServiceModel> = {},
 ): ServiceModel {
-  const hostname = `${name}.${namespace}.svc.cluster.local`;
-  const address = extra.address ?? '10.96.0.10';
-  return {
-    hostname,
-    namespace,
-    name,
-    registry: 'Kubernetes',
-    address,
-    addresses: [address],
+  const base = meshService(name, namespace, {
     ports: ports.map(([port, protocol = 'HTTP']) => ({ name: `${protocol.toLowerCase()}-${port}`, port, protocol })),
-    resolution: 'ClientSideLB',
-    meshExternal: false,
-    exportTo: [],
+    address: extra.address ?? '10.96.0.10',
+    selector: null,
     labels: {},
-    creationTimestamp: '2024-01-01T00:00:00Z',
-    ref: { kind: 'Service', group: '', version: 'v1', namespace, name },
-    ...extra,
-  };
+    created: '2024-01-01T00:00:00Z',
+  });
+  return { ...base, ...extra };
 }
 
-let counter = 0;
-const meta = (name: string, namespace: string, created?: string) => ({
-  name,
-  namespace,
-  labels: {},
-  annotations: {},
-  creationTimestamp: created ?? `2024-01-01T00:00:${String(counter++ % 60).padStart(2, '0')}Z`,
-});
+/** The expected default retry policy (route/retry/retry.go DefaultPolicy): 2 retries, 503 retriable, previous-hosts predicate. */
+export const DEFAULT_RETRY = {
+  retryOn: DEFAULT_RETRY_ON,
+  numRetries: 2,
+  retryHostPredicate: [{ name: 'envoy.retry_host_predicates.previous_hosts', typedConfig: { '@type': PREVIOUS_HOSTS_TYPE } }],
+  hostSelectionRetryMaxAttempts: '5',
+  retriableStatusCodes: [503],
+};
+
+// No module state: the RDS builders take the view's VirtualService order as given (the view sorts by
+// creation time), so a hand-built object's default creation time is a fixed one.
+const DEFAULT_CREATED = '2024-01-01T00:00:00Z';
 
 /** A VirtualService; hosts/destinations must already be FQDNs (the view resolves short names). */
 export function virtualService(name: string, namespace: string, spec: VirtualServiceSpec, created?: string): IstioConfig<'VirtualService'> {
-  return { kind: 'VirtualService', apiVersion: 'networking.istio.io/v1', meta: meta(name, namespace, created), spec, origin: { source: 'file', file: `${name}.yaml`, doc: 0 } };
+  return { ...istio('VirtualService', name, namespace, spec, { created: created ?? DEFAULT_CREATED }), origin: { source: 'file', file: `${name}.yaml`, doc: 0 } };
 }
 
 export function destinationRule(name: string, namespace: string, spec: DestinationRuleSpec): IstioConfig<'DestinationRule'> {
-  return { kind: 'DestinationRule', apiVersion: 'networking.istio.io/v1', meta: meta(name, namespace), spec, origin: { source: 'file' } };
+  return { ...istio('DestinationRule', name, namespace, spec, { created: DEFAULT_CREATED }), origin: { source: 'file' } };
 }
 
 export function proxy(name: string, namespace: string, labels: Record<string, string> = {}): ProxyModel {
@@ -133,26 +128,9 @@ export function bookinfoVirtualService(file: string, namespace = 'default'): Ist
   return { ...vs, origin: { source: 'file', file, doc: 0 } };
 }
 
-/** Removes Any payloads whose type the generated registry does not hold yet (see the RDS report). */
-function stripUnregistered(json: unknown): unknown {
-  const missing = [PREVIOUS_HOSTS_TYPE, PREVIOUS_PRIORITIES_TYPE].filter((t) => !envoyRegistry.getMessage(t.slice(t.lastIndexOf('/') + 1)));
-  if (missing.length === 0) return json;
-  const walk = (v: unknown): unknown => {
-    if (Array.isArray(v)) return v.map(walk);
-    if (v === null || typeof v !== 'object') return v;
-    const out: Record<string, unknown> = {};
-    for (const [k, val] of Object.entries(v)) {
-      if (k === 'typedConfig' && val && typeof val === 'object' && missing.includes((val as { '@type'?: string })['@type'] ?? '')) continue;
-      out[k] = walk(val);
-    }
-    return out;
-  };
-  return walk(json);
-}
-
 /** Encodes a route configuration with the project's encoder (throws on schema mismatch) and returns its Envoy JSON. */
 export function encodeRoute(rc: RouteConfigurationJson) {
-  return encodeResource(TYPE.route, rc.name ?? '', stripUnregistered(rc)).json;
+  return encodeResource(TYPE.route, rc.name ?? '', rc).json;
 }
 
 /** camelCase JSON keys → Envoy's snake_case (values untouched). */
@@ -164,5 +142,5 @@ export function snakeKeys(v: unknown): unknown {
 
 /** The typed JSON is already canonical proto3 JSON: encoding then printing it changes nothing but key case. */
 export function canonicalDiff(rc: RouteConfigurationJson): { encoded: unknown; typed: unknown } {
-  return { encoded: encodeRoute(rc), typed: snakeKeys(stripUnregistered(rc)) };
+  return { encoded: encodeRoute(rc), typed: snakeKeys(rc) };
 }

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { destinationCluster } from './destination';
 import { altVirtualHosts } from './domains';
-import { formatDuration, normalizeDuration } from './duration';
+import { formatDuration, normalizeDuration } from '../duration';
 import { hostMatches, mostSpecificHostMatch } from './hosts';
 import { buildSidecarRouteConfigs } from './sidecarRouteConfigs';
 import { encodeRoute, service, view, virtualService } from './testing';

@@ -4,7 +4,7 @@
 // h2UpgradePolicy and useClientProtocol live in HttpProtocolOptions (typed_extension_protocol_options),
 // which the generated registry cannot encode: they are skipped.
 import type { ConnectionPoolSettings } from '../../../../model/istio';
-import { toProtoDuration, toSeconds } from './duration';
+import { durationTextSeconds, normalizeDurationText } from '../../duration';
 import { reportBadDuration, type MutableCluster, type PolicyContext } from './context';
 import type { Located } from './select';
 
@@ -42,7 +42,7 @@ export function applyConnectionPool(
   c.connectTimeout = meshConnectTimeout;
   if (s.tcp) {
     if (s.tcp.connectTimeout !== undefined) {
-      const d = toProtoDuration(s.tcp.connectTimeout);
+      const d = normalizeDurationText(s.tcp.connectTimeout);
       if (d === undefined) reportBadDuration(ctx, `${path}.tcp.connectTimeout`, s.tcp.connectTimeout);
       else c.connectTimeout = d;
     }
@@ -57,7 +57,7 @@ export function applyConnectionPool(
       ] as const) {
         const v = ka[field];
         if (v === undefined) continue;
-        const secs = toSeconds(v);
+        const secs = durationTextSeconds(v);
         if (secs === undefined) reportBadDuration(ctx, `${path}.tcp.tcpKeepalive.${field}`, v);
         else tcpKeepalive[key] = secs;
       }

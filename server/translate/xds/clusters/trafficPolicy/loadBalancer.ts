@@ -2,7 +2,7 @@
 // applyRoundRobinLoadBalancer, applyLeastRequestLoadBalancer, setWarmup, ApplyRingHashLoadBalancer).
 // Locality failover priorities/weights on the load assignment are not applied (see endpoints/).
 import type { LoadBalancerSettings } from '../../../../model/istio';
-import { toProtoDuration } from './duration';
+import { normalizeDurationText } from '../../duration';
 import { reportBadDuration, type MutableCluster, type PolicyContext } from './context';
 import type { Located } from './select';
 
@@ -15,14 +15,14 @@ function slowStart(lb: LoadBalancerSettings, path: string, ctx: PolicyContext): 
       minWeightPercent: { value: lb.warmup.minimumPercent ?? 10 },
     };
     if (lb.warmup.duration !== undefined) {
-      const d = toProtoDuration(lb.warmup.duration);
+      const d = normalizeDurationText(lb.warmup.duration);
       if (d === undefined) reportBadDuration(ctx, `${path}.warmup.duration`, lb.warmup.duration);
       else out.slowStartWindow = d;
     }
     return out;
   }
   if (lb.warmupDurationSecs !== undefined) {
-    const d = toProtoDuration(lb.warmupDurationSecs);
+    const d = normalizeDurationText(lb.warmupDurationSecs);
     if (d === undefined) {
       reportBadDuration(ctx, `${path}.warmupDurationSecs`, lb.warmupDurationSecs);
       return undefined;

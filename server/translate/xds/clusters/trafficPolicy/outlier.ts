@@ -1,6 +1,6 @@
 // Outlier detection (cluster_traffic_policy.go:applyOutlierDetection).
 import type { OutlierDetection } from '../../../../model/istio';
-import { toProtoDuration } from './duration';
+import { normalizeDurationText } from '../../duration';
 import { reportBadDuration, type MutableCluster, type PolicyContext } from './context';
 import type { Located } from './select';
 
@@ -20,7 +20,7 @@ export function applyOutlierDetection(c: MutableCluster, od: Located<OutlierDete
   for (const key of ['interval', 'baseEjectionTime'] as const) {
     const v = o[key];
     if (v === undefined) continue;
-    const d = toProtoDuration(v);
+    const d = normalizeDurationText(v);
     if (d === undefined) reportBadDuration(ctx, `${od.path}.${key}`, v);
     else out[key] = d;
   }

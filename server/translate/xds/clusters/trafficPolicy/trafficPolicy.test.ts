@@ -7,7 +7,7 @@ import { buildSnapshot, istio, pod, port, service } from '../../../testing/meshB
 import type { ClusterJson } from '../../../types';
 import { buildProxyView } from '../../../view/buildProxyView';
 import { buildClusters } from '../index';
-import { toProtoDuration } from './duration';
+import { normalizeDurationText } from '../../duration';
 
 const R = 'reviews.default.svc.cluster.local';
 
@@ -227,6 +227,6 @@ describe('durations (Go time.ParseDuration syntax → protobuf JSON)', () => {
     ['1h', '3600s'],
     ['250us', '0.000250s'],
     ['0', '0s'],
-  ])('%s → %s', (inp, want) => expect(toProtoDuration(inp)).toBe(want));
-  it.each(['', 'soon', '10', '5 s', '-1s'])('rejects %j', (inp) => expect(toProtoDuration(inp)).toBeUndefined());
+  ])('%s → %s', (inp, want) => expect(normalizeDurationText(inp)).toBe(want));
+  it.each(['', 'soon', '10', '5 s', '-1s'])('rejects %j', (inp) => expect(normalizeDurationText(inp)).toBeUndefined());
 });

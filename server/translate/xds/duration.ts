@@ -1,5 +1,6 @@
-// google.protobuf.Duration as written in Istio YAML ("10s", "1.5s", "500ms", "1m30s", "24h")
-// → canonical proto3 JSON ("10s", "1.500s"). Pure; invalid input returns undefined.
+// google.protobuf.Duration as written in Istio YAML (Go time.ParseDuration syntax: "10s", "1.5s", "500ms",
+// "1m30s", "24h") → canonical proto3 JSON ("10s", "1.500s"). Shared by routes and clusters.
+// Pure; invalid input returns undefined (the caller reports it).
 
 const UNIT_NANOS: Record<string, bigint> = {
   h: 3_600_000_000_000n,
@@ -58,4 +59,15 @@ export function normalizeDuration(input: unknown): string | undefined {
 export function durationSeconds(input: unknown): bigint | undefined {
   const n = parseDurationNanos(input);
   return n === undefined ? undefined : n / 1_000_000_000n;
+}
+
+/** DestinationRule durations must be strings: a bare number there is invalid (routes accept seconds). */
+export function normalizeDurationText(input: unknown): string | undefined {
+  return typeof input === 'string' ? normalizeDuration(input) : undefined;
+}
+
+/** Whole seconds of a duration string (TCP keepalive fields are uint32 seconds); undefined when invalid. */
+export function durationTextSeconds(input: unknown): number | undefined {
+  const s = typeof input === 'string' ? durationSeconds(input) : undefined;
+  return s === undefined ? undefined : Number(s);
 }

@@ -1,0 +1,76 @@
+// `analyze(snapshot)`: every analyzer over one snapshot → findings with Istio's codes, sorted
+// (Error, Warning, Info; then code, object, path) and de-duplicated. Pure: no I/O, no clock.
+import { DEFAULT_OPTIONS, type MeshSnapshot, type TranslateOptions } from '../model/mesh';
+import { caCertificateAnalyzer } from './caCertificates';
+import { conflictingMeshGatewayHostsAnalyzer } from './conflictingMeshGatewayHosts';
+import { subsetSelectPodAnalyzer } from './drSubsetPods';
+import { ingressGatewayPortAnalyzer } from './gatewayPorts';
+import { loadErrorAnalyzer } from './loadErrors';
+import type { Analyzer, Finding, Level } from './types';
+import { unreachableRulesAnalyzer } from './unreachableRules';
+import { destinationHostAnalyzer } from './vsDestinationHosts';
+import { destinationRuleAnalyzer } from './vsDestinationRules';
+import { gatewayAnalyzer } from './vsGateways';
+
+export type { Analyzer, AnalyzeContext, AnalyzerMeta, Finding, Level } from './types';
+export { MESSAGES } from './messages';
+
+export const ANALYZERS: readonly Analyzer[] = [
+  loadErrorAnalyzer,
+  destinationHostAnalyzer,
+  destinationRuleAnalyzer,
+  gatewayAnalyzer,
+  conflictingMeshGatewayHostsAnalyzer,
+  unreachableRulesAnalyzer,
+  subsetSelectPodAnalyzer,
+  ingressGatewayPortAnalyzer,
+  caCertificateAnalyzer,
+];
+
+export interface AnalyzeOptions {
+  options?: TranslateOptions;
+  /** Run only these analyzers (by meta.name); all when absent. */
+  only?: readonly string[];
+  /** Leave out the load-error findings (IST0106/IST0133). */
+  skipLoadErrors?: boolean;
+}
+
+export interface AnalyzeResult {
+  findings: Finding[];
+  /** Names of the analyzers that ran (one that throws is reported as IST0001 InternalError, never rethrown). */
+  analyzers: string[];
+}
+
+const LEVEL_ORDER: Record<Level, number> = { Error: 0, Warning: 1, Info: 2 };
+const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+export function compareFindings(a: Finding, b: Finding): number {
+  return LEVEL_ORDER[a.level] - LEVEL_ORDER[b.level] || cmp(a.code, b.code) || cmp(a.object, b.object) || cmp(a.path ?? '', b.path ?? '') || cmp(a.message, b.message);
+}
+
+export function analyze(snapshot: MeshSnapshot, opts: AnalyzeOptions = {}): AnalyzeResult {
+  const ctx = { options: opts.options ?? DEFAULT_OPTIONS };
+  const selected = ANALYZERS.filter(
+    (a) => (!opts.only || opts.only.includes(a.meta.name)) && !(opts.skipLoadErrors && a === loadErrorAnalyzer),
+  );
+  const all: Finding[] = [];
+  for (const a of selected) {
+    try {
+      all.push(...a.analyze(snapshot, ctx));
+    } catch (e) {
+      all.push({ code: 'IST0001', level: 'Error', message: `Internal error: analyzer ${a.meta.name}: ${(e as Error).message}`, object: '' });
+    }
+  }
+  const seen = new Set<string>();
+  const findings = all
+    .filter((f) => {
+      const k = `${f.code}\0${f.object}\0${f.path ?? ''}\0${f.message}`;
+      if (seen.has(k)) return false;
+      seen.add(k);
+      return true;
+    })
+    .sort(compareFindings);
+  return { findings, analyzers: selected.map((a) => a.meta.name) };
+}
+
+export const hasErrors = (findings: readonly Finding[]): boolean => findings.some((f) => f.level === 'Error');

@@ -1,0 +1,102 @@
+// The code catalogue: the subset of Istio's pkg/config/analysis/msg/messages.yaml meshscope reports,
+// with Istio's names, levels and templates (Go fmt verbs: %s %v %d %q).
+import type { IstioConfig } from '../model/mesh';
+import type { Finding, Level } from './types';
+
+export interface MessageType {
+  code: string;
+  name: string;
+  level: Level;
+  template: string;
+}
+
+const m = (code: string, name: string, level: Level, template: string): MessageType => ({ code, name, level, template });
+
+export const MESSAGES = {
+  ReferencedResourceNotFound: m('IST0101', 'ReferencedResourceNotFound', 'Error', 'Referenced %s not found: %q'),
+  SchemaValidationError: m('IST0106', 'SchemaValidationError', 'Error', 'Schema validation error: %v'),
+  ConflictingMeshGatewayVirtualServiceHosts: m(
+    'IST0109',
+    'ConflictingMeshGatewayVirtualServiceHosts',
+    'Error',
+    'The VirtualServices %s associated with mesh gateway define the same host %s which can lead to undefined behavior. This can be fixed by merging the conflicting VirtualServices into a single resource.',
+  ),
+  VirtualServiceDestinationPortSelectorRequired: m(
+    'IST0112',
+    'VirtualServiceDestinationPortSelectorRequired',
+    'Error',
+    'This VirtualService routes to a service %q that exposes multiple ports %v. Specifying a port in the destination is required to disambiguate.',
+  ),
+  NoServerCertificateVerificationDestinationLevel: m(
+    'IST0128',
+    'NoServerCertificateVerificationDestinationLevel',
+    'Warning',
+    'DestinationRule %s in namespace %s has TLS mode set to %s but no caCertificates are set to validate server identity for host: %s',
+  ),
+  NoServerCertificateVerificationPortLevel: m(
+    'IST0129',
+    'NoServerCertificateVerificationPortLevel',
+    'Warning',
+    'DestinationRule %s in namespace %s has TLS mode set to %s but no caCertificates are set to validate server identity for host: %s at port %s',
+  ),
+  VirtualServiceUnreachableRule: m('IST0130', 'VirtualServiceUnreachableRule', 'Warning', 'VirtualService rule %v not used (%s).'),
+  VirtualServiceIneffectiveMatch: m(
+    'IST0131',
+    'VirtualServiceIneffectiveMatch',
+    'Info',
+    'VirtualService rule %v match %v is not used (duplicate/overlapping match in rule %v).',
+  ),
+  VirtualServiceHostNotFoundInGateway: m(
+    'IST0132',
+    'VirtualServiceHostNotFoundInGateway',
+    'Warning',
+    'one or more host %v defined in VirtualService %s not found in Gateway %s.',
+  ),
+  SchemaWarning: m('IST0133', 'SchemaWarning', 'Warning', 'Schema validation warning: %v'),
+  GatewayPortNotDefinedOnService: m(
+    'IST0162',
+    'GatewayPortNotDefinedOnService',
+    'Warning',
+    'The gateway is listening on a target port (port %d) that is not defined in the Service associated with its workload instances (Pod selector %s). If you need to access the gateway port through the gateway Service, it will not be available.',
+  ),
+  DestinationRuleSubsetNotSelectPods: m(
+    'IST0173',
+    'DestinationRuleSubsetNotSelectPods',
+    'Error',
+    'The Subset %s defined in the DestinationRule does not select any pods. Which may lead to 503 UH (NoHealthyUpstream).',
+  ),
+  UnknownDestinationRuleHost: m(
+    'IST0174',
+    'UnknownDestinationRuleHost',
+    'Warning',
+    'The host %s defined in the DestinationRule does not match any services in the mesh.',
+  ),
+} as const satisfies Record<string, MessageType>;
+
+export type MessageName = keyof typeof MESSAGES;
+
+export type Arg = string | number | readonly (string | number)[];
+
+/** Go's fmt for the verbs the templates use: %q quotes, %v of a slice prints `[a b]`. */
+export function formatTemplate(template: string, args: readonly Arg[]): string {
+  let i = 0;
+  return template.replace(/%([sdvq%])/g, (whole, verb: string) => {
+    if (verb === '%') return '%';
+    const a = args[i++];
+    if (a === undefined) return `%!${verb}(MISSING)`;
+    if (Array.isArray(a)) return `[${a.join(' ')}]`;
+    return verb === 'q' ? JSON.stringify(String(a)) : String(a);
+  });
+}
+
+/** `Kind namespace/name`, the object designation findings and load errors share. */
+export const objectName = (c: Pick<IstioConfig, 'kind' | 'meta'>): string => `${c.kind} ${c.meta.namespace}/${c.meta.name}`;
+
+/** A finding about an Istio config object. */
+export function report(name: MessageName, cfg: Pick<IstioConfig, 'kind' | 'meta' | 'origin'>, path: string | undefined, ...args: Arg[]): Finding {
+  const t: MessageType = MESSAGES[name];
+  const f: Finding = { code: t.code, level: t.level, message: formatTemplate(t.template, args), object: objectName(cfg) };
+  if (path !== undefined) f.path = path;
+  if (cfg.origin.file !== undefined || cfg.origin.doc !== undefined) f.origin = { ...cfg.origin };
+  return f;
+}

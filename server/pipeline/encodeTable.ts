@@ -1,0 +1,78 @@
+// A translated ResourceTable → encoded Envoy resources, shared by proxyResources (config_dump, API, CLI)
+// and the ADS generator. Never throws: a translator exception or a resource the encoder rejects (a
+// translator bug) becomes a located error, shown rather than crashing the caller.
+import { encodeResource, type EncodedResource } from '../envoy/encode';
+import { TYPE, type TypeUrl } from '../envoy/typeUrls';
+import type { LoadError, ProxyModel } from '../model/mesh';
+import type { ResourceTable } from '../translate/types';
+import type { ProxyResources } from './proxyResources';
+
+/**
+ * Encoded resources by content (type, name, JSON): proxies of the same shape share most resources, and
+ * JSON.stringify is an order of magnitude cheaper than protobuf encoding. Bounded; owned by one generator.
+ */
+export class EncodeMemo {
+  private readonly map = new Map<string, EncodedResource>();
+  constructor(private readonly capacity = 50_000) {}
+
+  encode(typeUrl: TypeUrl, name: string, json: unknown): EncodedResource {
+    const key = `${typeUrl}\u0000${name}\u0000${JSON.stringify(json)}`;
+    const hit = this.map.get(key);
+    if (hit) return hit;
+    const r = encodeResource(typeUrl, name, json);
+    if (this.map.size >= this.capacity) {
+      const oldest = this.map.keys().next();
+      if (!oldest.done) this.map.delete(oldest.value);
+    }
+    this.map.set(key, r);
+    return r;
+  }
+
+  get size(): number {
+    return this.map.size;
+  }
+}
+
+function encodeAll<T>(
+  typeUrl: TypeUrl,
+  kind: string,
+  items: readonly T[],
+  nameOf: (item: T) => string | undefined,
+  errors: LoadError[],
+  memo: EncodeMemo | undefined,
+): EncodedResource[] {
+  const out: EncodedResource[] = [];
+  items.forEach((item, i) => {
+    const name = nameOf(item) ?? '';
+    try {
+      out.push(memo ? memo.encode(typeUrl, name, item) : encodeResource(typeUrl, name, item));
+    } catch (e) {
+      errors.push({ severity: 'error', message: `internal: could not encode ${kind} "${name}": ${(e as Error).message}`, object: `${kind} ${name || `#${i}`}` });
+    }
+  });
+  return out;
+}
+
+/** Runs a translator; one that throws (it must not) yields an empty table with the failure as its error. */
+export function translateSafely(proxy: ProxyModel, build: () => ResourceTable): ResourceTable {
+  try {
+    return build();
+  } catch (e) {
+    const error: LoadError = { severity: 'error', message: `internal: translation failed: ${(e as Error).message}`, object: `Proxy ${proxy.id}` };
+    return { listeners: [], routes: [], clusters: [], endpoints: [], errors: [error] };
+  }
+}
+
+/** A translated table → encoded resources: the table's errors first, then any encoder failures. */
+export function encodeTable(proxy: ProxyModel, version: number, table: ResourceTable, memo?: EncodeMemo): ProxyResources {
+  const errors: LoadError[] = [...table.errors];
+  return {
+    proxy,
+    version,
+    listeners: encodeAll(TYPE.listener, 'Listener', table.listeners, (l) => l.name, errors, memo),
+    routes: encodeAll(TYPE.route, 'RouteConfiguration', table.routes, (r) => r.name, errors, memo),
+    clusters: encodeAll(TYPE.cluster, 'Cluster', table.clusters, (c) => c.name, errors, memo),
+    endpoints: encodeAll(TYPE.endpoint, 'ClusterLoadAssignment', table.endpoints, (e) => e.clusterName, errors, memo),
+    errors,
+  };
+}
