@@ -23,7 +23,8 @@ export interface ErrorsResponse {
   xds: XdsState;
 }
 
-async function getJson<T>(url: string, signal?: AbortSignal): Promise<T> {
+/** GET a JSON API; a non-2xx answer throws with the server's `error` text when it has one. */
+export async function getJson<T>(url: string, signal?: AbortSignal): Promise<T> {
   const res = await fetch(url, { signal: signal ?? null, headers: { accept: 'application/json' } });
   if (!res.ok) {
     let msg = `${res.status} ${res.statusText}`;

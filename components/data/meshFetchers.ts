@@ -1,5 +1,6 @@
 // Fetchers for the overview graph (/api/graph) and istiod-style sync status (/debug/syncz).
 import type { MeshGraph } from '@/server/api/meshGraph';
+import { getJson } from './fetchers';
 
 /** One /debug/syncz entry as meshscope's ADS server prints it (istiod's SyncStatus plus `sync`/`nacks`). */
 export interface SyncEntry {
@@ -16,20 +17,5 @@ export interface SyncEntry {
   [k: string]: unknown;
 }
 
-async function json<T>(url: string, signal?: AbortSignal): Promise<T> {
-  const res = await fetch(url, { signal: signal ?? null, headers: { accept: 'application/json' } });
-  if (!res.ok) {
-    let msg = `${res.status} ${res.statusText}`;
-    try {
-      const body = (await res.json()) as { error?: string };
-      if (body.error) msg = body.error;
-    } catch {
-      /* not JSON */
-    }
-    throw new Error(msg);
-  }
-  return (await res.json()) as T;
-}
-
-export const fetchGraph = (signal?: AbortSignal) => json<MeshGraph>('/api/graph', signal);
-export const fetchSyncz = (signal?: AbortSignal) => json<SyncEntry[]>('/debug/syncz', signal);
+export const fetchGraph = (signal?: AbortSignal) => getJson<MeshGraph>('/api/graph', signal);
+export const fetchSyncz = (signal?: AbortSignal) => getJson<SyncEntry[]>('/debug/syncz', signal);

@@ -7,18 +7,12 @@ import { useCallback } from 'react';
 import type { ConfigObjectResult } from '@/server/api/configObject';
 import type { ProxySyncResult } from '@/server/api/proxySync';
 import { queryKeys } from './queryKeys';
+import { getJson } from './fetchers';
 
 export const detailKeys = {
   config: (path: string) => [...queryKeys.all, 'config', path] as const,
   sync: (id: string) => [...queryKeys.proxy(id), 'sync'] as const,
 };
-
-async function getJson<T>(url: string, signal?: AbortSignal): Promise<T> {
-  const res = await fetch(url, { signal: signal ?? null, headers: { accept: 'application/json' } });
-  const body = (await res.json().catch(() => ({}))) as T & { error?: string };
-  if (!res.ok) throw new Error(body.error ?? `${res.status} ${res.statusText}`);
-  return body;
-}
 
 export const fetchConfigObject = (path: string, signal?: AbortSignal) =>
   getJson<ConfigObjectResult>(`/api/config?path=${encodeURIComponent(path)}`, signal);
