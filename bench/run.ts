@@ -42,8 +42,16 @@ function benchTranslate(services: number, reps: number) {
     encTimes.push(ms(t0));
     counts = `${t.listeners.length} LDS / ${t.routes.length} RDS / ${t.clusters.length} CDS / ${t.endpoints.length} EDS`;
   }
-  rows.push({ bench: 'translate one sidecar', size: `${services} services + ${services} VS`, figure: `${median(times).toFixed(1)} ms (median of ${reps}; ${counts})` });
-  rows.push({ bench: 'encode its resources', size: `${services} services`, figure: `${median(encTimes).toFixed(1)} ms (median of ${reps})` });
+  rows.push({
+    bench: 'translate one sidecar',
+    size: `${services} services + ${services} VS`,
+    figure: `${median(times).toFixed(1)} ms (median of ${reps}; ${counts})`,
+  });
+  rows.push({
+    bench: 'encode its resources',
+    size: `${services} services`,
+    figure: `${median(encTimes).toFixed(1)} ms (median of ${reps})`,
+  });
 }
 
 const sizes = (process.env.BENCH_SIZES ?? '100,1000,5000').split(',').map(Number);

@@ -31,7 +31,8 @@ export function writeSyntheticMesh(services: number, opts: { workloads?: number;
     .filter(keep)
     .map((o) => stringify(o));
   // One file per 500 objects keeps each file a realistic size for the file source.
-  for (let i = 0; i < docs.length; i += 500) writeFileSync(join(dir, `mesh-${String(i / 500).padStart(3, '0')}.yaml`), docs.slice(i, i + 500).join('---\n'));
+  for (let i = 0; i < docs.length; i += 500)
+    writeFileSync(join(dir, `mesh-${String(i / 500).padStart(3, '0')}.yaml`), docs.slice(i, i + 500).join('---\n'));
   return dir;
 }
 
@@ -59,16 +60,23 @@ export interface Served {
  * a build, give it its own: serve rebuilds a stale build in place, which would pull the chunks from
  * under the running servers.
  */
-export async function serveDir(dir: string, opts: { root?: string; timeoutMs?: number; distDir?: string; log?: (s: string) => void } = {}): Promise<Served> {
+export async function serveDir(
+  dir: string,
+  opts: { root?: string; timeoutMs?: number; distDir?: string; log?: (s: string) => void } = {},
+): Promise<Served> {
   const root = opts.root ?? resolve(process.cwd());
   const port = await freePort();
   const xds = await freePort();
-  const child = spawn(process.execPath, ['bin/meshscope.mjs', 'serve', '--port', String(port), '--xds-port', String(xds), '--config', dir], {
-    cwd: root,
-    env: { ...process.env, ...(opts.distDir ? { MESHSCOPE_DIST_DIR: opts.distDir } : {}) },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true, // its own process group: stop() ends serve and its `next start` child, nothing else
-  });
+  const child = spawn(
+    process.execPath,
+    ['bin/meshscope.mjs', 'serve', '--port', String(port), '--xds-port', String(xds), '--config', dir],
+    {
+      cwd: root,
+      env: { ...process.env, ...(opts.distDir ? { MESHSCOPE_DIST_DIR: opts.distDir } : {}) },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true, // its own process group: stop() ends serve and its `next start` child, nothing else
+    },
+  );
   let output = '';
   const keep = (b: Buffer) => {
     output = (output + b.toString()).slice(-4000);
@@ -122,7 +130,9 @@ export async function firstProxy(url: string): Promise<{ id: string; clusters: n
   const p = body.proxies[0];
   if (!p) throw new Error('no proxies in the generated mesh');
   if (p.counts) return { id: p.id, clusters: p.counts.clusters, proxies: body.proxies.length };
-  const res = (await (await fetch(`${url}/api/proxies?counts=${encodeURIComponent(p.id)}`)).json()) as { counts: Record<string, { counts: { clusters: number } }> };
+  const res = (await (await fetch(`${url}/api/proxies?counts=${encodeURIComponent(p.id)}`)).json()) as {
+    counts: Record<string, { counts: { clusters: number } }>;
+  };
   const c = res.counts[p.id];
   if (!c) throw new Error(`no counts for ${p.id}`);
   return { id: p.id, clusters: c.counts.clusters, proxies: body.proxies.length };

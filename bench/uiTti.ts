@@ -29,10 +29,18 @@ async function measure(services: number, reps: number): Promise<UiTtiRow[]> {
     for (let r = 0; r < reps; r++) {
       const t0 = Date.now();
       await page.goto(url, { timeout: 300_000 });
-      await page.getByTestId('clusters-table-count').filter({ hasText: `${clusters} rows`, visible: true }).first().waitFor({ timeout: 300_000 });
+      await page
+        .getByTestId('clusters-table-count')
+        .filter({ hasText: `${clusters} rows`, visible: true })
+        .first()
+        .waitFor({ timeout: 300_000 });
       const input = page.locator('[data-testid="clusters-table"] input[data-filter="fqdn"]');
       await input.fill('svc-1.');
-      await page.getByTestId('clusters-table-count').filter({ hasText: `of ${clusters} rows`, visible: true }).first().waitFor({ timeout: 60_000 });
+      await page
+        .getByTestId('clusters-table-count')
+        .filter({ hasText: `of ${clusters} rows`, visible: true })
+        .first()
+        .waitFor({ timeout: 60_000 });
       ttis.push(Date.now() - t0);
       const t1 = Date.now();
       await input.fill('svc-2.');
@@ -41,8 +49,16 @@ async function measure(services: number, reps: number): Promise<UiTtiRow[]> {
     }
     const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
     return [
-      { bench: 'UI time-to-interactive', size: `${clusters} clusters, ${proxies} proxies`, figure: `${med(ttis)} ms (median of ${reps}: navigation → table shown → first filter applied)` },
-      { bench: 'UI filter', size: `${clusters} clusters, ${proxies} proxies`, figure: `${med(filters)} ms (median of ${reps}; includes the 120 ms input debounce)` },
+      {
+        bench: 'UI time-to-interactive',
+        size: `${clusters} clusters, ${proxies} proxies`,
+        figure: `${med(ttis)} ms (median of ${reps}: navigation → table shown → first filter applied)`,
+      },
+      {
+        bench: 'UI filter',
+        size: `${clusters} clusters, ${proxies} proxies`,
+        figure: `${med(filters)} ms (median of ${reps}; includes the 120 ms input debounce)`,
+      },
     ];
   } finally {
     await browser.close();

@@ -64,7 +64,17 @@ const vsWeights = (w1: number): RawInput => ({
     apiVersion: 'networking.istio.io/v1',
     kind: 'VirtualService',
     metadata: { name: 'svc-0', namespace: 'ns-0' },
-    spec: { hosts: ['svc-0'], http: [{ route: [{ destination: { host: 'svc-0', subset: 'v1' }, weight: w1 }, { destination: { host: 'svc-0', subset: 'v2' }, weight: 100 - w1 }] }] },
+    spec: {
+      hosts: ['svc-0'],
+      http: [
+        {
+          route: [
+            { destination: { host: 'svc-0', subset: 'v1' }, weight: w1 },
+            { destination: { host: 'svc-0', subset: 'v2' }, weight: 100 - w1 },
+          ],
+        },
+      ],
+    },
   },
   origin: { source: 'demo', file: 'bench-change' },
 });
@@ -89,7 +99,11 @@ export async function benchXdsFanout(k: number, services = 50): Promise<FanoutRo
   store.flush();
   const cache = createCache<ProxyResources>(1024);
   const unclear = store.onChange(() => cache.clear());
-  const ads = new AdsServer({ generator: createAdsGenerator(() => store.snapshot(), DEFAULT_OPTIONS, cache), debounceMs: 0, maxDebounceMs: 1000 });
+  const ads = new AdsServer({
+    generator: createAdsGenerator(() => store.snapshot(), DEFAULT_OPTIONS, cache),
+    debounceMs: 0,
+    maxDebounceMs: 1000,
+  });
   const unwire = connectStoreToAds(store, ads);
   const port = await ads.start(0, '127.0.0.1');
   const channels = Array.from({ length: Math.ceil(k / STREAMS_PER_CHANNEL) }, () => new AdsTestClient(port));
@@ -100,14 +114,19 @@ export async function benchXdsFanout(k: number, services = 50): Promise<FanoutRo
     let t0 = now();
     for (let i = 0; i < k; i++) {
       const p = proxies[i % proxies.length]!;
-      const stream = channels[Math.floor(i / STREAMS_PER_CHANNEL)]!.sotw({ id: `sidecar~${p.ips[0] ?? '10.0.0.1'}~${p.id}~${p.namespace}.svc.cluster.local` });
+      const stream = channels[Math.floor(i / STREAMS_PER_CHANNEL)]!.sotw({
+        id: `sidecar~${p.ips[0] ?? '10.0.0.1'}~${p.id}~${p.namespace}.svc.cluster.local`,
+      });
       tracked.push({ stream, received: [] });
     }
     await Promise.all(
       tracked.map(async (t) => {
         const cds = await t.stream.request({ typeUrl: TYPE.cluster }, 120_000);
         t.stream.ack(cds);
-        const eds = await t.stream.request({ typeUrl: TYPE.endpoint, resourceNames: namesOf(cds).filter((n) => n.startsWith('outbound|')) }, 120_000);
+        const eds = await t.stream.request(
+          { typeUrl: TYPE.endpoint, resourceNames: namesOf(cds).filter((n) => n.startsWith('outbound|')) },
+          120_000,
+        );
         t.stream.ack(eds);
         const lds = await t.stream.request({ typeUrl: TYPE.listener }, 120_000);
         t.stream.ack(lds);
@@ -115,7 +134,11 @@ export async function benchXdsFanout(k: number, services = 50): Promise<FanoutRo
         t.stream.ack(rds);
       }),
     );
-    rows.push({ bench: 'ADS connect + initial sync', size, figure: `${(now() - t0).toFixed(0)} ms for all clients (CDS, EDS, LDS, RDS each)` });
+    rows.push({
+      bench: 'ADS connect + initial sync',
+      size,
+      figure: `${(now() - t0).toFixed(0)} ms for all clients (CDS, EDS, LDS, RDS each)`,
+    });
     for (const t of tracked) autoAck(t);
     await ads.flush();
 
@@ -156,7 +179,11 @@ export async function benchXdsFanout(k: number, services = 50): Promise<FanoutRo
         : 'timed out after 120 s',
     });
     const mem = process.memoryUsage();
-    rows.push({ bench: 'process heap with clients', size, figure: `${(mem.heapUsed / 1024 / 1024).toFixed(0)} MiB heap used (server + clients in one process)` });
+    rows.push({
+      bench: 'process heap with clients',
+      size,
+      figure: `${(mem.heapUsed / 1024 / 1024).toFixed(0)} MiB heap used (server + clients in one process)`,
+    });
   } finally {
     for (const t of tracked) t.stream.cancel();
     for (const c of channels) c.close();

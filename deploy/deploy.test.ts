@@ -18,7 +18,9 @@ import { RBAC_VERBS, requiredRbacRules, WATCHED_RESOURCES } from '../server/sour
 const DIR = dirname(fileURLToPath(import.meta.url));
 type Doc = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-const manifests = readdirSync(DIR).filter((f) => f.endsWith('.yaml') && f !== 'kustomization.yaml').sort();
+const manifests = readdirSync(DIR)
+  .filter((f) => f.endsWith('.yaml') && f !== 'kustomization.yaml')
+  .sort();
 const docs: { file: string; doc: Doc }[] = manifests.flatMap((file) =>
   parseAllDocuments(readFileSync(join(DIR, file), 'utf8')).map((d) => {
     if (d.errors.length > 0) throw new Error(`${file}: ${d.errors.map((e) => e.message).join('; ')}`);
@@ -42,7 +44,14 @@ const validators: Record<string, (d: Doc) => { validate(): void }> = {
 
 describe('deploy/ manifests', () => {
   it('every manifest validates against the Kubernetes schema', () => {
-    expect(manifests).toEqual(['clusterrole.yaml', 'clusterrolebinding.yaml', 'deployment.yaml', 'namespace.yaml', 'service.yaml', 'serviceaccount.yaml']);
+    expect(manifests).toEqual([
+      'clusterrole.yaml',
+      'clusterrolebinding.yaml',
+      'deployment.yaml',
+      'namespace.yaml',
+      'service.yaml',
+      'serviceaccount.yaml',
+    ]);
     for (const { file, doc } of docs) {
       const make = validators[`${doc.apiVersion}/${doc.kind}`];
       expect(make, `${file}: unexpected ${doc.apiVersion} ${doc.kind}`).toBeDefined();
@@ -66,14 +75,16 @@ describe('deploy/ manifests', () => {
     }
     const granted = new Map<string, Set<string>>();
     for (const rule of one('ClusterRole').rules as { apiGroups: string[]; resources: string[]; verbs: string[] }[]) {
-      for (const g of rule.apiGroups) for (const res of rule.resources) {
-        const key = `${g}|${res}`;
-        const set = granted.get(key) ?? new Set<string>();
-        for (const v of rule.verbs) set.add(v);
-        granted.set(key, set);
-      }
+      for (const g of rule.apiGroups)
+        for (const res of rule.resources) {
+          const key = `${g}|${res}`;
+          const set = granted.get(key) ?? new Set<string>();
+          for (const v of rule.verbs) set.add(v);
+          granted.set(key, set);
+        }
     }
-    const norm = (m: Map<string, Set<string>>) => Object.fromEntries([...m].map(([k, v]) => [k, [...v].sort()]).sort(([a], [b]) => String(a).localeCompare(String(b))));
+    const norm = (m: Map<string, Set<string>>) =>
+      Object.fromEntries([...m].map(([k, v]) => [k, [...v].sort()]).sort(([a], [b]) => String(a).localeCompare(String(b))));
     expect(norm(granted)).toEqual(norm(derived));
     expect(one('ClusterRole').rules).toEqual(requiredRbacRules());
     expect([...granted.keys()].some((k) => k.endsWith('|secrets'))).toBe(false);

@@ -52,6 +52,11 @@ test('istiod debug endpoints answer in their shapes', async ({ request }) => {
   const registry = (await (await request.get('/debug/registryz')).json()) as Array<{ hostname: string }>;
   expect(registry.map((s) => s.hostname)).toContain('products.catalog.svc.cluster.local');
   const configs = (await (await request.get('/debug/configz')).json()) as Array<{ kind: string; metadata: { name: string } }>;
-  expect(configs.filter((c) => c.kind === 'VirtualService').map((c) => c.metadata.name).sort()).toEqual(['products', 'ratings', 'storefront']);
+  expect(
+    configs
+      .filter((c) => c.kind === 'VirtualService')
+      .map((c) => c.metadata.name)
+      .sort(),
+  ).toEqual(['products', 'ratings', 'storefront']);
   expect(Array.isArray(await (await request.get('/debug/syncz')).json())).toBe(true);
 });

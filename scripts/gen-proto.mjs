@@ -60,9 +60,7 @@ function patchValidate() {
   const src = readFileSync(join(deps, 'protoc-gen-validate', 'validate', 'validate.proto'), 'utf8').replace(/\r\n/g, '\n');
   const anchor = /message StringRules \{\n/;
   if (!anchor.test(src)) throw new Error('gen-proto: StringRules not found in validate.proto');
-  const patched = src.includes('ignore_empty')
-    ? src
-    : src.replace(anchor, (m) => `${m}    optional bool ignore_empty = 26;\n`);
+  const patched = src.includes('ignore_empty') ? src : src.replace(anchor, (m) => `${m}    optional bool ignore_empty = 26;\n`);
   mkdirSync(join(vendor, 'pgv', 'validate'), { recursive: true });
   writeFileSync(join(vendor, 'pgv', 'validate', 'validate.proto'), patched);
 }
@@ -117,9 +115,7 @@ function main() {
     version: 'v2',
     clean: true,
     inputs: [{ directory: '.', paths: ENTRIES.map((e) => `${envoyApi}/${e}`) }],
-    plugins: [
-      { local: 'protoc-gen-es', out: rel(outDir), include_imports: true, opt: ['target=ts', 'json_types=true'] },
-    ],
+    plugins: [{ local: 'protoc-gen-es', out: rel(outDir), include_imports: true, opt: ['target=ts', 'json_types=true'] }],
   };
   const bin = join(root, 'node_modules', '.bin');
   const t0 = Date.now();

@@ -20,7 +20,11 @@ function ensureChromium() {
   if (isRoot && onPath('apt-get') && !process.env.CHROMIUM_PATH) {
     console.log(`test-all: ${chromium} is missing; installing Debian's chromium: apt-get update && apt-get install -y chromium`);
     const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-    if (run('apt-get', ['update'], { env }) !== 0 || run('apt-get', ['install', '-y', 'chromium'], { env }) !== 0 || !existsSync(chromium)) {
+    if (
+      run('apt-get', ['update'], { env }) !== 0 ||
+      run('apt-get', ['install', '-y', 'chromium'], { env }) !== 0 ||
+      !existsSync(chromium)
+    ) {
       console.error('test-all: installing chromium failed');
       process.exit(1);
     }

@@ -70,7 +70,10 @@ describe('runtime', () => {
       ].join('\n'),
     );
     const e = await got;
-    const added = rt.snapshot().proxies.map((p) => p.id).filter((id) => !before.has(id));
+    const added = rt
+      .snapshot()
+      .proxies.map((p) => p.id)
+      .filter((id) => !before.has(id));
     expect(added).toHaveLength(1);
     expect(added[0]).toMatch(/^reviews-v1-.*\.catalog$/);
     expect(e.proxies).toContain(added[0]);
@@ -94,11 +97,18 @@ describe('runtime ADS wiring (real gRPC on loopback)', () => {
     const proxy = snap.proxies.find((p) => p.labels.app === 'storefront')!;
     const client = new AdsTestClient(xds.port);
     try {
-      const stream = client.sotw({ id: `sidecar~${proxy.ips[0]}~${proxy.id}~${proxy.namespace}.svc.cluster.local`, metadata: { NAMESPACE: proxy.namespace } });
+      const stream = client.sotw({
+        id: `sidecar~${proxy.ips[0]}~${proxy.id}~${proxy.namespace}.svc.cluster.local`,
+        metadata: { NAMESPACE: proxy.namespace },
+      });
       const resp = await stream.request({ typeUrl: TYPE.cluster }, 5000);
       expect(resp.versionInfo).not.toBe('');
       // What goes on the wire is what config_dump shows: the same pipeline output.
-      expect(namesOf(resp).sort()).toEqual(proxyResources(snap, proxy.id, rt.options)!.clusters.map((c) => c.name).sort());
+      expect(namesOf(resp).sort()).toEqual(
+        proxyResources(snap, proxy.id, rt.options)!
+          .clusters.map((c) => c.name)
+          .sort(),
+      );
       stream.cancel();
     } finally {
       client.close();

@@ -129,9 +129,16 @@ function createRuntime(config: RuntimeConfig, configError?: string, overrides: A
   const ready = (async () => {
     await Promise.all(
       sources.map((s) =>
-        s.start(sink).catch((e: unknown) =>
-          store.status({ id: s.id, kind: mode === 'kube' ? 'kube' : mode === 'demo' ? 'demo' : 'file', state: 'failing', lastError: String(e) }),
-        ),
+        s
+          .start(sink)
+          .catch((e: unknown) =>
+            store.status({
+              id: s.id,
+              kind: mode === 'kube' ? 'kube' : mode === 'demo' ? 'demo' : 'file',
+              state: 'failing',
+              lastError: String(e),
+            }),
+          ),
       ),
     );
     store.flush();
@@ -148,7 +155,8 @@ function createRuntime(config: RuntimeConfig, configError?: string, overrides: A
       ? Promise.resolve()
       : ads.start(config.xdsPort).then(
           (port) => void (xds = { state: 'listening', port }),
-          (e: unknown) => void (xds = { state: 'failing', error: `ADS server could not listen on :${config.xdsPort}: ${(e as Error).message}` }),
+          (e: unknown) =>
+            void (xds = { state: 'failing', error: `ADS server could not listen on :${config.xdsPort}: ${(e as Error).message}` }),
         );
   const unsubscribeAds = connectStoreToAds(store, ads);
   const sync = (): readonly SyncStatus[] => ads.syncz() as SyncStatus[];
@@ -214,7 +222,8 @@ export async function readyRuntime(ms = 5_000): Promise<MeshscopeRuntime> {
 }
 
 /** For tests: a runtime from an explicit config, not installed globally. */
-export const createRuntimeForTest = (config: RuntimeConfig, overrides?: AdsOverrides): MeshscopeRuntime => createRuntime(config, undefined, overrides);
+export const createRuntimeForTest = (config: RuntimeConfig, overrides?: AdsOverrides): MeshscopeRuntime =>
+  createRuntime(config, undefined, overrides);
 
 /** ADS settings a caller may override (tests, benchmarks); the rest come from the environment. */
 export type AdsOverrides = Partial<Pick<AdsServerOptions, 'log' | 'debounceMs' | 'maxDebounceMs' | 'pushConcurrency'>>;

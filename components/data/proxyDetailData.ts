@@ -16,7 +16,8 @@ export const detailKeys = {
 
 export const fetchConfigObject = (path: string, signal?: AbortSignal) =>
   getJson<ConfigObjectResult>(`/api/config?path=${encodeURIComponent(path)}`, signal);
-export const fetchProxySync = (id: string, signal?: AbortSignal) => getJson<ProxySyncResult>(`/api/proxies/${encodeURIComponent(id)}/sync`, signal);
+export const fetchProxySync = (id: string, signal?: AbortSignal) =>
+  getJson<ProxySyncResult>(`/api/proxies/${encodeURIComponent(id)}/sync`, signal);
 
 export function useConfigObject(path: string | undefined) {
   return useQuery({
@@ -36,5 +37,10 @@ export function useInvalidateConfigObjects(): () => void {
 
 export function useProxySync(id: string | null) {
   // Fresh on every mount (opening the tab); refetched with the proxy on mesh events; no polling.
-  return useQuery({ queryKey: detailKeys.sync(id ?? ''), queryFn: ({ signal }) => fetchProxySync(id ?? '', signal), enabled: !!id, staleTime: 0 });
+  return useQuery({
+    queryKey: detailKeys.sync(id ?? ''),
+    queryFn: ({ signal }) => fetchProxySync(id ?? '', signal),
+    enabled: !!id,
+    staleTime: 0,
+  });
 }

@@ -5,7 +5,11 @@ import { queryKeys } from './queryKeys';
 
 /** Every proxy with counts; seeded with the server-rendered data, refetched on mesh events. */
 export function useProxies(initialData?: ProxiesResponse) {
-  return useQuery({ queryKey: queryKeys.proxies(), queryFn: ({ signal }) => fetchProxies(signal), ...(initialData ? { initialData } : {}) });
+  return useQuery({
+    queryKey: queryKeys.proxies(),
+    queryFn: ({ signal }) => fetchProxies(signal),
+    ...(initialData ? { initialData } : {}),
+  });
 }
 
 export function useInputErrors(initialData?: ErrorsResponse) {

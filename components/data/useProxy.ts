@@ -6,5 +6,9 @@ import { queryKeys } from './queryKeys';
 
 /** One proxy's tables and config dump; refetched when a mesh event names it. */
 export function useProxy(id: string, initialData?: ProxyDetail) {
-  return useQuery({ queryKey: queryKeys.proxy(id), queryFn: ({ signal }) => fetchProxy(id, signal), ...(initialData ? { initialData } : {}) });
+  return useQuery({
+    queryKey: queryKeys.proxy(id),
+    queryFn: ({ signal }) => fetchProxy(id, signal),
+    ...(initialData ? { initialData } : {}),
+  });
 }

@@ -11,7 +11,12 @@ import { queryKeys } from './queryKeys';
 export const COUNTS_BATCH = 5;
 
 /** The next ids to ask for: wanted, not known yet, at most one batch, in the order shown. */
-export function nextCountBatch(wanted: readonly string[], known: ReadonlyMap<string, ProxyCounts>, failed: ReadonlySet<string>, batch = COUNTS_BATCH): string[] {
+export function nextCountBatch(
+  wanted: readonly string[],
+  known: ReadonlyMap<string, ProxyCounts>,
+  failed: ReadonlySet<string>,
+  batch = COUNTS_BATCH,
+): string[] {
   const out: string[] = [];
   for (const id of wanted) {
     if (out.length >= batch) break;
@@ -25,7 +30,11 @@ const NO_IDS: ReadonlySet<string> = new Set();
 const EMPTY_AT = (version: number) => ({ version, known: NO_COUNTS as Map<string, ProxyCounts>, failed: NO_IDS as Set<string> });
 
 export function useProxyCounts(version: number, wanted: readonly string[]): ReadonlyMap<string, ProxyCounts> {
-  const [state, setState] = useState<{ version: number; known: Map<string, ProxyCounts>; failed: Set<string> }>(() => ({ version, known: new Map(), failed: new Set() }));
+  const [state, setState] = useState<{ version: number; known: Map<string, ProxyCounts>; failed: Set<string> }>(() => ({
+    version,
+    known: new Map(),
+    failed: new Set(),
+  }));
   const current = state.version === version ? state : EMPTY_AT(version);
   const ids = nextCountBatch(wanted, current.known, current.failed);
   const q = useQuery({

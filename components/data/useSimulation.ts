@@ -8,10 +8,15 @@ import { dumpFingerprint, postSimulate, simulateKeys } from './simulate';
 export function useSimulation(target: { proxyId: string | null; dump: unknown }, request: SimRequest | undefined) {
   const { proxyId, dump } = target;
   const fingerprint = useMemo(() => (proxyId ? '' : dumpFingerprint(dump)), [proxyId, dump]);
-  const key = request ? (proxyId ? simulateKeys.proxy(proxyId, request) : simulateKeys.dump(fingerprint, request)) : ['meshscope', 'simulate', 'idle'];
+  const key = request
+    ? proxyId
+      ? simulateKeys.proxy(proxyId, request)
+      : simulateKeys.dump(fingerprint, request)
+    : ['meshscope', 'simulate', 'idle'];
   return useQuery({
     queryKey: key,
-    queryFn: ({ signal }) => postSimulate(proxyId ? { proxyId, request: request as SimRequest } : { dump, request: request as SimRequest }, signal),
+    queryFn: ({ signal }) =>
+      postSimulate(proxyId ? { proxyId, request: request as SimRequest } : { dump, request: request as SimRequest }, signal),
     enabled: request !== undefined,
     retry: false,
     staleTime: proxyId ? 0 : Infinity,

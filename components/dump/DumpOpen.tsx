@@ -77,8 +77,8 @@ export function DumpOpen() {
         <h1>Open a config dump</h1>
         {opened ? (
           <p data-testid="dump-opened">
-            <b className="mono">{opened.name}</b>: {opened.parsed.counts.listeners} listeners, {opened.parsed.counts.routes} route configs, {opened.parsed.counts.clusters} clusters,{' '}
-            {opened.parsed.counts.endpoints} endpoint assignments.{' '}
+            <b className="mono">{opened.name}</b>: {opened.parsed.counts.listeners} listeners, {opened.parsed.counts.routes} route configs,{' '}
+            {opened.parsed.counts.clusters} clusters, {opened.parsed.counts.endpoints} endpoint assignments.{' '}
             <button type="button" onClick={close}>
               Open another
             </button>
@@ -86,10 +86,16 @@ export function DumpOpen() {
         ) : (
           <>
             <p className="muted">
-              An Envoy <code>/config_dump</code> (from <code>pilot-agent request GET config_dump</code>, Envoy&apos;s admin port, istiod&apos;s{' '}
-              <code>/debug/config_dump?proxyID=</code> or <code>istioctl proxy-config all -o json</code>). It is read in your browser and not uploaded.
+              An Envoy <code>/config_dump</code> (from <code>pilot-agent request GET config_dump</code>, Envoy&apos;s admin port,
+              istiod&apos;s <code>/debug/config_dump?proxyID=</code> or <code>istioctl proxy-config all -o json</code>). It is read in your
+              browser and not uploaded.
             </p>
-            <div className={`dump-drop${over ? ' over' : ''}`} onDragOver={(e) => (e.preventDefault(), setOver(true))} onDragLeave={() => setOver(false)} onDrop={onDrop}>
+            <div
+              className={`dump-drop${over ? ' over' : ''}`}
+              onDragOver={(e) => (e.preventDefault(), setOver(true))}
+              onDragLeave={() => setOver(false)}
+              onDrop={onDrop}
+            >
               <label className="file">
                 Choose a file…
                 <input
@@ -105,9 +111,20 @@ export function DumpOpen() {
               </label>{' '}
               or drop it here
             </div>
-            <textarea aria-label="Config dump JSON" placeholder='or paste it: {"configs": [ … ]}' value={paste} onChange={(e) => setPaste(e.target.value)} data-testid="dump-paste" />
+            <textarea
+              aria-label="Config dump JSON"
+              placeholder='or paste it: {"configs": [ … ]}'
+              value={paste}
+              onChange={(e) => setPaste(e.target.value)}
+              data-testid="dump-paste"
+            />
             <div className="actions">
-              <button type="button" disabled={busy || !paste.trim()} onClick={() => void open('pasted JSON', async () => paste)} data-testid="dump-open-paste">
+              <button
+                type="button"
+                disabled={busy || !paste.trim()}
+                onClick={() => void open('pasted JSON', async () => paste)}
+                data-testid="dump-open-paste"
+              >
                 Open pasted JSON
               </button>
               {busy ? <span className="muted">Reading…</span> : null}
@@ -119,11 +136,18 @@ export function DumpOpen() {
             {error}
           </p>
         ) : null}
-        {opened && opened.parsed.warnings.length ? <p className="muted small">Skipped: {opened.parsed.warnings.slice(0, 3).join('; ')}</p> : null}
+        {opened && opened.parsed.warnings.length ? (
+          <p className="muted small">Skipped: {opened.parsed.warnings.slice(0, 3).join('; ')}</p>
+        ) : null}
       </section>
       {opened ? (
         <Suspense>
-          <DumpBrowser key={opened.name} proxyId={null} dump={opened.parsed.dump} downloadName={opened.name.endsWith('.json') ? opened.name : 'config_dump.json'} />
+          <DumpBrowser
+            key={opened.name}
+            proxyId={null}
+            dump={opened.parsed.dump}
+            downloadName={opened.name.endsWith('.json') ? opened.name : 'config_dump.json'}
+          />
         </Suspense>
       ) : null}
     </>

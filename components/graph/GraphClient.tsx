@@ -4,5 +4,9 @@ import dynamic from 'next/dynamic';
 
 export const MeshGraphCanvas = dynamic(() => import('./MeshGraphCanvas'), {
   ssr: false,
-  loading: () => <div className="mesh-graph-canvas loading" data-testid="mesh-graph-loading">Laying out the graph…</div>,
+  loading: () => (
+    <div className="mesh-graph-canvas loading" data-testid="mesh-graph-loading">
+      Laying out the graph…
+    </div>
+  ),
 });

@@ -2,14 +2,46 @@ import { describe, expect, it } from 'vitest';
 import type { MeshEdge, MeshNode } from '@/server/api/meshGraph';
 import { edgeWidth, LIGHT, nodeLabel, shortEdgeLabel, stylesheet, toElements } from './elements';
 
-const proxy: MeshNode = { id: 'proxy:web-1.shop', kind: 'proxy', label: 'web-1', namespace: 'shop', parent: 'wl:shop/Deployment/web', badges: [], proxyId: 'web-1.shop', proxyType: 'sidecar' };
-const svc: MeshNode = { id: 'svc:shop/r', kind: 'service', label: 'reviews', namespace: 'shop', badges: [{ kind: 'vs', text: 'VS 1' }, { kind: 'subsets', text: 'subsets 2' }], hostname: 'r' };
-const split = (percent: number): MeshEdge => ({ id: `e${percent}`, kind: 'route', source: proxy.id, target: svc.id, label: `reviews http[0] → v1 ${percent}%`, percent, split: true, subset: 'v1' });
+const proxy: MeshNode = {
+  id: 'proxy:web-1.shop',
+  kind: 'proxy',
+  label: 'web-1',
+  namespace: 'shop',
+  parent: 'wl:shop/Deployment/web',
+  badges: [],
+  proxyId: 'web-1.shop',
+  proxyType: 'sidecar',
+};
+const svc: MeshNode = {
+  id: 'svc:shop/r',
+  kind: 'service',
+  label: 'reviews',
+  namespace: 'shop',
+  badges: [
+    { kind: 'vs', text: 'VS 1' },
+    { kind: 'subsets', text: 'subsets 2' },
+  ],
+  hostname: 'r',
+};
+const split = (percent: number): MeshEdge => ({
+  id: `e${percent}`,
+  kind: 'route',
+  source: proxy.id,
+  target: svc.id,
+  label: `reviews http[0] → v1 ${percent}%`,
+  percent,
+  split: true,
+  subset: 'v1',
+});
 
 describe('toElements', () => {
   it('nodes carry kind, parent, badge classes and a link for proxies', () => {
     const [p, s] = toElements({ nodes: [proxy, svc], edges: [] });
-    expect(p).toEqual({ group: 'nodes', data: { id: proxy.id, label: 'web-1', kind: 'proxy', parent: 'wl:shop/Deployment/web', href: '/proxies/web-1.shop' }, classes: 'proxy' });
+    expect(p).toEqual({
+      group: 'nodes',
+      data: { id: proxy.id, label: 'web-1', kind: 'proxy', parent: 'wl:shop/Deployment/web', href: '/proxies/web-1.shop' },
+      classes: 'proxy',
+    });
     expect(s!.classes).toBe('service badge-vs badge-subsets');
     expect((s!.data as { label: string }).label).toBe('reviews\n[VS 1] [subsets 2]');
   });

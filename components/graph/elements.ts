@@ -32,7 +32,11 @@ export interface GraphElement {
 
 /** Edge width grows with the rule's share of traffic, so splits read at a glance. */
 export const edgeWidth = (e: Pick<MeshEdge, 'kind' | 'percent' | 'split'>): number =>
-  e.kind === 'route' && e.split && e.percent !== undefined ? Math.round((1.5 + (e.percent / 100) * 5.5) * 10) / 10 : e.kind === 'route' ? 2.5 : 1.5;
+  e.kind === 'route' && e.split && e.percent !== undefined
+    ? Math.round((1.5 + (e.percent / 100) * 5.5) * 10) / 10
+    : e.kind === 'route'
+      ? 2.5
+      : 1.5;
 
 /** What is drawn on an edge: the subset and share of a split (`v1 80%`), the subset, or the rule name. */
 export function shortEdgeLabel(e: MeshEdge): string {
@@ -56,12 +60,20 @@ export function toElements(g: FilteredGraph, changedProxyIds: ReadonlySet<string
     const data: NodeData = { id: n.id, label: nodeLabel(n), kind: n.kind };
     if (n.parent) data.parent = n.parent;
     if (n.proxyId) data.href = proxyHref(n.proxyId);
-    const classes = [n.kind, ...n.badges.map((b) => `badge-${b.kind}`), n.proxyId && changedProxyIds.has(n.proxyId) ? 'changed' : ''].filter(Boolean);
+    const classes = [
+      n.kind,
+      ...n.badges.map((b) => `badge-${b.kind}`),
+      n.proxyId && changedProxyIds.has(n.proxyId) ? 'changed' : '',
+    ].filter(Boolean);
     out.push({ group: 'nodes', data, classes: classes.join(' ') });
   }
   for (const e of g.edges) {
     const classes = [e.kind, e.split ? 'split' : '', e.fault ? 'fault' : ''].filter(Boolean);
-    out.push({ group: 'edges', data: { id: e.id, source: e.source, target: e.target, label: shortEdgeLabel(e), full: e.label, kind: e.kind, width: edgeWidth(e) }, classes: classes.join(' ') });
+    out.push({
+      group: 'edges',
+      data: { id: e.id, source: e.source, target: e.target, label: shortEdgeLabel(e), full: e.label, kind: e.kind, width: edgeWidth(e) },
+      classes: classes.join(' '),
+    });
   }
   return out;
 }
@@ -78,7 +90,17 @@ export interface Palette {
   ok: string;
 }
 
-export const LIGHT: Palette = { fg: '#1d2330', muted: '#6b7280', bg: '#ffffff', panel: '#f7f8fa', border: '#d9dde3', accent: '#2563eb', warn: '#b45309', error: '#b91c1c', ok: '#15803d' };
+export const LIGHT: Palette = {
+  fg: '#1d2330',
+  muted: '#6b7280',
+  bg: '#ffffff',
+  panel: '#f7f8fa',
+  border: '#d9dde3',
+  accent: '#2563eb',
+  warn: '#b45309',
+  error: '#b91c1c',
+  ok: '#15803d',
+};
 
 /** Cytoscape stylesheet (plain JSON) for a palette taken from the page's CSS variables. */
 export function stylesheet(p: Palette): Array<{ selector: string; style: Record<string, string | number> }> {

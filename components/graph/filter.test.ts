@@ -4,8 +4,21 @@ import { describe, expect, it } from 'vitest';
 import type { MeshEdge, MeshNode } from '@/server/api/meshGraph';
 import { DEFAULT_FILTER, filterGraph, filterToParams, namespacesOf, parseFilter, type GraphFilter } from './filter';
 
-const n = (id: string, kind: MeshNode['kind'], namespace: string, parent?: string): MeshNode => ({ id, kind, label: id, namespace, badges: [], ...(parent ? { parent } : {}) });
-const e = (kind: MeshEdge['kind'], source: string, target: string): MeshEdge => ({ id: `${kind}:${source}->${target}`, kind, source, target, label: '' });
+const n = (id: string, kind: MeshNode['kind'], namespace: string, parent?: string): MeshNode => ({
+  id,
+  kind,
+  label: id,
+  namespace,
+  badges: [],
+  ...(parent ? { parent } : {}),
+});
+const e = (kind: MeshEdge['kind'], source: string, target: string): MeshEdge => ({
+  id: `${kind}:${source}->${target}`,
+  kind,
+  source,
+  target,
+  label: '',
+});
 
 // shop: web proxy → (route) catalog/products; products → endpoints on products pod (catalog);
 // web → (default) shop/cart; data: db pod (no proxy), nothing routes to it.
@@ -22,7 +35,11 @@ const nodes: MeshNode[] = [
   n('proxy:products', 'proxy', 'catalog', 'wl:catalog/products'),
   n('pod:db', 'pod', 'data', 'wl:data/db'),
 ];
-const edges: MeshEdge[] = [e('route', 'proxy:web', 'svc:catalog/products'), e('default', 'proxy:web', 'svc:shop/cart'), e('endpoint', 'svc:catalog/products', 'proxy:products')];
+const edges: MeshEdge[] = [
+  e('route', 'proxy:web', 'svc:catalog/products'),
+  e('default', 'proxy:web', 'svc:shop/cart'),
+  e('endpoint', 'svc:catalog/products', 'proxy:products'),
+];
 const g = { nodes, edges };
 const ids = (xs: { id: string }[]) => xs.map((x) => x.id).sort();
 const f = (o: Partial<GraphFilter>): GraphFilter => ({ ...DEFAULT_FILTER, ...o });
@@ -43,7 +60,9 @@ describe('filterGraph', () => {
 
   it('focus on a service keeps it and its direct neighbours only', () => {
     const r = filterGraph(g, f({ focus: 'svc:catalog/products' }));
-    expect(ids(r.nodes)).toEqual(['ns:catalog', 'ns:shop', 'proxy:products', 'proxy:web', 'svc:catalog/products', 'wl:catalog/products', 'wl:shop/web'].sort());
+    expect(ids(r.nodes)).toEqual(
+      ['ns:catalog', 'ns:shop', 'proxy:products', 'proxy:web', 'svc:catalog/products', 'wl:catalog/products', 'wl:shop/web'].sort(),
+    );
     expect(r.edges).toHaveLength(2);
   });
 
@@ -99,7 +118,10 @@ describe('filter URL state', () => {
   });
 
   it('ignores unknown kinds', () => {
-    expect(parseFilter(new URLSearchParams('hide=pod,bogus&edges=route,nope'))).toMatchObject({ hiddenKinds: ['pod'], edgeKinds: ['route'] });
+    expect(parseFilter(new URLSearchParams('hide=pod,bogus&edges=route,nope'))).toMatchObject({
+      hiddenKinds: ['pod'],
+      edgeKinds: ['route'],
+    });
   });
 
   it('namespacesOf lists namespace nodes sorted', () => {

@@ -17,14 +17,21 @@ export interface GraphFilter {
 
 export const DEFAULT_FILTER: GraphFilter = { namespaces: [], hiddenKinds: [], edgeKinds: [...DEFAULT_EDGE_KINDS] };
 
-const list = (v: string | null): string[] => (v ? v.split(',').map((x) => x.trim()).filter(Boolean) : []);
+const list = (v: string | null): string[] =>
+  v
+    ? v
+        .split(',')
+        .map((x) => x.trim())
+        .filter(Boolean)
+    : [];
 
 export function parseFilter(params: Pick<URLSearchParams, 'get'>): GraphFilter {
   const edges = params.get('edges');
   const f: GraphFilter = {
     namespaces: list(params.get('ns')),
     hiddenKinds: list(params.get('hide')).filter((k): k is MeshNodeKind => (NODE_KINDS as string[]).includes(k)),
-    edgeKinds: edges === null ? [...DEFAULT_EDGE_KINDS] : list(edges).filter((k): k is MeshEdgeKind => (EDGE_KINDS as string[]).includes(k)),
+    edgeKinds:
+      edges === null ? [...DEFAULT_EDGE_KINDS] : list(edges).filter((k): k is MeshEdgeKind => (EDGE_KINDS as string[]).includes(k)),
   };
   const focus = params.get('focus');
   if (focus) f.focus = focus;
@@ -133,4 +140,5 @@ export function filterGraph(g: Pick<MeshGraph, 'nodes' | 'edges'>, f: GraphFilte
 }
 
 /** Namespaces present in a graph, sorted. */
-export const namespacesOf = (g: Pick<MeshGraph, 'nodes'>): string[] => [...new Set(g.nodes.filter((n) => n.kind === 'namespace').map((n) => n.namespace))].sort();
+export const namespacesOf = (g: Pick<MeshGraph, 'nodes'>): string[] =>
+  [...new Set(g.nodes.filter((n) => n.kind === 'namespace').map((n) => n.namespace))].sort();

@@ -6,7 +6,8 @@ import type { SourceStatus } from '@/server/sources/types';
 const KIND: Record<SourceStatus['kind'], string> = { demo: 'demo mesh', file: 'files', kube: 'cluster', sandbox: 'sandbox' };
 
 /** The embedded demo is a file source named `demo` (server/runtime.ts), so the id decides too. */
-export const sourceLabel = (s: Pick<SourceStatus, 'id' | 'kind'>): string => (s.kind === 'demo' || s.id === 'demo' ? KIND.demo : KIND[s.kind]);
+export const sourceLabel = (s: Pick<SourceStatus, 'id' | 'kind'>): string =>
+  s.kind === 'demo' || s.id === 'demo' ? KIND.demo : KIND[s.kind];
 
 export function xdsText(x: XdsState): string {
   if (x.state === 'listening') return `listening on :${x.port}`;
@@ -22,7 +23,17 @@ export function bannerTone(sources: readonly SourceStatus[], xds: XdsState, erro
   return 'ok';
 }
 
-export function SourceBanner({ sources, xds, errorCount, version }: { sources: readonly SourceStatus[]; xds: XdsState; errorCount: number; version?: number }) {
+export function SourceBanner({
+  sources,
+  xds,
+  errorCount,
+  version,
+}: {
+  sources: readonly SourceStatus[];
+  xds: XdsState;
+  errorCount: number;
+  version?: number;
+}) {
   const tone = bannerTone(sources, xds, errorCount);
   return (
     <section className={`source-banner tone-${tone}`} data-testid="sources" aria-label="sources">
@@ -31,7 +42,8 @@ export function SourceBanner({ sources, xds, errorCount, version }: { sources: r
       ) : (
         sources.map((s) => (
           <span key={s.id} className={`source state-${s.state}`} data-source-kind={s.kind}>
-            <strong>{sourceLabel(s)}</strong>{s.id !== s.kind && s.id !== 'demo' ? <span className="muted"> {s.id}</span> : null} <span className="state">{s.state}</span>
+            <strong>{sourceLabel(s)}</strong>
+            {s.id !== s.kind && s.id !== 'demo' ? <span className="muted"> {s.id}</span> : null} <span className="state">{s.state}</span>
             {s.detail ? <span className="muted"> {s.detail}</span> : null}
             {s.lastError ? <span className="error-text"> — {s.lastError}</span> : null}
           </span>

@@ -28,7 +28,14 @@ export function ThemeToggle() {
     }
   };
   return (
-    <button type="button" className="theme-toggle" data-testid="theme-toggle" onClick={toggle} title={`Theme: ${theme} (click to change)`} aria-label={`Theme: ${theme}`}>
+    <button
+      type="button"
+      className="theme-toggle"
+      data-testid="theme-toggle"
+      onClick={toggle}
+      title={`Theme: ${theme} (click to change)`}
+      aria-label={`Theme: ${theme}`}
+    >
       {LABEL[theme]}
     </button>
   );

@@ -7,7 +7,12 @@ describe('theme', () => {
   });
 
   it('parses stored values; anything else follows the system', () => {
-    expect([parseTheme('light'), parseTheme('dark'), parseTheme(null), parseTheme('purple')]).toEqual(['light', 'dark', 'system', 'system']);
+    expect([parseTheme('light'), parseTheme('dark'), parseTheme(null), parseTheme('purple')]).toEqual([
+      'light',
+      'dark',
+      'system',
+      'system',
+    ]);
   });
 
   it('applyTheme sets data-theme for an explicit choice and removes it for system', () => {

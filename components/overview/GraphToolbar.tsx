@@ -2,9 +2,20 @@
 import type { MeshEdgeKind, MeshNodeKind } from '@/server/api/meshGraph';
 import { EDGE_KINDS, NODE_KINDS, type GraphFilter } from '@/components/graph/filter';
 
-const EDGE_LABEL: Record<MeshEdgeKind, string> = { route: 'VirtualService routes', mirror: 'mirrors', default: 'default routes', endpoint: 'endpoints' };
+const EDGE_LABEL: Record<MeshEdgeKind, string> = {
+  route: 'VirtualService routes',
+  mirror: 'mirrors',
+  default: 'default routes',
+  endpoint: 'endpoints',
+};
 
-const KIND_LABEL: Record<MeshNodeKind, string> = { namespace: 'namespaces', service: 'services', workload: 'workloads', proxy: 'proxies', pod: 'pods without proxy' };
+const KIND_LABEL: Record<MeshNodeKind, string> = {
+  namespace: 'namespaces',
+  service: 'services',
+  workload: 'workloads',
+  proxy: 'proxies',
+  pod: 'pods without proxy',
+};
 
 const toggle = <T,>(list: readonly T[], x: T): T[] => (list.includes(x) ? list.filter((y) => y !== x) : [...list, x]);
 
@@ -23,11 +34,23 @@ export function GraphToolbar({
     <div className="toolbar" data-testid="graph-toolbar">
       <fieldset data-testid="ns-filter">
         <legend>namespace</legend>
-        <button type="button" className="chip" aria-pressed={filter.namespaces.length === 0} onClick={() => onChange({ ...filter, namespaces: [] })}>
+        <button
+          type="button"
+          className="chip"
+          aria-pressed={filter.namespaces.length === 0}
+          onClick={() => onChange({ ...filter, namespaces: [] })}
+        >
           all
         </button>
         {namespaces.map((ns) => (
-          <button key={ns} type="button" className="chip" data-ns={ns} aria-pressed={filter.namespaces.includes(ns)} onClick={() => onChange({ ...filter, namespaces: toggle(filter.namespaces, ns) })}>
+          <button
+            key={ns}
+            type="button"
+            className="chip"
+            data-ns={ns}
+            aria-pressed={filter.namespaces.includes(ns)}
+            onClick={() => onChange({ ...filter, namespaces: toggle(filter.namespaces, ns) })}
+          >
             {ns}
           </button>
         ))}
@@ -35,7 +58,14 @@ export function GraphToolbar({
       <fieldset data-testid="kind-filter">
         <legend>show</legend>
         {NODE_KINDS.map((k: MeshNodeKind) => (
-          <button key={k} type="button" className="chip" data-kind={k} aria-pressed={!filter.hiddenKinds.includes(k)} onClick={() => onChange({ ...filter, hiddenKinds: toggle(filter.hiddenKinds, k) })}>
+          <button
+            key={k}
+            type="button"
+            className="chip"
+            data-kind={k}
+            aria-pressed={!filter.hiddenKinds.includes(k)}
+            onClick={() => onChange({ ...filter, hiddenKinds: toggle(filter.hiddenKinds, k) })}
+          >
             {KIND_LABEL[k]}
           </button>
         ))}
@@ -43,7 +73,14 @@ export function GraphToolbar({
       <fieldset data-testid="edge-filter">
         <legend>edges</legend>
         {EDGE_KINDS.map((k) => (
-          <button key={k} type="button" className="chip" data-edge={k} aria-pressed={filter.edgeKinds.includes(k)} onClick={() => onChange({ ...filter, edgeKinds: toggle(filter.edgeKinds, k) })}>
+          <button
+            key={k}
+            type="button"
+            className="chip"
+            data-edge={k}
+            aria-pressed={filter.edgeKinds.includes(k)}
+            onClick={() => onChange({ ...filter, edgeKinds: toggle(filter.edgeKinds, k) })}
+          >
             {EDGE_LABEL[k]}
           </button>
         ))}

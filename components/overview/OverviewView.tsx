@@ -67,16 +67,25 @@ export function OverviewView({
       <CountsBar counts={graph.counts} />
       {graph.nodes.length === 0 ? (
         <p className="empty" data-testid="graph-empty">
-          The inputs define no namespaces, services or workloads yet. Start meshscope with <code>meshscope serve --config DIR</code> (Kubernetes and
-          Istio YAML) or against a cluster with <code>--kubeconfig</code>; input problems are listed below.
+          The inputs define no namespaces, services or workloads yet. Start meshscope with <code>meshscope serve --config DIR</code>{' '}
+          (Kubernetes and Istio YAML) or against a cluster with <code>--kubeconfig</code>; input problems are listed below.
         </p>
       ) : (
         <section className="panel">
-          <GraphToolbar filter={filter} namespaces={namespacesOf(graph)} onChange={setFilter} {...(focusNode ? { focusLabel: focusNode.hostname ?? focusNode.label } : {})} />
+          <GraphToolbar
+            filter={filter}
+            namespaces={namespacesOf(graph)}
+            onChange={setFilter}
+            {...(focusNode ? { focusLabel: focusNode.hostname ?? focusNode.label } : {})}
+          />
           {filtered.nodes.length === 0 ? (
             <p className="empty" data-testid="graph-filtered-empty">
               Nothing matches this filter.{' '}
-              <button type="button" className="linklike" onClick={() => setFilter({ namespaces: [], hiddenKinds: [], edgeKinds: filter.edgeKinds })}>
+              <button
+                type="button"
+                className="linklike"
+                onClick={() => setFilter({ namespaces: [], hiddenKinds: [], edgeKinds: filter.edgeKinds })}
+              >
                 Show everything
               </button>
             </p>
@@ -120,7 +129,11 @@ export function OverviewView({
         </section>
       ) : null}
       <section className="panel" id="input-errors">
-        {errors.errors.length === 0 ? <p className="muted">No input errors.</p> : <ErrorsTable errors={errors.errors} caption="Input errors" />}
+        {errors.errors.length === 0 ? (
+          <p className="muted">No input errors.</p>
+        ) : (
+          <ErrorsTable errors={errors.errors} caption="Input errors" />
+        )}
       </section>
     </>
   );

@@ -51,7 +51,12 @@ export function routeRows(edges: readonly MeshEdge[], nodes: readonly MeshNode[]
 
 export function RoutesList({ rows }: { rows: readonly RouteRow[] }) {
   if (rows.length === 0)
-    return <p className="muted">No VirtualService routes in view: traffic follows the default routes (one per service). Add a VirtualService to see routing rules here.</p>;
+    return (
+      <p className="muted">
+        No VirtualService routes in view: traffic follows the default routes (one per service). Add a VirtualService to see routing rules
+        here.
+      </p>
+    );
   return (
     <table className="table" data-testid="routes-list">
       <thead>

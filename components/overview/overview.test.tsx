@@ -56,7 +56,20 @@ describe('RoutesList', () => {
 describe('CountsBar', () => {
   it('renders every count', () => {
     const html = renderToStaticMarkup(
-      <CountsBar counts={{ namespaces: 3, services: 4, workloads: 5, proxies: 6, pods: 0, virtualServices: 2, destinationRules: 1, gateways: 1, serviceEntries: 0, routeEdges: 9 }} />,
+      <CountsBar
+        counts={{
+          namespaces: 3,
+          services: 4,
+          workloads: 5,
+          proxies: 6,
+          pods: 0,
+          virtualServices: 2,
+          destinationRules: 1,
+          gateways: 1,
+          serviceEntries: 0,
+          routeEdges: 9,
+        }}
+      />,
     );
     expect(html).toContain('<li data-count="proxies"><strong>6</strong>proxies</li>');
     expect(html).toContain('<li data-count="routeEdges"><strong>9</strong>routed edges</li>');
@@ -66,7 +79,12 @@ describe('CountsBar', () => {
 describe('SourceBanner', () => {
   it('names the source kind and state, the ADS port and the error count', () => {
     const html = renderToStaticMarkup(
-      <SourceBanner sources={[{ id: 'file', kind: 'file', state: 'failing', lastError: 'ENOENT: /nope' }]} xds={{ state: 'listening', port: 15010 }} errorCount={2} version={7} />,
+      <SourceBanner
+        sources={[{ id: 'file', kind: 'file', state: 'failing', lastError: 'ENOENT: /nope' }]}
+        xds={{ state: 'listening', port: 15010 }}
+        errorCount={2}
+        version={7}
+      />,
     );
     expect(html).toContain('class="source-banner tone-fail"');
     expect(html).toContain('<strong>files</strong>');

@@ -10,7 +10,11 @@ const proxies: ProxySummary[] = [
   { id: 'gw-1.istio-system', type: 'router', namespace: 'istio-system', labels: {}, ips: ['10.0.0.2'], counts, errors: 2 },
 ];
 const rows = proxyRows(proxies, [
-  { proxy: 'web-1.shop', sync: { cluster: 'SYNCED', listener: 'ERROR', route: 'SYNCED', endpoint: 'SYNCED' }, nacks: { listener: { nonce: 'a', version: '4', code: 3, message: 'bad listener', time: 't' } } },
+  {
+    proxy: 'web-1.shop',
+    sync: { cluster: 'SYNCED', listener: 'ERROR', route: 'SYNCED', endpoint: 'SYNCED' },
+    nacks: { listener: { nonce: 'a', version: '4', code: 3, message: 'bad listener', time: 't' } },
+  },
 ]);
 const html = renderToStaticMarkup(<ProxiesTable rows={rows} changed={new Set(['gw-1.istio-system'])} onOpen={() => undefined} />);
 

@@ -6,14 +6,27 @@ import { proxyHref } from '@/components/graph/elements';
 import { SYNC_TYPES, type ProxyRow } from './rows';
 
 function SyncCell({ row }: { row: ProxyRow }) {
-  if (!row.connected || !row.sync) return <span className="muted" title="no Envoy or gRPC client with this id is connected to meshscope's ADS server; its config is computed only">not connected</span>;
+  if (!row.connected || !row.sync)
+    return (
+      <span
+        className="muted"
+        title="no Envoy or gRPC client with this id is connected to meshscope's ADS server; its config is computed only"
+      >
+        not connected
+      </span>
+    );
   const sync = row.sync;
   return (
     <span className="sync-states">
       {SYNC_TYPES.map(({ type, short }) => {
         const s = sync[type];
         return (
-          <span key={type} className={`sync sync-${s.state.replace(' ', '-')}`} data-sync-type={short} title={s.nack ?? `${short}: ${s.state}`}>
+          <span
+            key={type}
+            className={`sync sync-${s.state.replace(' ', '-')}`}
+            data-sync-type={short}
+            title={s.nack ?? `${short}: ${s.state}`}
+          >
             {short} {s.state}
           </span>
         );
@@ -22,14 +35,22 @@ function SyncCell({ row }: { row: ProxyRow }) {
   );
 }
 
-const KIND_TITLE = { sidecar: 'sidecar Envoy', gateway: 'gateway (Envoy running `proxy router`)', proxyless: 'proxyless gRPC client (xDS in the application)' } as const;
+const KIND_TITLE = {
+  sidecar: 'sidecar Envoy',
+  gateway: 'gateway (Envoy running `proxy router`)',
+  proxyless: 'proxyless gRPC client (xDS in the application)',
+} as const;
 
 /** A count cell: the number, `…` while a computed proxy's counts are being fetched, `—` when there are none. */
 function CountCell({ row, value }: { row: ProxyRow; value: number | undefined }) {
   if (value !== undefined) return <td className="num">{value}</td>;
   if (!row.computed) return <td className="num">—</td>;
   return (
-    <td className="num muted" data-testid="count-pending" title="counted when the row is shown (large meshes are not translated all at once)">
+    <td
+      className="num muted"
+      data-testid="count-pending"
+      title="counted when the row is shown (large meshes are not translated all at once)"
+    >
       …
     </td>
   );
@@ -39,7 +60,11 @@ function CountCell({ row, value }: { row: ProxyRow; value: number | undefined })
  * Reports the ids of the rows currently in the viewport (IntersectionObserver), so counts can be fetched
  * for what the user sees. Calls `onVisible` with ids in table order, debounced.
  */
-function useVisibleRows(body: React.RefObject<HTMLTableSectionElement | null>, rows: readonly ProxyRow[], onVisible?: (ids: string[]) => void): void {
+function useVisibleRows(
+  body: React.RefObject<HTMLTableSectionElement | null>,
+  rows: readonly ProxyRow[],
+  onVisible?: (ids: string[]) => void,
+): void {
   useEffect(() => {
     const el = body.current;
     if (!onVisible || !el || typeof IntersectionObserver === 'undefined') return;
@@ -115,9 +140,19 @@ export function ProxiesTable({
       </thead>
       <tbody onKeyDown={onKeyDown} ref={body}>
         {rows.map((r) => (
-          <tr key={r.id} data-proxy-id={r.id} tabIndex={0} className={changed.has(r.id) ? 'changed' : undefined} aria-label={`proxy ${r.id}`}>
+          <tr
+            key={r.id}
+            data-proxy-id={r.id}
+            tabIndex={0}
+            className={changed.has(r.id) ? 'changed' : undefined}
+            aria-label={`proxy ${r.id}`}
+          >
             <td className="mono">
-              {r.computed ? <Link href={proxyHref(r.id)}>{r.id}</Link> : <span title="connected, but no input defines this proxy">{r.id}</span>}
+              {r.computed ? (
+                <Link href={proxyHref(r.id)}>{r.id}</Link>
+              ) : (
+                <span title="connected, but no input defines this proxy">{r.id}</span>
+              )}
               {r.errors > 0 ? (
                 <span className="badge warn" title="translation problems">
                   {r.errors}

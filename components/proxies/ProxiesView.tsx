@@ -13,7 +13,15 @@ import { SourceBanner } from '@/components/layout/SourceBanner';
 import { ProxiesTable } from './ProxiesTable';
 import { filterRows, parseProxyFilter, proxyFilterToParams, proxyRows, type ProxyFilter } from './rows';
 
-export function ProxiesView({ initialProxies, initialErrors, initialSyncz }: { initialProxies: ProxiesResponse; initialErrors: ErrorsResponse; initialSyncz: SyncEntry[] }) {
+export function ProxiesView({
+  initialProxies,
+  initialErrors,
+  initialSyncz,
+}: {
+  initialProxies: ProxiesResponse;
+  initialErrors: ErrorsResponse;
+  initialSyncz: SyncEntry[];
+}) {
   const proxies = useProxies(initialProxies).data ?? initialProxies;
   const errors = useInputErrors(initialErrors).data ?? initialErrors;
   const syncq = useSyncz(initialSyncz);
@@ -45,13 +53,19 @@ export function ProxiesView({ initialProxies, initialErrors, initialSyncz }: { i
   // Large meshes: the list has counts only for proxies already translated; the rows in view ask for theirs
   // (a few per request). Before the table reports what is in view, the first rows shown stand in.
   const [inView, setInView] = useState<string[] | undefined>();
-  const onVisible = useCallback((ids: string[]) => setInView((prev) => (prev && prev.length === ids.length && prev.every((id, i) => id === ids[i]) ? prev : ids)), []);
+  const onVisible = useCallback(
+    (ids: string[]) => setInView((prev) => (prev && prev.length === ids.length && prev.every((id, i) => id === ids[i]) ? prev : ids)),
+    [],
+  );
   const missing = useMemo(() => new Set(proxies.proxies.filter((p) => !p.counts).map((p) => p.id)), [proxies]);
   const baseRows = useMemo(() => proxyRows(proxies.proxies, syncz), [proxies, syncz]);
   const shownBase = useMemo(() => filterRows(baseRows, filter), [baseRows, filter.q, filter.namespace, filter.kind]); // eslint-disable-line react-hooks/exhaustive-deps
   const wanted = missing.size === 0 ? [] : (inView ?? shownBase.slice(0, 20).map((r) => r.id)).filter((id) => missing.has(id));
   const lazyCounts = useProxyCounts(proxies.version, wanted);
-  const rows = useMemo(() => (lazyCounts.size === 0 ? baseRows : proxyRows(proxies.proxies, syncz, lazyCounts)), [baseRows, proxies, syncz, lazyCounts]);
+  const rows = useMemo(
+    () => (lazyCounts.size === 0 ? baseRows : proxyRows(proxies.proxies, syncz, lazyCounts)),
+    [baseRows, proxies, syncz, lazyCounts],
+  );
   const shown = useMemo(() => filterRows(rows, filter), [rows, filter.q, filter.namespace, filter.kind]); // eslint-disable-line react-hooks/exhaustive-deps
   const namespaces = [...new Set(rows.map((r) => r.namespace))].sort();
   const changed = useRecentlyChanged();
@@ -74,7 +88,12 @@ export function ProxiesView({ initialProxies, initialErrors, initialSyncz }: { i
             setFilter({ ...filter, q: e.target.value });
           }}
         />
-        <select aria-label="namespace" data-testid="proxy-ns" value={filter.namespace} onChange={(e) => setFilter({ ...filter, namespace: e.target.value })}>
+        <select
+          aria-label="namespace"
+          data-testid="proxy-ns"
+          value={filter.namespace}
+          onChange={(e) => setFilter({ ...filter, namespace: e.target.value })}
+        >
           <option value="">all namespaces</option>
           {namespaces.map((ns) => (
             <option key={ns} value={ns}>
@@ -82,7 +101,12 @@ export function ProxiesView({ initialProxies, initialErrors, initialSyncz }: { i
             </option>
           ))}
         </select>
-        <select aria-label="type" data-testid="proxy-type" value={filter.kind} onChange={(e) => setFilter({ ...filter, kind: e.target.value as ProxyFilter['kind'] })}>
+        <select
+          aria-label="type"
+          data-testid="proxy-type"
+          value={filter.kind}
+          onChange={(e) => setFilter({ ...filter, kind: e.target.value as ProxyFilter['kind'] })}
+        >
           <option value="">all types</option>
           <option value="sidecar">sidecar</option>
           <option value="gateway">gateway</option>
@@ -96,7 +120,10 @@ export function ProxiesView({ initialProxies, initialErrors, initialSyncz }: { i
         </button>
       </div>
       {rows.length === 0 ? (
-        <p className="empty">No proxies: the inputs define no pod with a sidecar or gateway, and no xDS client is connected. Pods count as proxies when they have an istio-proxy container or the sidecar.istio.io/status annotation.</p>
+        <p className="empty">
+          No proxies: the inputs define no pod with a sidecar or gateway, and no xDS client is connected. Pods count as proxies when they
+          have an istio-proxy container or the sidecar.istio.io/status annotation.
+        </p>
       ) : shown.length === 0 ? (
         <p className="empty" data-testid="proxies-none-match">
           No proxy matches this filter.{' '}

@@ -8,7 +8,15 @@ import { filterRows, parseProxyFilter, proxyFilterToParams, proxyRows, syncOf } 
 const counts = { listeners: 3, routes: 2, clusters: 7, endpoints: 5 };
 const proxies: ProxySummary[] = [
   { id: 'web-1.shop', type: 'sidecar', namespace: 'shop', labels: { app: 'web', version: 'v1' }, ips: ['10.0.0.1'], counts, errors: 0 },
-  { id: 'gw-1.istio-system', type: 'router', namespace: 'istio-system', labels: { istio: 'ingressgateway' }, ips: ['10.0.0.2'], counts, errors: 1 },
+  {
+    id: 'gw-1.istio-system',
+    type: 'router',
+    namespace: 'istio-system',
+    labels: { istio: 'ingressgateway' },
+    ips: ['10.0.0.2'],
+    counts,
+    errors: 1,
+  },
   { id: 'cart-1.shop', type: 'sidecar', namespace: 'shop', labels: { app: 'cart' }, ips: ['10.0.0.3'], counts, errors: 0 },
 ];
 const syncz: SyncEntry[] = [
@@ -18,7 +26,12 @@ const syncz: SyncEntry[] = [
     sync: { cluster: 'SYNCED', listener: 'ERROR', route: 'STALE', endpoint: 'NOT SENT' },
     nacks: { listener: { nonce: 'n3', version: 'v7', code: 13, message: 'duplicate listener 0.0.0.0_80', time: '2026-01-01T00:00:00Z' } },
   },
-  { proxy: 'grpc-client.shop', proxy_type: 'sidecar', generator: 'grpc', sync: { cluster: 'SYNCED', listener: 'SYNCED', route: 'SYNCED', endpoint: 'SYNCED' } },
+  {
+    proxy: 'grpc-client.shop',
+    proxy_type: 'sidecar',
+    generator: 'grpc',
+    sync: { cluster: 'SYNCED', listener: 'SYNCED', route: 'SYNCED', endpoint: 'SYNCED' },
+  },
 ];
 
 describe('proxyRows', () => {
@@ -56,7 +69,8 @@ describe('proxyRows', () => {
 
 describe('filterRows', () => {
   const rows = proxyRows(proxies, syncz);
-  const f = (q = '', namespace = '', kind: '' | 'sidecar' | 'gateway' | 'proxyless' = '') => filterRows(rows, { q, namespace, kind }).map((r) => r.id);
+  const f = (q = '', namespace = '', kind: '' | 'sidecar' | 'gateway' | 'proxyless' = '') =>
+    filterRows(rows, { q, namespace, kind }).map((r) => r.id);
 
   it('by text: id, label key=value, IP; several words must all match', () => {
     expect(f('cart')).toEqual(['cart-1.shop']);
@@ -87,7 +101,14 @@ describe('proxyRows with lazily fetched counts (large meshes)', () => {
       { id: 'c.ns', type: 'sidecar', namespace: 'ns', labels: {}, ips: [], counts, errors: 0 },
     ];
     const fetched = { counts: { listeners: 1, routes: 1, clusters: 10_006, endpoints: 9 }, errors: 2 };
-    const rows = proxyRows(bare, [], new Map([['a.ns', fetched], ['c.ns', fetched]]));
+    const rows = proxyRows(
+      bare,
+      [],
+      new Map([
+        ['a.ns', fetched],
+        ['c.ns', fetched],
+      ]),
+    );
     expect(rows.map((r) => [r.id, r.counts?.clusters, r.errors])).toEqual([
       ['a.ns', 10_006, 2],
       ['b.ns', undefined, 0],

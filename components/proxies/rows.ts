@@ -60,7 +60,11 @@ const isProxyless = (e: SyncEntry | undefined) => e?.generator === 'grpc' || e?.
  * `lazyCounts`: counts fetched for rows the list sent without them (large meshes, `?counts=`); the list's
  * own counts win when both exist (same snapshot version either way).
  */
-export function proxyRows(proxies: readonly ProxySummary[], syncz: readonly SyncEntry[], lazyCounts?: ReadonlyMap<string, ProxyCounts>): ProxyRow[] {
+export function proxyRows(
+  proxies: readonly ProxySummary[],
+  syncz: readonly SyncEntry[],
+  lazyCounts?: ReadonlyMap<string, ProxyCounts>,
+): ProxyRow[] {
   const byProxy = new Map<string, SyncEntry>();
   for (const e of syncz) if (e.proxy && !byProxy.has(e.proxy)) byProxy.set(e.proxy, e);
   const rows: ProxyRow[] = proxies.map((p) => {
@@ -109,7 +113,11 @@ export interface ProxyFilter {
 
 export const parseProxyFilter = (p: Pick<URLSearchParams, 'get'>): ProxyFilter => {
   const kind = p.get('type') ?? '';
-  return { q: p.get('q') ?? '', namespace: p.get('ns') ?? '', kind: kind === 'sidecar' || kind === 'gateway' || kind === 'proxyless' ? kind : '' };
+  return {
+    q: p.get('q') ?? '',
+    namespace: p.get('ns') ?? '',
+    kind: kind === 'sidecar' || kind === 'gateway' || kind === 'proxyless' ? kind : '',
+  };
 };
 
 export function proxyFilterToParams(f: ProxyFilter): URLSearchParams {

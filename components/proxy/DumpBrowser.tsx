@@ -11,7 +11,16 @@ import { RouteGraphTab } from '@/components/routeGraph/RouteGraphTab';
 import type { ViewQuery } from '@/components/tables/tableModel';
 import { VirtualTable } from '@/components/tables/VirtualTable';
 import { TraceTab } from '@/components/trace/TraceTab';
-import { clusterColumns, clusterFilters, endpointColumns, endpointFilters, listenerColumns, listenerFilters, routeColumns, routeFilters } from './columns';
+import {
+  clusterColumns,
+  clusterFilters,
+  endpointColumns,
+  endpointFilters,
+  listenerColumns,
+  listenerFilters,
+  routeColumns,
+  routeFilters,
+} from './columns';
 import { changedKeys, removedCount, signatures } from './model/changes';
 import { rowsFromDump, type DumpRows } from './model/rows';
 import { formatUrlState, parseUrlState, type Tab, type UrlState } from './model/urlState';
@@ -35,7 +44,12 @@ const HIGHLIGHT_MS = 4000;
 
 function allSignatures(rows: DumpRows): Map<string, string> {
   const m = new Map<string, string>();
-  for (const part of [rows.listeners, rows.routes.map(({ raw: _r, ...r }) => r), rows.clusters.map(({ raw: _r, ...r }) => r), rows.endpoints])
+  for (const part of [
+    rows.listeners,
+    rows.routes.map(({ raw: _r, ...r }) => r),
+    rows.clusters.map(({ raw: _r, ...r }) => r),
+    rows.endpoints,
+  ])
     for (const [k, v] of signatures(part as { key: string }[])) m.set(k, v);
   return m;
 }
@@ -97,7 +111,16 @@ export function DumpBrowser({ proxyId, dump, live, syncTab, downloadName }: Dump
   ];
   if (changed) {
     for (const t of tabs) {
-      const list = t.id === 'listeners' ? rows.listeners : t.id === 'routes' ? rows.routes : t.id === 'clusters' ? rows.clusters : t.id === 'endpoints' ? rows.endpoints : [];
+      const list =
+        t.id === 'listeners'
+          ? rows.listeners
+          : t.id === 'routes'
+            ? rows.routes
+            : t.id === 'clusters'
+              ? rows.clusters
+              : t.id === 'endpoints'
+                ? rows.endpoints
+                : [];
       t.changed = list.some((r) => changed.keys.has(r.key));
     }
   }
@@ -143,7 +166,12 @@ export function DumpBrowser({ proxyId, dump, live, syncTab, downloadName }: Dump
         onKeyDown={(e) => {
           // WAI-ARIA tabs: arrow keys move between tabs.
           const i = tabs.findIndex((t) => t.id === state.tab);
-          const next = e.key === 'ArrowRight' ? tabs[(i + 1) % tabs.length] : e.key === 'ArrowLeft' ? tabs[(i - 1 + tabs.length) % tabs.length] : undefined;
+          const next =
+            e.key === 'ArrowRight'
+              ? tabs[(i + 1) % tabs.length]
+              : e.key === 'ArrowLeft'
+                ? tabs[(i - 1 + tabs.length) % tabs.length]
+                : undefined;
           if (!next) return;
           e.preventDefault();
           write({ tab: next.id, query: { search: '', filters: {} } }, true);
@@ -168,7 +196,13 @@ export function DumpBrowser({ proxyId, dump, live, syncTab, downloadName }: Dump
           </button>
         ))}
       </div>
-      <div role="tabpanel" id={`panel-${state.tab}`} aria-labelledby={`tab-${state.tab}`} className="tabpanel" data-testid={`panel-${state.tab}`}>
+      <div
+        role="tabpanel"
+        id={`panel-${state.tab}`}
+        aria-labelledby={`tab-${state.tab}`}
+        className="tabpanel"
+        data-testid={`panel-${state.tab}`}
+      >
         {state.tab === 'listeners' ? (
           <VirtualTable
             key={tableKey}

@@ -14,7 +14,9 @@ export function ProxyView({ id, initial }: { id: string; initial: ProxyDetail })
   return (
     <>
       <section className="panel proxy-head">
-        <h1 className="mono" data-testid="proxy-id">{d.proxy.id}</h1>
+        <h1 className="mono" data-testid="proxy-id">
+          {d.proxy.id}
+        </h1>
         <dl className="facts">
           <dt>type</dt>
           <dd>
@@ -48,7 +50,13 @@ export function ProxyView({ id, initial }: { id: string; initial: ProxyDetail })
       </section>
       {/* The page is dynamic, so useSearchParams needs no Suspense boundary here (and a streamed swap would
           briefly show two copies of a large table). */}
-      <DumpBrowser proxyId={d.proxy.id} dump={d.configDump} live downloadName={`${d.proxy.id}-config_dump.json`} syncTab={<SyncTimeline proxyId={d.proxy.id} />} />
+      <DumpBrowser
+        proxyId={d.proxy.id}
+        dump={d.configDump}
+        live
+        downloadName={`${d.proxy.id}-config_dump.json`}
+        syncTab={<SyncTimeline proxyId={d.proxy.id} />}
+      />
     </>
   );
 }

@@ -39,7 +39,9 @@ export function RawJsonTab({ dump, downloadName, proxyId }: { dump: unknown; dow
         <span className="muted small">{Math.round(text.length / 1024)} KiB</span>
         <span role="status">{note}</span>
       </div>
-      <pre className="mono raw" data-testid="raw-json">{shown}</pre>
+      <pre className="mono raw" data-testid="raw-json">
+        {shown}
+      </pre>
       {shown.length < text.length ? (
         <button type="button" onClick={() => setAll(true)}>
           Show all {Math.round(text.length / 1024)} KiB (may be slow)

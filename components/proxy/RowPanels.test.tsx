@@ -19,7 +19,14 @@ const [weighted, plain] = routeRows([
         routes: [
           {
             match: { prefix: '/' },
-            route: { weighted_clusters: { clusters: [{ name: 'outbound|9080|v1|reviews.default.svc.cluster.local', weight: 75 }, { name: 'outbound|9080|v2|reviews.default.svc.cluster.local', weight: 25 }] } },
+            route: {
+              weighted_clusters: {
+                clusters: [
+                  { name: 'outbound|9080|v1|reviews.default.svc.cluster.local', weight: 75 },
+                  { name: 'outbound|9080|v2|reviews.default.svc.cluster.local', weight: 25 },
+                ],
+              },
+            },
             metadata: { filter_metadata: { istio: { config: VS } } },
           },
           { name: 'default', match: { prefix: '/' }, route: { cluster: 'PassthroughCluster' } },

@@ -13,7 +13,12 @@ interface VsSpecLike {
 
 function SourceObject({ path, proxyId, route }: { path: string; proxyId: string | null; route?: RouteTableRow }) {
   const q = useConfigObject(proxyId ? path : undefined);
-  if (!proxyId) return <p className="muted small">Source <code>{path}</code> (source objects are shown for mesh proxies; this dump was uploaded).</p>;
+  if (!proxyId)
+    return (
+      <p className="muted small">
+        Source <code>{path}</code> (source objects are shown for mesh proxies; this dump was uploaded).
+      </p>
+    );
   if (q.isPending) return <p className="muted">Loading {path}…</p>;
   if (q.error) return <p className="error-text">Could not load the source object: {q.error.message}</p>;
   const res = q.data;
@@ -21,11 +26,16 @@ function SourceObject({ path, proxyId, route }: { path: string; proxyId: string 
   const listenPort = route && /^\d+$/.test(route.routeConfig) ? Number(route.routeConfig) : undefined;
   const rule = route && obj.kind === 'VirtualService' ? ruleForRoute(obj.spec.http, route.name, route.ordinal, listenPort) : undefined;
   const ruleYaml = rule ? stringify(obj.spec.http?.[rule.index] ?? {}) : undefined;
-  const where = res.origin.file ? `${res.origin.file}${res.origin.doc !== undefined ? ` (document ${res.origin.doc})` : ''}` : res.origin.source;
+  const where = res.origin.file
+    ? `${res.origin.file}${res.origin.doc !== undefined ? ` (document ${res.origin.doc})` : ''}`
+    : res.origin.source;
   return (
     <div className="source-object" data-testid="source-object">
       <h4>
-        {obj.kind} <span className="mono">{obj.metadata.namespace}/{obj.metadata.name}</span>
+        {obj.kind}{' '}
+        <span className="mono">
+          {obj.metadata.namespace}/{obj.metadata.name}
+        </span>
         {rule ? (
           <span data-testid="source-rule">
             {' '}
@@ -38,7 +48,9 @@ function SourceObject({ path, proxyId, route }: { path: string; proxyId: string 
       {ruleYaml ? (
         <>
           <div className="small muted">the http rule{rule?.by === 'order' ? ' (found by route order)' : ' (found by name)'}:</div>
-          <pre className="mono rule" data-testid="source-rule-yaml">{ruleYaml}</pre>
+          <pre className="mono rule" data-testid="source-rule-yaml">
+            {ruleYaml}
+          </pre>
         </>
       ) : null}
       <details>
@@ -50,7 +62,19 @@ function SourceObject({ path, proxyId, route }: { path: string; proxyId: string 
 }
 
 /** The frame of a selected row's details: a labelled section with a title and a close button. */
-function RowPanel({ testId, what, title, onClose, children }: { testId: string; what: string; title: ReactNode; onClose: () => void; children: ReactNode }) {
+function RowPanel({
+  testId,
+  what,
+  title,
+  onClose,
+  children,
+}: {
+  testId: string;
+  what: string;
+  title: ReactNode;
+  onClose: () => void;
+  children: ReactNode;
+}) {
   return (
     <section className="row-panel" data-testid={testId} aria-label={`Selected ${what}`}>
       <header>
@@ -84,7 +108,9 @@ export function RoutePanel({ row, proxyId, onClose }: { row: RouteTableRow; prox
         <dt>domains</dt>
         <dd className="mono small">{row.domains}</dd>
         <dt>match</dt>
-        <dd className="mono" data-testid="route-match">{row.match}</dd>
+        <dd className="mono" data-testid="route-match">
+          {row.match}
+        </dd>
         <dt>to</dt>
         <dd>
           {row.clusters.length ? (
@@ -106,7 +132,11 @@ export function RoutePanel({ row, proxyId, onClose }: { row: RouteTableRow; prox
           </>
         ) : null}
       </dl>
-      {row.source ? <SourceObject path={row.source} proxyId={proxyId} route={row} /> : <p className="muted">No provenance metadata: this route was not generated from a VirtualService (a default or catch-all route).</p>}
+      {row.source ? (
+        <SourceObject path={row.source} proxyId={proxyId} route={row} />
+      ) : (
+        <p className="muted">No provenance metadata: this route was not generated from a VirtualService (a default or catch-all route).</p>
+      )}
       <details>
         <summary>route JSON</summary>
         <pre className="mono">{JSON.stringify(row.raw, null, 2)}</pre>

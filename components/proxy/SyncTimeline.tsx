@@ -32,8 +32,8 @@ export function SyncTimeline({ proxyId }: { proxyId: string }) {
       </div>
       {!d.connected ? (
         <p className="muted" data-testid="sync-not-connected">
-          No Envoy is connected as <code>{proxyId}</code>: this config is computed only. Point a proxy&apos;s bootstrap at meshscope&apos;s ADS port
-          (node id <code>sidecar~IP~{proxyId}~…</code>) to see what it receives and whether it ACKs.
+          No Envoy is connected as <code>{proxyId}</code>: this config is computed only. Point a proxy&apos;s bootstrap at meshscope&apos;s
+          ADS port (node id <code>sidecar~IP~{proxyId}~…</code>) to see what it receives and whether it ACKs.
         </p>
       ) : null}
       {d.connections.map((c) => (
@@ -57,7 +57,9 @@ export function SyncTimeline({ proxyId }: { proxyId: string }) {
                   <td>{t.type}</td>
                   <td className={`st-${t.state.replace(' ', '-').toLowerCase()}`}>{t.state}</td>
                   <td className="mono small">{t.sentVersion ? `${t.sentVersion} · nonce ${t.sentNonce ?? ''}` : (t.sentNonce ?? '—')}</td>
-                  <td className="mono small">{t.ackedVersion ? `${t.ackedVersion} · nonce ${t.ackedNonce ?? ''}` : (t.ackedNonce ?? '—')}</td>
+                  <td className="mono small">
+                    {t.ackedVersion ? `${t.ackedVersion} · nonce ${t.ackedNonce ?? ''}` : (t.ackedNonce ?? '—')}
+                  </td>
                   <td className="small">
                     {t.nack ? (
                       <span className="error-text" data-testid="nack">
@@ -80,7 +82,8 @@ export function SyncTimeline({ proxyId }: { proxyId: string }) {
         <ol className="timeline">
           {events.map((e, i) => (
             <li key={`${e.at}-${i}`} className={`ev-${e.kind}`}>
-              <time className="mono small">{e.at.slice(11, 19)}</time> <span className="mono small">{e.connection}</span> {e.type ? <b>{e.type}</b> : null} {e.text}
+              <time className="mono small">{e.at.slice(11, 19)}</time> <span className="mono small">{e.connection}</span>{' '}
+              {e.type ? <b>{e.type}</b> : null} {e.text}
             </li>
           ))}
         </ol>

@@ -44,7 +44,11 @@ export function NodeDetails({ graph, node, proxyId, trace, onSelect, onClose }: 
           {node.shadowed ? (
             <p className="rg-shadowed" data-testid="graph-shadowed-reason">
               ⚠ {node.shadowed.reason}.{' '}
-              <button type="button" className="link" onClick={() => node.virtualHostId && onSelect(node.id.replace(/\/\d+$/, `/${node.shadowed?.by ?? 0}`))}>
+              <button
+                type="button"
+                className="link"
+                onClick={() => node.virtualHostId && onSelect(node.id.replace(/\/\d+$/, `/${node.shadowed?.by ?? 0}`))}
+              >
                 show route #{node.shadowed.by}
               </button>
             </p>
@@ -67,7 +71,12 @@ export function NodeDetails({ graph, node, proxyId, trace, onSelect, onClose }: 
             </ul>
           ) : null}
           {node.sourcePath ? (
-            <SourceRule proxyId={proxyId} path={node.sourcePath} {...(node.source ? { source: node.source } : {})} {...(rc ? { route: rc } : {})} />
+            <SourceRule
+              proxyId={proxyId}
+              path={node.sourcePath}
+              {...(node.source ? { source: node.source } : {})}
+              {...(rc ? { route: rc } : {})}
+            />
           ) : node.kind === 'route' ? (
             <p className="muted small">No provenance metadata: not generated from a VirtualService (a default or catch-all route).</p>
           ) : null}
@@ -75,7 +84,9 @@ export function NodeDetails({ graph, node, proxyId, trace, onSelect, onClose }: 
         {node.json !== undefined ? (
           <details open>
             <summary>Envoy JSON</summary>
-            <pre className="mono rg-json" data-testid="graph-node-json">{JSON.stringify(node.json, null, 2)}</pre>
+            <pre className="mono rg-json" data-testid="graph-node-json">
+              {JSON.stringify(node.json, null, 2)}
+            </pre>
           </details>
         ) : null}
       </div>

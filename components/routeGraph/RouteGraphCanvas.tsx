@@ -67,7 +67,10 @@ function stylesheet(p: Palette): unknown[] {
         'text-background-padding': '1px',
       },
     },
-    { selector: 'edge.weighted', style: { 'line-color': p.accent, 'target-arrow-color': p.accent, color: p.accent, 'font-weight': 'bold', 'font-size': 10 } },
+    {
+      selector: 'edge.weighted',
+      style: { 'line-color': p.accent, 'target-arrow-color': p.accent, color: p.accent, 'font-weight': 'bold', 'font-size': 10 },
+    },
     { selector: 'edge.rds, edge.inline, edge.tcp', style: { 'font-size': 8 } },
     { selector: 'edge.to-shadowed', style: { 'line-style': 'dashed' } },
     { selector: 'edge.on-path', style: { 'line-color': p.ok, 'target-arrow-color': p.ok } },
@@ -111,11 +114,13 @@ export default function RouteGraphCanvas({ elements, selected, onSelect, height 
     const cy = cytoscape({
       container,
       // dagre stacks siblings bottom-up in insertion order: reversed, route #0 ends up on top.
-      elements: [...elements.filter((e) => e.group === 'nodes').reverse(), ...elements.filter((e) => e.group === 'edges').reverse()].map((e) => ({
-        group: e.group,
-        data: { ...e.data },
-        classes: e.classes,
-      })) as cytoscape.ElementDefinition[],
+      elements: [...elements.filter((e) => e.group === 'nodes').reverse(), ...elements.filter((e) => e.group === 'edges').reverse()].map(
+        (e) => ({
+          group: e.group,
+          data: { ...e.data },
+          classes: e.classes,
+        }),
+      ) as cytoscape.ElementDefinition[],
       style: stylesheet(palette) as unknown as cytoscape.StylesheetJson,
       wheelSensitivity: 0.3,
       minZoom: 0.05,

@@ -36,9 +36,18 @@ export function RouteGraphTab({ proxyId, dump }: RouteGraphTabProps) {
         </p>
       ) : null}
       {!state.filter && Object.keys(suggested).length ? (
-        <p className="muted small">This config is large: showing route configuration {suggested.routeConfig ?? ''} first. Use the filters to see more.</p>
+        <p className="muted small">
+          This config is large: showing route configuration {suggested.routeConfig ?? ''} first. Use the filters to see more.
+        </p>
       ) : null}
-      <RouteGraphView graph={graph} filter={filter} onFilterChange={setFilter} {...(state.node ? { selected: state.node } : {})} onSelect={select} proxyId={proxyId} />
+      <RouteGraphView
+        graph={graph}
+        filter={filter}
+        onFilterChange={setFilter}
+        {...(state.node ? { selected: state.node } : {})}
+        onSelect={select}
+        proxyId={proxyId}
+      />
     </section>
   );
 }

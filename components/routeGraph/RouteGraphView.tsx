@@ -48,7 +48,11 @@ function FilterBar({ graph, filter, onChange }: { graph: RouteGraph; filter: Gra
     <div className="rg-filters" role="group" aria-label="Route graph filters">
       <label>
         listener{' '}
-        <select data-testid="graph-filter-listener" value={filter.listener ?? ''} onChange={(e) => set({ listener: e.target.value || undefined }, ['routeConfig', 'virtualHost'])}>
+        <select
+          data-testid="graph-filter-listener"
+          value={filter.listener ?? ''}
+          onChange={(e) => set({ listener: e.target.value || undefined }, ['routeConfig', 'virtualHost'])}
+        >
           <option value="">all ({choices.listeners.length})</option>
           {choices.listeners.map((l) => (
             <option key={l}>{l}</option>
@@ -57,7 +61,11 @@ function FilterBar({ graph, filter, onChange }: { graph: RouteGraph; filter: Gra
       </label>
       <label>
         route config{' '}
-        <select data-testid="graph-filter-rc" value={filter.routeConfig ?? ''} onChange={(e) => set({ routeConfig: e.target.value || undefined }, ['virtualHost'])}>
+        <select
+          data-testid="graph-filter-rc"
+          value={filter.routeConfig ?? ''}
+          onChange={(e) => set({ routeConfig: e.target.value || undefined }, ['virtualHost'])}
+        >
           <option value="">all ({choices.routeConfigs.length})</option>
           {choices.routeConfigs.map((r) => (
             <option key={r}>{r}</option>
@@ -66,7 +74,11 @@ function FilterBar({ graph, filter, onChange }: { graph: RouteGraph; filter: Gra
       </label>
       <label>
         virtual host{' '}
-        <select data-testid="graph-filter-vh" value={filter.virtualHost ?? ''} onChange={(e) => set({ virtualHost: e.target.value || undefined })}>
+        <select
+          data-testid="graph-filter-vh"
+          value={filter.virtualHost ?? ''}
+          onChange={(e) => set({ virtualHost: e.target.value || undefined })}
+        >
           <option value="">all ({choices.virtualHosts.length})</option>
           {choices.virtualHosts.map((v) => (
             <option key={v}>{v}</option>
@@ -87,7 +99,13 @@ function FilterBar({ graph, filter, onChange }: { graph: RouteGraph; filter: Gra
       </label>
       <label>
         find{' '}
-        <input type="search" data-testid="graph-filter-text" placeholder="host, cluster, VirtualService…" value={filter.text ?? ''} onChange={(e) => set({ text: e.target.value })} />
+        <input
+          type="search"
+          data-testid="graph-filter-text"
+          placeholder="host, cluster, VirtualService…"
+          value={filter.text ?? ''}
+          onChange={(e) => set({ text: e.target.value })}
+        />
       </label>
       <button type="button" onClick={() => onChange({})} data-testid="graph-filter-clear">
         show all
@@ -106,8 +124,8 @@ export function RouteGraphView({ graph, filter, onFilterChange, selected, onSele
     <div className="route-graph" data-testid="route-graph" data-node-count={shown.nodes.length} data-shadowed-count={shadowed}>
       {onFilterChange ? <FilterBar graph={graph} filter={filter} onChange={onFilterChange} /> : null}
       <p className="muted small rg-summary">
-        {shown.nodes.length} of {graph.nodes.length} nodes · listener → route config → virtual host → route → cluster (edge width and % = traffic share) →
-        endpoints
+        {shown.nodes.length} of {graph.nodes.length} nodes · listener → route config → virtual host → route → cluster (edge width and % =
+        traffic share) → endpoints
         {shadowed ? (
           <span className="rg-shadowed" data-testid="graph-shadowed-count">
             {' '}
@@ -117,8 +135,9 @@ export function RouteGraphView({ graph, filter, onFilterChange, selected, onSele
       </p>
       {graph.nodes.length === 0 ? (
         <p className="rg-empty" data-testid="graph-empty">
-          Nothing to draw: this config has no listeners or route configurations. Sidecars get them once a Service selects their pod; a gateway once a
-          Gateway selects it and a VirtualService binds to that Gateway. For an uploaded dump, include its ListenersConfigDump and RoutesConfigDump.
+          Nothing to draw: this config has no listeners or route configurations. Sidecars get them once a Service selects their pod; a
+          gateway once a Gateway selects it and a VirtualService binds to that Gateway. For an uploaded dump, include its
+          ListenersConfigDump and RoutesConfigDump.
         </p>
       ) : shown.nodes.length === 0 ? (
         <p className="rg-empty" data-testid="graph-empty">
@@ -135,20 +154,34 @@ export function RouteGraphView({ graph, filter, onFilterChange, selected, onSele
         </p>
       ) : (
         <div className={`rg-main${node ? ' with-details' : ''}`}>
-          <RouteGraphCanvas elements={elements} {...(selected ? { selected } : {})} onSelect={(id) => onSelect(id)} {...(height ? { height } : {})} />
+          <RouteGraphCanvas
+            elements={elements}
+            {...(selected ? { selected } : {})}
+            onSelect={(id) => onSelect(id)}
+            {...(height ? { height } : {})}
+          />
           {node ? (
             <NodeDetails
               graph={graph}
               node={node}
               proxyId={proxyId}
-              {...(trace ? { trace: { onPath: trace.nodes.has(node.id), ...(trace.rejected.has(node.id) ? { rejected: trace.rejected.get(node.id) as string } : {}) } } : {})}
+              {...(trace
+                ? {
+                    trace: {
+                      onPath: trace.nodes.has(node.id),
+                      ...(trace.rejected.has(node.id) ? { rejected: trace.rejected.get(node.id) as string } : {}),
+                    },
+                  }
+                : {})}
               onSelect={(id) => onSelect(id)}
               onClose={() => onSelect(undefined)}
             />
           ) : null}
         </div>
       )}
-      {shown.nodes.length > 0 ? <RouteList graph={shown} {...(selected ? { selected } : {})} {...(trace ? { trace } : {})} onSelect={(id) => onSelect(id)} /> : null}
+      {shown.nodes.length > 0 ? (
+        <RouteList graph={shown} {...(selected ? { selected } : {})} {...(trace ? { trace } : {})} onSelect={(id) => onSelect(id)} />
+      ) : null}
       {tooBig && node ? (
         <NodeDetails graph={graph} node={node} proxyId={proxyId} onSelect={(id) => onSelect(id)} onClose={() => onSelect(undefined)} />
       ) : null}

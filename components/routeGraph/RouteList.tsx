@@ -17,7 +17,8 @@ export interface RouteListProps {
 export function RouteList({ graph, selected, trace, onSelect, limit = 200 }: RouteListProps) {
   const vhosts = new Map(graph.nodes.filter((n) => n.kind === 'virtualHost').map((n) => [n.id, n.label]));
   const routes = graph.nodes.filter((n) => n.kind === 'route');
-  if (routes.length === 0) return <p className="muted small">No routes in this view (TCP listeners and clusters only, or a filter that matches none).</p>;
+  if (routes.length === 0)
+    return <p className="muted small">No routes in this view (TCP listeners and clusters only, or a filter that matches none).</p>;
   return (
     <table className="table rg-routes" data-testid="graph-route-list">
       <caption>
@@ -68,7 +69,9 @@ export function RouteList({ graph, selected, trace, onSelect, limit = 200 }: Rou
                   : (n.detail ?? '').replace(/^.* → /, '')}
               </td>
               <td className="small">
-                {n.shadowed ? <span className="rg-shadowed">never matches — {n.shadowed.reason.replace(/^never matches: /, '')}</span> : null}
+                {n.shadowed ? (
+                  <span className="rg-shadowed">never matches — {n.shadowed.reason.replace(/^never matches: /, '')}</span>
+                ) : null}
                 {status === 'taken' ? <span className="rg-onpath">taken by the traced request</span> : null}
                 {rejected ? <span className="error-text">rejected: {rejected}</span> : null}
               </td>

@@ -29,15 +29,24 @@ export function SourceRule({ proxyId, path, source, route }: SourceRuleProps) {
       </p>
     );
   if (q.isPending) return <p className="muted small">Loading {title}…</p>;
-  if (q.error) return <p className="error-text small">Could not load {title}: {q.error.message}</p>;
+  if (q.error)
+    return (
+      <p className="error-text small">
+        Could not load {title}: {q.error.message}
+      </p>
+    );
   const obj = q.data.object as { kind: string; metadata: { name: string; namespace: string }; spec: VsSpecLike };
-  const rule = route && obj.kind === 'VirtualService' ? ruleForRoute(obj.spec.http, route.name, route.ordinal, route.listenPort) : undefined;
+  const rule =
+    route && obj.kind === 'VirtualService' ? ruleForRoute(obj.spec.http, route.name, route.ordinal, route.listenPort) : undefined;
   const origin = q.data.origin;
   const where = origin.file ? `${origin.file}${origin.doc !== undefined ? ` (document ${origin.doc})` : ''}` : origin.source;
   return (
     <div className="rg-source" data-testid="graph-source">
       <div>
-        from <strong>{obj.kind}</strong> <span className="mono">{obj.metadata.namespace}/{obj.metadata.name}</span>
+        from <strong>{obj.kind}</strong>{' '}
+        <span className="mono">
+          {obj.metadata.namespace}/{obj.metadata.name}
+        </span>
         {rule ? (
           <span data-testid="graph-source-rule">
             {' '}

@@ -21,7 +21,18 @@ const config: EnvoyConfig = {
           name: 'reviews:9080',
           domains: ['reviews'],
           routes: [
-            { match: { prefix: '/' }, route: { weighted_clusters: { clusters: [{ name: 'outbound|9080|v1|reviews', weight: 90 }, { name: 'outbound|9080|v2|reviews', weight: 10 }] } }, metadata: VS },
+            {
+              match: { prefix: '/' },
+              route: {
+                weighted_clusters: {
+                  clusters: [
+                    { name: 'outbound|9080|v1|reviews', weight: 90 },
+                    { name: 'outbound|9080|v2|reviews', weight: 10 },
+                  ],
+                },
+              },
+              metadata: VS,
+            },
             { match: { prefix: '/admin' }, route: { cluster: 'outbound|9080|v3|reviews' }, metadata: VS },
           ],
         },
@@ -36,7 +47,9 @@ const route1 = nodeIds.route(nodeIds.virtualHost(nodeIds.routeConfig('9080'), 0)
 
 describe('RouteGraphView', () => {
   it('lists routes with their split and marks the one after the catch-all as never matching', () => {
-    const html = wrap(<RouteGraphView graph={graph} filter={{}} onFilterChange={() => undefined} onSelect={() => undefined} proxyId={null} />);
+    const html = wrap(
+      <RouteGraphView graph={graph} filter={{}} onFilterChange={() => undefined} onSelect={() => undefined} proxyId={null} />,
+    );
     expect(html).toContain('data-shadowed-count="1"');
     expect(html).toContain('outbound|9080|v1|reviews<span class="weight"> 90%</span>');
     expect(html).toMatch(/data-node-id="[^"]*\/1" data-status="shadowed"/);

@@ -16,7 +16,15 @@ const many: Row[] = Array.from({ length: 10_000 }, (_, i) => ({ key: `cluster-${
 describe('VirtualTable', () => {
   it('renders a bounded window of a 10,000-row table, with grid roles and the row count', () => {
     const html = renderToStaticMarkup(
-      <VirtualTable testId="t" label="Clusters" rows={many} columns={columns} rowKey={(r) => r.key} query={{ search: '', filters: {} }} empty="none" />,
+      <VirtualTable
+        testId="t"
+        label="Clusters"
+        rows={many}
+        columns={columns}
+        rowKey={(r) => r.key}
+        query={{ search: '', filters: {} }}
+        empty="none"
+      />,
     );
     const rendered = html.match(/data-testid="vt-row"/g)?.length ?? 0;
     expect(rendered).toBeGreaterThan(10);
@@ -47,10 +55,28 @@ describe('VirtualTable', () => {
   });
 
   it('empty states say what to do', () => {
-    const none = renderToStaticMarkup(<VirtualTable testId="t" label="x" rows={[]} columns={columns} rowKey={(r) => r.key} query={{ search: '', filters: {} }} empty="No clusters yet." />);
+    const none = renderToStaticMarkup(
+      <VirtualTable
+        testId="t"
+        label="x"
+        rows={[]}
+        columns={columns}
+        rowKey={(r) => r.key}
+        query={{ search: '', filters: {} }}
+        empty="No clusters yet."
+      />,
+    );
     expect(none).toContain('No clusters yet.');
     const filtered = renderToStaticMarkup(
-      <VirtualTable testId="t" label="x" rows={many.slice(0, 3)} columns={columns} rowKey={(r) => r.key} query={{ search: 'zzz', filters: {} }} empty="none" />,
+      <VirtualTable
+        testId="t"
+        label="x"
+        rows={many.slice(0, 3)}
+        columns={columns}
+        rowKey={(r) => r.key}
+        query={{ search: 'zzz', filters: {} }}
+        empty="none"
+      />,
     );
     expect(filtered).toContain('No rows match the search and filters. Clear them to see all 3.');
   });

@@ -60,7 +60,11 @@ export function VirtualTable<R>(props: VirtualTableProps<R>) {
   const frame = useRef(0);
 
   // Debounced: the view (and the URL) follow the inputs once typing pauses.
-  const [applied, setApplied] = useState<ViewQuery>({ search: query.search, filters: { ...query.filters }, ...(query.sort ? { sort: query.sort } : {}) });
+  const [applied, setApplied] = useState<ViewQuery>({
+    search: query.search,
+    filters: { ...query.filters },
+    ...(query.sort ? { sort: query.sort } : {}),
+  });
   useEffect(() => {
     const next: ViewQuery = { search, filters: filterValues, ...(sort ? { sort } : {}) };
     const t = setTimeout(() => {
@@ -211,7 +215,13 @@ export function VirtualTable<R>(props: VirtualTableProps<R>) {
               {view.slice(win.start, win.end).map((row, i) => {
                 const index = win.start + i;
                 const key = rowKey(row);
-                const cls = ['vt-row', index % 2 ? 'odd' : '', index === active ? 'active' : '', key === selectedKey ? 'selected' : '', highlighted?.has(key) ? 'vt-changed' : '']
+                const cls = [
+                  'vt-row',
+                  index % 2 ? 'odd' : '',
+                  index === active ? 'active' : '',
+                  key === selectedKey ? 'selected' : '',
+                  highlighted?.has(key) ? 'vt-changed' : '',
+                ]
                   .filter(Boolean)
                   .join(' ');
                 return (
@@ -233,7 +243,12 @@ export function VirtualTable<R>(props: VirtualTableProps<R>) {
                     {columns.map((c) => {
                       const v = c.value(row);
                       return (
-                        <div key={c.key} role="gridcell" className={c.numeric ? 'vt-cell num' : 'vt-cell'} title={c.title ? c.title(row) : v === undefined ? undefined : String(v)}>
+                        <div
+                          key={c.key}
+                          role="gridcell"
+                          className={c.numeric ? 'vt-cell num' : 'vt-cell'}
+                          title={c.title ? c.title(row) : v === undefined ? undefined : String(v)}
+                        >
                           {c.render ? c.render(row) : v}
                         </div>
                       );

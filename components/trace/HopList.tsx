@@ -15,7 +15,10 @@ export interface HopListProps {
 function RejectedList({ rejected, routeLabel }: { rejected: Rejection[]; routeLabel?: HopListProps['routeLabel'] }) {
   if (rejected.length === 0) return null;
   const items = rejected.map((x, i) => {
-    const label = x.hop === 'route' && x.index !== undefined ? `#${x.index}${x.name ? ` ${x.name}` : ''} ${routeLabel?.(x.index) ?? ''}`.trim() : x.name || `#${x.index ?? i}`;
+    const label =
+      x.hop === 'route' && x.index !== undefined
+        ? `#${x.index}${x.name ? ` ${x.name}` : ''} ${routeLabel?.(x.index) ?? ''}`.trim()
+        : x.name || `#${x.index ?? i}`;
     return (
       <li key={`${x.hop}-${x.index ?? i}-${x.name}`} data-testid="trace-rejected" data-hop={x.hop} data-index={x.index}>
         <span className="mono">{label}</span> — <span className="trace-reason">{x.reason}</span>

@@ -42,7 +42,14 @@ export function TraceFormView({ initial, onSubmit, error, busy }: TraceFormViewP
       </label>
       <label>
         port
-        <input name="port" value={f.port} placeholder="from host, else 80" inputMode="numeric" onChange={(e) => set({ port: e.target.value })} size={8} />
+        <input
+          name="port"
+          value={f.port}
+          placeholder="from host, else 80"
+          inputMode="numeric"
+          onChange={(e) => set({ port: e.target.value })}
+          size={8}
+        />
       </label>
       <label>
         method
@@ -59,7 +66,13 @@ export function TraceFormView({ initial, onSubmit, error, busy }: TraceFormViewP
       </label>
       <label className="wide">
         headers
-        <textarea name="headers" rows={Math.max(2, f.headers.length)} value={f.headers.join('\n')} placeholder="end-user: jason (one per line)" onChange={(e) => set({ headers: e.target.value.split('\n') })} />
+        <textarea
+          name="headers"
+          rows={Math.max(2, f.headers.length)}
+          value={f.headers.join('\n')}
+          placeholder="end-user: jason (one per line)"
+          onChange={(e) => set({ headers: e.target.value.split('\n') })}
+        />
       </label>
       <label>
         protocol

@@ -50,11 +50,18 @@ export function TraceTab({ proxyId, dump }: TraceTabProps) {
 
   return (
     <section className="panel trace" data-testid="trace-tab">
-      <TraceFormView key={params.toString()} initial={form} onSubmit={submit} {...(built?.error ? { error: built.error } : {})} busy={sim.isFetching} />
+      <TraceFormView
+        key={params.toString()}
+        initial={form}
+        onSubmit={submit}
+        {...(built?.error ? { error: built.error } : {})}
+        busy={sim.isFetching}
+      />
       {!active ? (
         <p className="muted" data-testid="trace-empty">
-          Describe a request and press Trace to see where this proxy sends it: listener, filter chain, route configuration, virtual host, route,
-          cluster(s) and endpoints, with every candidate it passed over and why. The form is kept in the URL, so a trace is a link you can share.
+          Describe a request and press Trace to see where this proxy sends it: listener, filter chain, route configuration, virtual host,
+          route, cluster(s) and endpoints, with every candidate it passed over and why. The form is kept in the URL, so a trace is a link
+          you can share.
         </p>
       ) : null}
       {sim.error ? (
@@ -68,7 +75,15 @@ export function TraceTab({ proxyId, dump }: TraceTabProps) {
           {path && path.nodes.size > 0 ? (
             <div className="trace-graph">
               <h3>On the route graph</h3>
-              <RouteGraphView graph={graph} filter={filter} {...(selected ? { selected } : {})} onSelect={setSelected} trace={path} proxyId={proxyId} height={420} />
+              <RouteGraphView
+                graph={graph}
+                filter={filter}
+                {...(selected ? { selected } : {})}
+                onSelect={setSelected}
+                trace={path}
+                proxyId={proxyId}
+                height={420}
+              />
             </div>
           ) : null}
         </div>

@@ -14,7 +14,11 @@ import { emptyForm } from './model/form';
 import { traceView } from './model/hops';
 import { TraceFormView } from './TraceFormView';
 
-const r = loadPaths([bookinfo('platform', 'bookinfo.yaml'), bookinfo('networking', 'destination-rule-all.yaml'), bookinfo('networking', 'virtual-service-reviews-jason-v2-v3.yaml')]);
+const r = loadPaths([
+  bookinfo('platform', 'bookinfo.yaml'),
+  bookinfo('networking', 'destination-rule-all.yaml'),
+  bookinfo('networking', 'virtual-service-reviews-jason-v2-v3.yaml'),
+]);
 const snapshot = buildSnapshot(r.inputs, { version: 1, extraErrors: r.errors });
 const productpage = snapshot.proxies.find((p) => p.labels['app'] === 'productpage')!.id;
 const config = readConfigDump(configDumpFor(snapshot, productpage, { options: DEFAULT_OPTIONS })!.dump).config;
@@ -33,7 +37,9 @@ describe('HopList', () => {
   });
 
   it('without the header shows v3, with route #0 rejected because the header is absent', () => {
-    const html = renderToStaticMarkup(<HopList view={traceView(trace())} routeLabel={(i) => (i === 0 ? 'prefix /, header end-user exact "jason"' : undefined)} />);
+    const html = renderToStaticMarkup(
+      <HopList view={traceView(trace())} routeLabel={(i) => (i === 0 ? 'prefix /, header end-user exact "jason"' : undefined)} />,
+    );
     expect(html).toMatch(/subset v3/);
     expect(html).toMatch(/data-hop="route" data-index="0"[^]*header end-user absent/);
     expect(html).toContain('#0 prefix /, header end-user exact &quot;jason&quot;');
@@ -52,7 +58,11 @@ describe('HopList', () => {
 describe('TraceFormView', () => {
   it('renders the submitted values and the form error', () => {
     const html = renderToStaticMarkup(
-      <TraceFormView initial={{ ...emptyForm('outbound'), host: 'reviews:9080', headers: ['end-user: jason'] }} onSubmit={() => undefined} error="port must be a number" />,
+      <TraceFormView
+        initial={{ ...emptyForm('outbound'), host: 'reviews:9080', headers: ['end-user: jason'] }}
+        onSubmit={() => undefined}
+        error="port must be a number"
+      />,
     );
     expect(html).toContain('value="reviews:9080"');
     expect(html).toContain('end-user: jason</textarea>');

@@ -31,7 +31,11 @@ function listenerLabels(file: string): string[] {
 /** Which of the other sections the dump has (to check something is shown when it has no listeners). */
 const sectionOf = (file: string): 'routes' | 'clusters' | 'endpoints' => {
   const types = (JSON.parse(readFileSync(join(DIR, file), 'utf8')) as { configs: J[] }).configs.map((c) => String(c['@type']));
-  return types.some((t) => t.endsWith('.RoutesConfigDump')) ? 'routes' : types.some((t) => t.endsWith('.ClustersConfigDump')) ? 'clusters' : 'endpoints';
+  return types.some((t) => t.endsWith('.RoutesConfigDump'))
+    ? 'routes'
+    : types.some((t) => t.endsWith('.ClustersConfigDump'))
+      ? 'clusters'
+      : 'endpoints';
 };
 
 for (const file of readdirSync(DIR).filter((f) => f.endsWith('.json'))) {

@@ -18,7 +18,10 @@ function yamlFiles(dir: string): string[] {
 const parseAll = (t: string) => parseAllDocuments(t).map((d) => d.toJS() as unknown);
 
 test('the Bookinfo overview: node count from the inputs, the jason rule and the gateway route', async ({ page }, info) => {
-  const expected = countsFromInputs(yamlFiles(DIR).map((f) => readFileSync(f, 'utf8')), parseAll);
+  const expected = countsFromInputs(
+    yamlFiles(DIR).map((f) => readFileSync(f, 'utf8')),
+    parseAll,
+  );
   const overview = new OverviewPage(page);
   await overview.goto();
   await expect(overview.graph).toHaveAttribute('data-node-count', String(expected.total));
@@ -30,7 +33,9 @@ test('the Bookinfo overview: node count from the inputs, the jason rule and the 
   expect(fromPP).toEqual(['reviews http[0] → v2', 'reviews http[1] → v3']);
   // bookinfo-gateway.yaml binds VirtualService `bookinfo` (hosts *) to the gateway: gateway → productpage.
   const gw = nodes.find((n) => n.kind === 'proxy' && n.label.includes('[gateway]'))!;
-  expect(edges.filter((e) => e.source === gw.id && e.kind === 'route').map((e) => e.target)).toEqual(['svc:default/productpage.default.svc.cluster.local']);
+  expect(edges.filter((e) => e.source === gw.id && e.kind === 'route').map((e) => e.target)).toEqual([
+    'svc:default/productpage.default.svc.cluster.local',
+  ]);
   // destination-rule-all.yaml: reviews has subsets v1, v2, v3.
   expect(nodes.find((n) => n.id === 'svc:default/reviews.default.svc.cluster.local')!.label).toContain('[subsets 3]');
   await page.screenshot({ path: info.outputPath('bookinfo-overview.png'), fullPage: true });
@@ -54,5 +59,7 @@ test('a VirtualService change in the file source shows up in the open overview w
   } finally {
     writeFileSync(VS_FILE, original);
   }
-  await expect.poll(async () => (await overview.content()).edges.some((e) => e.full === 'reviews http[1] → v3'), { timeout: 20_000 }).toBe(true);
+  await expect
+    .poll(async () => (await overview.content()).edges.some((e) => e.full === 'reviews http[1] → v3'), { timeout: 20_000 })
+    .toBe(true);
 });

@@ -50,7 +50,10 @@ test('routes: the jason header route and the default route, each opening its Vir
   await expect(page.getByTestId('source-rule')).toContainText('spec.http[1]');
 });
 
-test('live: replacing the VirtualService file with Istio 90-10 shows the weighted split without a reload', async ({ page, request }, info) => {
+test('live: replacing the VirtualService file with Istio 90-10 shows the weighted split without a reload', async ({
+  page,
+  request,
+}, info) => {
   const original = readFileSync(JASON, 'utf8');
   const id = await productpage(request);
   const proxy = new ProxyPage(page);

@@ -15,7 +15,10 @@ async function proxyId(request: APIRequestContext, prefix: string): Promise<stri
   return body.proxies.find((p) => p.id.startsWith(prefix))!.id;
 }
 
-test('sidecar: listener → 9080 → reviews vhost → routes → v2 / v3 subsets → endpoints; clicking a route shows its JSON and source', async ({ page, request }, info) => {
+test('sidecar: listener → 9080 → reviews vhost → routes → v2 / v3 subsets → endpoints; clicking a route shows its JSON and source', async ({
+  page,
+  request,
+}, info) => {
   const id = await proxyId(request, 'productpage-');
   const proxy = new ProxyPage(page);
   const g = new TracePanel(page);

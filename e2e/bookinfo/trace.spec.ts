@@ -68,7 +68,7 @@ test('without the header: subset v3, with the header route listed as rejected (h
   await page.screenshot({ path: info.outputPath('trace-no-header-v3.png'), fullPage: true });
 });
 
-test('a request nobody serves answers in Istio\'s wording', async ({ page, request }, info) => {
+test("a request nobody serves answers in Istio's wording", async ({ page, request }, info) => {
   const id = await productpage(request);
   const proxy = new ProxyPage(page);
   const trace = new TracePanel(page);

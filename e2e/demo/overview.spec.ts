@@ -64,7 +64,9 @@ test('hiding proxies collapses them into workloads', async ({ page }) => {
   await overview.goto('hide=proxy');
   await expect(overview.graph).toHaveAttribute('data-node-count', String(expected.total - expected.pods));
   const { edges } = await overview.content();
-  expect(edges.some((e) => e.source.startsWith('wl:shop/Deployment/storefront-v1') && e.full === 'products http[0] shift → v1 80%')).toBe(true);
+  expect(edges.some((e) => e.source.startsWith('wl:shop/Deployment/storefront-v1') && e.full === 'products http[0] shift → v1 80%')).toBe(
+    true,
+  );
 });
 
 test('the theme toggle switches light/dark and is remembered', async ({ page }, info) => {

@@ -7,14 +7,18 @@ const PRODUCTS = 'products.catalog.svc.cluster.local:9080';
 test('storefront sidecar: tabs match the config dump; products 80% v1 / 20% v2; raw JSON and sync tab', async ({ page, request }, info) => {
   const list = (await (await request.get('/api/proxies')).json()) as { proxies: Array<{ id: string }> };
   const id = list.proxies.find((p) => p.id.startsWith('storefront-'))!.id;
-  const dump = (await (await request.get(`/debug/config_dump?proxyID=${encodeURIComponent(id)}`)).json()) as { configs: Array<Record<string, unknown[]>> };
+  const dump = (await (await request.get(`/debug/config_dump?proxyID=${encodeURIComponent(id)}`)).json()) as {
+    configs: Array<Record<string, unknown[]>>;
+  };
   const [clusters, listeners] = dump.configs;
   const proxy = new ProxyPage(page);
   await proxy.goto(id);
   await expect(proxy.heading).toHaveText(id);
   await expect(proxy.tabButton('listeners')).toHaveAttribute('aria-selected', 'true');
   await expect(proxy.tabButton('clusters')).toContainText(String(clusters?.dynamic_active_clusters?.length ?? 0));
-  const lnames = (listeners?.dynamic_listeners ?? []).map((l) => ((l as { active_state: { listener: { name: string } } }).active_state.listener.name));
+  const lnames = (listeners?.dynamic_listeners ?? []).map(
+    (l) => (l as { active_state: { listener: { name: string } } }).active_state.listener.name,
+  );
   await expect(proxy.table('listeners').getByRole('row').filter({ hasText: lnames[0]! }).first()).toBeVisible();
 
   // examples/demo/30-traffic.yaml: products 80% v1 / 20% v2 (route config `9080`, vhost `<fqdn>:<port>`).

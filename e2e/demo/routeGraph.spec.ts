@@ -27,7 +27,11 @@ test('weighted split 80/20: edge labels and widths, and a canvas tap opens the r
 
   const edges = await page.evaluate(
     ([a, b]) => {
-      const cy = (window as unknown as { __routeCy: { edges: () => { toArray: () => Array<{ data: (k: string) => unknown; target: () => { id: () => string } }> } } }).__routeCy;
+      const cy = (
+        window as unknown as {
+          __routeCy: { edges: () => { toArray: () => Array<{ data: (k: string) => unknown; target: () => { id: () => string } }> } };
+        }
+      ).__routeCy;
       const out: Record<string, EdgeInfo> = {};
       for (const e of cy.edges().toArray()) {
         const t = e.target().id();
@@ -43,7 +47,9 @@ test('weighted split 80/20: edge labels and widths, and a canvas tap opens the r
 
   // Tap the route node where cytoscape drew it.
   const pos = await page.evaluate(() => {
-    const cy = (window as unknown as { __routeCy: { nodes: (s: string) => { first: () => { renderedPosition: () => { x: number; y: number } } } } }).__routeCy;
+    const cy = (
+      window as unknown as { __routeCy: { nodes: (s: string) => { first: () => { renderedPosition: () => { x: number; y: number } } } } }
+    ).__routeCy;
     return cy.nodes('.route').first().renderedPosition();
   });
   const box = (await g.canvas.boundingBox())!;

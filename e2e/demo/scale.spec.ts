@@ -25,7 +25,9 @@ test.afterAll(async () => {
   await served?.stop();
 });
 
-test('a proxy with 10,000 clusters among thousands of proxies opens; the clusters table scrolls to the end and filters', async ({ page }, info) => {
+test('a proxy with 10,000 clusters among thousands of proxies opens; the clusters table scrolls to the end and filters', async ({
+  page,
+}, info) => {
   test.setTimeout(240_000);
   const { id, clusters, proxies } = await firstProxy(served!.url);
   // Every generated service has its two Deployments (one pod each): all of them are sidecars.
@@ -66,7 +68,15 @@ test('a file change while the 10,000-cluster proxy page is open reaches it witho
   // one more outbound cluster: outbound|8080||live-added.ns-0.svc.cluster.local (no DestinationRule: no subsets).
   writeFileSync(
     join(dir, 'zz-live.yaml'),
-    ['apiVersion: v1', 'kind: Service', 'metadata: {name: live-added, namespace: ns-0}', 'spec:', '  selector: {app: live-added}', '  ports: [{name: http, port: 8080, targetPort: 8080}]', ''].join('\n'),
+    [
+      'apiVersion: v1',
+      'kind: Service',
+      'metadata: {name: live-added, namespace: ns-0}',
+      'spec:',
+      '  selector: {app: live-added}',
+      '  ports: [{name: http, port: 8080, targetPort: 8080}]',
+      '',
+    ].join('\n'),
   );
   await expect(proxy.count('clusters')).toHaveText(`${clusters + 1} rows`, { timeout: 120_000 });
   await proxy.filter('clusters', 'fqdn', 'live-added.');

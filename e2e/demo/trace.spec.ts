@@ -21,7 +21,8 @@ test('weighted clusters are listed with their probabilities and both drawn on th
   await expect(trace.subsets).toHaveText(['subset v1', 'subset v2']);
   await trace.layoutDone();
   const onPath = await page.evaluate(() => {
-    const cy = (window as unknown as { __routeCy: { nodes: (s: string) => { map: (f: (n: { id: () => string }) => string) => string[] } } }).__routeCy;
+    const cy = (window as unknown as { __routeCy: { nodes: (s: string) => { map: (f: (n: { id: () => string }) => string) => string[] } } })
+      .__routeCy;
     return cy.nodes('.on-path').map((n) => n.id());
   });
   expect(onPath).toContain('cluster:outbound|9080|v1|products.catalog.svc.cluster.local');

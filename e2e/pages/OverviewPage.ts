@@ -47,7 +47,9 @@ export class OverviewPage {
 
   /** Nodes currently marked as recently changed (class `changed`). */
   async changedNodeCount(): Promise<number> {
-    return this.page.evaluate(() => (window as unknown as { __cy: { nodes(sel: string): { length: number } } }).__cy.nodes('.changed').length);
+    return this.page.evaluate(
+      () => (window as unknown as { __cy: { nodes(sel: string): { length: number } } }).__cy.nodes('.changed').length,
+    );
   }
 
   nsChip(ns: string): Locator {
@@ -77,7 +79,10 @@ export class OverviewPage {
  * namespace holding a Service or workload, per Service, per workload (Deployment/StatefulSet/ReplicaSet or
  * bare Pod) and per pod (Σ replicas, default 1). Objects without a namespace land in `default`.
  */
-export function countsFromInputs(texts: readonly string[], parseAll: (text: string) => unknown[]): { namespaces: number; services: number; workloads: number; pods: number; total: number } {
+export function countsFromInputs(
+  texts: readonly string[],
+  parseAll: (text: string) => unknown[],
+): { namespaces: number; services: number; workloads: number; pods: number; total: number } {
   const ns = new Set<string>();
   let services = 0;
   let workloads = 0;

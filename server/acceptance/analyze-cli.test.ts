@@ -40,7 +40,9 @@ describe('meshscope analyze', () => {
     const lines = r.stdout.trim().split('\n');
     expect(lines[0]).toMatch(/^LEVEL\s+CODE\s+OBJECT\s+PATH\s+ORIGIN\s+MESSAGE$/);
     expect(lines).toHaveLength(2);
-    expect(lines[1]).toMatch(/^Error\s+IST0101\s+VirtualService default\/reviews\s+spec\.http\[0\]\.route\[0\]\.destination\.subset\s+\S+virtual-service-reviews-v3\.yaml:0\s+Referenced host\+subset/);
+    expect(lines[1]).toMatch(
+      /^Error\s+IST0101\s+VirtualService default\/reviews\s+spec\.http\[0\]\.route\[0\]\.destination\.subset\s+\S+virtual-service-reviews-v3\.yaml:0\s+Referenced host\+subset/,
+    );
   });
 
   it('with destination-rule-reviews.yaml the subset exists: no findings, exit 0 (table and json)', () => {

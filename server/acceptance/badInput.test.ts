@@ -19,7 +19,17 @@ describe('bad input through the CLI', () => {
 
   it('reports a VirtualService field of the wrong type with its path, and translates the rest', () => {
     const proxies = JSON.parse(runCli(['proxies', '--config', f('good.yaml'), '-o', 'json']).stdout);
-    const r = runCli(['translate', '--config', f('good.yaml'), '--config', f('wrong-type.yaml'), '--proxy', proxies[0].id, '--type', 'routes']);
+    const r = runCli([
+      'translate',
+      '--config',
+      f('good.yaml'),
+      '--config',
+      f('wrong-type.yaml'),
+      '--proxy',
+      proxies[0].id,
+      '--type',
+      'routes',
+    ]);
     expect(r.status).toBe(0);
     expect(r.stderr).toContain('wrong-type.yaml');
     expect(r.stderr).toContain('VirtualService default/web-split');

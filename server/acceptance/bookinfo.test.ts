@@ -13,9 +13,12 @@ type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 const REVIEWS = 'reviews.default.svc.cluster.local';
 const cfg = [
-  '--config', bookinfo('platform', 'bookinfo.yaml'),
-  '--config', bookinfo('networking', 'destination-rule-all.yaml'),
-  '--config', bookinfo('networking', 'virtual-service-reviews-80-20.yaml'),
+  '--config',
+  bookinfo('platform', 'bookinfo.yaml'),
+  '--config',
+  bookinfo('networking', 'destination-rule-all.yaml'),
+  '--config',
+  bookinfo('networking', 'virtual-service-reviews-80-20.yaml'),
 ];
 
 function section(dump: Json, type: string): Json {

@@ -85,7 +85,12 @@ describe('ServiceEntry fidelity: several addresses, repeated hosts', () => {
   const proxy = snap.proxiesById.get('client.app')!;
   const table = translateProxy(snap, proxy, DEFAULT_OPTIONS);
   const res = proxyResources(snap, 'client.app')!;
-  const cfg = { listeners: res.listeners.map((e) => e.json), routes: res.routes.map((e) => e.json), clusters: res.clusters.map((e) => e.json), endpoints: res.endpoints.map((e) => e.json) };
+  const cfg = {
+    listeners: res.listeners.map((e) => e.json),
+    routes: res.routes.map((e) => e.json),
+    clusters: res.clusters.map((e) => e.json),
+    endpoints: res.endpoints.map((e) => e.json),
+  };
 
   it('one service per (namespace, host); /32 becomes a plain IP (convertServices)', () => {
     expect(snap.services.map((s) => s.hostname).sort()).toEqual(['api.ext', 'db.ext', 'nets.ext', 'web.ext']);
@@ -109,7 +114,9 @@ describe('ServiceEntry fidelity: several addresses, repeated hosts', () => {
       expect(r).toMatchObject({ listener: '0.0.0.0_6000', cluster: 'outbound|6000||nets.ext', endpoints: [`${address}:6000`] });
       expect(r.filterChain).not.toBe('PassthroughFilterChain');
     }
-    expect(simulate(cfg, { mode: 'outbound', address: '10.70.1.1', port: 6000, protocol: 'tcp' })).toMatchObject({ filterChain: 'PassthroughFilterChain' });
+    expect(simulate(cfg, { mode: 'outbound', address: '10.70.1.1', port: 6000, protocol: 'tcp' })).toMatchObject({
+      filterChain: 'PassthroughFilterChain',
+    });
   });
 
   it('HTTP port: vhost web.ext:8080 carries only the last address as a domain (servicesByName keeps the last)', () => {

@@ -63,7 +63,12 @@ describe('Sidecar egress listeners with explicit ports', () => {
   const proxy = snap.proxiesById.get('client.shop')!;
   const table = translateProxy(snap, proxy, DEFAULT_OPTIONS);
   const res = proxyResources(snap, 'client.shop')!;
-  const cfg = { listeners: res.listeners.map((e) => e.json), routes: res.routes.map((e) => e.json), clusters: res.clusters.map((e) => e.json), endpoints: res.endpoints.map((e) => e.json) };
+  const cfg = {
+    listeners: res.listeners.map((e) => e.json),
+    routes: res.routes.map((e) => e.json),
+    clusters: res.clusters.map((e) => e.json),
+    endpoints: res.endpoints.map((e) => e.json),
+  };
 
   it('translates without errors and without "not modelled" warnings for the egress ports', () => {
     expect(snap.errors.filter((e) => e.severity === 'error')).toEqual([]);
@@ -73,12 +78,18 @@ describe('Sidecar egress listeners with explicit ports', () => {
 
   it('listeners: 0.0.0.0_9080 (HTTP egress port), the cache VIP on 6379 (TCP egress port), the db VIP from the catch-all', () => {
     const names = table.listeners.map((l) => l.name);
-    expect(names).toEqual(expect.arrayContaining(['0.0.0.0_9080', '10.96.3.4_6379', '10.96.3.3_5432', 'virtualOutbound', 'virtualInbound']));
+    expect(names).toEqual(
+      expect.arrayContaining(['0.0.0.0_9080', '10.96.3.4_6379', '10.96.3.3_5432', 'virtualOutbound', 'virtualInbound']),
+    );
   });
 
   it('RDS 9080 comes from the port-specific egress listener: multi + reviews (db has no 9080, ratings is not imported there)', () => {
     const rc = table.routes.find((r) => r.name === '9080')!;
-    expect(rc.virtualHosts!.map((v) => v.name)).toEqual(['multi.shop.svc.cluster.local:9080', 'reviews.shop.svc.cluster.local:9080', 'allow_any']);
+    expect(rc.virtualHosts!.map((v) => v.name)).toEqual([
+      'multi.shop.svc.cluster.local:9080',
+      'reviews.shop.svc.cluster.local:9080',
+      'allow_any',
+    ]);
   });
 
   it('CDS: a multi-port service imported only by the 9080 egress listener gets the 9080 cluster only (serviceMatchingListenerPort)', () => {

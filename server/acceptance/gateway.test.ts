@@ -11,7 +11,14 @@ import { cliJson } from './cliRun';
 type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 const INGRESS = join(REPO_ROOT, 'e2e', 'fixtures', 'ingressgateway.yaml');
-const BOOKINFO = ['--config', bookinfo('platform', 'bookinfo.yaml'), '--config', bookinfo('networking', 'bookinfo-gateway.yaml'), '--config', INGRESS];
+const BOOKINFO = [
+  '--config',
+  bookinfo('platform', 'bookinfo.yaml'),
+  '--config',
+  bookinfo('networking', 'bookinfo-gateway.yaml'),
+  '--config',
+  INGRESS,
+];
 const PRODUCTPAGE = 'outbound|9080||productpage.default.svc.cluster.local';
 
 const routerId = (cfg: string[], input?: string): string => {
@@ -133,7 +140,25 @@ describe('three VirtualServices for one host: merged on a gateway, first one win
   const simGw = (path: string) =>
     cliJson<Json>(['simulate', ...cfg, '--proxy', gw, '--mode', 'gateway', '--port', '8080', '--host', WEB, '--path', path], THREE_VS);
   const simSidecar = (path: string) =>
-    cliJson<Json>(['simulate', ...cfg, '--proxy', 'client-0.shop', '--mode', 'outbound', '--address', '10.96.50.10', '--port', '80', '--host', 'web', '--path', path], THREE_VS);
+    cliJson<Json>(
+      [
+        'simulate',
+        ...cfg,
+        '--proxy',
+        'client-0.shop',
+        '--mode',
+        'outbound',
+        '--address',
+        '10.96.50.10',
+        '--port',
+        '80',
+        '--host',
+        'web',
+        '--path',
+        path,
+      ],
+      THREE_VS,
+    );
 
   it('gateway: vhost web.shop.svc.cluster.local:80 holds the routes of all three in creation order, the catch-all last', () => {
     const dump = cliJson<Json>(['translate', ...cfg, '--proxy', gw, '--type', 'routes'], THREE_VS);
@@ -203,6 +228,9 @@ describe('HTTPS, TLS passthrough and TCP gateway servers through `meshscope simu
   it('TCP 31400 (not a Service port, listened on as-is) → weighted v1 80 / v2 20', () => {
     const r = sim('gateway-tcp', '--port', '31400', '--protocol', 'tcp');
     expect(r.listener).toBe('0.0.0.0_31400');
-    expect(r.weightedClusters).toEqual({ 'outbound|27017|v1|mongo.data.svc.cluster.local': 80, 'outbound|27017|v2|mongo.data.svc.cluster.local': 20 });
+    expect(r.weightedClusters).toEqual({
+      'outbound|27017|v1|mongo.data.svc.cluster.local': 80,
+      'outbound|27017|v2|mongo.data.svc.cluster.local': 20,
+    });
   });
 });

@@ -21,7 +21,8 @@ interface PodInfo {
 }
 
 const asObj = (v: unknown): Obj => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : {});
-const asLabels = (v: unknown): Labels => Object.fromEntries(Object.entries(asObj(v)).filter((e): e is [string, string] => typeof e[1] === 'string'));
+const asLabels = (v: unknown): Labels =>
+  Object.fromEntries(Object.entries(asObj(v)).filter((e): e is [string, string] => typeof e[1] === 'string'));
 const selects = (selector: Labels, labels: Labels): boolean => Object.entries(selector).every(([k, v]) => labels[k] === v);
 
 /** A stable, name-derived stand-in for the ReplicaSet's pod-template-hash (10 lowercase alphanumerics). */
@@ -61,7 +62,11 @@ function podsOf(deploy: Obj, firstIp: number): { objects: Obj[]; pods: PodInfo[]
         nodeName: 'node-1',
         containers: [
           ...containers,
-          { name: 'istio-proxy', image: 'docker.io/istio/proxyv2:1.24.0', args: ['proxy', 'sidecar', '--domain', `${BOOKINFO_NS}.svc.cluster.local`] },
+          {
+            name: 'istio-proxy',
+            image: 'docker.io/istio/proxyv2:1.24.0',
+            args: ['proxy', 'sidecar', '--domain', `${BOOKINFO_NS}.svc.cluster.local`],
+          },
         ],
       },
       status: { phase: 'Running', podIP: ip, podIPs: [{ ip }], conditions: [{ type: 'Ready', status: 'True' }] },
@@ -88,7 +93,10 @@ function endpointSliceOf(svc: Obj, pods: readonly PodInfo[]): Obj | undefined {
     metadata: {
       name: `${String(md.name)}-abc12`,
       namespace: BOOKINFO_NS,
-      labels: { 'kubernetes.io/service-name': String(md.name), 'endpointslice.kubernetes.io/managed-by': 'endpointslice-controller.k8s.io' },
+      labels: {
+        'kubernetes.io/service-name': String(md.name),
+        'endpointslice.kubernetes.io/managed-by': 'endpointslice-controller.k8s.io',
+      },
     },
     addressType: 'IPv4',
     ports,
@@ -111,7 +119,9 @@ export interface BookinfoCluster {
 /** The API objects of Bookinfo's manifest files, applied to `default` (see the header). */
 export function bookinfoCluster(files: readonly string[]): BookinfoCluster {
   const docs = files.flatMap((f) => readManifest(f));
-  const objects: Obj[] = [{ apiVersion: 'v1', kind: 'Namespace', metadata: { name: BOOKINFO_NS, labels: { 'istio-injection': 'enabled' } } }];
+  const objects: Obj[] = [
+    { apiVersion: 'v1', kind: 'Namespace', metadata: { name: BOOKINFO_NS, labels: { 'istio-injection': 'enabled' } } },
+  ];
   const pods: PodInfo[] = [];
   const services: Obj[] = [];
   for (const d of docs) {

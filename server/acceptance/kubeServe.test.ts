@@ -82,8 +82,10 @@ async function until<T>(what: string, probe: () => Promise<T | undefined>, timeo
     } catch (e) {
       last = e;
     }
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what} (${String(last ?? 'no match')})\n--- serve output ---\n${output.slice(-4000)}`);
-    if (serve?.exitCode !== null && serve?.exitCode !== undefined) throw new Error(`serve exited ${serve.exitCode} while waiting for ${what}\n${output.slice(-4000)}`);
+    if (Date.now() > deadline)
+      throw new Error(`timed out waiting for ${what} (${String(last ?? 'no match')})\n--- serve output ---\n${output.slice(-4000)}`);
+    if (serve?.exitCode !== null && serve?.exitCode !== undefined)
+      throw new Error(`serve exited ${serve.exitCode} while waiting for ${what}\n${output.slice(-4000)}`);
     await sleep(250);
   }
 }
@@ -137,10 +139,18 @@ async function dumpedReviewsVhost(): Promise<Json> {
 
 // Predicates on one vhost, in config_dump's snake_case or the ADS client's camelCase proto3 JSON.
 const weightedOf = (vh: Json) => (vh?.routes?.[0]?.route?.weighted_clusters ?? vh?.routes?.[0]?.route?.weightedClusters)?.clusters;
-const isDefault = (vh: Json) => vh?.routes?.length === 1 && vh.routes[0].name === 'default' && vh.routes[0].route?.cluster === `outbound|9080||${REVIEWS}`;
+const isDefault = (vh: Json) =>
+  vh?.routes?.length === 1 && vh.routes[0].name === 'default' && vh.routes[0].route?.cluster === `outbound|9080||${REVIEWS}`;
 const isSplit = (vh: Json, w1: number, w2: number) => {
   const c = weightedOf(vh);
-  return vh?.routes?.length === 1 && c?.length === 2 && c[0].name === `outbound|9080|v1|${REVIEWS}` && c[0].weight === w1 && c[1].name === `outbound|9080|v2|${REVIEWS}` && c[1].weight === w2;
+  return (
+    vh?.routes?.length === 1 &&
+    c?.length === 2 &&
+    c[0].name === `outbound|9080|v1|${REVIEWS}` &&
+    c[0].weight === w1 &&
+    c[1].name === `outbound|9080|v2|${REVIEWS}` &&
+    c[1].weight === w2
+  );
 };
 
 /** The reviews vhost in an RDS response (decoded with the generated Envoy schemas). */
@@ -194,14 +204,22 @@ const sameType = (a: string, b: string) => a.replace(/^type\.googleapis\.com\//,
 
 /** The reviews vhost of the route config the gRPC client has ACKED (`outbound|9080||<fqdn>`), from CSDS. */
 async function grpcClientReviewsVhost(): Promise<Json> {
-  const resp: Json = await new Promise((resolve, reject) => csds.FetchClientStatus({}, (e: Error | null, r: Json) => (e ? reject(e) : resolve(r))));
+  const resp: Json = await new Promise((resolve, reject) =>
+    csds.FetchClientStatus({}, (e: Error | null, r: Json) => (e ? reject(e) : resolve(r))),
+  );
   const mine = resp.config.find((c: Json) => c.node?.id === grpcNodeId());
   const rds = mine?.generic_xds_configs?.find((g: Json) => sameType(g.type_url, TYPE.route) && g.name === `outbound|9080||${REVIEWS}`);
   if (rds?.client_status !== 'ACKED' || !rds.xds_config?.value) {
-    const seen = (mine?.generic_xds_configs ?? []).map((g: Json) => `${g.type_url.split('.').pop()} ${g.name} ${g.client_status}${g.error_state ? ` (${g.error_state.details})` : ''}`);
-    throw new Error(`gRPC client state: ${mine ? seen.join('; ') || 'no resources' : `no CSDS entry for ${grpcNodeId()} among ${resp.config.length}`}`);
+    const seen = (mine?.generic_xds_configs ?? []).map(
+      (g: Json) => `${g.type_url.split('.').pop()} ${g.name} ${g.client_status}${g.error_state ? ` (${g.error_state.details})` : ''}`,
+    );
+    throw new Error(
+      `gRPC client state: ${mine ? seen.join('; ') || 'no resources' : `no CSDS entry for ${grpcNodeId()} among ${resp.config.length}`}`,
+    );
   }
-  const rc = toJson(RouteConfigurationSchema, fromBinary(RouteConfigurationSchema, rds.xds_config.value), { registry: envoyRegistry }) as Json;
+  const rc = toJson(RouteConfigurationSchema, fromBinary(RouteConfigurationSchema, rds.xds_config.value), {
+    registry: envoyRegistry,
+  }) as Json;
   return rc.virtualHosts?.find((v: Json) => v.name === `${REVIEWS}:9080`);
 }
 
@@ -224,7 +242,19 @@ beforeAll(async () => {
   writeKubeconfig(kubeconfig, fake.url, CONTEXT);
   port = await freePort();
   xdsPort = await freePort();
-  const args = ['serve', '--kubeconfig', kubeconfig, '--context', CONTEXT, '--namespace', BOOKINFO_NS, '--port', String(port), '--xds-port', String(xdsPort)];
+  const args = [
+    'serve',
+    '--kubeconfig',
+    kubeconfig,
+    '--context',
+    CONTEXT,
+    '--namespace',
+    BOOKINFO_NS,
+    '--port',
+    String(port),
+    '--xds-port',
+    String(xdsPort),
+  ];
   serve = spawn(process.execPath, [join(REPO_ROOT, 'bin', 'meshscope.mjs'), ...args], {
     cwd: REPO_ROOT,
     env: { ...process.env, MESHSCOPE_DIST_DIR: '.next-kube', NO_COLOR: '1', KUBECONFIG: '' },
@@ -234,7 +264,11 @@ beforeAll(async () => {
   const keep = (b: Buffer) => void (output = (output + b.toString()).slice(-20_000));
   serve.stdout?.on('data', keep);
   serve.stderr?.on('data', keep);
-  await until('meshscope serve to answer /api/healthz', async () => ((await getJson('/api/healthz')).status === 'ok' ? true : undefined), BUILD_MS);
+  await until(
+    'meshscope serve to answer /api/healthz',
+    async () => ((await getJson('/api/healthz')).status === 'ok' ? true : undefined),
+    BUILD_MS,
+  );
 }, BUILD_MS + 30_000);
 
 afterAll(async () => {
@@ -279,12 +313,20 @@ describe('meshscope serve --kubeconfig against a loopback API server holding Boo
       const body = await getJson('/api/proxies');
       return body.proxies.length === 6 ? body.proxies : undefined;
     });
-    expect(proxies.map((p: Json) => p.id).sort()).toEqual(bookinfoCluster([bookinfo('platform', 'bookinfo.yaml')]).pods.map((p) => `${p.name}.${BOOKINFO_NS}`).sort());
+    expect(proxies.map((p: Json) => p.id).sort()).toEqual(
+      bookinfoCluster([bookinfo('platform', 'bookinfo.yaml')])
+        .pods.map((p) => `${p.name}.${BOOKINFO_NS}`)
+        .sort(),
+    );
     const vh = await until('default reviews route in config_dump', async () => {
       const v = await dumpedReviewsVhost();
       return isDefault(v) ? v : undefined;
     });
-    expect(vh.routes[0]).toMatchObject({ name: 'default', match: { prefix: '/' }, route: { cluster: `outbound|9080||${REVIEWS}`, timeout: '0s' } });
+    expect(vh.routes[0]).toMatchObject({
+      name: 'default',
+      match: { prefix: '/' },
+      route: { cluster: `outbound|9080||${REVIEWS}`, timeout: '0s' },
+    });
     expect(vh.domains).toContain(REVIEWS);
   });
 
@@ -322,7 +364,9 @@ describe('meshscope serve --kubeconfig against a loopback API server holding Boo
       return isSplit(v, 80, 20) ? v : undefined;
     });
     expect(vh.routes[0].match).toMatchObject({ prefix: '/' });
-    expect(vh.routes[0].metadata.filter_metadata.istio.config).toBe(`/apis/networking.istio.io/v1/namespaces/${BOOKINFO_NS}/virtual-service/reviews`);
+    expect(vh.routes[0].metadata.filter_metadata.istio.config).toBe(
+      `/apis/networking.istio.io/v1/namespaces/${BOOKINFO_NS}/virtual-service/reviews`,
+    );
     await pushedUntil('80/20', (v) => isSplit(v, 80, 20));
     await grpcClientHas('80/20', (v) => isSplit(v, 80, 20));
   });

@@ -29,7 +29,12 @@ function configOf(app: string, version?: string): EnvoyConfig {
   const p = proxyOf(app, version);
   if (!p) throw new Error(`no proxy ${app}`);
   const r = proxyResources(snap, p.id)!;
-  return { listeners: r.listeners.map((e) => e.json), routes: r.routes.map((e) => e.json), clusters: r.clusters.map((e) => e.json), endpoints: r.endpoints.map((e) => e.json) };
+  return {
+    listeners: r.listeners.map((e) => e.json),
+    routes: r.routes.map((e) => e.json),
+    clusters: r.clusters.map((e) => e.json),
+    endpoints: r.endpoints.map((e) => e.json),
+  };
 }
 
 const out = (host: string, path = '/'): SimRequest => ({ mode: 'outbound', address: '10.96.99.99', port: 9080, host, path });
@@ -40,12 +45,25 @@ describe('Bookinfo from the productpage sidecar', () => {
     [
       'details:9080 → vhost details, generated route "default" → outbound|9080||details',
       out('details:9080', '/details/0'),
-      { listener: '0.0.0.0_9080', routeConfig: '9080', virtualHost: `${fq('details')}:9080`, route: 'default', cluster: `outbound|9080||${fq('details')}`, endpoints: [`${ipOf('details')}:9080`] },
+      {
+        listener: '0.0.0.0_9080',
+        routeConfig: '9080',
+        virtualHost: `${fq('details')}:9080`,
+        route: 'default',
+        cluster: `outbound|9080||${fq('details')}`,
+        endpoints: [`${ipOf('details')}:9080`],
+      },
     ],
     [
       'reviews with end-user: jason → http[0] → subset v2 (VirtualService default/reviews)',
       { ...out('reviews:9080', '/reviews/0'), headers: { 'end-user': 'jason' } },
-      { virtualHost: `${fq('reviews')}:9080`, routeIndex: 0, cluster: `outbound|9080|v2|${fq('reviews')}`, endpoints: [`${ipOf('reviews', 'v2')}:9080`], source: { kind: 'VirtualService', namespace: 'default', name: 'reviews' } },
+      {
+        virtualHost: `${fq('reviews')}:9080`,
+        routeIndex: 0,
+        cluster: `outbound|9080|v2|${fq('reviews')}`,
+        endpoints: [`${ipOf('reviews', 'v2')}:9080`],
+        source: { kind: 'VirtualService', namespace: 'default', name: 'reviews' },
+      },
     ],
     [
       'reviews with another end-user → http[1] → subset v3 (header exact match fails)',
@@ -67,7 +85,11 @@ describe('Bookinfo from the productpage sidecar', () => {
       out(`${fq('ratings')}.`),
       { virtualHost: `${fq('ratings')}:9080`, cluster: `outbound|9080||${fq('ratings')}` },
     ],
-    ['an unknown host on 9080 → allow_any → PassthroughCluster', out('www.example.com'), { virtualHost: 'allow_any', route: 'allow_any', cluster: 'PassthroughCluster' }],
+    [
+      'an unknown host on 9080 → allow_any → PassthroughCluster',
+      out('www.example.com'),
+      { virtualHost: 'allow_any', route: 'allow_any', cluster: 'PassthroughCluster' },
+    ],
   ];
   it.each(rows)('%s', (_n, req, want) => {
     const r = simulate(cfg, req);
@@ -84,7 +106,13 @@ describe('Bookinfo from the productpage sidecar', () => {
 describe('Bookinfo inbound (§8)', () => {
   it('reviews-v2 pod on 9080 → virtualInbound → inbound|9080||', () => {
     const r = simulate(configOf('reviews', 'v2'), { mode: 'inbound', address: ipOf('reviews', 'v2'), port: 9080, host: 'reviews:9080' });
-    expect(r).toMatchObject({ listener: 'virtualInbound', routeConfig: 'inbound|9080||', virtualHost: 'inbound|http|9080', route: 'default', cluster: 'inbound|9080||' });
+    expect(r).toMatchObject({
+      listener: 'virtualInbound',
+      routeConfig: 'inbound|9080||',
+      virtualHost: 'inbound|http|9080',
+      route: 'default',
+      cluster: 'inbound|9080||',
+    });
   });
 });
 
@@ -92,6 +120,8 @@ describe('Bookinfo from a reviews sidecar (the VirtualService applies to every i
   it('reviews-v1 → ratings:9080 → outbound|9080||ratings; its own jason route applies to reviews too', () => {
     const cfg = configOf('reviews', 'v1');
     expect(simulate(cfg, out('ratings:9080', '/ratings/0'))).toMatchObject({ cluster: `outbound|9080||${fq('ratings')}` });
-    expect(simulate(cfg, { ...out('reviews:9080'), headers: { 'end-user': 'jason' } })).toMatchObject({ cluster: `outbound|9080|v2|${fq('reviews')}` });
+    expect(simulate(cfg, { ...out('reviews:9080'), headers: { 'end-user': 'jason' } })).toMatchObject({
+      cluster: `outbound|9080|v2|${fq('reviews')}`,
+    });
   });
 });

@@ -18,13 +18,33 @@ type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 const REVIEWS = 'reviews.default.svc.cluster.local';
 const cfg = [
-  '--config', bookinfo('platform', 'bookinfo.yaml'),
-  '--config', bookinfo('networking', 'destination-rule-all.yaml'),
-  '--config', bookinfo('networking', 'virtual-service-reviews-jason-v2-v3.yaml'),
+  '--config',
+  bookinfo('platform', 'bookinfo.yaml'),
+  '--config',
+  bookinfo('networking', 'destination-rule-all.yaml'),
+  '--config',
+  bookinfo('networking', 'virtual-service-reviews-jason-v2-v3.yaml'),
 ];
 
 /** DESIGN.md §3: the result's keys, in this order (routeIndex/redirect/directResponse/runtimeFraction/notes are documented extensions). */
-const ORDER = ['listener', 'filterChain', 'routeConfig', 'virtualHost', 'route', 'routeIndex', 'cluster', 'weightedClusters', 'endpoints', 'source', 'redirect', 'directResponse', 'runtimeFraction', 'rejected', 'notes', 'error'];
+const ORDER = [
+  'listener',
+  'filterChain',
+  'routeConfig',
+  'virtualHost',
+  'route',
+  'routeIndex',
+  'cluster',
+  'weightedClusters',
+  'endpoints',
+  'source',
+  'redirect',
+  'directResponse',
+  'runtimeFraction',
+  'rejected',
+  'notes',
+  'error',
+];
 
 function expectDesignShape(r: Json) {
   const keys = Object.keys(r);
@@ -42,7 +62,20 @@ function expectDesignShape(r: Json) {
 describe('meshscope simulate: Bookinfo reviews jason → v2, others → v3', () => {
   const proxies = cliJson<Json[]>(['proxies', ...cfg, '-o', 'json']);
   const productpage = proxies.find((p) => p.labels.app === 'productpage');
-  const base = ['simulate', ...cfg, '--proxy', productpage.id, '--mode', 'outbound', '--port', '9080', '--host', 'reviews:9080', '--path', '/reviews/1'];
+  const base = [
+    'simulate',
+    ...cfg,
+    '--proxy',
+    productpage.id,
+    '--mode',
+    'outbound',
+    '--port',
+    '9080',
+    '--host',
+    'reviews:9080',
+    '--path',
+    '/reviews/1',
+  ];
   const ipOf = (v: string) => proxies.find((p) => p.labels.app === 'reviews' && p.labels.version === v).ips[0];
 
   it('with end-user: jason → outbound|9080|v2|reviews, source VirtualService default/reviews rule http[0]', () => {
@@ -102,7 +135,12 @@ describe('meshscope simulate: the rule of a route merged from a delegate Virtual
 
   it('/v1/users/x → the delegate route without match (http[2]); /other → root http[1]', () => {
     expect(cliJson<Json>([...base, '--path', '/v1/users/x']).source.rule).toBe('http[0] → delegate team/users-routes http[2]');
-    expect(cliJson<Json>([...base, '--path', '/other']).source).toEqual({ kind: 'VirtualService', namespace: 'shop', name: 'api', rule: 'http[1]' });
+    expect(cliJson<Json>([...base, '--path', '/other']).source).toEqual({
+      kind: 'VirtualService',
+      namespace: 'shop',
+      name: 'api',
+      rule: 'http[1]',
+    });
   });
 });
 
@@ -118,7 +156,17 @@ describe('meshscope simulate --dump on the real config dumps', () => {
   // waypoint-config_dump.json: static listener 0.0.0.0:15021, one chain, inline route config with vhost
   // "backend" (domains *) whose route prefix /healthz/ready → cluster "agent" (STATIC, 127.0.0.1:15020).
   it('waypoint: GET /healthz/ready on :15021 → agent at 127.0.0.1:15020', () => {
-    const j = sim('waypoint-config_dump.json', '--mode', 'gateway', '--port', '15021', '--path', '/healthz/ready', '--host', '10.0.0.1:15021');
+    const j = sim(
+      'waypoint-config_dump.json',
+      '--mode',
+      'gateway',
+      '--port',
+      '15021',
+      '--path',
+      '/healthz/ready',
+      '--host',
+      '10.0.0.1:15021',
+    );
     expect(j).toMatchObject({ listener: '0.0.0.0_15021', virtualHost: 'backend', cluster: 'agent', endpoints: ['127.0.0.1:15020'] });
     expect(j.error).toBeUndefined();
   });
@@ -126,7 +174,21 @@ describe('meshscope simulate --dump on the real config dumps', () => {
   // sidecar-config_dump.json: connect_terminate binds 0.0.0.0:15008, terminates TLS, and its inline route
   // config "default" has one route with connect_matcher → cluster main_internal (not in this dump's CDS).
   it('sidecar (ambient waypoint dump): HBONE CONNECT on :15008 → connect_terminate → main_internal', () => {
-    const j = sim('sidecar-config_dump.json', '--mode', 'gateway', '--port', '15008', '--tls', 'tls', '--protocol', 'http2', '-X', 'CONNECT', '--host', '10.96.1.201:9080');
+    const j = sim(
+      'sidecar-config_dump.json',
+      '--mode',
+      'gateway',
+      '--port',
+      '15008',
+      '--tls',
+      'tls',
+      '--protocol',
+      'http2',
+      '-X',
+      'CONNECT',
+      '--host',
+      '10.96.1.201:9080',
+    );
     expect(j).toMatchObject({ listener: 'connect_terminate', routeConfig: 'default', virtualHost: 'default', cluster: 'main_internal' });
     expect(j.error).toBeUndefined();
   });

@@ -242,7 +242,12 @@ describe('three VirtualServices for one host on a sidecar (§4: first imported V
   const s = buildSnapshot(inputs, { version: 1, extraErrors: errors });
   const web = s.proxies.find((p) => p.labels['app'] === 'web')!;
   const r = proxyResources(s, web.id)!;
-  const cfg: EnvoyConfig = { listeners: r.listeners.map((e) => e.json), routes: r.routes.map((e) => e.json), clusters: r.clusters.map((e) => e.json), endpoints: r.endpoints.map((e) => e.json) };
+  const cfg: EnvoyConfig = {
+    listeners: r.listeners.map((e) => e.json),
+    routes: r.routes.map((e) => e.json),
+    clusters: r.clusters.map((e) => e.json),
+    endpoints: r.endpoints.map((e) => e.json),
+  };
   it.each(['/admin/users', '/anything'])('GET %s on api:8080 → subset v1 of the oldest VirtualService', (path) => {
     expect(simulate(cfg, { mode: 'outbound', address: '10.96.0.1', port: 8080, host: 'api:8080', path })).toMatchObject({
       virtualHost: 'api.shop.svc.cluster.local:8080',

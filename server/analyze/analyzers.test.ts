@@ -161,7 +161,9 @@ describe('messages: Istio wording (msg/messages.yaml templates)', () => {
     );
     const rules = await run(cases[4]!);
     const msg = (p: string, code: string) => rules.find((f) => f.path === p && f.code === code)?.message;
-    expect(msg('spec.http[1].match[0]', 'IST0131')).toBe('VirtualService rule #1 match "again" is not used (duplicate/overlapping match in rule "first").');
+    expect(msg('spec.http[1].match[0]', 'IST0131')).toBe(
+      'VirtualService rule #1 match "again" is not used (duplicate/overlapping match in rule "first").',
+    );
     expect(msg('spec.http[6]', 'IST0130')).toBe('VirtualService rule "late" not used (route without matches defined before).');
     expect(msg('spec.http[4].match[0]', 'IST0131')).toBe(
       'VirtualService rule #4 match #0 of prefix /api/v1 is not used (duplicate/overlapping match in rule #0 of prefix /api on #3).',
@@ -190,13 +192,22 @@ describe('Bookinfo (Istio samples, as they are)', () => {
   it('virtual-service-reviews-v3 without destination-rule-reviews → IST0101 reviews+v3 (destinationrules.go)', async () => {
     const fs = await analyzeFiles(B('platform', 'bookinfo.yaml'), B('networking', 'virtual-service-reviews-v3.yaml'));
     expect(fs.map((f) => [f.code, f.object, f.path, f.message])).toEqual([
-      ['IST0101', 'VirtualService default/reviews', 'spec.http[0].route[0].destination.subset', 'Referenced host+subset in destinationrule not found: "reviews+v3"'],
+      [
+        'IST0101',
+        'VirtualService default/reviews',
+        'spec.http[0].route[0].destination.subset',
+        'Referenced host+subset in destinationrule not found: "reviews+v3"',
+      ],
     ]);
     expect(hasErrors(fs)).toBe(true);
   });
 
   it('with destination-rule-reviews the subset exists and v1..v3 each select a reviews pod → no findings', async () => {
-    const fs = await analyzeFiles(B('platform', 'bookinfo.yaml'), B('networking', 'destination-rule-reviews.yaml'), B('networking', 'virtual-service-reviews-v3.yaml'));
+    const fs = await analyzeFiles(
+      B('platform', 'bookinfo.yaml'),
+      B('networking', 'destination-rule-reviews.yaml'),
+      B('networking', 'virtual-service-reviews-v3.yaml'),
+    );
     expect(fs).toEqual([]);
   });
 
@@ -232,7 +243,12 @@ describe('match comparison (validation.go asJSON: Go json of the match, omitempt
     const { buildSnapshot } = await import('../model/snapshot');
     const vs = (http: unknown[]) => ({
       origin: { source: 'file' as const, file: 'x.yaml', doc: 0 },
-      object: { apiVersion: 'networking.istio.io/v1', kind: 'VirtualService', metadata: { name: 'm', namespace: 'default' }, spec: { hosts: ['svc'], http } },
+      object: {
+        apiVersion: 'networking.istio.io/v1',
+        kind: 'VirtualService',
+        metadata: { name: 'm', namespace: 'default' },
+        spec: { hosts: ['svc'], http },
+      },
     });
     const route = [{ destination: { host: 'svc' } }];
     const codes = (http: unknown[]) => {
@@ -241,11 +257,18 @@ describe('match comparison (validation.go asJSON: Go json of the match, omitempt
       return analyze(snap, { only: ['schema.ValidationAnalyzer.VirtualService'] }).findings.map((f) => `${f.code} ${f.path}`);
     };
     // ignoreUriCase: false is omitted by omitempty → same as the first match → IST0131 + IST0130.
-    expect(codes([{ match: [{ uri: { exact: '/a' } }], route }, { match: [{ uri: { exact: '/a' }, ignoreUriCase: false }], route }])).toEqual([
-      'IST0130 spec.http[1]',
-      'IST0131 spec.http[1].match[0]',
-    ]);
+    expect(
+      codes([
+        { match: [{ uri: { exact: '/a' } }], route },
+        { match: [{ uri: { exact: '/a' }, ignoreUriCase: false }], route },
+      ]),
+    ).toEqual(['IST0130 spec.http[1]', 'IST0131 spec.http[1].match[0]']);
     // headers {x: {}} (present) is a non-empty map → a different match → nothing reported.
-    expect(codes([{ match: [{ uri: { exact: '/a' } }], route }, { match: [{ uri: { exact: '/a' }, headers: { x: {} } }], route }])).toEqual([]);
+    expect(
+      codes([
+        { match: [{ uri: { exact: '/a' } }], route },
+        { match: [{ uri: { exact: '/a' }, headers: { x: {} } }], route },
+      ]),
+    ).toEqual([]);
   });
 });

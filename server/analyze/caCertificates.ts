@@ -21,11 +21,30 @@ export const caCertificateAnalyzer: Analyzer = {
       const hasSelector = dr.spec.workloadSelector !== undefined;
       const tls = dr.spec.trafficPolicy?.tls;
       if (unverified(tls, hasSelector))
-        out.push(report('NoServerCertificateVerificationDestinationLevel', dr, 'spec.trafficPolicy.tls', name, dr.meta.namespace, tls.mode ?? '', dr.spec.host));
+        out.push(
+          report(
+            'NoServerCertificateVerificationDestinationLevel',
+            dr,
+            'spec.trafficPolicy.tls',
+            name,
+            dr.meta.namespace,
+            tls.mode ?? '',
+            dr.spec.host,
+          ),
+        );
       (dr.spec.trafficPolicy?.portLevelSettings ?? []).forEach((p, i) => {
         if (unverified(p?.tls, hasSelector))
           out.push(
-            report('NoServerCertificateVerificationPortLevel', dr, `spec.trafficPolicy.portLevelSettings[${i}].tls`, name, dr.meta.namespace, p.tls?.mode ?? '', dr.spec.host, `number:${p.port?.number ?? 0}`),
+            report(
+              'NoServerCertificateVerificationPortLevel',
+              dr,
+              `spec.trafficPolicy.portLevelSettings[${i}].tls`,
+              name,
+              dr.meta.namespace,
+              p.tls?.mode ?? '',
+              dr.spec.host,
+              `number:${p.port?.number ?? 0}`,
+            ),
           );
       });
     }

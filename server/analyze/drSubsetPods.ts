@@ -38,7 +38,8 @@ export const subsetSelectPodAnalyzer: Analyzer = {
       }
       (dr.spec.subsets ?? []).forEach((ss, i) => {
         const selector = { ...svc.selector, ...(ss.labels ?? {}) };
-        if (!labels.some((l) => selects(selector, l))) out.push(report('DestinationRuleSubsetNotSelectPods', dr, `spec.subsets[${i}].name`, ss.name));
+        if (!labels.some((l) => selects(selector, l)))
+          out.push(report('DestinationRuleSubsetNotSelectPods', dr, `spec.subsets[${i}].name`, ss.name));
       });
     }
     return out;

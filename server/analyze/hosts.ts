@@ -63,7 +63,13 @@ export function buildHostMap(s: MeshSnapshot, domainSuffix: string): HostMap {
 }
 
 /** util.GetDestinationHost: the service a host in namespace `ns` (with the referrer's exportTo) resolves to. */
-export function lookupHost(map: HostMap, ns: string, exportTo: readonly string[], host: string, domainSuffix: string): HostEntry | undefined {
+export function lookupHost(
+  map: HostMap,
+  ns: string,
+  exportTo: readonly string[],
+  host: string,
+  domainSuffix: string,
+): HostEntry | undefined {
   const fqdn = toFqdn(ns, host, domainSuffix);
   const all = map.get(`*/${fqdn}`);
   if (all) return all;

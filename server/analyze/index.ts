@@ -45,7 +45,13 @@ const LEVEL_ORDER: Record<Level, number> = { Error: 0, Warning: 1, Info: 2 };
 const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 export function compareFindings(a: Finding, b: Finding): number {
-  return LEVEL_ORDER[a.level] - LEVEL_ORDER[b.level] || cmp(a.code, b.code) || cmp(a.object, b.object) || cmp(a.path ?? '', b.path ?? '') || cmp(a.message, b.message);
+  return (
+    LEVEL_ORDER[a.level] - LEVEL_ORDER[b.level] ||
+    cmp(a.code, b.code) ||
+    cmp(a.object, b.object) ||
+    cmp(a.path ?? '', b.path ?? '') ||
+    cmp(a.message, b.message)
+  );
 }
 
 export function analyze(snapshot: MeshSnapshot, opts: AnalyzeOptions = {}): AnalyzeResult {
@@ -58,7 +64,12 @@ export function analyze(snapshot: MeshSnapshot, opts: AnalyzeOptions = {}): Anal
     try {
       all.push(...a.analyze(snapshot, ctx));
     } catch (e) {
-      all.push({ code: 'IST0001', level: 'Error', message: `Internal error: analyzer ${a.meta.name}: ${(e as Error).message}`, object: '' });
+      all.push({
+        code: 'IST0001',
+        level: 'Error',
+        message: `Internal error: analyzer ${a.meta.name}: ${(e as Error).message}`,
+        object: '',
+      });
     }
   }
   const seen = new Set<string>();

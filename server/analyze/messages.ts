@@ -93,7 +93,12 @@ export function formatTemplate(template: string, args: readonly Arg[]): string {
 export const objectName = (c: Pick<IstioConfig, 'kind' | 'meta'>): string => `${c.kind} ${c.meta.namespace}/${c.meta.name}`;
 
 /** A finding about an Istio config object. */
-export function report(name: MessageName, cfg: Pick<IstioConfig, 'kind' | 'meta' | 'origin'>, path: string | undefined, ...args: Arg[]): Finding {
+export function report(
+  name: MessageName,
+  cfg: Pick<IstioConfig, 'kind' | 'meta' | 'origin'>,
+  path: string | undefined,
+  ...args: Arg[]
+): Finding {
   const t: MessageType = MESSAGES[name];
   const f: Finding = { code: t.code, level: t.level, message: formatTemplate(t.template, args), object: objectName(cfg) };
   if (path !== undefined) f.path = path;

@@ -38,7 +38,12 @@ function matchKey(m: unknown): string {
   return canonicalJson(omitEmpty(rest) ?? {});
 }
 
-function analyzeRules(vs: VS, kind: 'http' | 'tcp' | 'tls', routes: readonly ({ match?: readonly unknown[]; name?: string } | undefined)[], out: Finding[]): void {
+function analyzeRules(
+  vs: VS,
+  kind: 'http' | 'tcp' | 'tls',
+  routes: readonly ({ match?: readonly unknown[]; name?: string } | undefined)[],
+  out: Finding[],
+): void {
   const seen = new Map<string, number>();
   let catchAll = -1;
   routes.forEach((route, i) => {
@@ -46,7 +51,8 @@ function analyzeRules(vs: VS, kind: 'http' | 'tcp' | 'tls', routes: readonly ({ 
     const rname = ruleName(kind === 'http' ? route : undefined, i);
     const matches = route.match ?? [];
     if (matches.length === 0) {
-      if (catchAll >= 0) out.push(report('VirtualServiceUnreachableRule', vs, `spec.${kind}[${i}]`, rname, 'only the last rule can have no matches'));
+      if (catchAll >= 0)
+        out.push(report('VirtualServiceUnreachableRule', vs, `spec.${kind}[${i}]`, rname, 'only the last rule can have no matches'));
       catchAll = i;
       return;
     }
@@ -60,13 +66,23 @@ function analyzeRules(vs: VS, kind: 'http' | 'tcp' | 'tls', routes: readonly ({ 
       const prev = seen.get(key);
       if (prev !== undefined) {
         const mname = kind === 'http' ? ruleName(m as HTTPMatchRequest, j) : `#${j}`;
-        out.push(report('VirtualServiceIneffectiveMatch', vs, `spec.${kind}[${i}].match[${j}]`, rname, mname, ruleName(kind === 'http' ? routes[prev] : undefined, prev)));
+        out.push(
+          report(
+            'VirtualServiceIneffectiveMatch',
+            vs,
+            `spec.${kind}[${i}].match[${j}]`,
+            rname,
+            mname,
+            ruleName(kind === 'http' ? routes[prev] : undefined, prev),
+          ),
+        );
         dups++;
         return;
       }
       seen.set(key, i);
     });
-    if (dups === matches.length) out.push(report('VirtualServiceUnreachableRule', vs, `spec.${kind}[${i}]`, rname, 'all matches used by prior rules'));
+    if (dups === matches.length)
+      out.push(report('VirtualServiceUnreachableRule', vs, `spec.${kind}[${i}]`, rname, 'all matches used by prior rules'));
   });
 }
 
@@ -142,7 +158,16 @@ function analyzePrefixOverlap(vs: VS, routes: readonly HTTPRoute[], out: Finding
   list.forEach((a, x) => {
     for (const b of list.slice(x + 1)) {
       if (a.prefix === b.prefix || !covers(a, b)) continue;
-      out.push(report('VirtualServiceIneffectiveMatch', vs, b.path, b.rule, `${b.match} of prefix ${b.prefix}`, `${a.match} of prefix ${a.prefix} on ${a.rule}`));
+      out.push(
+        report(
+          'VirtualServiceIneffectiveMatch',
+          vs,
+          b.path,
+          b.rule,
+          `${b.match} of prefix ${b.prefix}`,
+          `${a.match} of prefix ${a.prefix} on ${a.rule}`,
+        ),
+      );
     }
   });
 }

@@ -14,7 +14,8 @@ function checkPorts(vs: IstioConfig<'VirtualService'>, d: LocatedDestination, sv
     if (svc.ports.length > 1) out.push(report('VirtualServiceDestinationPortSelectorRequired', vs, `${d.path}.host`, host, svc.ports));
     return;
   }
-  if (!svc.ports.includes(port)) out.push(report('ReferencedResourceNotFound', vs, `${d.path}.port.number`, 'host:port', `${host}:${port}`));
+  if (!svc.ports.includes(port))
+    out.push(report('ReferencedResourceNotFound', vs, `${d.path}.port.number`, 'host:port', `${host}:${port}`));
 }
 
 export const destinationHostAnalyzer: Analyzer = {

@@ -64,7 +64,12 @@ describe('istiod debug shapes', () => {
     const all = registryz(ctx).body as Json[];
     const reviews = all.find((s) => s.hostname === 'reviews.default.svc.cluster.local');
     expect(reviews).toBeDefined();
-    expect(reviews!.Attributes).toMatchObject({ ServiceRegistry: 'Kubernetes', Name: 'reviews', Namespace: 'default', LabelSelectors: { app: 'reviews' } });
+    expect(reviews!.Attributes).toMatchObject({
+      ServiceRegistry: 'Kubernetes',
+      Name: 'reviews',
+      Namespace: 'default',
+      LabelSelectors: { app: 'reviews' },
+    });
     expect(reviews!.Attributes.Labels).toEqual({ app: 'reviews', service: 'reviews' });
     // `name: http` → protocol HTTP (Istio protocol sniffing by port name prefix).
     expect(reviews!.ports).toEqual([{ name: 'http', port: 9080, protocol: 'HTTP' }]);
@@ -76,13 +81,19 @@ describe('istiod debug shapes', () => {
   it('configz: Istio configs back in Kubernetes shape', () => {
     const all = configz(ctx).body as Json[];
     expect(all).toHaveLength(1);
-    expect(all[0]).toMatchObject({ kind: 'VirtualService', apiVersion: 'networking.istio.io/v1', metadata: { name: 'reviews', namespace: 'default' } });
+    expect(all[0]).toMatchObject({
+      kind: 'VirtualService',
+      apiVersion: 'networking.istio.io/v1',
+      metadata: { name: 'reviews', namespace: 'default' },
+    });
     expect(all[0]!.spec.http[0].route.map((d: Json) => d.weight)).toEqual([80, 20]);
   });
 
   it('syncz: an empty array until xDS clients connect; the sync provider otherwise', () => {
     expect(syncz(ctx).body).toEqual([]);
-    expect(syncz({ ...ctx, sync: () => [{ proxy: 'a.default', cluster_acked: 'n1' }] }).body).toEqual([{ proxy: 'a.default', cluster_acked: 'n1' }]);
+    expect(syncz({ ...ctx, sync: () => [{ proxy: 'a.default', cluster_acked: 'n1' }] }).body).toEqual([
+      { proxy: 'a.default', cluster_acked: 'n1' },
+    ]);
   });
 
   it('errors and healthz report the snapshot', () => {

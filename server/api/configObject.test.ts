@@ -56,7 +56,10 @@ describe('proxySync', () => {
       nacks: { cluster: { nonce: '4', version: '2026-11-22T00:00:00Z/9', message: 'duplicate cluster', code: 3, time: 't' } },
     };
     const other = { ...entry, proxy: 'other.default' };
-    const res = proxySync({ ...ctx, sync: () => [entry, other] }, id).body as { connected: boolean; connections: Array<{ types: unknown[] }> };
+    const res = proxySync({ ...ctx, sync: () => [entry, other] }, id).body as {
+      connected: boolean;
+      connections: Array<{ types: unknown[] }>;
+    };
     expect(res.connected).toBe(true);
     expect(res.connections).toHaveLength(1);
     expect(res.connections[0]!.types).toEqual([

@@ -13,7 +13,11 @@ export interface ConfigObjectResult {
 }
 
 export function configObject(ctx: ApiContext, path: string | null): ApiResult<ConfigObjectResult | { error: string }> {
-  if (!path) return fail(400, 'You must provide ?path=/apis/GROUP/VERSION/namespaces/NS/KIND/NAME (a route or cluster filter_metadata.istio.config)');
+  if (!path)
+    return fail(
+      400,
+      'You must provide ?path=/apis/GROUP/VERSION/namespaces/NS/KIND/NAME (a route or cluster filter_metadata.istio.config)',
+    );
   const p = parseConfigPath(path);
   if (!p) return fail(400, `"${path}" is not a config path like /apis/networking.istio.io/v1/namespaces/NS/virtual-service/NAME`);
   const c = allConfigs(ctx.snapshot).find((x) => x.kind === p.kind && x.meta.namespace === p.namespace && x.meta.name === p.name);

@@ -5,10 +5,13 @@ import { eventStream, formatSse, type MeshEvent } from './events';
 describe('eventStream', () => {
   it('sends hello, then proxies events in text/event-stream framing, and unsubscribes on cancel', async () => {
     const listeners = new Set<(e: MeshEvent) => void>();
-    const stream = eventStream((l) => {
-      listeners.add(l);
-      return () => listeners.delete(l);
-    }, { hello: { version: 1 } });
+    const stream = eventStream(
+      (l) => {
+        listeners.add(l);
+        return () => listeners.delete(l);
+      },
+      { hello: { version: 1 } },
+    );
     const reader = stream.getReader();
     const dec = new TextDecoder();
     expect(dec.decode((await reader.read()).value)).toBe('event: hello\ndata: {"version":1}\n\n');
@@ -23,10 +26,13 @@ describe('eventStream', () => {
   it('closes and unsubscribes when the request aborts', async () => {
     const listeners = new Set<(e: MeshEvent) => void>();
     const ac = new AbortController();
-    const reader = eventStream((l) => {
-      listeners.add(l);
-      return () => listeners.delete(l);
-    }, { signal: ac.signal }).getReader();
+    const reader = eventStream(
+      (l) => {
+        listeners.add(l);
+        return () => listeners.delete(l);
+      },
+      { signal: ac.signal },
+    ).getReader();
     await reader.read();
     ac.abort();
     expect((await reader.read()).done).toBe(true);

@@ -8,10 +8,20 @@ import { buildMeshGraph, nodeId } from './meshGraph';
 import { describeHttpMatch, shares } from './meshGraphRoutes';
 
 const web = pod('web-1', 'shop', '10.0.0.1', { labels: { app: 'web' }, owner: { kind: 'Deployment', name: 'web' } });
-const rv1 = pod('reviews-v1-a', 'shop', '10.0.0.2', { labels: { app: 'reviews', version: 'v1' }, owner: { kind: 'Deployment', name: 'reviews-v1' } });
-const rv2 = pod('reviews-v2-a', 'shop', '10.0.0.3', { labels: { app: 'reviews', version: 'v2' }, owner: { kind: 'Deployment', name: 'reviews-v2' } });
+const rv1 = pod('reviews-v1-a', 'shop', '10.0.0.2', {
+  labels: { app: 'reviews', version: 'v1' },
+  owner: { kind: 'Deployment', name: 'reviews-v1' },
+});
+const rv2 = pod('reviews-v2-a', 'shop', '10.0.0.3', {
+  labels: { app: 'reviews', version: 'v2' },
+  owner: { kind: 'Deployment', name: 'reviews-v2' },
+});
 const db = pod('db-0', 'data', '10.0.0.4', { labels: { app: 'db' }, proxy: 'none', owner: { kind: 'StatefulSet', name: 'db' } });
-const gw = pod('gw-1', 'istio-system', '10.0.0.5', { labels: { istio: 'ingressgateway' }, proxy: 'router', owner: { kind: 'Deployment', name: 'gw' } });
+const gw = pod('gw-1', 'istio-system', '10.0.0.5', {
+  labels: { istio: 'ingressgateway' },
+  proxy: 'router',
+  owner: { kind: 'Deployment', name: 'gw' },
+});
 
 const reviews = service('reviews', 'shop');
 const webSvc = service('web', 'shop');
@@ -29,26 +39,57 @@ const dr = istio('DestinationRule', 'reviews', 'shop', {
 const split = istio('VirtualService', 'reviews', 'shop', {
   hosts: ['reviews'],
   http: [
-    { name: 'jason', match: [{ headers: { 'end-user': { exact: 'jason' } } }], route: [{ destination: { host: 'reviews', subset: 'v2' } }], fault: { abort: { httpStatus: 500 } } },
-    { route: [{ destination: { host: 'reviews', subset: 'v1' }, weight: 75 }, { destination: { host: 'reviews', subset: 'v2' }, weight: 25 }] },
+    {
+      name: 'jason',
+      match: [{ headers: { 'end-user': { exact: 'jason' } } }],
+      route: [{ destination: { host: 'reviews', subset: 'v2' } }],
+      fault: { abort: { httpStatus: 500 } },
+    },
+    {
+      route: [
+        { destination: { host: 'reviews', subset: 'v1' }, weight: 75 },
+        { destination: { host: 'reviews', subset: 'v2' }, weight: 25 },
+      ],
+    },
     // After a rule without match: never emitted (route.go stops at the first catch-all).
     { route: [{ destination: { host: 'db.data.svc.cluster.local' } }] },
   ],
 });
 
-const snapOf = (configs: IstioConfig[] = [dr, split]) => buildSnapshot({ services: [reviews, webSvc, dbSvc], pods: [web, rv1, rv2, db, gw], configs });
+const snapOf = (configs: IstioConfig[] = [dr, split]) =>
+  buildSnapshot({ services: [reviews, webSvc, dbSvc], pods: [web, rv1, rv2, db, gw], configs });
 
 describe('buildMeshGraph: nodes', () => {
   const g = buildMeshGraph(snapOf(), DEFAULT_OPTIONS);
   const kinds = (k: string) => g.nodes.filter((n) => n.kind === k);
 
   it('one node per used namespace, service, workload (controller) and pod; proxies are pods with an Envoy', () => {
-    expect(kinds('namespace').map((n) => n.label).sort()).toEqual(['data', 'istio-system', 'shop']);
+    expect(
+      kinds('namespace')
+        .map((n) => n.label)
+        .sort(),
+    ).toEqual(['data', 'istio-system', 'shop']);
     expect(kinds('service').map((n) => n.hostname)).toEqual([REVIEWS, 'web.shop.svc.cluster.local', 'db.data.svc.cluster.local']);
-    expect(kinds('workload').map((n) => n.label).sort()).toEqual(['db', 'gw', 'reviews-v1', 'reviews-v2', 'web']);
-    expect(kinds('proxy').map((n) => n.proxyId).sort()).toEqual(['gw-1.istio-system', 'reviews-v1-a.shop', 'reviews-v2-a.shop', 'web-1.shop']);
+    expect(
+      kinds('workload')
+        .map((n) => n.label)
+        .sort(),
+    ).toEqual(['db', 'gw', 'reviews-v1', 'reviews-v2', 'web']);
+    expect(
+      kinds('proxy')
+        .map((n) => n.proxyId)
+        .sort(),
+    ).toEqual(['gw-1.istio-system', 'reviews-v1-a.shop', 'reviews-v2-a.shop', 'web-1.shop']);
     expect(kinds('pod').map((n) => n.label)).toEqual(['db-0']);
-    expect(g.counts).toMatchObject({ namespaces: 3, services: 3, workloads: 5, proxies: 4, pods: 1, virtualServices: 1, destinationRules: 1 });
+    expect(g.counts).toMatchObject({
+      namespaces: 3,
+      services: 3,
+      workloads: 5,
+      proxies: 4,
+      pods: 1,
+      virtualServices: 1,
+      destinationRules: 1,
+    });
   });
 
   it('nests proxies in their workload and workloads/services in their namespace', () => {
@@ -88,7 +129,11 @@ describe('buildMeshGraph: edges', () => {
   });
 
   it('default edges to services no VirtualService claims (sidecars only; gateways route only via bound VS)', () => {
-    expect(from('web-1.shop', 'default').map((e) => e.target).sort()).toEqual([nodeId.service(dbSvc), nodeId.service(webSvc)].sort());
+    expect(
+      from('web-1.shop', 'default')
+        .map((e) => e.target)
+        .sort(),
+    ).toEqual([nodeId.service(dbSvc), nodeId.service(webSvc)].sort());
     expect(from('gw-1.istio-system', 'default')).toEqual([]);
     expect(from('gw-1.istio-system')).toEqual([]); // no Gateway, no VS bound to it
   });
@@ -96,7 +141,9 @@ describe('buildMeshGraph: edges', () => {
   it('endpoint edges from a service to the pods behind it', () => {
     const eps = g.edges.filter((e) => e.kind === 'endpoint' && e.source === nodeId.service(reviews)).map((e) => e.target);
     expect(eps.sort()).toEqual([nodeId.proxy('reviews-v1-a.shop'), nodeId.proxy('reviews-v2-a.shop')]);
-    expect(g.edges.filter((e) => e.kind === 'endpoint' && e.source === nodeId.service(dbSvc)).map((e) => e.target)).toEqual([nodeId.pod('data', 'db-0')]);
+    expect(g.edges.filter((e) => e.kind === 'endpoint' && e.source === nodeId.service(dbSvc)).map((e) => e.target)).toEqual([
+      nodeId.pod('data', 'db-0'),
+    ]);
   });
 
   it('sourceLabels: a match for other workloads does not apply to this proxy (route.go sourceMatchHTTP)', () => {
@@ -112,15 +159,36 @@ describe('buildMeshGraph: edges', () => {
   });
 
   it('sidecars: for one host only the first imported VirtualService applies (BuildSidecarVirtualHostWrapper)', () => {
-    const older = istio('VirtualService', 'a-first', 'shop', { hosts: ['reviews'], http: [{ route: [{ destination: { host: 'reviews', subset: 'v1' } }] }] }, { created: '2024-01-01T00:00:00Z' });
-    const newer = istio('VirtualService', 'b-second', 'shop', { hosts: ['reviews'], http: [{ route: [{ destination: { host: 'reviews', subset: 'v2' } }] }] }, { created: '2024-02-01T00:00:00Z' });
+    const older = istio(
+      'VirtualService',
+      'a-first',
+      'shop',
+      { hosts: ['reviews'], http: [{ route: [{ destination: { host: 'reviews', subset: 'v1' } }] }] },
+      { created: '2024-01-01T00:00:00Z' },
+    );
+    const newer = istio(
+      'VirtualService',
+      'b-second',
+      'shop',
+      { hosts: ['reviews'], http: [{ route: [{ destination: { host: 'reviews', subset: 'v2' } }] }] },
+      { created: '2024-02-01T00:00:00Z' },
+    );
     const g2 = buildMeshGraph(snapOf([dr, newer, older]), DEFAULT_OPTIONS);
-    expect(g2.edges.filter((e) => e.source === nodeId.proxy('web-1.shop') && e.kind === 'route').map((e) => e.virtualService)).toEqual(['shop/a-first']);
+    expect(g2.edges.filter((e) => e.source === nodeId.proxy('web-1.shop') && e.kind === 'route').map((e) => e.virtualService)).toEqual([
+      'shop/a-first',
+    ]);
   });
 
   it('gateways: VS bound to a Gateway selecting the router give router → service edges; mesh sidecars ignore them', () => {
-    const gateway = istio('Gateway', 'public', 'istio-system', { selector: { istio: 'ingressgateway' }, servers: [{ port: { number: 80, name: 'http', protocol: 'HTTP' }, hosts: ['*'] }] });
-    const vs = istio('VirtualService', 'front', 'shop', { hosts: ['*'], gateways: ['istio-system/public'], http: [{ match: [{ uri: { prefix: '/web' } }], route: [{ destination: { host: 'web' } }] }] });
+    const gateway = istio('Gateway', 'public', 'istio-system', {
+      selector: { istio: 'ingressgateway' },
+      servers: [{ port: { number: 80, name: 'http', protocol: 'HTTP' }, hosts: ['*'] }],
+    });
+    const vs = istio('VirtualService', 'front', 'shop', {
+      hosts: ['*'],
+      gateways: ['istio-system/public'],
+      http: [{ match: [{ uri: { prefix: '/web' } }], route: [{ destination: { host: 'web' } }] }],
+    });
     const g2 = buildMeshGraph(snapOf([dr, split, gateway, vs]), DEFAULT_OPTIONS);
     const gwEdges = g2.edges.filter((e) => e.source === nodeId.proxy('gw-1.istio-system'));
     expect(gwEdges.map((e) => [e.kind, e.target, e.match, e.percent])).toEqual([['route', nodeId.service(webSvc), '/web*', 100]]);
@@ -131,7 +199,10 @@ describe('buildMeshGraph: edges', () => {
   });
 
   it('mirror edges for mirrored traffic', () => {
-    const vs = istio('VirtualService', 'reviews', 'shop', { hosts: ['reviews'], http: [{ route: [{ destination: { host: 'reviews', subset: 'v1' } }], mirror: { host: 'db.data.svc.cluster.local' } }] });
+    const vs = istio('VirtualService', 'reviews', 'shop', {
+      hosts: ['reviews'],
+      http: [{ route: [{ destination: { host: 'reviews', subset: 'v1' } }], mirror: { host: 'db.data.svc.cluster.local' } }],
+    });
     const g2 = buildMeshGraph(snapOf([dr, vs]), DEFAULT_OPTIONS);
     const m = g2.edges.filter((e) => e.source === nodeId.proxy('web-1.shop') && e.kind === 'mirror');
     expect(m.map((e) => e.target)).toEqual([nodeId.service(dbSvc)]);
@@ -153,7 +224,9 @@ describe('route helpers', () => {
   });
 
   it('describeHttpMatch reads like a request', () => {
-    expect(describeHttpMatch({ method: { exact: 'GET' }, uri: { prefix: '/api/' }, headers: { 'end-user': { exact: 'jason' } } })).toBe('GET /api/* with end-user=jason');
+    expect(describeHttpMatch({ method: { exact: 'GET' }, uri: { prefix: '/api/' }, headers: { 'end-user': { exact: 'jason' } } })).toBe(
+      'GET /api/* with end-user=jason',
+    );
     expect(describeHttpMatch(undefined)).toBe('any');
   });
 });

@@ -88,19 +88,22 @@ function serviceBadges(s: ServiceModel, snap: MeshSnapshot, suffix: string): Bad
   // Short names in VS hosts / DR host are relative to the object's namespace (ResolveShortnameToFQDN).
   const resolveHost = (h: string, ns: string) => resolveShortname(h, ns, suffix);
   // A bare `*` host (typical of gateway-bound VirtualServices) claims every host: not worth a badge on each.
-  const vss = snap.virtualServices.filter((vs) => (vs.spec.hosts ?? []).some((h) => h !== '*' && hostsMatch(resolveHost(h, vs.meta.namespace), s.hostname)));
+  const vss = snap.virtualServices.filter((vs) =>
+    (vs.spec.hosts ?? []).some((h) => h !== '*' && hostsMatch(resolveHost(h, vs.meta.namespace), s.hostname)),
+  );
   if (vss.length) badges.push({ kind: 'vs', text: `VS ${vss.length}`, title: `VirtualService: ${vss.map(vsKey).join(', ')}` });
   const subsets = snap.destinationRules
     .filter((dr) => resolveHost(dr.spec.host ?? '', dr.meta.namespace) === s.hostname)
     .flatMap((dr) => (dr.spec.subsets ?? []).map((x) => x.name));
-  if (subsets.length) badges.push({ kind: 'subsets', text: `subsets ${subsets.length}`, title: `subsets: ${[...new Set(subsets)].join(', ')}` });
+  if (subsets.length)
+    badges.push({ kind: 'subsets', text: `subsets ${subsets.length}`, title: `subsets: ${[...new Set(subsets)].join(', ')}` });
   const http = vss.flatMap((vs) => vs.spec.http ?? []);
   if (http.some((r) => r.fault)) badges.push({ kind: 'fault', text: 'fault', title: 'a VirtualService injects faults for this host' });
-  if (http.some((r) => r.mirror || r.mirrors?.length)) badges.push({ kind: 'mirror', text: 'mirror', title: 'a VirtualService mirrors traffic for this host' });
+  if (http.some((r) => r.mirror || r.mirrors?.length))
+    badges.push({ kind: 'mirror', text: 'mirror', title: 'a VirtualService mirrors traffic for this host' });
   if (s.registry === 'External') badges.push({ kind: 'external', text: 'ServiceEntry', title: `ServiceEntry ${s.namespace}/${s.name}` });
   return badges;
 }
-
 
 function routeLabel(t: RuleTarget): string {
   const who = `${t.vs.meta.name} ${t.rule}${t.name ? ` ${t.name}` : ''}`;
@@ -186,18 +189,38 @@ export function buildMeshGraph(snap: MeshSnapshot, options: TranslateOptions): M
     const wid = nodeId.workload(p.namespace, w.kind, w.name);
     usedNs.add(p.namespace);
     if (!workloads.has(wid))
-      workloads.set(wid, { id: wid, kind: 'workload', label: w.name, namespace: p.namespace, parent: nodeId.namespace(p.namespace), badges: [] });
+      workloads.set(wid, {
+        id: wid,
+        kind: 'workload',
+        label: w.name,
+        namespace: p.namespace,
+        parent: nodeId.namespace(p.namespace),
+        badges: [],
+      });
     const proxy = snap.proxiesById.get(`${p.name}.${p.namespace}`);
     if (proxy) {
       proxies++;
       const badges: Badge[] = [];
       if (proxy.type === 'router') {
         const gws = gatewaysForRouter(snap, proxy).map((g) => `${g.meta.namespace}/${g.meta.name}`);
-        badges.push({ kind: 'gateway', text: 'gateway', title: gws.length ? `Gateway: ${gws.join(', ')}` : 'no Gateway selects this proxy' });
+        badges.push({
+          kind: 'gateway',
+          text: 'gateway',
+          title: gws.length ? `Gateway: ${gws.join(', ')}` : 'no Gateway selects this proxy',
+        });
       }
       const id = nodeId.proxy(proxy.id);
       podIds.set(`${p.namespace}/${p.name}`, id);
-      podNodes.push({ id, kind: 'proxy', label: p.name, namespace: p.namespace, parent: wid, badges, proxyId: proxy.id, proxyType: proxy.type });
+      podNodes.push({
+        id,
+        kind: 'proxy',
+        label: p.name,
+        namespace: p.namespace,
+        parent: wid,
+        badges,
+        proxyId: proxy.id,
+        proxyType: proxy.type,
+      });
     } else {
       const id = nodeId.pod(p.namespace, p.name);
       podIds.set(`${p.namespace}/${p.name}`, id);

@@ -37,7 +37,13 @@ export interface RuleTarget {
 }
 
 const sm = (m: StringMatch | undefined): string | undefined =>
-  m?.exact !== undefined ? `=${m.exact}` : m?.prefix !== undefined ? ` prefix ${m.prefix}` : m?.regex !== undefined ? ` ~ ${m.regex}` : undefined;
+  m?.exact !== undefined
+    ? `=${m.exact}`
+    : m?.prefix !== undefined
+      ? ` prefix ${m.prefix}`
+      : m?.regex !== undefined
+        ? ` ~ ${m.regex}`
+        : undefined;
 
 /** `GET /api/* with end-user=jason`-style summary of one HTTP match (istioctl describe-like). */
 export function describeHttpMatch(m: HTTPMatchRequest | undefined): string {
@@ -57,7 +63,12 @@ export function describeHttpMatch(m: HTTPMatchRequest | undefined): string {
   const wh = Object.keys(m.withoutHeaders ?? {});
   if (wh.length) parts.push(`without ${wh.join(', ')}`);
   if (m.port !== undefined) parts.push(`port ${m.port}`);
-  if (m.sourceLabels) parts.push(`from ${Object.entries(m.sourceLabels).map(([k, v]) => `${k}=${v}`).join(',')}`);
+  if (m.sourceLabels)
+    parts.push(
+      `from ${Object.entries(m.sourceLabels)
+        .map(([k, v]) => `${k}=${v}`)
+        .join(',')}`,
+    );
   return parts.length ? parts.join(' ') : 'any';
 }
 
@@ -66,12 +77,21 @@ function describeL4Match(m: L4MatchAttributes & { sniHosts?: string[] }): string
   if (m.sniHosts?.length) parts.push(`sni ${m.sniHosts.join(',')}`);
   if (m.port !== undefined) parts.push(`port ${m.port}`);
   if (m.destinationSubnets?.length) parts.push(`to ${m.destinationSubnets.join(',')}`);
-  if (m.sourceLabels) parts.push(`from ${Object.entries(m.sourceLabels).map(([k, v]) => `${k}=${v}`).join(',')}`);
+  if (m.sourceLabels)
+    parts.push(
+      `from ${Object.entries(m.sourceLabels)
+        .map(([k, v]) => `${k}=${v}`)
+        .join(',')}`,
+    );
   return parts.length ? parts.join(' ') : 'any';
 }
 
 /** sourceMatchHTTP / the L4 equivalent: does this match apply to this proxy behind these gateway names? */
-export function matchApplies(m: { gateways?: string[]; sourceLabels?: Record<string, string>; sourceNamespace?: string }, proxy: ProxyModel, gateways: ReadonlySet<string>): boolean {
+export function matchApplies(
+  m: { gateways?: string[]; sourceLabels?: Record<string, string>; sourceNamespace?: string },
+  proxy: ProxyModel,
+  gateways: ReadonlySet<string>,
+): boolean {
   if (m.gateways && m.gateways.length > 0) return m.gateways.some((g) => gateways.has(g));
   for (const [k, v] of Object.entries(m.sourceLabels ?? {})) if (proxy.labels[k] !== v) return false;
   if (m.sourceNamespace && m.sourceNamespace !== proxy.namespace) return false;
@@ -93,7 +113,11 @@ export function shares(weights: readonly (number | undefined)[]): number[] {
   return weights.map((w) => (total > 0 ? Math.round(((w ?? 0) * 1000) / total) / 10 : 0));
 }
 
-const dest = (d: Destination) => ({ host: d.host, ...(d.subset ? { subset: d.subset } : {}), ...(d.port?.number !== undefined ? { port: d.port.number } : {}) });
+const dest = (d: Destination) => ({
+  host: d.host,
+  ...(d.subset ? { subset: d.subset } : {}),
+  ...(d.port?.number !== undefined ? { port: d.port.number } : {}),
+});
 
 function httpTargets(vs: IstioConfig<'VirtualService'>, proxy: ProxyModel, gateways: ReadonlySet<string>): RuleTarget[] {
   const out: RuleTarget[] = [];
@@ -160,7 +184,10 @@ export function effectiveVirtualServices(
           break;
         }
         if (pass === 'wildcard') {
-          const m = mostSpecificHostMatch(h, hosts.filter((x) => x.startsWith('*')));
+          const m = mostSpecificHostMatch(
+            h,
+            hosts.filter((x) => x.startsWith('*')),
+          );
           if (m && (!best || m.length > best.len)) best = { vs, len: m.length };
         }
       }
@@ -169,7 +196,9 @@ export function effectiveVirtualServices(
   }
   const ownsSomething = new Set(owner.values());
   // A VS whose hosts are not registry services (e.g. external names) still yields routes for them.
-  const kept = virtualServices.filter((vs) => ownsSomething.has(vs) || (vs.spec.hosts ?? []).some((h) => !hostnames.some((n) => hostsMatch(n, h))));
+  const kept = virtualServices.filter(
+    (vs) => ownsSomething.has(vs) || (vs.spec.hosts ?? []).some((h) => !hostnames.some((n) => hostsMatch(n, h))),
+  );
   return { kept, owner };
 }
 
@@ -187,5 +216,9 @@ export function ruleTargets(
     hostnames,
     isRouter,
   );
-  return kept.flatMap((vs) => [...httpTargets(vs, proxy, gateways), ...l4Targets(vs, proxy, gateways, 'tcp'), ...l4Targets(vs, proxy, gateways, 'tls')]);
+  return kept.flatMap((vs) => [
+    ...httpTargets(vs, proxy, gateways),
+    ...l4Targets(vs, proxy, gateways, 'tcp'),
+    ...l4Targets(vs, proxy, gateways, 'tls'),
+  ]);
 }

@@ -19,7 +19,12 @@ describe('listProxies', () => {
     expect(res.body.countsComplete).toBe(true);
     for (const p of res.body.proxies) {
       const r = proxyResources(small, p.id, DEFAULT_OPTIONS)!;
-      expect(p.counts).toEqual({ listeners: r.listeners.length, routes: r.routes.length, clusters: r.clusters.length, endpoints: r.endpoints.length });
+      expect(p.counts).toEqual({
+        listeners: r.listeners.length,
+        routes: r.routes.length,
+        clusters: r.clusters.length,
+        endpoints: r.endpoints.length,
+      });
       expect(p.errors).toBe(r.errors.length);
     }
   });
@@ -61,7 +66,10 @@ describe('?counts=ids', () => {
 
   it('bounds the work per request and rejects an empty list', () => {
     expect(countProxies(ctx, '').status).toBe(400);
-    const many = large.proxies.slice(0, MAX_COUNT_IDS + 1).map((p) => p.id).join(',');
+    const many = large.proxies
+      .slice(0, MAX_COUNT_IDS + 1)
+      .map((p) => p.id)
+      .join(',');
     expect(countProxies(ctx, many).status).toBe(400);
     expect(proxyCounts(ctx, 'nope.nowhere')).toBeUndefined();
   });

@@ -57,7 +57,8 @@ const countsOf = (r: ProxyResources): ProxyCounts => ({
   errors: r.errors.length,
 });
 
-const cached = (ctx: ApiContext, id: string): ProxyResources | undefined => ctx.cache?.get(resourceCacheKey(ctx.snapshot.version, id, ctx.options));
+const cached = (ctx: ApiContext, id: string): ProxyResources | undefined =>
+  ctx.cache?.get(resourceCacheKey(ctx.snapshot.version, id, ctx.options));
 
 /**
  * One proxy's counts: exact from the resource cache when it holds this snapshot's resources; otherwise from
@@ -100,8 +101,18 @@ export function listProxies(ctx: ApiContext): ApiResult<{ version: number; proxi
 }
 
 /** `GET /api/proxies?counts=a,b`: the counts of those proxies (unknown ids are left out). */
-export function countProxies(ctx: ApiContext, idsParam: string): ApiResult<{ version: number; counts: Record<string, ProxyCounts> } | { error: string }> {
-  const ids = [...new Set(idsParam.split(',').map((s) => s.trim()).filter((s) => s))];
+export function countProxies(
+  ctx: ApiContext,
+  idsParam: string,
+): ApiResult<{ version: number; counts: Record<string, ProxyCounts> } | { error: string }> {
+  const ids = [
+    ...new Set(
+      idsParam
+        .split(',')
+        .map((s) => s.trim())
+        .filter((s) => s),
+    ),
+  ];
   if (ids.length === 0) return fail(400, 'counts: give proxy ids, comma-separated');
   if (ids.length > MAX_COUNT_IDS) return fail(400, `counts: at most ${MAX_COUNT_IDS} ids per request, got ${ids.length}`);
   const counts: Record<string, ProxyCounts> = {};

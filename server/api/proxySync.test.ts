@@ -18,7 +18,12 @@ const pod: RawInput = {
     apiVersion: 'v1',
     kind: 'Pod',
     metadata: { name: 'productpage-v1-abc', namespace: 'default', labels: { app: 'productpage' } },
-    spec: { containers: [{ name: 'app', image: 'x' }, { name: 'istio-proxy', image: 'proxyv2', args: ['proxy', 'sidecar'] }] },
+    spec: {
+      containers: [
+        { name: 'app', image: 'x' },
+        { name: 'istio-proxy', image: 'proxyv2', args: ['proxy', 'sidecar'] },
+      ],
+    },
     status: { podIP: '10.0.0.1', phase: 'Running' },
   },
   origin: { ...origin, doc: 0 },

@@ -72,7 +72,11 @@ export function connectionSyncFromStatus(c: ConnectionStatus): ConnectionSync {
 }
 
 /** `connections`: the ADS server's connection statuses (runtime.adsConnections()), preferred over syncz. */
-export function proxySync(ctx: ApiContext, id: string, connections?: readonly ConnectionStatus[]): ApiResult<ProxySyncResult | { error: string }> {
+export function proxySync(
+  ctx: ApiContext,
+  id: string,
+  connections?: readonly ConnectionStatus[],
+): ApiResult<ProxySyncResult | { error: string }> {
   if (!ctx.snapshot.proxiesById.get(id)) return fail(404, `proxy "${id}" not found`);
   if (connections) {
     const mine = connections.filter((c) => c.client.proxyId === id);

@@ -66,7 +66,10 @@ describe('simulateRequest {dump, request}', () => {
   const gatewayDump = JSON.parse(readFileSync(configDumpFixture('gateway-routes-config_dump.json'), 'utf8')) as unknown;
 
   it('a routes-only gateway dump has no listeners: Istio simulator wording "no listener matched", still 200', () => {
-    const res = simulateRequest(ctx, { dump: gatewayDump, request: { mode: 'gateway', port: 8080, host: 'httpbin.example.com', path: '/get' } });
+    const res = simulateRequest(ctx, {
+      dump: gatewayDump,
+      request: { mode: 'gateway', port: 8080, host: 'httpbin.example.com', path: '/get' },
+    });
     expect(res.status).toBe(200);
     expect((res.body as SimulateResponse).error).toBe('no listener matched');
   });
@@ -77,7 +80,10 @@ describe('simulateRequest {dump, request}', () => {
     const fromDump = simulateRequest(ctx, { dump: d, request: reviews({ 'end-user': 'jason' }) }).body as SimulateResponse;
     // Only the mesh inputs know which http rule a route came from (the dump names the VirtualService only).
     expect(proxy.source?.rule).toBe('http[0]');
-    expect({ ...proxy, source: { ...proxy.source, rule: undefined } }).toEqual({ ...fromDump, source: { ...fromDump.source, rule: undefined } });
+    expect({ ...proxy, source: { ...proxy.source, rule: undefined } }).toEqual({
+      ...fromDump,
+      source: { ...fromDump.source, rule: undefined },
+    });
   });
 
   it('a dump with no configs array is 400; a partly bad dump reports its problems beside the result', () => {

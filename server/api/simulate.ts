@@ -14,7 +14,10 @@ const SimRequestSchema = z
     address: z.string().min(1).optional(),
     port: z.number().int().min(0).max(65535),
     host: z.string().optional(),
-    path: z.string().refine((p) => p === '' || p.startsWith('/'), 'path must start with /').optional(),
+    path: z
+      .string()
+      .refine((p) => p === '' || p.startsWith('/'), 'path must start with /')
+      .optional(),
     method: z.string().min(1).max(32).optional(),
     headers: z.record(z.string(), z.string()).optional(),
     protocol: z.enum(['http', 'http2', 'tcp']).optional(),
@@ -45,7 +48,8 @@ function toSimRequest(r: z.infer<typeof SimRequestSchema>): SimRequest {
 }
 
 export function simulateRequest(ctx: ApiContext, body: unknown): ApiResult<SimulateResponse | { error: string }> {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return fail(400, 'body must be a JSON object {proxyId, request} or {dump, request}');
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    return fail(400, 'body must be a JSON object {proxyId, request} or {dump, request}');
   // Pick the form by its key first, so that validation errors name the field that is wrong.
   const parsed = 'proxyId' in body ? ProxyBodySchema.safeParse(body) : DumpBodySchema.safeParse(body);
   if (!parsed.success) return fail(400, `invalid simulate request: ${issues(parsed.error)}`);

@@ -22,10 +22,7 @@ export interface SyncStatus {
   extensionconfig_acked?: string;
 }
 
-export type XdsState =
-  | { state: 'off' | 'starting' }
-  | { state: 'listening'; port: number }
-  | { state: 'failing'; error: string };
+export type XdsState = { state: 'off' | 'starting' } | { state: 'listening'; port: number } | { state: 'failing'; error: string };
 
 export interface ApiContext {
   snapshot: MeshSnapshot;
@@ -46,7 +43,11 @@ export interface ApiResult<T = unknown> {
 }
 
 export const ok = <T>(body: T): ApiResult<T> => ({ status: 200, body });
-export const fail = (status: number, error: string, errors?: readonly LoadError[]): ApiResult<{ error: string; errors?: readonly LoadError[] }> => ({
+export const fail = (
+  status: number,
+  error: string,
+  errors?: readonly LoadError[],
+): ApiResult<{ error: string; errors?: readonly LoadError[] }> => ({
   status,
   body: errors ? { error, errors } : { error },
 });

@@ -41,14 +41,29 @@ describe('parseArgs (DESIGN.md §3 flag forms)', () => {
 describe('CLI formatting', () => {
   it('prints located errors as file:doc: Kind ns/name: path: message', () => {
     expect(
-      formatError({ severity: 'error', file: 'vs.yaml', doc: 1, object: 'VirtualService default/web', path: 'spec.http[0].route[0].weight', message: 'must be an integer' }),
+      formatError({
+        severity: 'error',
+        file: 'vs.yaml',
+        doc: 1,
+        object: 'VirtualService default/web',
+        path: 'spec.http[0].route[0].weight',
+        message: 'must be an integer',
+      }),
     ).toBe('vs.yaml:1: VirtualService default/web: spec.http[0].route[0].weight: must be an integer');
-    expect(formatError({ severity: 'warning', file: 'x.yaml', message: 'unknown kind Foo (ignored)' })).toBe('x.yaml: warning: unknown kind Foo (ignored)');
+    expect(formatError({ severity: 'warning', file: 'x.yaml', message: 'unknown kind Foo (ignored)' })).toBe(
+      'x.yaml: warning: unknown kind Foo (ignored)',
+    );
   });
 
   it('aligns table columns', () => {
-    expect(formatTable(['ID', 'TYPE'], [['a.default', 'sidecar'], ['gw.istio-system', 'router']])).toBe(
-      'ID               TYPE\na.default        sidecar\ngw.istio-system  router\n',
-    );
+    expect(
+      formatTable(
+        ['ID', 'TYPE'],
+        [
+          ['a.default', 'sidecar'],
+          ['gw.istio-system', 'router'],
+        ],
+      ),
+    ).toBe('ID               TYPE\na.default        sidecar\ngw.istio-system  router\n');
   });
 });

@@ -6,7 +6,12 @@ import { describe, expect, it } from 'vitest';
 import { bookinfo, configDumpFixture, REPO_ROOT } from '../testing/paths';
 
 const cli = (args: string[], input?: string) => {
-  const r = spawnSync(process.execPath, [join(REPO_ROOT, 'bin', 'meshscope.mjs'), ...args], { cwd: REPO_ROOT, input, encoding: 'utf8', timeout: 60_000 });
+  const r = spawnSync(process.execPath, [join(REPO_ROOT, 'bin', 'meshscope.mjs'), ...args], {
+    cwd: REPO_ROOT,
+    input,
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 };
 const demo = join(REPO_ROOT, 'examples', 'demo');
@@ -34,9 +39,19 @@ describe('meshscope CLI', () => {
   });
 
   it('translate prints the ConfigDump; an unknown proxy exits non-zero naming it', () => {
-    const ok = cli(['translate', '--config', demo, '--proxy', JSON.parse(cli(['proxies', '--config', demo, '-o', 'json']).stdout)[0].id, '--type', 'clusters']);
+    const ok = cli([
+      'translate',
+      '--config',
+      demo,
+      '--proxy',
+      JSON.parse(cli(['proxies', '--config', demo, '-o', 'json']).stdout)[0].id,
+      '--type',
+      'clusters',
+    ]);
     expect(ok.status).toBe(0);
-    expect(JSON.parse(ok.stdout).configs.map((c: { '@type': string }) => c['@type'])).toEqual(['type.googleapis.com/envoy.admin.v3.ClustersConfigDump']);
+    expect(JSON.parse(ok.stdout).configs.map((c: { '@type': string }) => c['@type'])).toEqual([
+      'type.googleapis.com/envoy.admin.v3.ClustersConfigDump',
+    ]);
     const bad = cli(['translate', '--config', demo, '--proxy', 'ghost.shop']);
     expect(bad.status).toBe(1);
     expect(bad.stderr).toContain('ghost.shop');
@@ -60,7 +75,19 @@ describe('meshscope CLI', () => {
 
   it('simulate --dump: a dump without listeners answers Istio\'s "no listener matched", exit 0 (DESIGN.md §3)', () => {
     // gateway-routes-config_dump.json holds only a RoutesConfigDump: nothing can accept the connection.
-    const r = cli(['simulate', '--dump', configDumpFixture('gateway-routes-config_dump.json'), '--mode', 'gateway', '--port', '8080', '--host', 'httpbin.example.com', '--path', '/get']);
+    const r = cli([
+      'simulate',
+      '--dump',
+      configDumpFixture('gateway-routes-config_dump.json'),
+      '--mode',
+      'gateway',
+      '--port',
+      '8080',
+      '--host',
+      'httpbin.example.com',
+      '--path',
+      '/get',
+    ]);
     expect(r.status).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ error: 'no listener matched' });
   });

@@ -14,7 +14,10 @@ export async function readStdin(stream: NodeJS.ReadableStream = process.stdin): 
   return Buffer.concat(chunks).toString('utf8');
 }
 
-export async function loadMesh(paths: readonly string[], opts: { namespace?: string; stdin?: () => Promise<string> } = {}): Promise<LoadedMesh> {
+export async function loadMesh(
+  paths: readonly string[],
+  opts: { namespace?: string; stdin?: () => Promise<string> } = {},
+): Promise<LoadedMesh> {
   const stdin = paths.includes('-') ? await (opts.stdin ?? (() => readStdin()))() : undefined;
   const loaded = await loadPaths([...paths], {
     ...(opts.namespace ? { namespace: opts.namespace } : {}),

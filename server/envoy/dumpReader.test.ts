@@ -69,7 +69,9 @@ describe('readConfigDump section shapes', () => {
       configs: [
         {
           '@type': T('BootstrapConfigDump'),
-          bootstrap: { static_resources: { clusters: [{ name: 'agent', from: 'bootstrap' }, { name: 'boot-only' }], listeners: [{ name: 'bl' }] } },
+          bootstrap: {
+            static_resources: { clusters: [{ name: 'agent', from: 'bootstrap' }, { name: 'boot-only' }], listeners: [{ name: 'bl' }] },
+          },
         },
         {
           '@type': T('ClustersConfigDump'),
@@ -93,9 +95,17 @@ describe('readConfigDump section shapes', () => {
     expect(config).toEqual({ listeners: [l.json], routes: [r.json], clusters: [c.json], endpoints: [e.json] });
   });
   it('accepts JSON text and a bare configs array; ignores unknown @types', () => {
-    const text = JSON.stringify({ configs: [{ '@type': 'type.googleapis.com/some.Unknown', x: 1 }, { '@type': T('RoutesConfigDump'), static_route_configs: [{ route_config: { name: 'x' } }] }] });
+    const text = JSON.stringify({
+      configs: [
+        { '@type': 'type.googleapis.com/some.Unknown', x: 1 },
+        { '@type': T('RoutesConfigDump'), static_route_configs: [{ route_config: { name: 'x' } }] },
+      ],
+    });
     expect(readConfigDump(text)).toEqual({ config: { listeners: [], routes: [{ name: 'x' }], clusters: [], endpoints: [] }, errors: [] });
-    expect(readConfigDump([{ '@type': T('EndpointsConfigDump'), dynamic_endpoint_configs: [{ endpoint_config: { cluster_name: 'c' } }] }]).config.endpoints).toEqual([{ cluster_name: 'c' }]);
+    expect(
+      readConfigDump([{ '@type': T('EndpointsConfigDump'), dynamic_endpoint_configs: [{ endpoint_config: { cluster_name: 'c' } }] }]).config
+        .endpoints,
+    ).toEqual([{ cluster_name: 'c' }]);
   });
   it('bad input gives located errors, never throws', () => {
     expect(readConfigDump('{nope').errors[0]).toMatch(/^config dump is not JSON/);

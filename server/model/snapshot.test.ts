@@ -20,8 +20,7 @@ describe('Bookinfo (istio samples/bookinfo)', () => {
   it.each(networking)('networking/%s loads with platform/bookinfo.yaml without errors', (file) => {
     const snap = load([BOOKINFO, join(FIX, 'networking', file)]);
     expect(snap.errors.filter((e) => e.severity === 'error')).toEqual([]);
-    const istioCount =
-      snap.virtualServices.length + snap.destinationRules.length + snap.gateways.length + snap.serviceEntries.length;
+    const istioCount = snap.virtualServices.length + snap.destinationRules.length + snap.gateways.length + snap.serviceEntries.length;
     expect(istioCount).toBeGreaterThan(0);
   });
 
@@ -36,9 +35,17 @@ describe('Bookinfo (istio samples/bookinfo)', () => {
     // conversion.go:convertServices: one service per host, DNS resolution, MESH_EXTERNAL by default.
     const g = snap.servicesByHost.get('www.googleapis.com')?.[0];
     expect(g).toMatchObject({ registry: 'External', resolution: 'DNS', meshExternal: true, address: '0.0.0.0' });
-    expect(g?.ports.map((p) => [p.port, p.protocol])).toEqual([[80, 'HTTP'], [443, 'HTTPS']]);
+    expect(g?.ports.map((p) => [p.port, p.protocol])).toEqual([
+      [80, 'HTTP'],
+      [443, 'HTTPS'],
+    ]);
     // DNS with no endpoints: one endpoint per port whose address is the host.
-    expect(snap.endpoints.get('default/www.googleapis.com')?.get(443)?.map((e) => `${e.address}:${e.port}`)).toEqual(['www.googleapis.com:443']);
+    expect(
+      snap.endpoints
+        .get('default/www.googleapis.com')
+        ?.get(443)
+        ?.map((e) => `${e.address}:${e.port}`),
+    ).toEqual(['www.googleapis.com:443']);
   });
 
   it('bookinfo.yaml: services with hostnames <name>.<ns>.svc.cluster.local, port 9080 HTTP from name "http"', () => {
@@ -62,7 +69,12 @@ describe('Bookinfo (istio samples/bookinfo)', () => {
     const snap = load([BOOKINFO]);
     expect(snap.pods).toHaveLength(6);
     expect(snap.pods.map((p) => `${p.labels.app}-${p.labels.version}`).sort()).toEqual([
-      'details-v1', 'productpage-v1', 'ratings-v1', 'reviews-v1', 'reviews-v2', 'reviews-v3',
+      'details-v1',
+      'productpage-v1',
+      'ratings-v1',
+      'reviews-v1',
+      'reviews-v2',
+      'reviews-v3',
     ]);
     expect(snap.proxies).toHaveLength(6);
     expect(snap.proxies.every((p) => p.type === 'sidecar')).toBe(true);
@@ -76,12 +88,19 @@ describe('Bookinfo (istio samples/bookinfo)', () => {
     expect(new Set(snap.pods.map((p) => p.ip)).size).toBe(6);
   });
 
-  it('bookinfo.yaml: reviews endpoints carry the pods\' version labels (subset selection)', () => {
+  it("bookinfo.yaml: reviews endpoints carry the pods' version labels (subset selection)", () => {
     const snap = load([BOOKINFO]);
     const eps = snap.endpoints.get('default/reviews.default.svc.cluster.local')?.get(9080) ?? [];
     expect(eps.map((e) => e.labels.version).sort()).toEqual(['v1', 'v2', 'v3']);
     for (const e of eps) {
-      expect(e).toMatchObject({ port: 9080, servicePort: 9080, namespace: 'default', healthy: true, weight: 1, serviceAccount: 'bookinfo-reviews' });
+      expect(e).toMatchObject({
+        port: 9080,
+        servicePort: 9080,
+        namespace: 'default',
+        healthy: true,
+        weight: 1,
+        serviceAccount: 'bookinfo-reviews',
+      });
       expect(snap.pods.find((p) => p.name === e.podName)?.ip).toBe(e.address);
     }
   });
@@ -113,11 +132,19 @@ describe('snapshot shape', () => {
   });
 
   it('the same object twice (v1 and v1beta1 are one object): the later wins, with a located warning', () => {
-    const snap = load([join(FIX, 'networking/virtual-service-reviews-80-20.yaml'), join(FIX, 'networking/virtual-service-reviews-v3.yaml')]);
+    const snap = load([
+      join(FIX, 'networking/virtual-service-reviews-80-20.yaml'),
+      join(FIX, 'networking/virtual-service-reviews-v3.yaml'),
+    ]);
     expect(snap.virtualServices).toHaveLength(1);
     expect(snap.virtualServices[0]?.spec.http?.[0]?.route?.[0]?.destination.subset).toBe('v3');
     expect(snap.errors).toEqual([
-      expect.objectContaining({ severity: 'warning', object: 'VirtualService default/reviews', file: join(FIX, 'networking/virtual-service-reviews-80-20.yaml'), doc: 0 }),
+      expect.objectContaining({
+        severity: 'warning',
+        object: 'VirtualService default/reviews',
+        file: join(FIX, 'networking/virtual-service-reviews-80-20.yaml'),
+        doc: 0,
+      }),
     ]);
   });
 });

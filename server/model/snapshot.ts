@@ -22,7 +22,11 @@ const time = (ts: string): number => {
 
 /** Istio's config order (model/config.go:configCompareByCreationTime): creation time, then name, then namespace. */
 export function byCreation<T extends { meta: { creationTimestamp: string; name: string; namespace: string } }>(a: T, b: T): number {
-  return time(a.meta.creationTimestamp) - time(b.meta.creationTimestamp) || cmp(a.meta.name, b.meta.name) || cmp(a.meta.namespace, b.meta.namespace);
+  return (
+    time(a.meta.creationTimestamp) - time(b.meta.creationTimestamp) ||
+    cmp(a.meta.name, b.meta.name) ||
+    cmp(a.meta.namespace, b.meta.namespace)
+  );
 }
 
 /** push_context.go:sortServicesByCreationTime: creation time, then hostname, then namespace. */
@@ -130,10 +134,15 @@ function dedupe(inputs: readonly RawInput[]): { inputs: RawInput[]; errors: Load
     if (key === undefined || last.get(key) === i) return true;
     const later = inputs[last.get(key)!]!;
     const md = input.object.metadata as Record<string, unknown>;
-    const where = later.origin.file !== undefined ? ` (${later.origin.file}${later.origin.doc !== undefined ? ` doc ${later.origin.doc}` : ''})` : '';
+    const where =
+      later.origin.file !== undefined ? ` (${later.origin.file}${later.origin.doc !== undefined ? ` doc ${later.origin.doc}` : ''})` : '';
     errors.push(
       locate(
-        { severity: 'warning', message: `duplicate object: a later definition${where} replaces this one`, object: `${String(input.object.kind)} ${String(md.namespace ?? '')}/${String(md.name)}` },
+        {
+          severity: 'warning',
+          message: `duplicate object: a later definition${where} replaces this one`,
+          object: `${String(input.object.kind)} ${String(md.namespace ?? '')}/${String(md.name)}`,
+        },
         input.origin,
       ),
     );

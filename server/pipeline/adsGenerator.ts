@@ -79,7 +79,9 @@ export function clientResources(
     key = `grpc\u0000${resourceCacheKey(snap.version, JSON.stringify(proxy), options)}\u0000${JSON.stringify(w)}`;
     build = () => translateGrpc(snap, proxy, w, options);
   } else {
-    key = known ? resourceCacheKey(snap.version, known.id, options) : `node\u0000${resourceCacheKey(snap.version, JSON.stringify(proxy), options)}`;
+    key = known
+      ? resourceCacheKey(snap.version, known.id, options)
+      : `node\u0000${resourceCacheKey(snap.version, JSON.stringify(proxy), options)}`;
     build = () => translateProxy(snap, proxy, options);
   }
   const hit = cache?.get(key);

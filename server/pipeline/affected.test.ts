@@ -46,7 +46,17 @@ function checkNoneMissed(base: RawInput[], muts: Mutation[]): { mutations: numbe
 describe('affectedProxies never misses a changed proxy (exact digest diff as the oracle)', () => {
   it('Istio Bookinfo + DestinationRules + VirtualServices + gateway + ServiceEntry, every object removed/edited/copied', () => {
     const base = [
-      ...load([`${F}/platform/bookinfo.yaml`, `${F}/platform/bookinfo-versions.yaml`, `${F}/networking/destination-rule-all.yaml`, `${F}/networking/virtual-service-reviews-80-20.yaml`, `${F}/networking/bookinfo-gateway.yaml`, `${F}/networking/egress-rule-google-apis.yaml`], 'default'),
+      ...load(
+        [
+          `${F}/platform/bookinfo.yaml`,
+          `${F}/platform/bookinfo-versions.yaml`,
+          `${F}/networking/destination-rule-all.yaml`,
+          `${F}/networking/virtual-service-reviews-80-20.yaml`,
+          `${F}/networking/bookinfo-gateway.yaml`,
+          `${F}/networking/egress-rule-google-apis.yaml`,
+        ],
+        'default',
+      ),
       ...load([`${REPO}e2e/fixtures/ingressgateway.yaml`]),
     ];
     const r = checkNoneMissed(base, mutations(base, ['default', 'istio-system']));
@@ -64,7 +74,11 @@ describe('affectedProxies never misses a changed proxy (exact digest diff as the
     const base = generateMesh({ services: 6, namespaces: 3 });
     // Narrow ns-0's objects to their namespace: edits there must then reach only ns-0's proxies.
     for (const i of base) {
-      const o = i.object as { kind?: string; metadata?: { namespace?: string; annotations?: Record<string, string> }; spec?: Record<string, unknown> };
+      const o = i.object as {
+        kind?: string;
+        metadata?: { namespace?: string; annotations?: Record<string, string> };
+        spec?: Record<string, unknown>;
+      };
       if (o.metadata?.namespace !== 'ns-0') continue;
       if (o.kind === 'Service') o.metadata.annotations = { 'networking.istio.io/exportTo': '.' };
       if (o.kind === 'VirtualService' || o.kind === 'DestinationRule') o.spec = { ...o.spec, exportTo: ['.'] };
@@ -103,8 +117,13 @@ describe('affectedProxies rules', () => {
     expect(got.proxies).toEqual([]);
   });
 
-  it('a Sidecar in the root namespace is every namespace\'s default (sidecar.go: root namespace Sidecar)', () => {
-    const got = affectedProxies(snap, snap, { changed: [`networking.istio.io/v1/Sidecar/${DEFAULT_OPTIONS.rootNamespace}/default`] }, DEFAULT_OPTIONS);
+  it("a Sidecar in the root namespace is every namespace's default (sidecar.go: root namespace Sidecar)", () => {
+    const got = affectedProxies(
+      snap,
+      snap,
+      { changed: [`networking.istio.io/v1/Sidecar/${DEFAULT_OPTIONS.rootNamespace}/default`] },
+      DEFAULT_OPTIONS,
+    );
     expect(got.all).toBe(true);
   });
 
@@ -130,7 +149,12 @@ describe('endpoint-only changes (Pod status, EndpointSlice) against the exact di
       apiVersion: 'v1',
       kind: 'Pod',
       metadata: { name, namespace: ns, labels: { app }, annotations: { 'sidecar.istio.io/status': '{}' } },
-      spec: { containers: [{ name: 'app', image: 'x', ports: [{ containerPort: 8080 }] }, { name: 'istio-proxy', image: 'proxyv2' }] },
+      spec: {
+        containers: [
+          { name: 'app', image: 'x', ports: [{ containerPort: 8080 }] },
+          { name: 'istio-proxy', image: 'proxyv2' },
+        ],
+      },
       status: { phase: 'Running', podIP: ip, conditions: [{ type: 'Ready', status: ready ? 'True' : 'False' }] },
     },
     origin,

@@ -35,7 +35,10 @@ export function exactDiff(a: TypeDigests, b: TypeDigests): Map<string, ResourceK
 }
 
 /** Runs base → next through a real Store, returning both snapshots and the store's change. */
-export function storeTransition(base: readonly RawInput[], next: readonly RawInput[]): { prev: MeshSnapshot; next: MeshSnapshot; change: StoreChange } {
+export function storeTransition(
+  base: readonly RawInput[],
+  next: readonly RawInput[],
+): { prev: MeshSnapshot; next: MeshSnapshot; change: StoreChange } {
   const store = new Store({ debounceMs: 1_000_000 });
   store.replace('t', base);
   store.flush();
@@ -75,26 +78,40 @@ function edits(o: Obj, otherNs: string): Array<[string, (x: Obj) => void]> {
       ];
     case 'Service':
       return [
-        ['exportTo annotation .', (x) => void (md(x).annotations = { ...(md(x).annotations as object), 'networking.istio.io/exportTo': '.' })],
-        ['port +1', (x) => {
-          const ports = (spec(x).ports ?? []) as Array<{ port: number }>;
-          if (ports[0]) ports[0].port += 1;
-        }],
+        [
+          'exportTo annotation .',
+          (x) => void (md(x).annotations = { ...(md(x).annotations as object), 'networking.istio.io/exportTo': '.' }),
+        ],
+        [
+          'port +1',
+          (x) => {
+            const ports = (spec(x).ports ?? []) as Array<{ port: number }>;
+            if (ports[0]) ports[0].port += 1;
+          },
+        ],
         ['selector changed', (x) => void (spec(x).selector = { app: 'nothing-selected' })],
       ];
     case 'Deployment':
       return [
         ['replicas +1', (x) => void (spec(x).replicas = Number(spec(x).replicas ?? 1) + 1)],
-        ['template version label', (x) => {
-          const t = spec(x).template as { metadata?: { labels?: Record<string, string> } } | undefined;
-          if (t?.metadata?.labels) t.metadata.labels.version = 'v-edited';
-        }],
+        [
+          'template version label',
+          (x) => {
+            const t = spec(x).template as { metadata?: { labels?: Record<string, string> } } | undefined;
+            if (t?.metadata?.labels) t.metadata.labels.version = 'v-edited';
+          },
+        ],
       ];
     case 'Gateway':
-      return [['server port +1', (x) => {
-        const servers = (spec(x).servers ?? []) as Array<{ port?: { number: number } }>;
-        if (servers[0]?.port) servers[0].port.number += 1;
-      }]];
+      return [
+        [
+          'server port +1',
+          (x) => {
+            const servers = (spec(x).servers ?? []) as Array<{ port?: { number: number } }>;
+            if (servers[0]?.port) servers[0].port.number += 1;
+          },
+        ],
+      ];
     case 'Namespace':
       return [['label', (x) => void (md(x).labels = { ...(md(x).labels as object), edited: 'yes' })]];
     default:
@@ -128,7 +145,12 @@ export function mutations(base: readonly RawInput[], namespaces: readonly string
   });
   for (const ns of [...namespaces, DEFAULT_OPTIONS.rootNamespace]) {
     const sidecar: RawInput = {
-      object: { apiVersion: 'networking.istio.io/v1', kind: 'Sidecar', metadata: { name: 'default', namespace: ns }, spec: { egress: [{ hosts: ['./*'] }] } },
+      object: {
+        apiVersion: 'networking.istio.io/v1',
+        kind: 'Sidecar',
+        metadata: { name: 'default', namespace: ns },
+        spec: { egress: [{ hosts: ['./*'] }] },
+      },
       origin: { source: 'file', file: 'added.yaml', doc: 0 },
     };
     out.push({ name: `add Sidecar ${ns}/default (./*)`, inputs: [...base, sidecar] });

@@ -43,7 +43,12 @@ describe('changeEvent (what the live UI is told; no translation)', () => {
 
   it('an EndpointSlice change is endpoints-only and says so', () => {
     const snap = snapOf(4);
-    const e = changeEvent(snap, snap, { changed: ['discovery.k8s.io/v1/EndpointSlice/ns-1/svc-1-x'], endpointsOnly: true }, DEFAULT_OPTIONS);
+    const e = changeEvent(
+      snap,
+      snap,
+      { changed: ['discovery.k8s.io/v1/EndpointSlice/ns-1/svc-1-x'], endpointsOnly: true },
+      DEFAULT_OPTIONS,
+    );
     expect(e.endpointsOnly).toBe(true);
     expect(e.types).toEqual(['endpoints']);
   });

@@ -31,7 +31,12 @@ export function proxyDigests(snapshot: MeshSnapshot, options: TranslateOptions, 
   return { version: snapshot.version, byProxy };
 }
 
-export function diffProxies(prev: ProxyDigests | undefined, snapshot: MeshSnapshot, options: TranslateOptions, cache?: ResourceCache): ProxyChanges {
+export function diffProxies(
+  prev: ProxyDigests | undefined,
+  snapshot: MeshSnapshot,
+  options: TranslateOptions,
+  cache?: ResourceCache,
+): ProxyChanges {
   const digests = proxyDigests(snapshot, options, cache);
   const changed = new Set<string>();
   for (const [id, d] of digests.byProxy) if (prev?.byProxy.get(id) !== d) changed.add(id);

@@ -47,7 +47,11 @@ function encodeAll<T>(
     try {
       out.push(memo ? memo.encode(typeUrl, name, item) : encodeResource(typeUrl, name, item));
     } catch (e) {
-      errors.push({ severity: 'error', message: `internal: could not encode ${kind} "${name}": ${(e as Error).message}`, object: `${kind} ${name || `#${i}`}` });
+      errors.push({
+        severity: 'error',
+        message: `internal: could not encode ${kind} "${name}": ${(e as Error).message}`,
+        object: `${kind} ${name || `#${i}`}`,
+      });
     }
   });
   return out;
@@ -58,7 +62,11 @@ export function translateSafely(proxy: ProxyModel, build: () => ResourceTable): 
   try {
     return build();
   } catch (e) {
-    const error: LoadError = { severity: 'error', message: `internal: translation failed: ${(e as Error).message}`, object: `Proxy ${proxy.id}` };
+    const error: LoadError = {
+      severity: 'error',
+      message: `internal: translation failed: ${(e as Error).message}`,
+      object: `Proxy ${proxy.id}`,
+    };
     return { listeners: [], routes: [], clusters: [], endpoints: [], errors: [error] };
   }
 }

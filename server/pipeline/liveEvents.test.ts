@@ -62,7 +62,11 @@ describe('live events without translating every proxy', () => {
     got = nextEvent(rt);
     writeFileSync(join(dir, 'zz-private.yaml'), service('private', 'ns-1', '.'));
     e = await got;
-    const ns1 = rt.snapshot().proxies.filter((p) => p.namespace === 'ns-1').map((p) => p.id).sort();
+    const ns1 = rt
+      .snapshot()
+      .proxies.filter((p) => p.namespace === 'ns-1')
+      .map((p) => p.id)
+      .sort();
     expect(e.all).toBeUndefined();
     expect(e.proxies).toEqual(ns1);
 

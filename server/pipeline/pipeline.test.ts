@@ -84,7 +84,11 @@ describe('diffProxies', () => {
   it('first sight: every proxy; same inputs again: none', () => {
     const first = diffProxies(undefined, snap, DEFAULT_OPTIONS);
     expect(first.changed).toEqual(snap.proxies.map((p) => p.id).sort());
-    const again = diffProxies(first.digests, load(8, bookinfo('platform', 'bookinfo.yaml'), bookinfo('networking', 'virtual-service-reviews-80-20.yaml')), DEFAULT_OPTIONS);
+    const again = diffProxies(
+      first.digests,
+      load(8, bookinfo('platform', 'bookinfo.yaml'), bookinfo('networking', 'virtual-service-reviews-80-20.yaml')),
+      DEFAULT_OPTIONS,
+    );
     expect(again.changed).toEqual([]);
   });
 
@@ -116,6 +120,10 @@ describe('proxyForClient (DESIGN.md §3 proxy identity)', () => {
     expect(gen.generate({ ...base, proxyId: 'nope.default', ips: [] })).toBeUndefined();
     const set = gen.generate({ ...base, proxyId: productpage!.id, ips: [] });
     expect(set?.version).toBe('7');
-    expect([...(set?.byType.keys() ?? [])].sort()).toEqual(Object.values(TYPE).filter((t) => !t.endsWith('Secret')).sort());
+    expect([...(set?.byType.keys() ?? [])].sort()).toEqual(
+      Object.values(TYPE)
+        .filter((t) => !t.endsWith('Secret'))
+        .sort(),
+    );
   });
 });

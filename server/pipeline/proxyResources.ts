@@ -37,7 +37,11 @@ export function proxyResources(
   const hit = cache?.get(key);
   if (hit) return hit;
 
-  const result = encodeTable(proxy, snapshot.version, translateSafely(proxy, () => translateProxy(snapshot, proxy, options)));
+  const result = encodeTable(
+    proxy,
+    snapshot.version,
+    translateSafely(proxy, () => translateProxy(snapshot, proxy, options)),
+  );
   cache?.set(key, result);
   return result;
 }

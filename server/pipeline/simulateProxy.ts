@@ -16,7 +16,12 @@ export interface SimulateProxyOptions {
 }
 
 /** undefined when the proxy is not in the snapshot. */
-export function simulateProxy(snapshot: MeshSnapshot, proxyId: string, request: SimRequest, opts: SimulateProxyOptions = {}): SimResult | undefined {
+export function simulateProxy(
+  snapshot: MeshSnapshot,
+  proxyId: string,
+  request: SimRequest,
+  opts: SimulateProxyOptions = {},
+): SimResult | undefined {
   const options = opts.options ?? DEFAULT_OPTIONS;
   const res = configDumpFor(snapshot, proxyId, { options, ...(opts.cache ? { cache: opts.cache } : {}) });
   const proxy = snapshot.proxiesById.get(proxyId);
@@ -24,7 +29,9 @@ export function simulateProxy(snapshot: MeshSnapshot, proxyId: string, request: 
   const { config } = readConfigDump(res.dump);
   let result = simulate(config, request);
   if (request.mode === 'gateway' && result.error === 'no listener matched') {
-    const target = buildProxyView(snapshot, proxy, options).serviceTargets.find((t) => t.port.port === request.port && t.targetPort !== request.port);
+    const target = buildProxyView(snapshot, proxy, options).serviceTargets.find(
+      (t) => t.port.port === request.port && t.targetPort !== request.port,
+    );
     if (target) {
       const retried = simulate(config, { ...request, port: target.targetPort });
       const note = `port ${request.port} is Service ${target.service.namespace}/${target.service.name}'s port; it reaches the gateway pod on targetPort ${target.targetPort}`;

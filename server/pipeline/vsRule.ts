@@ -15,7 +15,12 @@ import { translateRouteMatch } from '../translate/xds/routes/match';
  * (TranslateRouteMatch) under the same route name (`name[.matchName]`). Undefined when the route did not
  * come from a VirtualService of these inputs.
  */
-export function vsRuleOf(snapshot: MeshSnapshot, proxyId: string, result: SimResult, options: TranslateOptions = DEFAULT_OPTIONS): string | undefined {
+export function vsRuleOf(
+  snapshot: MeshSnapshot,
+  proxyId: string,
+  result: SimResult,
+  options: TranslateOptions = DEFAULT_OPTIONS,
+): string | undefined {
   const src = result.source;
   if (src?.kind !== 'VirtualService' || result.routeIndex === undefined || result.virtualHost === undefined) return undefined;
   const proxy = snapshot.proxiesById.get(proxyId);

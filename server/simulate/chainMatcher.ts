@@ -96,7 +96,9 @@ function treeMatch(tree: J, inp: Inputs, depth: number): Outcome {
   if (exact) return onMatch(exact[v], inp, depth);
   const prefix = obj(obj(tree, 'prefix_match_map'), 'map');
   if (prefix) {
-    const keys = Object.keys(prefix).filter((k) => v.startsWith(k)).sort((a, b) => b.length - a.length);
+    const keys = Object.keys(prefix)
+      .filter((k) => v.startsWith(k))
+      .sort((a, b) => b.length - a.length);
     for (const k of keys) {
       const r = onMatch(prefix[k], inp, depth);
       if (r) return r;

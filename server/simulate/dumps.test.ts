@@ -21,7 +21,15 @@ describe('sidecar-config_dump.json (an ambient waypoint: connect_terminate, main
   // routes to cluster main_internal — which is not in this dump's clusters.
   it('HBONE CONNECT on 15008 → connect_terminate → main_internal', () => {
     const r = simulate(cfg, { mode: 'gateway', port: 15008, tls: 'tls', protocol: 'http2', method: 'CONNECT', host: '10.96.1.201:9080' });
-    expect(r).toMatchObject({ listener: 'connect_terminate', filterChain: 'default', routeConfig: 'default', virtualHost: 'default', route: '', cluster: 'main_internal', endpoints: [] });
+    expect(r).toMatchObject({
+      listener: 'connect_terminate',
+      filterChain: 'default',
+      routeConfig: 'default',
+      virtualHost: 'default',
+      route: '',
+      cluster: 'main_internal',
+      endpoints: [],
+    });
     expect(r.error).toBeUndefined();
     expect(r.notes).toContain('cluster main_internal is not in the config');
   });
@@ -65,7 +73,13 @@ describe('waypoint-config_dump.json', () => {
   // "backend" (*) with prefix /healthz/ready → cluster agent (STATIC, load_assignment 127.0.0.1:15020).
   it('readiness probe on 15021 → agent at 127.0.0.1:15020', () => {
     const r = simulate(cfg, { mode: 'gateway', port: 15021, path: '/healthz/ready', host: '10.0.0.1:15021' });
-    expect(r).toMatchObject({ listener: '0.0.0.0_15021', filterChain: 'filter_chains[0]', virtualHost: 'backend', cluster: 'agent', endpoints: ['127.0.0.1:15020'] });
+    expect(r).toMatchObject({
+      listener: '0.0.0.0_15021',
+      filterChain: 'filter_chains[0]',
+      virtualHost: 'backend',
+      cluster: 'agent',
+      endpoints: ['127.0.0.1:15020'],
+    });
     expect(r.routeConfig).toBeUndefined();
   });
   it('other paths on 15021 → no route matched', () => {
@@ -127,7 +141,9 @@ describe('gateway-routes-config_dump.json (+ endpoints-config_dump.json)', () =>
     expect(r.rejected).toContainEqual({ hop: 'route', name: '', index: 0, reason: 'path /GET does not match prefix /get' });
   });
   it('http.8080: another host → no virtual host matched', () => {
-    expect(simulateRoute(routes, 'http.8080', { mode: 'gateway', port: 8080, host: 'other.example.com' }).error).toBe('no virtual host matched');
+    expect(simulateRoute(routes, 'http.8080', { mode: 'gateway', port: 8080, host: 'other.example.com' }).error).toBe(
+      'no virtual host matched',
+    );
   });
 });
 
@@ -136,10 +152,13 @@ describe('endpoints-config_dump.json', () => {
   it('no listener matched; the reviews ClusterLoadAssignment is readable', () => {
     const cfg = read('endpoints-config_dump.json');
     expect(simulate(cfg, { mode: 'outbound', address: '10.96.0.1', port: 9080 }).error).toBe('no listener matched');
-    expect(clusterEndpoints(cfg.clusters, cfg.endpoints, 'outbound|9080||reviews.default.svc.cluster.local', normalizeRequest({ mode: 'outbound', port: 9080 })).endpoints).toEqual([
-      '10.244.0.192:9080',
-      '10.244.0.193:9080',
-      '10.244.0.195:9080',
-    ]);
+    expect(
+      clusterEndpoints(
+        cfg.clusters,
+        cfg.endpoints,
+        'outbound|9080||reviews.default.svc.cluster.local',
+        normalizeRequest({ mode: 'outbound', port: 9080 }),
+      ).endpoints,
+    ).toEqual(['10.244.0.192:9080', '10.244.0.193:9080', '10.244.0.195:9080']);
   });
 });

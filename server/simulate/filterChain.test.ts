@@ -12,7 +12,10 @@ import { normalizeRequest, type SimRequest } from './types';
 const inspectors = [{ name: 'envoy.filters.listener.tls_inspector' }, { name: 'envoy.filters.listener.http_inspector' }];
 const listener = (chains: Record<string, unknown>[], extra: Record<string, unknown> = {}) =>
   ({ name: 'l', listener_filters: inspectors, filter_chains: chains, ...extra }) as unknown as EnvoyJson;
-const chain = (name: string, filter_chain_match?: Record<string, unknown>) => ({ name, ...(filter_chain_match ? { filter_chain_match } : {}) });
+const chain = (name: string, filter_chain_match?: Record<string, unknown>) => ({
+  name,
+  ...(filter_chain_match ? { filter_chain_match } : {}),
+});
 const pick = (l: EnvoyJson, r: Partial<SimRequest>) => {
   const ctx = normalizeRequest({ mode: 'inbound', port: 80, ...r });
   return selectFilterChain(l, ctx, detect(l, ctx));
@@ -30,8 +33,18 @@ describe('selectFilterChain (FilterChainMatch order)', () => {
     });
     const r = pick(l, { port: 80 });
     expect(r.name).toBe('default');
-    expect(r.rejected).toContainEqual({ hop: 'filterChain', name: 'any', index: 0, reason: 'another chain matched destination_port more specifically' });
-    expect(r.rejected).toContainEqual({ hop: 'filterChain', name: 'p80-tls', index: 1, reason: 'transport_protocol tls does not match raw_buffer' });
+    expect(r.rejected).toContainEqual({
+      hop: 'filterChain',
+      name: 'any',
+      index: 0,
+      reason: 'another chain matched destination_port more specifically',
+    });
+    expect(r.rejected).toContainEqual({
+      hop: 'filterChain',
+      name: 'p80-tls',
+      index: 1,
+      reason: 'transport_protocol tls does not match raw_buffer',
+    });
   });
   it('no chain and no default → nothing', () => {
     expect(pick(listener([chain('p81', { destination_port: 81 })]), { port: 80 }).chain).toBeUndefined();
@@ -90,7 +103,9 @@ describe('selectFilterChain (FilterChainMatch order)', () => {
   });
   it('filter_disabled on the http_inspector for a port range disables detection (traffic.go hasFilterOnPort)', () => {
     const l = listener([chain('h1', { application_protocols: ['http/1.1'] }), chain('tcp')], {
-      listener_filters: [{ name: 'envoy.filters.listener.http_inspector', filter_disabled: { destination_port_range: { start: 80, end: 81 } } }],
+      listener_filters: [
+        { name: 'envoy.filters.listener.http_inspector', filter_disabled: { destination_port_range: { start: 80, end: 81 } } },
+      ],
     });
     expect(pick(l, { port: 80 }).name).toBe('tcp');
     expect(pick(l, { port: 90 }).name).toBe('h1');
@@ -102,8 +117,13 @@ describe('selectFilterChain (FilterChainMatch order)', () => {
 });
 
 describe('filter_chain_matcher (unified matcher)', () => {
-  const action = (name: string) => ({ action: { name, typed_config: { '@type': 'type.googleapis.com/google.protobuf.StringValue', value: name } } });
-  const input = (t: string) => ({ name: t, typed_config: { '@type': `type.googleapis.com/envoy.extensions.matching.common_inputs.network.v3.${t}` } });
+  const action = (name: string) => ({
+    action: { name, typed_config: { '@type': 'type.googleapis.com/google.protobuf.StringValue', value: name } },
+  });
+  const input = (t: string) => ({
+    name: t,
+    typed_config: { '@type': `type.googleapis.com/envoy.extensions.matching.common_inputs.network.v3.${t}` },
+  });
   const matcher = {
     matcher_tree: {
       input: input('DestinationIPInput'),
@@ -125,7 +145,10 @@ describe('filter_chain_matcher (unified matcher)', () => {
               ranges: [{ address_prefix: '10.0.0.2', prefix_len: 32 }],
               on_match: {
                 matcher: {
-                  matcher_tree: { input: input('ApplicationProtocolInput'), exact_match_map: { map: { "'h2c'": action('http'), "'http/1.1'": action('http') } } },
+                  matcher_tree: {
+                    input: input('ApplicationProtocolInput'),
+                    exact_match_map: { map: { "'h2c'": action('http'), "'http/1.1'": action('http') } },
+                  },
                   on_no_match: action('tcp'),
                 },
               },
@@ -143,11 +166,14 @@ describe('filter_chain_matcher (unified matcher)', () => {
   };
   it('most specific IP range, then the nested port map', () => expect(name({ address: '10.0.0.1', port: 9080 })).toBe('svc-9080'));
   it('nested miss falls through to the next (less specific) range', () => expect(name({ address: '10.0.0.1', port: 1 })).toBe('wide'));
-  it("ApplicationProtocolInput is the quoted ALPN list ('h2c')", () => expect(name({ address: '10.0.0.2', protocol: 'http2' })).toBe('http'));
+  it("ApplicationProtocolInput is the quoted ALPN list ('h2c')", () =>
+    expect(name({ address: '10.0.0.2', protocol: 'http2' })).toBe('http'));
   it('nested on_no_match', () => expect(name({ address: '10.0.0.2', protocol: 'tcp' })).toBe('tcp'));
   it('outer on_no_match', () => expect(name({ address: '192.168.1.1' })).toBe('fallback'));
   it('an exclusive less specific range is not used when a more specific one exists (ip.proto exclusive)', () => {
-    const m = structuredClone(matcher) as unknown as { matcher_tree: { custom_match: { typed_config: { range_matchers: { exclusive?: boolean }[] } } } };
+    const m = structuredClone(matcher) as unknown as {
+      matcher_tree: { custom_match: { typed_config: { range_matchers: { exclusive?: boolean }[] } } };
+    };
     const first = m.matcher_tree.custom_match.typed_config.range_matchers[0];
     if (first) first.exclusive = true;
     const ctx = normalizeRequest({ mode: 'inbound', address: '10.0.0.1', port: 1 });

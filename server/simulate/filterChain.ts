@@ -169,7 +169,10 @@ export function selectFilterChain(listener: J, ctx: SimCtx, det: Detected): Chai
   const notes: string[] = [];
   const first = alive[0];
   if (first) {
-    if (alive.length > 1) notes.push(`multiple filter chains matched (${alive.map((a) => chainName(a.chain, a.index)).join(', ')}); Envoy rejects such a listener`);
+    if (alive.length > 1)
+      notes.push(
+        `multiple filter chains matched (${alive.map((a) => chainName(a.chain, a.index)).join(', ')}); Envoy rejects such a listener`,
+      );
     return { chain: first.chain, name: chainName(first.chain, first.index), rejected, notes };
   }
   const def = obj(listener, 'default_filter_chain');

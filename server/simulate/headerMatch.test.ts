@@ -31,14 +31,28 @@ describe('matchHeader (HeaderUtility::matchHeaders)', () => {
     ['no specifier, absent', { name: 'x' }, {}, false],
     ['invert_match on a miss matches', { name: 'x', string_match: { exact: 'a' }, invert_match: true }, { x: 'b' }, true],
     ['invert_match on a hit fails', { name: 'x', string_match: { exact: 'a' }, invert_match: true }, { x: 'a' }, false],
-    ['invert_match with absent header (not present_match) fails', { name: 'x', string_match: { exact: 'a' }, invert_match: true }, {}, false],
+    [
+      'invert_match with absent header (not present_match) fails',
+      { name: 'x', string_match: { exact: 'a' }, invert_match: true },
+      {},
+      false,
+    ],
     ['invert present_match with absent header matches', { name: 'x', present_match: true, invert_match: true }, {}, true],
-    ['treat_missing_header_as_empty evaluates ""', { name: 'x', string_match: { exact: '' }, treat_missing_header_as_empty: true }, {}, true],
-    ['treat_missing + invert: "" vs exact a → match', { name: 'x', string_match: { exact: 'a' }, invert_match: true, treat_missing_header_as_empty: true }, {}, true],
+    [
+      'treat_missing_header_as_empty evaluates ""',
+      { name: 'x', string_match: { exact: '' }, treat_missing_header_as_empty: true },
+      {},
+      true,
+    ],
+    [
+      'treat_missing + invert: "" vs exact a → match',
+      { name: 'x', string_match: { exact: 'a' }, invert_match: true, treat_missing_header_as_empty: true },
+      {},
+      true,
+    ],
     ['names are case-insensitive', { name: 'End-User', string_match: { exact: 'jason' } }, { 'end-user': 'jason' }, true],
   ];
-  for (const [name, m, headers, want] of cases)
-    it(name, () => expect(matchHeader(m as never, H(headers)).match).toBe(want));
+  for (const [name, m, headers, want] of cases) it(name, () => expect(matchHeader(m as never, H(headers)).match).toBe(want));
 
   it('reports why: header absent', () => {
     expect(matchHeader({ name: 'end-user', string_match: { exact: 'jason' } }, H({}))).toEqual({

@@ -10,9 +10,7 @@ export interface MatchOutcome {
   reason?: string;
 }
 
-type Kind =
-  | { t: 'present'; present: boolean }
-  | { t: 'test'; describe: string; test: (v: string) => boolean };
+type Kind = { t: 'present'; present: boolean } | { t: 'test'; describe: string; test: (v: string) => boolean };
 
 function headerKind(h: J): Kind {
   const exact = str(h, 'exact_match');

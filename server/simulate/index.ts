@@ -69,7 +69,8 @@ function pickChain(listener: J, ctx: SimCtx): ChainPick {
       index: x.index,
       reason: wanted === undefined ? 'filter_chain_matcher matched no chain' : `filter_chain_matcher selected ${wanted}`,
     }));
-  const notes = wanted !== undefined && idx < 0 ? [`filter_chain_matcher selected ${wanted}, which is not a filter chain of the listener`] : [];
+  const notes =
+    wanted !== undefined && idx < 0 ? [`filter_chain_matcher selected ${wanted}, which is not a filter chain of the listener`] : [];
   const chosen = chains[idx];
   if (chosen) return { chain: chosen, name: chainName(chosen, idx), rejected, notes };
   const def = obj(listener, 'default_filter_chain');

@@ -49,19 +49,19 @@ function virtualListener(listeners: J[], name: string, port: number): J | undefi
 
 function byAddress(listeners: J[], ctx: SimCtx, boundOnly: boolean, rejected: Rejection[], exclude?: J): J | undefined {
   const candidates = listeners.filter((l) => l !== exclude && (!boundOnly || bool(l, 'bind_to_port') !== false));
-  const exact = ctx.address
-    ? candidates.find((l) => sockets(l).some((s) => s.port === ctx.port && s.address === ctx.address))
-    : undefined;
+  const exact = ctx.address ? candidates.find((l) => sockets(l).some((s) => s.port === ctx.port && s.address === ctx.address)) : undefined;
   const wildcard = candidates.find((l) => sockets(l).some((s) => s.port === ctx.port && isWildcardAddress(s.address)));
   const hit = exact ?? wildcard;
   listeners.forEach((l, index) => {
     if (l === hit || l === exclude) return;
     const onPort = sockets(l).filter((s) => s.port === ctx.port);
     if (onPort.length === 0) return;
-    const reason = boundOnly && bool(l, 'bind_to_port') === false
-      ? 'bind_to_port is false (reachable only through an original-destination hand-off)'
-      : hit && hit === exact ? `address ${ctx.address ?? ''} matched another listener exactly`
-      : `address ${onPort.map((s) => s.address).join(',')} does not match ${ctx.address ?? '(none)'}`;
+    const reason =
+      boundOnly && bool(l, 'bind_to_port') === false
+        ? 'bind_to_port is false (reachable only through an original-destination hand-off)'
+        : hit && hit === exact
+          ? `address ${ctx.address ?? ''} matched another listener exactly`
+          : `address ${onPort.map((s) => s.address).join(',')} does not match ${ctx.address ?? '(none)'}`;
     rejected.push({ hop: 'listener', name: listenerName(l), index, reason });
   });
   return hit;
@@ -71,8 +71,7 @@ export function selectListener(listeners: J[], ctx: SimCtx): ListenerPick {
   const rejected: Rejection[] = [];
   const notes: string[] = [];
   const valid = listeners.filter(isObj);
-  const pick = (l: J | undefined): ListenerPick =>
-    l ? { listener: l, name: listenerName(l), rejected, notes } : { rejected, notes };
+  const pick = (l: J | undefined): ListenerPick => (l ? { listener: l, name: listenerName(l), rejected, notes } : { rejected, notes });
   if (ctx.listenerName !== undefined) return pick(valid.find((l) => listenerName(l) === ctx.listenerName));
   if (ctx.mode === 'gateway') return pick(byAddress(valid, ctx, true, rejected));
   if (ctx.mode === 'inbound') {

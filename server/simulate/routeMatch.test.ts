@@ -29,8 +29,7 @@ describe('matchRoute path specifiers', () => {
     ['path_separated_prefix not a segment', { path_separated_prefix: '/api' }, '/apix', false],
     ['path_separated_prefix with query', { path_separated_prefix: '/api' }, '/api?x=1', true],
   ];
-  for (const [name, match, path, want] of cases)
-    it(name, () => expect(matchRoute(route(match), ctx({ path })).match).toBe(want));
+  for (const [name, match, path, want] of cases) it(name, () => expect(matchRoute(route(match), ctx({ path })).match).toBe(want));
 
   it('connect_matcher only matches CONNECT', () => {
     expect(matchRoute(route({ connect_matcher: {} }), ctx({ method: 'CONNECT' })).match).toBe(true);

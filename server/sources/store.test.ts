@@ -121,7 +121,7 @@ describe('Store', () => {
     store.replace('files', [vs('r', 80), vs('other')]);
     store.flush();
     const bad = vs('r', 80);
-    ((bad.object.spec as { http: { route: { weight: unknown }[] }[] }).http[0]!.route[0]!).weight = 'eighty';
+    (bad.object.spec as { http: { route: { weight: unknown }[] }[] }).http[0]!.route[0]!.weight = 'eighty';
     store.replace('files', [bad, vs('other'), vs('third')]);
     store.flush();
     const snap = store.snapshot();
@@ -131,7 +131,15 @@ describe('Store', () => {
       expect.objectContaining({ severity: 'error', object: 'VirtualService default/r', path: 'spec.http[0].route[0].weight' }),
     );
     // A brand-new invalid object has no last good version: dropped, error reported.
-    store.upsert('files', input({ apiVersion: 'networking.istio.io/v1', kind: 'VirtualService', metadata: { name: 'new', namespace: 'default' }, spec: { hosts: ['x'], http: [{ bogus: 1 }] } }));
+    store.upsert(
+      'files',
+      input({
+        apiVersion: 'networking.istio.io/v1',
+        kind: 'VirtualService',
+        metadata: { name: 'new', namespace: 'default' },
+        spec: { hosts: ['x'], http: [{ bogus: 1 }] },
+      }),
+    );
     store.flush();
     expect(store.snapshot().virtualServices.some((v) => v.meta.name === 'new')).toBe(false);
     expect(store.snapshot().errors).toContainEqual(expect.objectContaining({ path: 'spec.http[0].bogus' }));
@@ -140,9 +148,11 @@ describe('Store', () => {
   it('never throws on garbage; source errors are carried into the snapshot', () => {
     const store = mk();
     expect(() => {
-      store.replace('x', [input({ kind: 7 } as RawObject), input({ apiVersion: 'v1', kind: 'Service', metadata: 'nope' })], [
-        { severity: 'error', message: 'YAML syntax error at line 3', file: 'f.yaml', doc: 2 },
-      ]);
+      store.replace(
+        'x',
+        [input({ kind: 7 } as RawObject), input({ apiVersion: 'v1', kind: 'Service', metadata: 'nope' })],
+        [{ severity: 'error', message: 'YAML syntax error at line 3', file: 'f.yaml', doc: 2 }],
+      );
       store.flush();
     }).not.toThrow();
     const errs = store.snapshot().errors;
@@ -157,7 +167,10 @@ describe('Store', () => {
     store.flush();
     store.upsert('k', pod('p', false));
     store.flush();
-    store.upsert('k', input({ apiVersion: 'discovery.k8s.io/v1', kind: 'EndpointSlice', metadata: { name: 's', namespace: 'default' }, endpoints: [] }));
+    store.upsert(
+      'k',
+      input({ apiVersion: 'discovery.k8s.io/v1', kind: 'EndpointSlice', metadata: { name: 's', namespace: 'default' }, endpoints: [] }),
+    );
     store.flush();
     store.upsert('k', vs('r'));
     store.flush();
@@ -174,10 +187,15 @@ describe('Store', () => {
   });
 });
 
-describe('Store inputs stay the sources\' own', () => {
+describe("Store inputs stay the sources' own", () => {
   it('building a (frozen) snapshot does not freeze the raw objects a source handed over', () => {
     const store = new Store();
-    const svc = input({ apiVersion: 'v1', kind: 'Service', metadata: { name: 's', labels: { a: 'b' } }, spec: { selector: { app: 's' }, ports: [{ port: 80 }] } });
+    const svc = input({
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name: 's', labels: { a: 'b' } },
+      spec: { selector: { app: 's' }, ports: [{ port: 80 }] },
+    });
     store.replace('src', [svc]);
     store.flush();
     expect(Object.isFrozen(store.snapshot().services[0])).toBe(true);

@@ -49,9 +49,7 @@ describe('translator goldens', () => {
         const proxy =
           typeof sel === 'string'
             ? snap.proxiesById.get(sel)
-            : snap.proxies.find(
-                (p) => p.namespace === sel.namespace && Object.entries(sel.labels).every(([k, v]) => p.labels[k] === v),
-              );
+            : snap.proxies.find((p) => p.namespace === sel.namespace && Object.entries(sel.labels).every(([k, v]) => p.labels[k] === v));
         expect(proxy, `proxy ${JSON.stringify(sel)}`).toBeDefined();
         if (!proxy) continue;
         const table = translateProxy(snap, proxy, { ...DEFAULT_OPTIONS, ...c.options });
@@ -74,8 +72,7 @@ describe('translator goldens', () => {
           }
         }
       }
-      if (update && existsSync(outDir))
-        for (const f of readdirSync(outDir)) if (!written.has(join(outDir, f))) rmSync(join(outDir, f));
+      if (update && existsSync(outDir)) for (const f of readdirSync(outDir)) if (!written.has(join(outDir, f))) rmSync(join(outDir, f));
     });
   }
 });

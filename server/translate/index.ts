@@ -17,11 +17,7 @@ export type { ResourceTable } from './types';
 const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 const byName = <T extends { name?: string }>(a: T, b: T) => compare(a.name ?? '', b.name ?? '');
 
-export function translateProxy(
-  snapshot: MeshSnapshot,
-  proxy: ProxyModel,
-  options: TranslateOptions = DEFAULT_OPTIONS,
-): ResourceTable {
+export function translateProxy(snapshot: MeshSnapshot, proxy: ProxyModel, options: TranslateOptions = DEFAULT_OPTIONS): ResourceTable {
   const view = buildProxyView(snapshot, proxy, options);
   const errors: LoadError[] = [];
   const table: ResourceTable = { listeners: [], routes: [], clusters: [], endpoints: [], errors };

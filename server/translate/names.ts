@@ -7,8 +7,7 @@ export type Direction = 'outbound' | 'inbound';
 export const clusterName = (direction: Direction, port: number, subset: string, hostname: string): string =>
   `${direction}|${port}|${subset}|${hostname}`;
 
-export const outboundCluster = (port: number, hostname: string, subset = ''): string =>
-  clusterName('outbound', port, subset, hostname);
+export const outboundCluster = (port: number, hostname: string, subset = ''): string => clusterName('outbound', port, subset, hostname);
 
 /** Inbound clusters carry the target port and no host: `inbound|9080||`. */
 export const inboundCluster = (targetPort: number): string => `inbound|${targetPort}||`;

@@ -13,7 +13,9 @@ export function configPath(kind: string, namespace: string, name: string, group 
 export const configPathOf = (c: Pick<IstioConfig, 'kind' | 'meta'>): string => configPath(c.kind, c.meta.namespace, c.meta.name);
 
 /** Inverse of configPath, for the UI and the simulator. */
-export function parseConfigPath(path: string): { group: string; version: string; namespace: string; kind: string; name: string } | undefined {
+export function parseConfigPath(
+  path: string,
+): { group: string; version: string; namespace: string; kind: string; name: string } | undefined {
   const m = /^\/apis\/([^/]+)\/([^/]+)\/namespaces\/([^/]+)\/([^/]+)\/([^/]+)$/.exec(path);
   if (!m) return undefined;
   const [, group, version, namespace, kebab, name] = m as unknown as [string, string, string, string, string, string];

@@ -35,12 +35,18 @@ export function orderTypes(types: Iterable<string>): string[] {
 
 export const shortType = (typeUrl: string): string => {
   switch (typeUrl) {
-    case TYPE.listener: return 'LDS';
-    case TYPE.cluster: return 'CDS';
-    case TYPE.route: return 'RDS';
-    case TYPE.endpoint: return 'EDS';
-    case TYPE.secret: return 'SDS';
-    default: return typeUrl.slice(typeUrl.lastIndexOf('/') + 1);
+    case TYPE.listener:
+      return 'LDS';
+    case TYPE.cluster:
+      return 'CDS';
+    case TYPE.route:
+      return 'RDS';
+    case TYPE.endpoint:
+      return 'EDS';
+    case TYPE.secret:
+      return 'SDS';
+    default:
+      return typeUrl.slice(typeUrl.lastIndexOf('/') + 1);
   }
 };
 

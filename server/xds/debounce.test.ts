@@ -49,11 +49,29 @@ describe('mergePushRequests (istiod PushRequest.Merge)', () => {
   const eds = new Set([TYPE.endpoint] as const);
   const cds = new Set([TYPE.cluster] as const);
   const cases: Array<[string, PushRequest, PushRequest, PushRequest['proxies'], string[] | undefined]> = [
-    ['proxy sets union', { proxies: new Set(['a']), reason: 'r' }, { proxies: new Set(['b']), reason: 'r' }, new Set(['a', 'b']), undefined],
+    [
+      'proxy sets union',
+      { proxies: new Set(['a']), reason: 'r' },
+      { proxies: new Set(['b']), reason: 'r' },
+      new Set(['a', 'b']),
+      undefined,
+    ],
     ['all wins', { proxies: 'all', reason: 'r' }, { proxies: new Set(['b']), reason: 'r' }, 'all', undefined],
     ['unspecified proxies mean all', { reason: 'r' }, { proxies: new Set(['b']), reason: 'r' }, 'all', undefined],
-    ['type sets union', { proxies: 'all', types: eds, reason: 'r' }, { proxies: 'all', types: cds, reason: 'r' }, 'all', [TYPE.cluster, TYPE.endpoint]],
-    ['a full push (no types) wins over an EDS-only push', { proxies: 'all', types: eds, reason: 'r' }, { proxies: 'all', reason: 'r' }, 'all', undefined],
+    [
+      'type sets union',
+      { proxies: 'all', types: eds, reason: 'r' },
+      { proxies: 'all', types: cds, reason: 'r' },
+      'all',
+      [TYPE.cluster, TYPE.endpoint],
+    ],
+    [
+      'a full push (no types) wins over an EDS-only push',
+      { proxies: 'all', types: eds, reason: 'r' },
+      { proxies: 'all', reason: 'r' },
+      'all',
+      undefined,
+    ],
   ];
   for (const [name, a, b, proxies, types] of cases) {
     it(name, () => {

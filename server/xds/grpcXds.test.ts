@@ -25,7 +25,14 @@ const logs: string[] = [];
 function config(version: string, w1: number, w2: number, opts: { v2Static?: boolean } = {}) {
   gen.set(version, [
     apiListener(TARGET, 'reviews-route'),
-    weightedRoute('reviews-route', [TARGET], [['reviews-v1', w1], ['reviews-v2', w2]]),
+    weightedRoute(
+      'reviews-route',
+      [TARGET],
+      [
+        ['reviews-v1', w1],
+        ['reviews-v2', w2],
+      ],
+    ),
     edsCluster('reviews-v1'),
     opts.v2Static ? edsCluster('reviews-v2', { type: 'STATIC' }) : edsCluster('reviews-v2'),
     loadAssignment('reviews-v1', [['127.0.0.1', v1.port]]),

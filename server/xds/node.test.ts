@@ -25,14 +25,23 @@ describe('parseNode', () => {
   });
 
   it('router id; namespace from the id when metadata lacks it; INSTANCE_IPS override', () => {
-    const c = parseNode(makeNode({ id: 'router~10.0.0.9~istio-ingressgateway-7d.istio-system~istio-system.svc.cluster.local', metadata: { INSTANCE_IPS: '10.0.0.9,fd00::9' } }), 'p');
+    const c = parseNode(
+      makeNode({
+        id: 'router~10.0.0.9~istio-ingressgateway-7d.istio-system~istio-system.svc.cluster.local',
+        metadata: { INSTANCE_IPS: '10.0.0.9,fd00::9' },
+      }),
+      'p',
+    );
     expect(c.nodeType).toBe('router');
     expect(c.namespace).toBe('istio-system');
     expect(c.ips).toEqual(['10.0.0.9', 'fd00::9']);
   });
 
   it('GENERATOR=grpc → flavour grpc', () => {
-    const c = parseNode(makeNode({ id: 'sidecar~127.0.0.1~client.default~default.svc.cluster.local', metadata: { GENERATOR: 'grpc' } }), 'p');
+    const c = parseNode(
+      makeNode({ id: 'sidecar~127.0.0.1~client.default~default.svc.cluster.local', metadata: { GENERATOR: 'grpc' } }),
+      'p',
+    );
     expect(c.flavour).toBe('grpc');
     expect(c.generator).toBe('grpc');
   });

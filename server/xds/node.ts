@@ -64,7 +64,11 @@ export function parseNode(node: Node | undefined, peer: string): ClientInfo {
     if (ns) info.namespace = ns;
   }
   const instanceIps = str(metadata['INSTANCE_IPS']);
-  if (instanceIps) info.ips = instanceIps.split(',').map((s) => s.trim()).filter(Boolean);
+  if (instanceIps)
+    info.ips = instanceIps
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
   return info;
 }
 

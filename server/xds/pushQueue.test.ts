@@ -43,7 +43,10 @@ describe('PushQueue (istiod pushqueue semantics)', () => {
     q.enqueue('a', ['3']);
     expect(q.stats()).toEqual({ queued: 0, running: 1, pending: 1 });
     await finish('a');
-    expect(started).toEqual([['a', ['1']], ['a', ['2', '3']]]);
+    expect(started).toEqual([
+      ['a', ['1']],
+      ['a', ['2', '3']],
+    ]);
     await finish('a');
     expect(q.stats()).toEqual({ queued: 0, running: 0, pending: 0 });
   });

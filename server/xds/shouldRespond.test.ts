@@ -9,19 +9,117 @@ const watch = (names: string[], nonceSent: string | undefined, wildcard = false)
   ...(nonceSent !== undefined ? { nonceSent } : {}),
 });
 
-const cases: Array<{ name: string; watch?: WatchView; typeUrl: string; nonce: string; names: string[]; error?: boolean; kind: RequestKind; respond: boolean }> = [
+const cases: Array<{
+  name: string;
+  watch?: WatchView;
+  typeUrl: string;
+  nonce: string;
+  names: string[];
+  error?: boolean;
+  kind: RequestKind;
+  respond: boolean;
+}> = [
   { name: 'first request on a stream (no watch): respond', typeUrl: TYPE.cluster, nonce: '', names: [], kind: 'initial', respond: true },
-  { name: 'reconnect: empty nonce with an existing watch still responds (istiod: ResponseNonce == "")', watch: watch(['a'], '4'), typeUrl: TYPE.endpoint, nonce: '', names: ['a'], kind: 'initial', respond: true },
-  { name: 'reconnect to a new server: nonce from the old server, no watch here → respond', typeUrl: TYPE.listener, nonce: '17', names: [], kind: 'initial', respond: true },
-  { name: 'ACK: nonce matches, same names → no response', watch: watch(['a', 'b'], '3'), typeUrl: TYPE.endpoint, nonce: '3', names: ['b', 'a'], kind: 'ack', respond: false },
-  { name: 'ACK of a wildcard CDS → no response', watch: watch([], '2', true), typeUrl: TYPE.cluster, nonce: '2', names: [], kind: 'ack', respond: false },
-  { name: 'ACK with new names (Envoy/gRPC add a resource) → respond', watch: watch(['a'], '3'), typeUrl: TYPE.endpoint, nonce: '3', names: ['a', 'b'], kind: 'resubscribe', respond: true },
-  { name: 'ACK with fewer names → respond', watch: watch(['a', 'b'], '3'), typeUrl: TYPE.route, nonce: '3', names: ['b'], kind: 'resubscribe', respond: true },
-  { name: 'stale nonce → ignored', watch: watch(['a'], '5'), typeUrl: TYPE.endpoint, nonce: '4', names: ['a', 'b'], kind: 'stale', respond: false },
-  { name: 'NACK of the last response → recorded, no response', watch: watch(['a'], '5'), typeUrl: TYPE.endpoint, nonce: '5', names: ['a'], error: true, kind: 'nack', respond: false },
-  { name: 'NACK of an older response → stale', watch: watch(['a'], '5'), typeUrl: TYPE.endpoint, nonce: '2', names: ['a'], error: true, kind: 'stale', respond: false },
-  { name: 'named type with no names → unsubscribe (istiod shouldUnsubscribe)', watch: watch(['a'], '5'), typeUrl: TYPE.route, nonce: '5', names: [], kind: 'unsubscribe', respond: false },
-  { name: 'wildcard type with no names is not an unsubscribe', watch: watch(['x'], '5'), typeUrl: TYPE.listener, nonce: '5', names: [], kind: 'resubscribe', respond: true },
+  {
+    name: 'reconnect: empty nonce with an existing watch still responds (istiod: ResponseNonce == "")',
+    watch: watch(['a'], '4'),
+    typeUrl: TYPE.endpoint,
+    nonce: '',
+    names: ['a'],
+    kind: 'initial',
+    respond: true,
+  },
+  {
+    name: 'reconnect to a new server: nonce from the old server, no watch here → respond',
+    typeUrl: TYPE.listener,
+    nonce: '17',
+    names: [],
+    kind: 'initial',
+    respond: true,
+  },
+  {
+    name: 'ACK: nonce matches, same names → no response',
+    watch: watch(['a', 'b'], '3'),
+    typeUrl: TYPE.endpoint,
+    nonce: '3',
+    names: ['b', 'a'],
+    kind: 'ack',
+    respond: false,
+  },
+  {
+    name: 'ACK of a wildcard CDS → no response',
+    watch: watch([], '2', true),
+    typeUrl: TYPE.cluster,
+    nonce: '2',
+    names: [],
+    kind: 'ack',
+    respond: false,
+  },
+  {
+    name: 'ACK with new names (Envoy/gRPC add a resource) → respond',
+    watch: watch(['a'], '3'),
+    typeUrl: TYPE.endpoint,
+    nonce: '3',
+    names: ['a', 'b'],
+    kind: 'resubscribe',
+    respond: true,
+  },
+  {
+    name: 'ACK with fewer names → respond',
+    watch: watch(['a', 'b'], '3'),
+    typeUrl: TYPE.route,
+    nonce: '3',
+    names: ['b'],
+    kind: 'resubscribe',
+    respond: true,
+  },
+  {
+    name: 'stale nonce → ignored',
+    watch: watch(['a'], '5'),
+    typeUrl: TYPE.endpoint,
+    nonce: '4',
+    names: ['a', 'b'],
+    kind: 'stale',
+    respond: false,
+  },
+  {
+    name: 'NACK of the last response → recorded, no response',
+    watch: watch(['a'], '5'),
+    typeUrl: TYPE.endpoint,
+    nonce: '5',
+    names: ['a'],
+    error: true,
+    kind: 'nack',
+    respond: false,
+  },
+  {
+    name: 'NACK of an older response → stale',
+    watch: watch(['a'], '5'),
+    typeUrl: TYPE.endpoint,
+    nonce: '2',
+    names: ['a'],
+    error: true,
+    kind: 'stale',
+    respond: false,
+  },
+  {
+    name: 'named type with no names → unsubscribe (istiod shouldUnsubscribe)',
+    watch: watch(['a'], '5'),
+    typeUrl: TYPE.route,
+    nonce: '5',
+    names: [],
+    kind: 'unsubscribe',
+    respond: false,
+  },
+  {
+    name: 'wildcard type with no names is not an unsubscribe',
+    watch: watch(['x'], '5'),
+    typeUrl: TYPE.listener,
+    nonce: '5',
+    names: [],
+    kind: 'resubscribe',
+    respond: true,
+  },
 ];
 
 describe('shouldRespond (istiod ShouldRespond table)', () => {

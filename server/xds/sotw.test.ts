@@ -15,7 +15,14 @@ const base = () => [
   loadAssignment('c1', [['10.0.0.1', 80]]),
   loadAssignment('c2', [['10.0.0.2', 80]]),
   apiListener('l1:80', 'r1'),
-  weightedRoute('r1', ['*'], [['c1', 80], ['c2', 20]]),
+  weightedRoute(
+    'r1',
+    ['*'],
+    [
+      ['c1', 80],
+      ['c2', 20],
+    ],
+  ),
   weightedRoute('r2', ['*'], [['c2', 100]]),
 ];
 
@@ -93,7 +100,12 @@ describe('SotW ADS', () => {
     s.nack(r2, 'Cluster message validation failed: [Unsupported type STATIC]', 'v1');
     await barrier();
     expect(typeStatus(TYPE.cluster)).toMatchObject({ state: 'ERROR', ackedVersion: 'v1', sentVersion: 'v2' });
-    expect(typeStatus(TYPE.cluster)?.lastNack).toMatchObject({ nonce: r2.nonce, version: 'v2', code: 14, message: expect.stringContaining('STATIC') });
+    expect(typeStatus(TYPE.cluster)?.lastNack).toMatchObject({
+      nonce: r2.nonce,
+      version: 'v2',
+      code: 14,
+      message: expect.stringContaining('STATIC'),
+    });
     expect(h.logs.some((l) => l.includes('NACK CDS') && l.includes('Unsupported type STATIC'))).toBe(true);
 
     // Same (rejected) content under a new global version: not resent.
@@ -195,7 +207,11 @@ describe('SotW ADS', () => {
     s.ack(await s.request({ typeUrl: TYPE.cluster }));
     const before = typeStatus(TYPE.cluster)!.pushCount;
     for (let i = 2; i <= 6; i++) {
-      h.gen.set(`v${i}`, [...base().filter((r) => r.typeUrl !== TYPE.cluster), edsCluster('c1', { connectTimeout: `${i}s` }), edsCluster('c2')]);
+      h.gen.set(`v${i}`, [
+        ...base().filter((r) => r.typeUrl !== TYPE.cluster),
+        edsCluster('c1', { connectTimeout: `${i}s` }),
+        edsCluster('c2'),
+      ]);
       h.server.push({ proxies: new Set(['productpage-v1-abc.default']), reason: `change ${i}` });
     }
     const r = await s.next();
@@ -256,7 +272,13 @@ describe('SotW ADS', () => {
     s.ack(r);
     await barrier();
     const [sync] = h.server.syncz() as Array<Record<string, unknown>>;
-    expect(sync).toMatchObject({ proxy: 'productpage-v1-abc.default', proxy_type: 'sidecar', cluster_id: 'Kubernetes', cluster_sent: r.nonce, cluster_acked: r.nonce });
+    expect(sync).toMatchObject({
+      proxy: 'productpage-v1-abc.default',
+      proxy_type: 'sidecar',
+      cluster_id: 'Kubernetes',
+      cluster_sent: r.nonce,
+      cluster_acked: r.nonce,
+    });
     expect(sync!['sync']).toMatchObject({ cluster: 'SYNCED', listener: 'NOT SENT', route: 'STALE', endpoint: 'NOT SENT' });
     expect(h.logs.some((l) => l.startsWith('ADS: new SotW connection sidecar~10.0.0.1~productpage-v1-abc.default'))).toBe(true);
     s.end();

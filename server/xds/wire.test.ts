@@ -1,10 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { anyUnpack } from '@bufbuild/protobuf/wkt';
 import { fromBinary } from '@bufbuild/protobuf';
-import {
-  DeltaDiscoveryResponseSchema,
-  DiscoveryResponseSchema,
-} from '../gen/envoy/service/discovery/v3/discovery_pb';
+import { DeltaDiscoveryResponseSchema, DiscoveryResponseSchema } from '../gen/envoy/service/discovery/v3/discovery_pb';
 import { envoyRegistry } from '../gen/registry';
 import { TYPE } from '../envoy/typeUrls';
 import { AnyCache } from './cache';
@@ -35,7 +32,10 @@ describe('wire: hand-assembled DiscoveryResponse / DeltaDiscoveryResponse', () =
   });
 
   it('an empty SotW response still carries type and nonce (no resources = "none exist")', () => {
-    const msg = fromBinary(DiscoveryResponseSchema, encodeDiscoveryResponse({ versionInfo: 'v', anys: [], typeUrl: TYPE.endpoint, nonce: '9' }));
+    const msg = fromBinary(
+      DiscoveryResponseSchema,
+      encodeDiscoveryResponse({ versionInfo: 'v', anys: [], typeUrl: TYPE.endpoint, nonce: '9' }),
+    );
     expect(msg.resources).toHaveLength(0);
     expect(msg.typeUrl).toBe(TYPE.endpoint);
     expect(msg.nonce).toBe('9');
@@ -65,7 +65,10 @@ describe('wire: hand-assembled DiscoveryResponse / DeltaDiscoveryResponse', () =
 
   it('large varints (> 2^14 bytes of resources) are length-prefixed correctly', () => {
     const big = edsCluster('x'.repeat(20_000));
-    const msg = fromBinary(DiscoveryResponseSchema, encodeDiscoveryResponse({ versionInfo: '1', anys: [cache.any(big)], typeUrl: TYPE.cluster, nonce: '1' }));
+    const msg = fromBinary(
+      DiscoveryResponseSchema,
+      encodeDiscoveryResponse({ versionInfo: '1', anys: [cache.any(big)], typeUrl: TYPE.cluster, nonce: '1' }),
+    );
     expect((anyUnpack(msg.resources[0]!, envoyRegistry) as Cluster).name).toHaveLength(20_000);
   });
 

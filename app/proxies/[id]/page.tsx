@@ -15,8 +15,9 @@ export default async function ProxyPage({ params }: { params: Promise<{ id: stri
       <section className="panel" data-testid="proxy-not-found">
         <h1>Proxy not found</h1>
         <p>
-          No proxy <code>{id}</code> in snapshot v{rt.snapshot().version}. Pods become proxies when they carry an <code>istio-proxy</code> container or the{' '}
-          <code>sidecar.istio.io/status</code> annotation. <Link href="/">Back to the list</Link>, or <Link href="/dump">open a config dump</Link> instead.
+          No proxy <code>{id}</code> in snapshot v{rt.snapshot().version}. Pods become proxies when they carry an <code>istio-proxy</code>{' '}
+          container or the <code>sidecar.istio.io/status</code> annotation. <Link href="/">Back to the list</Link>, or{' '}
+          <Link href="/dump">open a config dump</Link> instead.
         </p>
       </section>
     );

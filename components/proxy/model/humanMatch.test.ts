@@ -26,9 +26,16 @@ describe('humanMatch', () => {
   });
 
   it('case_sensitive false, query parameters and the legacy header fields', () => {
-    expect(humanMatch({ prefix: '/a', case_sensitive: false, query_parameters: [{ name: 'debug', present_match: true }, { name: 'v', string_match: { exact: '2' } }] })).toBe(
-      '/a* (any case) ?debug present&v=2',
-    );
+    expect(
+      humanMatch({
+        prefix: '/a',
+        case_sensitive: false,
+        query_parameters: [
+          { name: 'debug', present_match: true },
+          { name: 'v', string_match: { exact: '2' } },
+        ],
+      }),
+    ).toBe('/a* (any case) ?debug present&v=2');
     expect(humanHeader({ name: 'x-env', prefix_match: 'prod' })).toBe('x-env^=prod');
     expect(humanHeader({ name: 'x-env', safe_regex_match: { regex: 'p.*' } })).toBe('x-env~p.*');
   });
@@ -37,6 +44,8 @@ describe('humanMatch', () => {
     expect(humanHeader({ name: 'x-debug', present_match: true, invert_match: true })).toBe('not x-debug present');
     expect(humanHeader({ name: 'end-user', string_match: { exact: 'jason' }, invert_match: true })).toBe('not end-user=jason');
     // an inverted :method is a header condition, not the method
-    expect(humanMatch({ prefix: '/', headers: [{ name: ':method', string_match: { exact: 'GET' }, invert_match: true }] })).toBe('/* with not :method=GET');
+    expect(humanMatch({ prefix: '/', headers: [{ name: ':method', string_match: { exact: 'GET' }, invert_match: true }] })).toBe(
+      '/* with not :method=GET',
+    );
   });
 });

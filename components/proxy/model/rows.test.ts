@@ -10,7 +10,11 @@ import { bookinfo, configDumpFixture } from '@/server/testing/paths';
 import { circuitBreakers, clusterRows, outlierDetection, rowsFromDump } from './rows';
 
 function productpageDump(vs: string) {
-  const r = loadPaths([bookinfo('platform', 'bookinfo.yaml'), bookinfo('networking', 'destination-rule-all.yaml'), bookinfo('networking', vs)]);
+  const r = loadPaths([
+    bookinfo('platform', 'bookinfo.yaml'),
+    bookinfo('networking', 'destination-rule-all.yaml'),
+    bookinfo('networking', vs),
+  ]);
   const snap = buildSnapshot(r.inputs, { version: 1, extraErrors: r.errors });
   const pp = snap.proxies.find((p) => p.labels['app'] === 'productpage')!;
   return configDumpFor(snap, pp.id, { options: DEFAULT_OPTIONS })!.dump;
@@ -43,7 +47,14 @@ describe('rows from meshscope dumps (Bookinfo)', () => {
   it('clusters: fqdn, port, subset, direction and the DestinationRule from provenance', () => {
     const rows = rowsFromDump(productpageDump('virtual-service-reviews-jason-v2-v3.yaml'));
     const v2 = rows.clusters.find((c) => c.name === 'outbound|9080|v2|reviews.default.svc.cluster.local')!;
-    expect(v2).toMatchObject({ fqdn: 'reviews.default.svc.cluster.local', port: 9080, subset: 'v2', direction: 'outbound', type: 'EDS', destinationRule: 'default/reviews' });
+    expect(v2).toMatchObject({
+      fqdn: 'reviews.default.svc.cluster.local',
+      port: 9080,
+      subset: 'v2',
+      direction: 'outbound',
+      type: 'EDS',
+      destinationRule: 'default/reviews',
+    });
     const bh = rows.clusters.find((c) => c.name === 'BlackHoleCluster')!;
     expect(bh).toMatchObject({ fqdn: 'BlackHoleCluster', subset: '', direction: '', destinationRule: '' });
     expect(new Set(rows.clusters.map((c) => c.key)).size).toBe(rows.clusters.length);
@@ -100,7 +111,11 @@ describe('cluster policy summaries (Envoy cluster.proto CircuitBreakers.Threshol
     expect(outlierDetection({ outlier_detection: {} })).toBe('');
     // Istio's defaults are 2^32-1 everywhere (no limit)
     const max = 4294967295;
-    expect(circuitBreakers({ circuit_breakers: { thresholds: [{ max_connections: max, max_pending_requests: max, max_requests: max, max_retries: max }] } })).toBe('unlimited');
+    expect(
+      circuitBreakers({
+        circuit_breakers: { thresholds: [{ max_connections: max, max_pending_requests: max, max_requests: max, max_retries: max }] },
+      }),
+    ).toBe('unlimited');
     expect(circuitBreakers({ circuit_breakers: { thresholds: [{ max_connections: 10, max_requests: max }] } })).toBe('conn 10 · req ∞');
     expect(clusterRows([{ name: 'x' }])[0]).toMatchObject({ type: 'STATIC', lb: 'ROUND_ROBIN', circuitBreakers: '', outlierDetection: '' });
   });

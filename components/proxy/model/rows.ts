@@ -90,10 +90,26 @@ export function listenerRows(listeners: readonly unknown[]): ListenerTableRow[] 
   for (const l of listeners) {
     const s = summarizeListener(l);
     const chains = s.defaultChain ? [...s.chains, { ...s.defaultChain, name: '(default chain)' }] : s.chains;
-    if (chains.length === 0) out.push({ key: `${s.name}#-`, listener: s.name, address: s.address, chain: '', match: '', filters: '', target: '', notes: s.notes.join(', ') });
+    if (chains.length === 0)
+      out.push({
+        key: `${s.name}#-`,
+        listener: s.name,
+        address: s.address,
+        chain: '',
+        match: '',
+        filters: '',
+        target: '',
+        notes: s.notes.join(', '),
+      });
     chains.forEach((c, i) => {
       const target =
-        c.rds !== undefined ? `RDS ${c.rds}` : c.inlineRoute !== undefined ? `inline ${c.inlineRoute}` : c.clusters.length ? `TCP → ${c.clusters.join(', ')}` : '';
+        c.rds !== undefined
+          ? `RDS ${c.rds}`
+          : c.inlineRoute !== undefined
+            ? `inline ${c.inlineRoute}`
+            : c.clusters.length
+              ? `TCP → ${c.clusters.join(', ')}`
+              : '';
       const row: ListenerTableRow = {
         key: `${s.name}#${i}`,
         listener: s.name,
@@ -123,7 +139,9 @@ function routeDetails(r: Record<string, unknown>): string[] {
   if (arr(a.request_mirror_policies).length) d.push('mirror');
   const redirect = obj(r.redirect);
   if (Object.keys(redirect).length)
-    d.push(`redirect ${[str(redirect.scheme_redirect), redirect.https_redirect === true ? 'https' : undefined, str(redirect.host_redirect), str(redirect.path_redirect)].filter(Boolean).join(' ')}`.trim());
+    d.push(
+      `redirect ${[str(redirect.scheme_redirect), redirect.https_redirect === true ? 'https' : undefined, str(redirect.host_redirect), str(redirect.path_redirect)].filter(Boolean).join(' ')}`.trim(),
+    );
   const direct = obj(r.direct_response);
   if (Object.keys(direct).length) d.push(`status ${String(direct.status ?? '')}`);
   const filters = Object.keys(obj(r.typed_per_filter_config)).map((f) => f.replace(/^envoy\.filters\.http\./, ''));
@@ -147,7 +165,15 @@ export function routeRows(routeConfigs: readonly unknown[]): RouteTableRow[] {
         const ordinal = ordinals.get(source ?? '') ?? 0;
         ordinals.set(source ?? '', ordinal + 1);
         const action =
-          r.route !== undefined ? 'route' : r.redirect !== undefined ? 'redirect' : r.direct_response !== undefined ? 'direct_response' : r.filter_action !== undefined ? 'filter_action' : '(none)';
+          r.route !== undefined
+            ? 'route'
+            : r.redirect !== undefined
+              ? 'redirect'
+              : r.direct_response !== undefined
+                ? 'direct_response'
+                : r.filter_action !== undefined
+                  ? 'filter_action'
+                  : '(none)';
         // Static route configs may be unnamed (Envoy bootstrap): keep keys unique by position.
         let key = `${rcName}/${vhName}/${index}`;
         if (keys.has(key)) key = `${key}@${rcIndex}`;
@@ -255,7 +281,14 @@ export function endpointRows(loadAssignments: readonly unknown[]): EndpointTable
   for (const cla of loadAssignments) {
     const s = summarizeLoadAssignment(cla);
     s.endpoints.forEach((e, i) => {
-      const row: EndpointTableRow = { key: `${s.cluster}|${e.address}|${i}`, cluster: s.cluster, address: e.address, locality: e.locality, health: e.health, priority: e.priority };
+      const row: EndpointTableRow = {
+        key: `${s.cluster}|${e.address}|${i}`,
+        cluster: s.cluster,
+        address: e.address,
+        locality: e.locality,
+        health: e.health,
+        priority: e.priority,
+      };
       if (e.weight !== undefined) row.weight = e.weight;
       out.push(row);
     });

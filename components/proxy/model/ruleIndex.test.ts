@@ -26,7 +26,10 @@ describe('ruleForRoute', () => {
   });
 
   it('route names win: rule name, or rule.match name', () => {
-    const http = [{ name: 'a', match: [{}] }, { name: 'canary', match: [{ name: 'beta' }, { name: 'alpha' }] }];
+    const http = [
+      { name: 'a', match: [{}] },
+      { name: 'canary', match: [{ name: 'beta' }, { name: 'alpha' }] },
+    ];
     expect(ruleForRoute(http, 'canary.alpha', 0)).toEqual({ index: 1, match: 1, by: 'name' });
     expect(ruleForRoute(http, 'a', 5)).toEqual({ index: 0, by: 'name' });
   });

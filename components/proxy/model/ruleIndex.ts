@@ -20,7 +20,12 @@ export interface RuleRef {
   by: 'name' | 'order';
 }
 
-export function ruleForRoute(http: readonly HttpRuleLike[] | undefined, routeName: string, ordinal: number, listenPort?: number): RuleRef | undefined {
+export function ruleForRoute(
+  http: readonly HttpRuleLike[] | undefined,
+  routeName: string,
+  ordinal: number,
+  listenPort?: number,
+): RuleRef | undefined {
   const rules = http ?? [];
   if (routeName) {
     for (let i = 0; i < rules.length; i++) {

@@ -14,7 +14,15 @@ describe('sync timeline events', () => {
     const e0 = syncEvents(undefined, t0, 't0');
     expect(e0.map((e) => e.kind)).toEqual(['connected', 'sent', 'acked']);
     const t1 = conn([
-      { type: 'cluster', state: 'ERROR', sentNonce: '2', ackedNonce: '1', sentVersion: 'v2', ackedVersion: 'v1', nack: { nonce: '2', version: 'v2', message: 'bad cluster', code: 3, time: 't1' } },
+      {
+        type: 'cluster',
+        state: 'ERROR',
+        sentNonce: '2',
+        ackedNonce: '1',
+        sentVersion: 'v2',
+        ackedVersion: 'v1',
+        nack: { nonce: '2', version: 'v2', message: 'bad cluster', code: 3, time: 't1' },
+      },
     ]);
     const e1 = syncEvents(t0, t1, 't1');
     expect(e1.map((e) => e.kind)).toEqual(['sent', 'nack']);
@@ -24,6 +32,8 @@ describe('sync timeline events', () => {
 
   it('a closed stream is reported', () => {
     const t0 = conn([]);
-    expect(syncEvents(t0, { proxy: 'p.ns', connected: false, connections: [] }, 't1')).toEqual([{ at: 't1', connection: 'c-1', type: '', kind: 'disconnected', text: 'stream closed' }]);
+    expect(syncEvents(t0, { proxy: 'p.ns', connected: false, connections: [] }, 't1')).toEqual([
+      { at: 't1', connection: 'c-1', type: '', kind: 'disconnected', text: 'stream closed' },
+    ]);
   });
 });

@@ -21,10 +21,18 @@ export function syncEvents(before: ProxySyncResult | undefined, after: ProxySync
     if (!p) out.push({ at, connection: c.connectionId, type: '', kind: 'connected', text: `${c.mode} stream opened` });
     for (const t of c.types) {
       const o: TypeSync | undefined = p?.types.find((x) => x.type === t.type);
-      if (t.sentNonce && t.sentNonce !== o?.sentNonce) out.push({ at, connection: c.connectionId, type: t.type, kind: 'sent', text: `sent ${ref(t.sentNonce, t.sentVersion)}` });
-      if (t.ackedNonce && t.ackedNonce !== o?.ackedNonce) out.push({ at, connection: c.connectionId, type: t.type, kind: 'acked', text: `ACK ${ref(t.ackedNonce, t.ackedVersion)}` });
+      if (t.sentNonce && t.sentNonce !== o?.sentNonce)
+        out.push({ at, connection: c.connectionId, type: t.type, kind: 'sent', text: `sent ${ref(t.sentNonce, t.sentVersion)}` });
+      if (t.ackedNonce && t.ackedNonce !== o?.ackedNonce)
+        out.push({ at, connection: c.connectionId, type: t.type, kind: 'acked', text: `ACK ${ref(t.ackedNonce, t.ackedVersion)}` });
       if (t.nack && t.nack.nonce !== o?.nack?.nonce)
-        out.push({ at, connection: c.connectionId, type: t.type, kind: 'nack', text: `NACK of version ${t.nack.version} (nonce ${t.nack.nonce}): ${t.nack.message}` });
+        out.push({
+          at,
+          connection: c.connectionId,
+          type: t.type,
+          kind: 'nack',
+          text: `NACK of version ${t.nack.version} (nonce ${t.nack.nonce}): ${t.nack.message}`,
+        });
     }
   }
   for (const id of prev.keys()) if (!now.has(id)) out.push({ at, connection: id, type: '', kind: 'disconnected', text: 'stream closed' });

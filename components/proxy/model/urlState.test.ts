@@ -3,7 +3,11 @@ import { formatUrlState, parseUrlState } from './urlState';
 
 describe('proxy page URL state', () => {
   it('round-trips tab, search, filters, sort and the selected row', () => {
-    const s = parseUrlState(new URLSearchParams('tab=clusters&q=reviews&port=9080&subset=v2&sort=fqdn:desc&cluster=outbound|9080|v2|reviews.default.svc.cluster.local'));
+    const s = parseUrlState(
+      new URLSearchParams(
+        'tab=clusters&q=reviews&port=9080&subset=v2&sort=fqdn:desc&cluster=outbound|9080|v2|reviews.default.svc.cluster.local',
+      ),
+    );
     expect(s).toEqual({
       tab: 'clusters',
       query: { search: 'reviews', filters: { port: '9080', subset: 'v2' }, sort: { key: 'fqdn', dir: 'desc' } },

@@ -7,7 +7,12 @@ export const TABS = ['listeners', 'routes', 'clusters', 'endpoints', 'graph', 't
 export type Tab = (typeof TABS)[number];
 
 /** The row a deep link selects, per table tab. */
-export const SELECT_PARAM: Partial<Record<Tab, string>> = { listeners: 'listener', routes: 'route', clusters: 'cluster', endpoints: 'endpoint' };
+export const SELECT_PARAM: Partial<Record<Tab, string>> = {
+  listeners: 'listener',
+  routes: 'route',
+  clusters: 'cluster',
+  endpoints: 'endpoint',
+};
 
 export const FILTER_KEYS: Partial<Record<Tab, readonly string[]>> = {
   listeners: ['name', 'address', 'port'],

@@ -57,7 +57,11 @@ function actionDetail(r: J): string {
   }
   const rd = obj(r, 'redirect');
   if (rd) {
-    const target = [str(rd, 'scheme_redirect') ?? (rd['https_redirect'] === true ? 'https' : undefined), str(rd, 'host_redirect'), str(rd, 'path_redirect') ?? str(rd, 'prefix_rewrite')]
+    const target = [
+      str(rd, 'scheme_redirect') ?? (rd['https_redirect'] === true ? 'https' : undefined),
+      str(rd, 'host_redirect'),
+      str(rd, 'path_redirect') ?? str(rd, 'prefix_rewrite'),
+    ]
       .filter((x) => x !== undefined)
       .join(' ');
     return `redirect ${target || '(same URL)'}`;
@@ -72,11 +76,12 @@ function actionDetail(r: J): string {
 export function targetsOf(action: J | undefined): { name: string; weight: number; percent: number }[] {
   const single = str(action, 'cluster');
   if (single !== undefined) return [{ name: single, weight: 1, percent: 100 }];
-  const list = objs(obj(action, 'weighted_clusters'), 'clusters').map((c) => ({ name: str(c, 'name') ?? '', weight: num(c, 'weight') ?? 0 }));
+  const list = objs(obj(action, 'weighted_clusters'), 'clusters').map((c) => ({
+    name: str(c, 'name') ?? '',
+    weight: num(c, 'weight') ?? 0,
+  }));
   const total = list.reduce((s, c) => s + c.weight, 0);
-  return list
-    .filter((c) => c.name !== '')
-    .map((c) => ({ ...c, percent: total > 0 ? Math.round((c.weight / total) * 10000) / 100 : 0 }));
+  return list.filter((c) => c.name !== '').map((c) => ({ ...c, percent: total > 0 ? Math.round((c.weight / total) * 10000) / 100 : 0 }));
 }
 
 class Builder {
@@ -106,7 +111,8 @@ class Builder {
     if (had) {
       // Two chains of one listener to one target, or one cluster listed twice in weighted_clusters.
       if (extra.label && had.label && !had.label.split(', ').includes(extra.label)) had.label = `${had.label}, ${extra.label}`;
-      if (extra.percent !== undefined && had.percent !== undefined && kind === 'weighted') had.percent = Math.round((had.percent + extra.percent) * 100) / 100;
+      if (extra.percent !== undefined && had.percent !== undefined && kind === 'weighted')
+        had.percent = Math.round((had.percent + extra.percent) * 100) / 100;
       return;
     }
     this.edges.set(id, { id, kind, source, target, ...extra });
@@ -132,7 +138,10 @@ class Builder {
 
   endpoints(clusterId: string, name: string, cluster: J): void {
     const type = str(cluster, 'type');
-    const cla = type === 'EDS' ? this.assignments.get(str(obj(cluster, 'eds_cluster_config'), 'service_name') ?? name) : obj(cluster, 'load_assignment');
+    const cla =
+      type === 'EDS'
+        ? this.assignments.get(str(obj(cluster, 'eds_cluster_config'), 'service_name') ?? name)
+        : obj(cluster, 'load_assignment');
     const lbs: { address: string; json: J; locality: string }[] = [];
     for (const loc of objs(cla, 'endpoints')) {
       const l = obj(loc, 'locality');

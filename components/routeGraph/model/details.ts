@@ -15,7 +15,11 @@ export function routeContext(g: RouteGraph, node: GraphNode): RouteContext | und
   const json = node.json as { name?: unknown } | undefined;
   const name = typeof json?.name === 'string' ? json.name : '';
   const ordinal = g.nodes.filter(
-    (n) => n.kind === 'route' && n.virtualHostId === node.virtualHostId && n.sourcePath === node.sourcePath && (n.routeIndex ?? 0) < (node.routeIndex ?? 0),
+    (n) =>
+      n.kind === 'route' &&
+      n.virtualHostId === node.virtualHostId &&
+      n.sourcePath === node.sourcePath &&
+      (n.routeIndex ?? 0) < (node.routeIndex ?? 0),
   ).length;
   const rc = g.nodes.find((n) => n.id === node.routeConfigId);
   const listenPort = rc && /^\d+$/.test(rc.label) ? Number(rc.label) : undefined;
@@ -27,5 +31,9 @@ export function outgoing(g: RouteGraph, id: string): { label: string; percent?: 
   const byId = new Map(g.nodes.map((n) => [n.id, n]));
   return g.edges
     .filter((e) => e.source === id)
-    .map((e) => ({ target: e.target, label: (byId.get(e.target)?.label ?? e.target).replace('\n', ''), ...(e.kind === 'weighted' && e.percent !== undefined ? { percent: e.percent } : {}) }));
+    .map((e) => ({
+      target: e.target,
+      label: (byId.get(e.target)?.label ?? e.target).replace('\n', ''),
+      ...(e.kind === 'weighted' && e.percent !== undefined ? { percent: e.percent } : {}),
+    }));
 }

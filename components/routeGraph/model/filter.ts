@@ -57,7 +57,8 @@ function portOf(n: GraphNode): number | undefined {
   return undefined;
 }
 
-const textOf = (n: GraphNode) => `${n.label}\n${n.detail ?? ''}\n${n.source ? `${n.source.kind} ${n.source.namespace}/${n.source.name}` : ''}`.toLowerCase();
+const textOf = (n: GraphNode) =>
+  `${n.label}\n${n.detail ?? ''}\n${n.source ? `${n.source.kind} ${n.source.namespace}/${n.source.name}` : ''}`.toLowerCase();
 
 /** The graph narrowed by every criterion given (an empty filter keeps everything). */
 export function filterGraph(g: RouteGraph, f: GraphFilter): RouteGraph {
@@ -78,10 +79,17 @@ export function filterGraph(g: RouteGraph, f: GraphFilter): RouteGraph {
 /** Names a user can pick from, in graph order (for the filter selects). */
 export function filterChoices(g: RouteGraph, f: GraphFilter = {}) {
   const uniq = (xs: string[]) => [...new Set(xs)];
-  const scoped = filterGraph(g, { ...(f.listener ? { listener: f.listener } : {}), ...(f.routeConfig ? { routeConfig: f.routeConfig } : {}) });
+  const scoped = filterGraph(g, {
+    ...(f.listener ? { listener: f.listener } : {}),
+    ...(f.routeConfig ? { routeConfig: f.routeConfig } : {}),
+  });
   return {
     listeners: uniq(g.nodes.filter((n) => n.kind === 'listener').map((n) => n.label)),
-    routeConfigs: uniq(filterGraph(g, f.listener ? { listener: f.listener } : {}).nodes.filter((n) => n.kind === 'routeConfig').map((n) => n.label)),
+    routeConfigs: uniq(
+      filterGraph(g, f.listener ? { listener: f.listener } : {})
+        .nodes.filter((n) => n.kind === 'routeConfig')
+        .map((n) => n.label),
+    ),
     virtualHosts: uniq(scoped.nodes.filter((n) => n.kind === 'virtualHost').map((n) => n.label)),
   };
 }

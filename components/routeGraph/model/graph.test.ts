@@ -14,7 +14,10 @@ const VS = { filter_metadata: { istio: { config: '/apis/networking.istio.io/v1/n
 const DR = { filter_metadata: { istio: { config: '/apis/networking.istio.io/v1/namespaces/default/destination-rule/reviews' } } };
 const hcm = (rds: string) => ({
   name: 'envoy.filters.network.http_connection_manager',
-  typed_config: { '@type': 'type.googleapis.com/envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager', rds: { route_config_name: rds } },
+  typed_config: {
+    '@type': 'type.googleapis.com/envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager',
+    rds: { route_config_name: rds },
+  },
 });
 const tcp = (cluster: string) => ({
   name: 'envoy.filters.network.tcp_proxy',
@@ -34,7 +37,12 @@ const v3 = 'outbound|9080|v3|reviews.default.svc.cluster.local';
 function config(): EnvoyConfig {
   return {
     listeners: [
-      { name: '0.0.0.0_9080', address: sock('0.0.0.0', 9080), filter_chains: [{ filters: [hcm('9080')] }], default_filter_chain: { name: 'PassthroughFilterChain', filters: [tcp('PassthroughCluster')] } },
+      {
+        name: '0.0.0.0_9080',
+        address: sock('0.0.0.0', 9080),
+        filter_chains: [{ filters: [hcm('9080')] }],
+        default_filter_chain: { name: 'PassthroughFilterChain', filters: [tcp('PassthroughCluster')] },
+      },
       { name: '10.0.0.1_443', address: sock('10.0.0.1', 443), filter_chains: [{ filters: [tcp('outbound|443||api.example.com')] }] },
       { name: '0.0.0.0_80', address: sock('0.0.0.0', 80), filter_chains: [{ filters: [hcm('80')] }] },
     ],
@@ -46,17 +54,46 @@ function config(): EnvoyConfig {
             name: 'reviews.default.svc.cluster.local:9080',
             domains: ['reviews.default.svc.cluster.local', 'reviews'],
             routes: [
-              { match: { prefix: '/', headers: [{ name: 'end-user', string_match: { exact: 'jason' } }] }, route: { cluster: v2 }, metadata: VS },
-              { match: { prefix: '/' }, route: { weighted_clusters: { clusters: [{ name: v1, weight: 80 }, { name: v3, weight: 20 }] } }, metadata: VS },
+              {
+                match: { prefix: '/', headers: [{ name: 'end-user', string_match: { exact: 'jason' } }] },
+                route: { cluster: v2 },
+                metadata: VS,
+              },
+              {
+                match: { prefix: '/' },
+                route: {
+                  weighted_clusters: {
+                    clusters: [
+                      { name: v1, weight: 80 },
+                      { name: v3, weight: 20 },
+                    ],
+                  },
+                },
+                metadata: VS,
+              },
               { match: { path: '/health' }, route: { cluster: v1 } },
             ],
           },
-          { name: 'allow_any', domains: ['*'], routes: [{ name: 'allow_any', match: { prefix: '/' }, route: { cluster: 'PassthroughCluster' } }] },
+          {
+            name: 'allow_any',
+            domains: ['*'],
+            routes: [{ name: 'allow_any', match: { prefix: '/' }, route: { cluster: 'PassthroughCluster' } }],
+          },
         ],
       },
-      { virtual_hosts: [{ name: 'backend', domains: ['*'], routes: [{ match: { prefix: '/stats' }, route: { cluster: 'prometheus_stats' } }] }] },
+      {
+        virtual_hosts: [
+          { name: 'backend', domains: ['*'], routes: [{ match: { prefix: '/stats' }, route: { cluster: 'prometheus_stats' } }] },
+        ],
+      },
     ],
-    clusters: [eds(v1), eds(v2), eds(v3), { name: 'PassthroughCluster', type: 'ORIGINAL_DST' }, { name: 'outbound|443||api.example.com', type: 'STRICT_DNS', load_assignment: cla('x', ['1.2.3.4']) }],
+    clusters: [
+      eds(v1),
+      eds(v2),
+      eds(v3),
+      { name: 'PassthroughCluster', type: 'ORIGINAL_DST' },
+      { name: 'outbound|443||api.example.com', type: 'STRICT_DNS', load_assignment: cla('x', ['1.2.3.4']) },
+    ],
     endpoints: [cla(v1, ['10.1.0.1']), cla(v2, ['10.1.0.2']), cla(v3, ['10.1.0.3', '10.1.0.4', '10.1.0.5'])],
   };
 }
@@ -82,12 +119,19 @@ describe('buildRouteGraph', () => {
   });
 
   it('clusters carry their subset and DestinationRule provenance; routes their VirtualService', () => {
-    expect(node(nodeIds.cluster(v3))).toMatchObject({ subset: 'v3', source: { kind: 'DestinationRule', namespace: 'default', name: 'reviews' } });
+    expect(node(nodeIds.cluster(v3))).toMatchObject({
+      subset: 'v3',
+      source: { kind: 'DestinationRule', namespace: 'default', name: 'reviews' },
+    });
     expect(node(routeId(1))?.source).toEqual({ kind: 'VirtualService', namespace: 'default', name: 'reviews' });
   });
 
   it('EDS endpoints hang off their cluster; inline load_assignment for DNS clusters; ORIGINAL_DST has none', () => {
-    expect(g.edges.filter((e) => e.source === nodeIds.cluster(v3)).map((e) => e.target)).toEqual(['ep:10.1.0.3:9080', 'ep:10.1.0.4:9080', 'ep:10.1.0.5:9080']);
+    expect(g.edges.filter((e) => e.source === nodeIds.cluster(v3)).map((e) => e.target)).toEqual([
+      'ep:10.1.0.3:9080',
+      'ep:10.1.0.4:9080',
+      'ep:10.1.0.5:9080',
+    ]);
     expect(node('ep:10.1.0.3:9080')?.detail).toBe('r1/z1');
     expect(edge(nodeIds.cluster('outbound|443||api.example.com'), 'ep:1.2.3.4:9080')).toBeDefined();
     expect(g.edges.filter((e) => e.source === nodeIds.cluster('PassthroughCluster'))).toEqual([]);
@@ -118,7 +162,12 @@ describe('buildRouteGraph', () => {
   });
 
   it('never throws on garbage', () => {
-    const bad = { listeners: [null, 5, { filter_chains: 'x' }], routes: [{ virtual_hosts: [{ routes: [null, { route: { weighted_clusters: { clusters: [{}] } } }] }] }], clusters: [7], endpoints: [{}] };
+    const bad = {
+      listeners: [null, 5, { filter_chains: 'x' }],
+      routes: [{ virtual_hosts: [{ routes: [null, { route: { weighted_clusters: { clusters: [{}] } } }] }] }],
+      clusters: [7],
+      endpoints: [{}],
+    };
     expect(() => buildRouteGraph(bad as unknown as EnvoyConfig)).not.toThrow();
   });
 });
@@ -144,7 +193,12 @@ describe('filterGraph', () => {
   });
 
   it('by text (case-insensitive, provenance included)', () => {
-    expect(ids({ text: 'PROMETHEUS' })).toEqual([nodeIds.routeConfig('#1'), nodeIds.virtualHost(nodeIds.routeConfig('#1'), 0), nodeIds.route(nodeIds.virtualHost(nodeIds.routeConfig('#1'), 0), 0), nodeIds.cluster('prometheus_stats')]);
+    expect(ids({ text: 'PROMETHEUS' })).toEqual([
+      nodeIds.routeConfig('#1'),
+      nodeIds.virtualHost(nodeIds.routeConfig('#1'), 0),
+      nodeIds.route(nodeIds.virtualHost(nodeIds.routeConfig('#1'), 0), 0),
+      nodeIds.cluster('prometheus_stats'),
+    ]);
   });
 
   it('edges only between kept nodes; the empty filter keeps all', () => {
@@ -181,8 +235,14 @@ describe('tracePath', () => {
   it('puts listener → route config → vhost → route → both weighted clusters → endpoints on the path', () => {
     const p = tracePath(g, result);
     expect([...p.nodes]).toEqual([
-      nodeIds.listener('0.0.0.0_9080'), nodeIds.routeConfig('9080'), vhId, routeId(1),
-      nodeIds.cluster(v1), 'ep:10.1.0.1:9080', nodeIds.cluster(v3), 'ep:10.1.0.3:9080',
+      nodeIds.listener('0.0.0.0_9080'),
+      nodeIds.routeConfig('9080'),
+      vhId,
+      routeId(1),
+      nodeIds.cluster(v1),
+      'ep:10.1.0.1:9080',
+      nodeIds.cluster(v3),
+      'ep:10.1.0.3:9080',
     ]);
     expect(p.edges.has(`${routeId(1)}->${nodeIds.cluster(v3)}`)).toBe(true);
     expect(p.rejected.get(routeId(0))).toBe('header end-user absent');
@@ -190,7 +250,12 @@ describe('tracePath', () => {
   });
 
   it('a TCP result goes listener → cluster; an error result puts only what was reached on the path', () => {
-    const tcpPath = tracePath(g, { listener: '10.0.0.1_443', cluster: 'outbound|443||api.example.com', endpoints: ['1.2.3.4:9080'], rejected: [] });
+    const tcpPath = tracePath(g, {
+      listener: '10.0.0.1_443',
+      cluster: 'outbound|443||api.example.com',
+      endpoints: ['1.2.3.4:9080'],
+      rejected: [],
+    });
     expect(tcpPath.edges.has(`${nodeIds.listener('10.0.0.1_443')}->${nodeIds.cluster('outbound|443||api.example.com')}`)).toBe(true);
     expect([...tracePath(g, { error: 'no listener matched', rejected: [] }).nodes]).toEqual([]);
   });

@@ -9,18 +9,27 @@ const jason = { name: 'end-user', string_match: { exact: 'jason' } };
 
 describe('shadowedRoutes', () => {
   it('an earlier catch-all (prefix /, no other condition) shadows everything after it, and says so', () => {
-    const s = shadowedRoutes([route({ prefix: '/api' }), route({ prefix: '/' }), route({ path: '/x' }), route({ prefix: '/', headers: [jason] })]);
+    const s = shadowedRoutes([
+      route({ prefix: '/api' }),
+      route({ prefix: '/' }),
+      route({ path: '/x' }),
+      route({ prefix: '/', headers: [jason] }),
+    ]);
     expect([...s.keys()]).toEqual([2, 3]);
     expect(s.get(2)).toEqual({ by: 1, reason: expect.stringContaining('catch-all') });
     expect(s.get(3)?.by).toBe(1);
   });
 
-  it('Istio\'s header route before the default route: both reachable (jason-v2-v3 shape)', () => {
+  it("Istio's header route before the default route: both reachable (jason-v2-v3 shape)", () => {
     expect(shadowedRoutes([route({ prefix: '/', case_sensitive: true, headers: [jason] }), route({ prefix: '/' })]).size).toBe(0);
   });
 
   it('an identical earlier match shadows, naming the first route that takes the request', () => {
-    const s = shadowedRoutes([route({ prefix: '/a', headers: [jason] }), route({ prefix: '/a', headers: [jason] }, 'other'), route({ headers: [jason], prefix: '/a' })]);
+    const s = shadowedRoutes([
+      route({ prefix: '/a', headers: [jason] }),
+      route({ prefix: '/a', headers: [jason] }, 'other'),
+      route({ headers: [jason], prefix: '/a' }),
+    ]);
     expect(s.get(1)).toEqual({ by: 0, reason: expect.stringContaining('identical') });
     expect(s.get(2)?.by).toBe(0); // key order does not matter
   });

@@ -45,7 +45,10 @@ function pathCovers(outer: PathCond, inner: PathCond): boolean {
   if (outer.key === 'path') return inner.key === 'path' && i === o;
   if (outer.key === 'path_separated_prefix') {
     if (inner.key === 'path') return i === o || i.startsWith(o + '/');
-    return (inner.key === 'path_separated_prefix' || inner.key === 'prefix') && (i === o ? inner.key === 'path_separated_prefix' : i.startsWith(o + '/'));
+    return (
+      (inner.key === 'path_separated_prefix' || inner.key === 'prefix') &&
+      (i === o ? inner.key === 'path_separated_prefix' : i.startsWith(o + '/'))
+    );
   }
   return false;
 }

@@ -31,7 +31,10 @@ export function tracePath(g: RouteGraph, r: SimResult): TracePath {
     rc = named.find((n) => listener !== undefined && edgeIds.has(edgeId(listener, n.id))) ?? named[0];
   }
   step(listener, rc?.id);
-  const vh = rc && r.virtualHost !== undefined ? g.nodes.find((n) => n.kind === 'virtualHost' && n.routeConfigId === rc.id && n.label === r.virtualHost) : undefined;
+  const vh =
+    rc && r.virtualHost !== undefined
+      ? g.nodes.find((n) => n.kind === 'virtualHost' && n.routeConfigId === rc.id && n.label === r.virtualHost)
+      : undefined;
   step(rc?.id, vh?.id);
   const route = vh && r.routeIndex !== undefined ? nodeIds.route(vh.id, r.routeIndex) : undefined;
   step(vh?.id, route);

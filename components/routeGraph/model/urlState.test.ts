@@ -3,7 +3,10 @@ import { graphStateFromParams, graphStateToParams } from './urlState';
 
 describe('route graph URL state', () => {
   it('round-trips filter and selected node, keeping other parameters (tab)', () => {
-    const s = { filter: { routeConfig: '9080', virtualHost: 'reviews.default.svc.cluster.local:9080', port: 9080, text: 'v2' }, node: 'route:vh:rc:9080/3/1' };
+    const s = {
+      filter: { routeConfig: '9080', virtualHost: 'reviews.default.svc.cluster.local:9080', port: 9080, text: 'v2' },
+      node: 'route:vh:rc:9080/3/1',
+    };
     const p = graphStateToParams(s, new URLSearchParams('tab=graph&vh=old'));
     expect(p.get('tab')).toBe('graph');
     expect(graphStateFromParams(p)).toEqual(s);

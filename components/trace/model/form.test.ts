@@ -14,14 +14,24 @@ describe('trace form URL state', () => {
   });
 
   it('round-trips through the URL, keeps other parameters, leaves defaults out', () => {
-    const f = { ...emptyForm('outbound'), host: 'reviews:9080', path: '/reviews/1', headers: ['end-user: jason', 'x-b: a:b'], tls: 'tls' as const };
+    const f = {
+      ...emptyForm('outbound'),
+      host: 'reviews:9080',
+      path: '/reviews/1',
+      headers: ['end-user: jason', 'x-b: a:b'],
+      tls: 'tls' as const,
+    };
     const p = formToParams(f, new URLSearchParams('tab=trace&mode=gateway&other=1'), 'outbound');
     expect(p.toString()).toBe('tab=trace&other=1&host=reviews%3A9080&path=%2Freviews%2F1&h=end-user%3Ajason&h=x-b%3Aa%3Ab&tls=tls');
     expect(formFromParams(p, 'outbound')).toEqual(f);
   });
 
   it('unknown enum values fall back to defaults', () => {
-    expect(formFromParams(new URLSearchParams('mode=sideways&protocol=gopher&tls=maybe'), 'gateway')).toMatchObject({ mode: 'gateway', protocol: 'http', tls: 'plaintext' });
+    expect(formFromParams(new URLSearchParams('mode=sideways&protocol=gopher&tls=maybe'), 'gateway')).toMatchObject({
+      mode: 'gateway',
+      protocol: 'http',
+      tls: 'plaintext',
+    });
   });
 });
 
@@ -35,7 +45,16 @@ describe('formToRequest', () => {
 
   it('headers lower-cased by name; method upper-cased; optional fields only when set', () => {
     const r = formToRequest({ ...emptyForm('outbound'), host: 'reviews', method: 'post', headers: ['End-User: jason', ''] }).request;
-    expect(r).toEqual({ mode: 'outbound', port: 80, host: 'reviews', path: '/', method: 'POST', protocol: 'http', tls: 'plaintext', headers: { 'end-user': 'jason' } });
+    expect(r).toEqual({
+      mode: 'outbound',
+      port: 80,
+      host: 'reviews',
+      path: '/',
+      method: 'POST',
+      protocol: 'http',
+      tls: 'plaintext',
+      headers: { 'end-user': 'jason' },
+    });
   });
 
   it('says what is wrong instead of sending a bad request', () => {

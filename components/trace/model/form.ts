@@ -26,7 +26,8 @@ const MODES: readonly SimMode[] = ['outbound', 'inbound', 'gateway'];
 const PROTOCOLS: readonly SimProtocol[] = ['http', 'http2', 'tcp'];
 const TLS: readonly SimTls[] = ['plaintext', 'tls'];
 
-const pick = <T extends string>(v: string | null, allowed: readonly T[], fallback: T): T => ((allowed as readonly string[]).includes(v ?? '') ? (v as T) : fallback);
+const pick = <T extends string>(v: string | null, allowed: readonly T[], fallback: T): T =>
+  (allowed as readonly string[]).includes(v ?? '') ? (v as T) : fallback;
 
 export const emptyForm = (mode: SimMode): TraceForm => ({
   mode,
@@ -54,7 +55,10 @@ export function formFromParams(p: URLSearchParams, defaultMode: SimMode): TraceF
     port: p.get('port') ?? '',
     path: p.get('path') ?? '/',
     method: (p.get('method') ?? 'GET').toUpperCase(),
-    headers: p.getAll('h').filter((h) => h.trim() !== '').map(headerFromParam),
+    headers: p
+      .getAll('h')
+      .filter((h) => h.trim() !== '')
+      .map(headerFromParam),
     sni: p.get('sni') ?? '',
     protocol: pick(p.get('protocol'), PROTOCOLS, 'http'),
     tls: pick(p.get('tls'), TLS, 'plaintext'),
@@ -109,7 +113,14 @@ export function formToRequest(f: TraceForm): RequestOrError {
     if (i <= 0) return { error: `header must look like "name: value", got "${line}"` };
     headers[line.slice(0, i).trim().toLowerCase()] = line.slice(i + 1).trim();
   }
-  const request: SimRequest = { mode: f.mode, port, path, method: (f.method.trim() || 'GET').toUpperCase(), protocol: f.protocol, tls: f.tls };
+  const request: SimRequest = {
+    mode: f.mode,
+    port,
+    path,
+    method: (f.method.trim() || 'GET').toUpperCase(),
+    protocol: f.protocol,
+    tls: f.tls,
+  };
   if (f.host.trim()) request.host = f.host.trim();
   if (Object.keys(headers).length) request.headers = headers;
   if (f.sni.trim()) request.sni = f.sni.trim();

@@ -2,7 +2,14 @@
 import { describe, expect, it } from 'vitest';
 import { clusterShares, traceView } from './hops';
 
-const base = { listener: '0.0.0.0_9080', filterChain: 'filter_chains[0]', routeConfig: '9080', virtualHost: 'reviews.default.svc.cluster.local:9080', route: '', routeIndex: 1 };
+const base = {
+  listener: '0.0.0.0_9080',
+  filterChain: 'filter_chains[0]',
+  routeConfig: '9080',
+  virtualHost: 'reviews.default.svc.cluster.local:9080',
+  route: '',
+  routeIndex: 1,
+};
 
 describe('traceView', () => {
   it('a routed HTTP request: every hop in order, rejected candidates under their hop', () => {
@@ -16,8 +23,13 @@ describe('traceView', () => {
       ],
     });
     expect(v.hops.map((h) => h.hop)).toEqual(['listener', 'filterChain', 'routeConfig', 'virtualHost', 'route', 'cluster', 'endpoints']);
-    expect(v.hops.find((h) => h.hop === 'route')).toMatchObject({ value: '#1', rejected: [{ index: 0, reason: 'header end-user absent' }] });
-    expect(v.hops.find((h) => h.hop === 'cluster')?.clusters).toEqual([{ name: 'outbound|9080|v3|reviews.default.svc.cluster.local', weight: 1, percent: 100, subset: 'v3' }]);
+    expect(v.hops.find((h) => h.hop === 'route')).toMatchObject({
+      value: '#1',
+      rejected: [{ index: 0, reason: 'header end-user absent' }],
+    });
+    expect(v.hops.find((h) => h.hop === 'cluster')?.clusters).toEqual([
+      { name: 'outbound|9080|v3|reviews.default.svc.cluster.local', weight: 1, percent: 100, subset: 'v3' },
+    ]);
     expect(v.error).toBeUndefined();
   });
 
@@ -29,8 +41,15 @@ describe('traceView', () => {
     expect(clusterShares({ weightedClusters: { a: 1, b: 2 } }).map((c) => c.percent)).toEqual([33.33, 66.67]);
   });
 
-  it('stops where the walk stopped, with Istio\'s wording', () => {
-    const v = traceView({ ...base, virtualHost: undefined, route: undefined, routeIndex: undefined, error: 'no virtual host matched', rejected: [{ hop: 'virtualHost', name: 'a', index: 0, reason: 'domain does not match' }] } as never);
+  it("stops where the walk stopped, with Istio's wording", () => {
+    const v = traceView({
+      ...base,
+      virtualHost: undefined,
+      route: undefined,
+      routeIndex: undefined,
+      error: 'no virtual host matched',
+      rejected: [{ hop: 'virtualHost', name: 'a', index: 0, reason: 'domain does not match' }],
+    } as never);
     expect(v.hops.map((h) => h.hop)).toEqual(['listener', 'filterChain', 'routeConfig', 'virtualHost']);
     expect(v.hops.at(-1)?.value).toBeUndefined();
     expect(v.error).toBe('no virtual host matched');
@@ -38,8 +57,19 @@ describe('traceView', () => {
   });
 
   it('TCP: listener → chain → cluster, no HTTP hops; redirects and dump problems are reported', () => {
-    expect(traceView({ listener: 'l', filterChain: 'c', cluster: 'x', rejected: [] }).hops.map((h) => h.hop)).toEqual(['listener', 'filterChain', 'cluster', 'endpoints']);
-    const v = traceView({ ...base, redirect: { status: 301, location: 'https://a/' }, error: 'tls required, sending 301', rejected: [], dumpErrors: ['configs[1]: missing "@type"'] });
+    expect(traceView({ listener: 'l', filterChain: 'c', cluster: 'x', rejected: [] }).hops.map((h) => h.hop)).toEqual([
+      'listener',
+      'filterChain',
+      'cluster',
+      'endpoints',
+    ]);
+    const v = traceView({
+      ...base,
+      redirect: { status: 301, location: 'https://a/' },
+      error: 'tls required, sending 301',
+      rejected: [],
+      dumpErrors: ['configs[1]: missing "@type"'],
+    });
     expect(v.outcome).toBe('redirect 301 → https://a/');
     expect(v.notes).toEqual(['config dump: configs[1]: missing "@type"']);
   });

@@ -60,10 +60,20 @@ export function traceView(r: SimulateResponse): TraceView {
   const rejectedAt = (hop: SimHop) => r.rejected.filter((x) => x.hop === hop);
   const hops: Hop[] = [];
   const add = (hop: Hop['hop'], value: string | undefined, extra: Partial<Hop> = {}) =>
-    hops.push({ hop, title: TITLES[hop], ...(value !== undefined ? { value } : {}), rejected: hop === 'endpoints' ? [] : rejectedAt(hop), ...extra });
+    hops.push({
+      hop,
+      title: TITLES[hop],
+      ...(value !== undefined ? { value } : {}),
+      rejected: hop === 'endpoints' ? [] : rejectedAt(hop),
+      ...extra,
+    });
   add('listener', r.listener);
   if (r.listener !== undefined) add('filterChain', r.filterChain);
-  const http = r.routeConfig !== undefined || r.virtualHost !== undefined || rejectedAt('virtualHost').length > 0 || rejectedAt('routeConfig').length > 0;
+  const http =
+    r.routeConfig !== undefined ||
+    r.virtualHost !== undefined ||
+    rejectedAt('virtualHost').length > 0 ||
+    rejectedAt('routeConfig').length > 0;
   if (http) {
     add('routeConfig', r.routeConfig);
     if (r.routeConfig !== undefined) add('virtualHost', r.virtualHost);
@@ -83,8 +93,10 @@ export function traceView(r: SimulateResponse): TraceView {
   }
   let outcome: string | undefined;
   if (r.redirect) outcome = `redirect ${r.redirect.status} → ${r.redirect.location}`;
-  else if (r.directResponse) outcome = `direct response ${r.directResponse.status}${r.directResponse.body ? `: ${r.directResponse.body}` : ''}`;
-  else if (r.runtimeFraction !== undefined) outcome = `the route matches ${Math.round(r.runtimeFraction * 10000) / 100}% of such requests (runtime_fraction)`;
+  else if (r.directResponse)
+    outcome = `direct response ${r.directResponse.status}${r.directResponse.body ? `: ${r.directResponse.body}` : ''}`;
+  else if (r.runtimeFraction !== undefined)
+    outcome = `the route matches ${Math.round(r.runtimeFraction * 10000) / 100}% of such requests (runtime_fraction)`;
   const notes = [...(r.notes ?? []), ...(r.dumpErrors ?? []).map((e) => `config dump: ${e}`)];
   return { hops, ...(r.error !== undefined ? { error: r.error } : {}), ...(outcome ? { outcome } : {}), notes };
 }

@@ -31,7 +31,8 @@ export function tablesFromConfigDump(dump: unknown): ProxyTables {
     }
   }
   for (const s of section(dump, 'RoutesConfigDump'))
-    for (const r of [...arr(s.static_route_configs), ...arr(s.dynamic_route_configs)]) t.routes.push(summarizeRouteConfig(obj(r).route_config));
+    for (const r of [...arr(s.static_route_configs), ...arr(s.dynamic_route_configs)])
+      t.routes.push(summarizeRouteConfig(obj(r).route_config));
   for (const s of section(dump, 'ClustersConfigDump'))
     for (const c of [...arr(s.static_clusters), ...arr(s.dynamic_active_clusters), ...arr(s.dynamic_warming_clusters)])
       t.clusters.push(summarizeCluster(obj(c).cluster));

@@ -98,7 +98,12 @@ function routeDetails(r: Record<string, unknown>): string[] {
   if (pr !== undefined) d.push(`rewrite prefix → ${pr}`);
   const host = str(a.host_rewrite_literal);
   if (host !== undefined) d.push(`rewrite host → ${host}`);
-  if (arr(a.request_mirror_policies).length) d.push(`mirror ${arr(a.request_mirror_policies).map((m) => str(obj(m).cluster)).join(',')}`);
+  if (arr(a.request_mirror_policies).length)
+    d.push(
+      `mirror ${arr(a.request_mirror_policies)
+        .map((m) => str(obj(m).cluster))
+        .join(',')}`,
+    );
   const redirect = obj(r.redirect);
   if (Object.keys(redirect).length) {
     const target = [str(redirect.scheme_redirect), str(redirect.host_redirect), str(redirect.path_redirect) ?? str(redirect.prefix_rewrite)]
@@ -117,8 +122,22 @@ function routeDetails(r: Record<string, unknown>): string[] {
 
 function summarizeRoute(route: unknown): RouteRow {
   const r = obj(route);
-  const action = r.route !== undefined ? 'route' : r.redirect !== undefined ? 'redirect' : r.direct_response !== undefined ? 'direct_response' : r.filter_action !== undefined ? 'filter_action' : '(none)';
-  const row: RouteRow = { match: summarizeRouteMatch(r.match), action, clusters: r.route !== undefined ? weightedClusters(r.route) : [], details: routeDetails(r) };
+  const action =
+    r.route !== undefined
+      ? 'route'
+      : r.redirect !== undefined
+        ? 'redirect'
+        : r.direct_response !== undefined
+          ? 'direct_response'
+          : r.filter_action !== undefined
+            ? 'filter_action'
+            : '(none)';
+  const row: RouteRow = {
+    match: summarizeRouteMatch(r.match),
+    action,
+    clusters: r.route !== undefined ? weightedClusters(r.route) : [],
+    details: routeDetails(r),
+  };
   const name = str(r.name);
   if (name !== undefined) row.name = name;
   const source = istioSource(r);

@@ -76,18 +76,39 @@ describe('tablesFromConfigDump on real Envoy dumps', () => {
 
 describe('row summaries', () => {
   it('weighted clusters: share = weight / sum of weights (Envoy route.proto WeightedCluster)', () => {
-    expect(weightedClusters({ weighted_clusters: { clusters: [{ name: 'a', weight: 80 }, { name: 'b', weight: 20 }] } })).toEqual([
+    expect(
+      weightedClusters({
+        weighted_clusters: {
+          clusters: [
+            { name: 'a', weight: 80 },
+            { name: 'b', weight: 20 },
+          ],
+        },
+      }),
+    ).toEqual([
       { name: 'a', weight: 80, percent: 80 },
       { name: 'b', weight: 20, percent: 20 },
     ]);
-    expect(weightedClusters({ weighted_clusters: { clusters: [{ name: 'a', weight: 1 }, { name: 'b', weight: 2 }] } }).map((c) => c.percent)).toEqual([33.33, 66.67]);
+    expect(
+      weightedClusters({
+        weighted_clusters: {
+          clusters: [
+            { name: 'a', weight: 1 },
+            { name: 'b', weight: 2 },
+          ],
+        },
+      }).map((c) => c.percent),
+    ).toEqual([33.33, 66.67]);
   });
 
   it('route match: path specifier plus header and query matchers', () => {
     expect(
       summarizeRouteMatch({
         prefix: '/',
-        headers: [{ name: 'end-user', string_match: { exact: 'jason' } }, { name: 'x-canary', present_match: true, invert_match: true }],
+        headers: [
+          { name: 'end-user', string_match: { exact: 'jason' } },
+          { name: 'x-canary', present_match: true, invert_match: true },
+        ],
         query_parameters: [{ name: 'debug', string_match: { prefix: '1' } }],
       }),
     ).toBe('prefix /, header end-user exact "jason", not header x-canary present, query debug prefix "1"');
@@ -96,13 +117,15 @@ describe('row summaries', () => {
 
   it('filter chain match: empty matches everything', () => {
     expect(summarizeChainMatch(undefined)).toBe('*');
-    expect(summarizeChainMatch({ destination_port: 9080, transport_protocol: 'tls', application_protocols: ['istio-peer-exchange', 'istio'] })).toBe(
-      'port 9080, transport tls, alpn istio-peer-exchange,istio',
-    );
+    expect(
+      summarizeChainMatch({ destination_port: 9080, transport_protocol: 'tls', application_protocols: ['istio-peer-exchange', 'istio'] }),
+    ).toBe('port 9080, transport tls, alpn istio-peer-exchange,istio');
   });
 
   it('cluster names are parsed Istio-style (model.BuildSubsetKey)', () => {
-    expect(summarizeCluster({ name: 'outbound|9080|v1|reviews.default.svc.cluster.local', type: 'EDS', lb_policy: 'LEAST_REQUEST' })).toMatchObject({
+    expect(
+      summarizeCluster({ name: 'outbound|9080|v1|reviews.default.svc.cluster.local', type: 'EDS', lb_policy: 'LEAST_REQUEST' }),
+    ).toMatchObject({
       direction: 'outbound',
       port: 9080,
       subset: 'v1',
@@ -117,7 +140,12 @@ describe('row summaries', () => {
     expect(
       summarizeLoadAssignment({
         cluster_name: 'c',
-        endpoints: [{ locality: { region: 'r', zone: 'z' }, lb_endpoints: [{ endpoint: { address: { socket_address: { address: '10.0.0.1', port_value: 80 } } } }] }],
+        endpoints: [
+          {
+            locality: { region: 'r', zone: 'z' },
+            lb_endpoints: [{ endpoint: { address: { socket_address: { address: '10.0.0.1', port_value: 80 } } } }],
+          },
+        ],
       }),
     ).toEqual({ cluster: 'c', endpoints: [{ address: '10.0.0.1:80', locality: 'r/z', health: 'UNKNOWN', priority: 0 }] });
   });

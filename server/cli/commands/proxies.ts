@@ -11,6 +11,12 @@ export async function proxiesCommand(argv: readonly string[], io: Io): Promise<n
   if (!loaded) return 1;
   const proxies = listProxyInfo(loaded.snapshot);
   if (output === 'json') writeJson(io, proxies);
-  else io.stdout.write(formatTable(['ID', 'TYPE', 'NAMESPACE', 'IPS', 'LABELS'], proxies.map((p) => [p.id, p.type, p.namespace, p.ips.join(','), formatLabels(p.labels)])));
+  else
+    io.stdout.write(
+      formatTable(
+        ['ID', 'TYPE', 'NAMESPACE', 'IPS', 'LABELS'],
+        proxies.map((p) => [p.id, p.type, p.namespace, p.ips.join(','), formatLabels(p.labels)]),
+      ),
+    );
   return 0;
 }

@@ -21,7 +21,11 @@ export interface ServePlan {
   runtime: RuntimeConfig;
 }
 
-export async function planServe(argv: readonly string[], cwd: string, stdin: () => Promise<string> = () => readStdin()): Promise<ServePlan> {
+export async function planServe(
+  argv: readonly string[],
+  cwd: string,
+  stdin: () => Promise<string> = () => readStdin(),
+): Promise<ServePlan> {
   const args = parseArgs(argv, [
     { name: 'config', short: 'c', kind: 'string', repeat: true },
     { name: 'namespace', short: 'n', kind: 'string', repeat: true },
@@ -37,7 +41,8 @@ export async function planServe(argv: readonly string[], cwd: string, stdin: () 
   if (kubeconfig && inCluster) throw new UsageError('use either --kubeconfig FILE or --in-cluster, not both');
   if (context && inCluster) throw new UsageError('--context picks a kubeconfig context; it cannot be used with --in-cluster');
   const kube = Boolean(kubeconfig || context || inCluster);
-  if (kube && list(args, 'config').length) throw new UsageError('use either --config PATH or a cluster (--kubeconfig/--context/--in-cluster), not both');
+  if (kube && list(args, 'config').length)
+    throw new UsageError('use either --config PATH or a cluster (--kubeconfig/--context/--in-cluster), not both');
   const paths: string[] = [];
   for (const p of list(args, 'config')) {
     if (p !== '-') {
@@ -99,19 +104,25 @@ export async function serveCommand(argv: readonly string[], io: Io, root: string
   const env = { NEXT_TELEMETRY_DISABLED: '1', ...process.env, [ENV_VAR]: JSON.stringify(plan.runtime), MESHSCOPE_ROOT: root };
   // One build at a time per dist dir; a serve that waited finds the build up to date. An up-to-date
   // build takes no lock: the image's root filesystem is read-only in the cluster (deploy/deployment.yaml).
-  const code = !buildStatus(root).needed ? 0 : await withLock(join(root, `${distDir()}.lock`), async () => {
-    const build = buildStatus(root);
-    if (!build.needed) return 0;
-    io.stderr.write(`meshscope: building the web app (${build.reason})…\n`);
-    return preservingFile(join(root, 'tsconfig.json'), () =>
-      run(process.execPath, [nextBin, 'build'], { cwd: root, env: { ...env, NODE_ENV: 'production' } }),
-    );
-  });
+  const code = !buildStatus(root).needed
+    ? 0
+    : await withLock(join(root, `${distDir()}.lock`), async () => {
+        const build = buildStatus(root);
+        if (!build.needed) return 0;
+        io.stderr.write(`meshscope: building the web app (${build.reason})…\n`);
+        return preservingFile(join(root, 'tsconfig.json'), () =>
+          run(process.execPath, [nextBin, 'build'], { cwd: root, env: { ...env, NODE_ENV: 'production' } }),
+        );
+      });
   if (code !== 0) {
     io.stderr.write(`meshscope: next build failed (exit ${code})\n`);
     return code;
   }
-  const what = plan.runtime.config ? plan.runtime.config.join(', ') : sourceMode(plan.runtime) === 'kube' ? kubeTarget(plan.runtime) : 'the demo mesh';
+  const what = plan.runtime.config
+    ? plan.runtime.config.join(', ')
+    : sourceMode(plan.runtime) === 'kube'
+      ? kubeTarget(plan.runtime)
+      : 'the demo mesh';
   io.stderr.write(`meshscope: serving ${what} on http://localhost:${plan.port} (xDS :${plan.runtime.xdsPort})\n`);
   return run(process.execPath, [nextBin, 'start', '-p', String(plan.port)], { cwd: root, env: { ...env, NODE_ENV: 'production' } });
 }

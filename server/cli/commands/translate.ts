@@ -6,7 +6,11 @@ import { oneOf, parseArgs, str, UsageError } from '../args';
 import { CONFIG_FLAGS, loadFromArgs, reportErrors, writeJson, type Io } from './common';
 
 export async function translateCommand(argv: readonly string[], io: Io): Promise<number> {
-  const args = parseArgs(argv, [...CONFIG_FLAGS, { name: 'proxy', short: 'p', kind: 'string' }, { name: 'type', short: 't', kind: 'string' }]);
+  const args = parseArgs(argv, [
+    ...CONFIG_FLAGS,
+    { name: 'proxy', short: 'p', kind: 'string' },
+    { name: 'type', short: 't', kind: 'string' },
+  ]);
   const proxy = str(args, 'proxy');
   if (!proxy) throw new UsageError('--proxy POD.NAMESPACE is required');
   const type = oneOf(args, 'type', DUMP_TYPES, 'all');
@@ -20,7 +24,10 @@ export async function translateCommand(argv: readonly string[], io: Io): Promise
   }
   // Translation problems are located errors too (input errors were printed while loading).
   const inputErrors = new Set(loaded.errors);
-  reportErrors(res.errors.filter((e) => !inputErrors.has(e)), io);
+  reportErrors(
+    res.errors.filter((e) => !inputErrors.has(e)),
+    io,
+  );
   writeJson(io, res.dump);
   return 0;
 }

@@ -74,11 +74,15 @@ export function kubeEndpoints(
     if (own && own.length > 0) {
       for (const slice of own) {
         for (const sp of slice.body.ports ?? []) {
-          const svcPort = svc.ports.find((p) => p.name === (sp.name ?? '')) ?? (svc.ports.length === 1 && !sp.name ? svc.ports[0] : undefined);
+          const svcPort =
+            svc.ports.find((p) => p.name === (sp.name ?? '')) ?? (svc.ports.length === 1 && !sp.name ? svc.ports[0] : undefined);
           if (!svcPort || sp.port === undefined) continue;
           for (const e of slice.body.endpoints ?? []) {
             for (const address of e.addresses) {
-              const ref = e.targetRef?.kind === 'Pod' && e.targetRef.name ? podsByName.get(`${e.targetRef.namespace ?? svc.namespace}/${e.targetRef.name}`) : undefined;
+              const ref =
+                e.targetRef?.kind === 'Pod' && e.targetRef.name
+                  ? podsByName.get(`${e.targetRef.namespace ?? svc.namespace}/${e.targetRef.name}`)
+                  : undefined;
               const pod = ref ?? podsByIp.get(address);
               const node = e.nodeName ? nodeLabels.get(e.nodeName) : undefined;
               const locality: Locality = pod?.locality ?? localityOf({}, node);
@@ -127,48 +131,49 @@ export function serviceEntryEndpoints(
 ): void {
   // Every ServiceEntry repeating a (namespace, host) adds its endpoints under that one key, as istiod's
   // endpoint index (keyed by hostname and namespace) does.
-  for (const { service, entry: e, entries } of pairs) for (const entry of entries ?? [e]) {
-    const spec = entry.spec;
-    const key = `${service.namespace}/${service.hostname}`;
-    const specPorts = spec.ports ?? [];
-    if (spec.endpoints && spec.endpoints.length > 0) {
-      for (const we of spec.endpoints) {
+  for (const { service, entry: e, entries } of pairs)
+    for (const entry of entries ?? [e]) {
+      const spec = entry.spec;
+      const key = `${service.namespace}/${service.hostname}`;
+      const specPorts = spec.ports ?? [];
+      if (spec.endpoints && spec.endpoints.length > 0) {
+        for (const we of spec.endpoints) {
+          for (const p of specPorts) {
+            const ep: EndpointModel = {
+              address: we.address ?? '',
+              port: we.ports?.[p.name] ?? p.targetPort ?? p.number,
+              servicePort: p.number,
+              labels: { ...(we.labels ?? {}) },
+              namespace: service.namespace,
+              locality: parseLocality(we.locality),
+              weight: we.weight ?? 1,
+              healthy: true,
+            };
+            if (we.serviceAccount) ep.serviceAccount = we.serviceAccount;
+            push(index, key, p.number, ep);
+          }
+        }
+      } else if (spec.workloadSelector) {
+        const sel = spec.workloadSelector.labels ?? {};
+        for (const pod of pods) {
+          if (pod.namespace !== service.namespace || !selects(sel, pod.labels)) continue;
+          for (const p of specPorts) push(index, key, p.number, podEndpoint(pod, p.targetPort ?? p.number, p.number));
+        }
+      } else if ((spec.resolution === 'DNS' || spec.resolution === 'DNS_ROUND_ROBIN') && !service.hostname.startsWith('*')) {
         for (const p of specPorts) {
-          const ep: EndpointModel = {
-            address: we.address ?? '',
-            port: we.ports?.[p.name] ?? p.targetPort ?? p.number,
+          push(index, key, p.number, {
+            address: service.hostname,
+            port: p.targetPort ?? p.number,
             servicePort: p.number,
-            labels: { ...(we.labels ?? {}) },
+            labels: {},
             namespace: service.namespace,
-            locality: parseLocality(we.locality),
-            weight: we.weight ?? 1,
+            locality: { region: '', zone: '', subzone: '' },
+            weight: 1,
             healthy: true,
-          };
-          if (we.serviceAccount) ep.serviceAccount = we.serviceAccount;
-          push(index, key, p.number, ep);
+          });
         }
       }
-    } else if (spec.workloadSelector) {
-      const sel = spec.workloadSelector.labels ?? {};
-      for (const pod of pods) {
-        if (pod.namespace !== service.namespace || !selects(sel, pod.labels)) continue;
-        for (const p of specPorts) push(index, key, p.number, podEndpoint(pod, p.targetPort ?? p.number, p.number));
-      }
-    } else if ((spec.resolution === 'DNS' || spec.resolution === 'DNS_ROUND_ROBIN') && !service.hostname.startsWith('*')) {
-      for (const p of specPorts) {
-        push(index, key, p.number, {
-          address: service.hostname,
-          port: p.targetPort ?? p.number,
-          servicePort: p.number,
-          labels: {},
-          namespace: service.namespace,
-          locality: { region: '', zone: '', subzone: '' },
-          weight: 1,
-          healthy: true,
-        });
-      }
     }
-  }
 }
 
 /** Sorts every endpoint list by address, then port, for deterministic output. */

@@ -4,7 +4,15 @@ import type { IstioKind, IstioSpecs } from '../istio';
 import type { IstioConfig, LoadError, ObjectMeta, Origin } from '../mesh';
 import type { RawInput, RawObject } from '../../sources/types';
 import { objectMeta } from '../schema/kube';
-import { CLUSTER_SCOPED_KINDS, IGNORED_KINDS, ISTIO_GROUP, ISTIO_VERSIONS, KUBE_KINDS, isIstioKind, splitApiVersion } from '../schema/kinds';
+import {
+  CLUSTER_SCOPED_KINDS,
+  IGNORED_KINDS,
+  ISTIO_GROUP,
+  ISTIO_VERSIONS,
+  KUBE_KINDS,
+  isIstioKind,
+  splitApiVersion,
+} from '../schema/kinds';
 import type { PathIssue } from '../schema/common';
 import { validateIstioSpec, validateKubeBody } from './validate';
 import type { KubeEndpointSlice, KubePod, KubeService, KubeWorkload } from '../schema/kube';
@@ -49,7 +57,13 @@ function classify(raw: RawObject): Classified {
   if (IGNORED_KINDS.has(kind)) return { type: 'ignored' };
   if (group === ISTIO_GROUP && isIstioKind(kind)) {
     if (!ISTIO_VERSIONS.includes(version))
-      return { type: 'invalid', issue: { path: 'apiVersion', message: `unsupported apiVersion ${raw.apiVersion} (expected ${ISTIO_GROUP}/v1, v1beta1 or v1alpha3)` } };
+      return {
+        type: 'invalid',
+        issue: {
+          path: 'apiVersion',
+          message: `unsupported apiVersion ${raw.apiVersion} (expected ${ISTIO_GROUP}/v1, v1beta1 or v1alpha3)`,
+        },
+      };
     return { type: 'istio', kind };
   }
   const kubeGroup = KUBE_KINDS[kind];

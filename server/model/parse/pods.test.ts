@@ -123,7 +123,17 @@ describe('injection (proxy identity, DESIGN.md §3)', () => {
   });
   it('kube-system pods are never injected (inject.go:IgnoredNamespaces), even with no Namespace declared', () => {
     const s = buildSnapshot(
-      [{ object: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'coredns', namespace: 'kube-system' }, spec: { containers: [{ name: 'c' }] } }, origin: { source: 'file' } }],
+      [
+        {
+          object: {
+            apiVersion: 'v1',
+            kind: 'Pod',
+            metadata: { name: 'coredns', namespace: 'kube-system' },
+            spec: { containers: [{ name: 'c' }] },
+          },
+          origin: { source: 'file' },
+        },
+      ],
       { version: 1 },
     );
     expect(s.pods[0]?.proxy).toBe('none');

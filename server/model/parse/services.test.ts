@@ -21,7 +21,10 @@ describe('ServiceEntry conversion (convertServices)', () => {
   });
   it('resolution DNS → DNS; protocol from `protocol` only (empty → sniffed), location defaults to MESH_EXTERNAL', () => {
     expect(svc('api.example.com')).toMatchObject({ resolution: 'DNS', meshExternal: true, registry: 'External', address: '0.0.0.0' });
-    expect(svc('api.example.com')?.ports.map((p) => [p.name, p.protocol])).toEqual([['https', 'TLS'], ['web', 'Unsupported']]);
+    expect(svc('api.example.com')?.ports.map((p) => [p.name, p.protocol])).toEqual([
+      ['https', 'TLS'],
+      ['web', 'Unsupported'],
+    ]);
   });
   it('DNS without endpoints: one endpoint per port with the host as address, port = targetPort > number', () => {
     expect(eps('api.example.com', 443).map((e) => `${e.address}:${e.port}`)).toEqual(['api.example.com:443']);
@@ -29,11 +32,18 @@ describe('ServiceEntry conversion (convertServices)', () => {
   });
   it('STATIC: CIDR kept, /32 → plain IP; MESH_INTERNAL; exportTo from spec; endpoint port = ports[name] > targetPort', () => {
     expect(svc('vm.internal')).toMatchObject({
-      resolution: 'ClientSideLB', meshExternal: false, address: '192.168.10.0/24', addresses: ['192.168.10.0/24', '10.0.0.9'], exportTo: ['.'],
+      resolution: 'ClientSideLB',
+      meshExternal: false,
+      address: '192.168.10.0/24',
+      addresses: ['192.168.10.0/24', '10.0.0.9'],
+      exportTo: ['.'],
     });
     expect(svc('vm.internal')?.ports[0]?.protocol).toBe('HTTP');
     const list = eps('vm.internal', 9080);
-    expect(list.map((e) => [e.address, e.port, e.weight])).toEqual([['192.168.10.5', 7070, 3], ['192.168.10.6', 9999, 1]]);
+    expect(list.map((e) => [e.address, e.port, e.weight])).toEqual([
+      ['192.168.10.5', 7070, 3],
+      ['192.168.10.6', 9999, 1],
+    ]);
     expect(list[0]?.locality).toEqual({ region: 'us-east', zone: 'us-east-1a', subzone: 'rack1' });
     expect(list[0]?.labels).toEqual({ version: 'v1' });
   });

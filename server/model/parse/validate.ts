@@ -29,7 +29,14 @@ export function validateIstioSpec<K extends IstioKind>(kind: K, rawSpec: unknown
   return issues.length ? { issues } : { spec: res.data, issues };
 }
 
-const KUBE: Record<string, z.ZodType> = { Service: service, Pod: pod, EndpointSlice: endpointSlice, Deployment: workload, ReplicaSet: workload, StatefulSet: workload };
+const KUBE: Record<string, z.ZodType> = {
+  Service: service,
+  Pod: pod,
+  EndpointSlice: endpointSlice,
+  Deployment: workload,
+  ReplicaSet: workload,
+  StatefulSet: workload,
+};
 
 /** Validates the fields meshscope reads; `data` is a copy of the object with those fields parsed. */
 export function validateKubeBody(kind: string, raw: unknown): { ok: boolean; data?: unknown; issues: PathIssue[] } {

@@ -35,7 +35,11 @@ export function checkDestinationRule(spec: DestinationRuleSpec): PathIssue[] {
   return out;
 }
 
-function trafficPolicyIssues(tp: TrafficPolicy | Omit<TrafficPolicy, 'portLevelSettings'> | undefined, p: string, top: boolean): PathIssue[] {
+function trafficPolicyIssues(
+  tp: TrafficPolicy | Omit<TrafficPolicy, 'portLevelSettings'> | undefined,
+  p: string,
+  top: boolean,
+): PathIssue[] {
   if (!tp) return [];
   const out: PathIssue[] = [];
   const keys = Object.keys(tp).filter((k) => k !== 'port');
@@ -44,21 +48,30 @@ function trafficPolicyIssues(tp: TrafficPolicy | Omit<TrafficPolicy, 'portLevelS
   if (tp.loadBalancer?.simple !== undefined && ch !== undefined)
     out.push({ path: `${p}.loadBalancer`, message: 'only one of simple, consistentHash may be set (oneof)' });
   if (ch) {
-    const hashKeys = (['httpHeaderName', 'httpCookie', 'useSourceIp', 'httpQueryParameterName'] as const).filter((k) => ch[k] !== undefined);
-    if (hashKeys.length !== 1) out.push({ path: `${p}.loadBalancer.consistentHash`, message: 'consistent hash must set exactly one hash key' });
-    if (ch.ringHash && ch.maglev) out.push({ path: `${p}.loadBalancer.consistentHash`, message: 'only one of ringHash, maglev may be set (oneof)' });
+    const hashKeys = (['httpHeaderName', 'httpCookie', 'useSourceIp', 'httpQueryParameterName'] as const).filter(
+      (k) => ch[k] !== undefined,
+    );
+    if (hashKeys.length !== 1)
+      out.push({ path: `${p}.loadBalancer.consistentHash`, message: 'consistent hash must set exactly one hash key' });
+    if (ch.ringHash && ch.maglev)
+      out.push({ path: `${p}.loadBalancer.consistentHash`, message: 'only one of ringHash, maglev may be set (oneof)' });
   }
   const od = tp.outlierDetection;
   if (od) {
     for (const k of ['maxEjectionPercent', 'minHealthPercent'] as const) {
       const v = od[k];
-      if (v !== undefined && (v < 0 || v > 100)) out.push({ path: `${p}.outlierDetection.${k}`, message: `${k} must be in range [0, 100]` });
+      if (v !== undefined && (v < 0 || v > 100))
+        out.push({ path: `${p}.outlierDetection.${k}`, message: `${k} must be in range [0, 100]` });
     }
   }
   const cp = tp.connectionPool;
-  for (const [group, values] of [['tcp', cp?.tcp], ['http', cp?.http]] as const) {
+  for (const [group, values] of [
+    ['tcp', cp?.tcp],
+    ['http', cp?.http],
+  ] as const) {
     for (const [k, v] of Object.entries(values ?? {})) {
-      if (typeof v === 'number' && v < 0) out.push({ path: `${p}.connectionPool.${group}.${k}`, message: `${k} must be greater than or equal to 0` });
+      if (typeof v === 'number' && v < 0)
+        out.push({ path: `${p}.connectionPool.${group}.${k}`, message: `${k} must be greater than or equal to 0` });
     }
   }
   const tls = tp.tls;
@@ -99,10 +112,14 @@ export function checkGateway(spec: GatewaySpec): PathIssue[] {
     const perr = portError(s.port.number);
     if (perr) out.push({ path: `${p}.port.number`, message: perr });
     if (!isKnownProtocol(s.port.protocol))
-      out.push({ path: `${p}.port.protocol`, message: `invalid protocol "${s.port.protocol}", supported protocols are HTTP, HTTP2, GRPC, GRPC-WEB, MONGO, REDIS, MYSQL, TCP` });
+      out.push({
+        path: `${p}.port.protocol`,
+        message: `invalid protocol "${s.port.protocol}", supported protocols are HTTP, HTTP2, GRPC, GRPC-WEB, MONGO, REDIS, MYSQL, TCP`,
+      });
     if (!s.port.name) out.push({ path: `${p}.port.name`, message: 'port name must be set' });
     else {
-      if (portNames.has(s.port.name)) out.push({ path: `${p}.port.name`, message: `port names in servers must be unique: duplicate name ${s.port.name}` });
+      if (portNames.has(s.port.name))
+        out.push({ path: `${p}.port.name`, message: `port names in servers must be unique: duplicate name ${s.port.name}` });
       portNames.set(s.port.name, i);
     }
     const proto = s.port.protocol.toUpperCase();
@@ -112,8 +129,15 @@ export function checkGateway(spec: GatewaySpec): PathIssue[] {
     else if (!tlsProto && s.tls && !s.tls.httpsRedirect && proto !== 'UNSUPPORTED')
       out.push({ path: `${p}.tls`, message: 'server cannot have TLS settings for plain text HTTP ports' });
     const tls = s.tls;
-    if (tls && (tls.mode === 'SIMPLE' || tls.mode === 'MUTUAL' || tls.mode === 'OPTIONAL_MUTUAL') && !tls.credentialName && !tls.credentialNames?.length && !(tls as { tlsCertificates?: unknown[] }).tlsCertificates?.length) {
-      if (!tls.serverCertificate) out.push({ path: `${p}.tls.serverCertificate`, message: `${tls.mode} TLS requires a server certificate` });
+    if (
+      tls &&
+      (tls.mode === 'SIMPLE' || tls.mode === 'MUTUAL' || tls.mode === 'OPTIONAL_MUTUAL') &&
+      !tls.credentialName &&
+      !tls.credentialNames?.length &&
+      !(tls as { tlsCertificates?: unknown[] }).tlsCertificates?.length
+    ) {
+      if (!tls.serverCertificate)
+        out.push({ path: `${p}.tls.serverCertificate`, message: `${tls.mode} TLS requires a server certificate` });
       if (!tls.privateKey) out.push({ path: `${p}.tls.privateKey`, message: `${tls.mode} TLS requires a private key` });
       if (tls.mode !== 'SIMPLE' && !tls.caCertificates)
         out.push({ path: `${p}.tls.caCertificates`, message: 'MUTUAL TLS requires a client CA bundle' });
@@ -131,8 +155,7 @@ function namespacedHostError(h: string, allowTilde: boolean): string | undefined
   if (parts.length > 2) return `host must be of form namespace/dnsName, got ${h}`;
   if (parts.length === 2) {
     const ns = parts[0]!;
-    if (ns !== '.' && ns !== '*' && !(allowTilde && ns === '~') && !isDns1123Label(ns))
-      return `invalid namespace value ${ns} in host ${h}`;
+    if (ns !== '.' && ns !== '*' && !(allowTilde && ns === '~') && !isDns1123Label(ns)) return `invalid namespace value ${ns} in host ${h}`;
   }
   const dns = parts[parts.length - 1]!;
   return dns === '*' ? undefined : wildcardDomainError(dns);
@@ -157,8 +180,10 @@ export function checkServiceEntry(spec: ServiceEntrySpec): PathIssue[] {
     const p = `spec.ports[${i}]`;
     const perr = portError(port.number);
     if (perr) out.push({ path: `${p}.number`, message: perr });
-    if (port.targetPort !== undefined && portError(port.targetPort)) out.push({ path: `${p}.targetPort`, message: portError(port.targetPort)! });
-    if (port.protocol && !isKnownProtocol(port.protocol)) out.push({ path: `${p}.protocol`, message: `unrecognized protocol name "${port.protocol}"` });
+    if (port.targetPort !== undefined && portError(port.targetPort))
+      out.push({ path: `${p}.targetPort`, message: portError(port.targetPort)! });
+    if (port.protocol && !isKnownProtocol(port.protocol))
+      out.push({ path: `${p}.protocol`, message: `unrecognized protocol name "${port.protocol}"` });
     if (!port.name) out.push({ path: `${p}.name`, message: 'port name must be set' });
     if (names.has(port.name)) out.push({ path: `${p}.name`, message: `duplicate port names: ${port.name}` });
     if (numbers.has(port.number)) out.push({ path: `${p}.number`, message: `duplicate port number: ${port.number}` });
@@ -185,7 +210,8 @@ export function checkServiceEntry(spec: ServiceEntrySpec): PathIssue[] {
   });
   if ((resolution === 'DNS' || resolution === 'DNS_ROUND_ROBIN') && !spec.endpoints?.length) {
     spec.hosts.forEach((h, i) => {
-      if (h.startsWith('*')) out.push({ path: `spec.hosts[${i}]`, message: `wildcard host ${h} is not allowed for resolution ${resolution} without endpoints` });
+      if (h.startsWith('*'))
+        out.push({ path: `spec.hosts[${i}]`, message: `wildcard host ${h} is not allowed for resolution ${resolution} without endpoints` });
     });
   }
   if (resolution === 'DNS_ROUND_ROBIN' && (spec.endpoints ?? []).length > 1)
@@ -219,12 +245,16 @@ export function checkSidecar(spec: SidecarSpec): PathIssue[] {
   (spec.ingress ?? []).forEach((ing, i) => {
     const p = `spec.ingress[${i}]`;
     if (portError(ing.port.number)) out.push({ path: `${p}.port.number`, message: portError(ing.port.number)! });
-    if (ingressPorts.has(ing.port.number)) out.push({ path: `${p}.port.number`, message: 'sidecar: ports on IP bound listeners must be unique' });
+    if (ingressPorts.has(ing.port.number))
+      out.push({ path: `${p}.port.number`, message: 'sidecar: ports on IP bound listeners must be unique' });
     ingressPorts.add(ing.port.number);
   });
   const otp = spec.outboundTrafficPolicy;
   if (otp?.egressProxy && otp.mode !== 'ALLOW_ANY')
-    out.push({ path: 'spec.outboundTrafficPolicy.egressProxy', message: 'sidecar: egress_proxy must be set only with ALLOW_ANY outbound_traffic_policy mode' });
+    out.push({
+      path: 'spec.outboundTrafficPolicy.egressProxy',
+      message: 'sidecar: egress_proxy must be set only with ALLOW_ANY outbound_traffic_policy mode',
+    });
   out.push(...labelsIssues(spec.workloadSelector?.labels, 'spec.workloadSelector.labels'));
   return out;
 }

@@ -22,9 +22,22 @@ import {
 const REDIRECT_CODES = [301, 302, 303, 307, 308];
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'CONNECT', 'OPTIONS', 'TRACE', 'PATCH'];
 const RETRY_ON = new Set([
-  '5xx', 'gateway-error', 'reset', 'reset-before-request', 'connect-failure', 'envoy-ratelimited', 'retriable-4xx',
-  'refused-stream', 'retriable-status-codes', 'retriable-headers', 'http3-post-connect-failure',
-  'cancelled', 'deadline-exceeded', 'internal', 'resource-exhausted', 'unavailable',
+  '5xx',
+  'gateway-error',
+  'reset',
+  'reset-before-request',
+  'connect-failure',
+  'envoy-ratelimited',
+  'retriable-4xx',
+  'refused-stream',
+  'retriable-status-codes',
+  'retriable-headers',
+  'http3-post-connect-failure',
+  'cancelled',
+  'deadline-exceeded',
+  'internal',
+  'resource-exhausted',
+  'unavailable',
 ]);
 
 /** Host `a` is within `b` (Istio host.Name.SubsetOf, with `*` wildcards). */
@@ -91,7 +104,10 @@ export function checkVirtualService(spec: VirtualServiceSpec): PathIssue[] {
         const err = hostOrIpError(sni);
         if (err) out.push({ path: `${mp}.sniHosts[${k}]`, message: err });
         else if (!hosts.some((h) => hostSubsetOf(sni, h)))
-          out.push({ path: `${mp}.sniHosts[${k}]`, message: `SNI host is not a compatible subset of any of the virtual service hosts: ${sni}` });
+          out.push({
+            path: `${mp}.sniHosts[${k}]`,
+            message: `SNI host is not a compatible subset of any of the virtual service hosts: ${sni}`,
+          });
       });
       out.push(...l4MatchIssues(m, mp));
     });
@@ -240,7 +256,8 @@ function checkHttpRoute(r: HTTPRoute, p: string, inDelegate: boolean): PathIssue
     const s = r.directResponse.status;
     if (s < 200 || s > 599) add(`${p}.directResponse.status`, `status ${s} is not in the range 200..599`);
     const b = r.directResponse.body;
-    if (b && b.string !== undefined && b.bytes !== undefined) add(`${p}.directResponse.body`, 'only one of string, bytes may be set (oneof)');
+    if (b && b.string !== undefined && b.bytes !== undefined)
+      add(`${p}.directResponse.body`, 'only one of string, bytes may be set (oneof)');
   }
   if (r.retries) {
     const rp = `${p}.retries`;

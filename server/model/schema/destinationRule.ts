@@ -25,9 +25,7 @@ const loadBalancer = z.strictObject({
     .optional(),
   localityLbSetting: z
     .strictObject({
-      distribute: z
-        .array(z.strictObject({ from: z.string().optional(), to: z.record(z.string(), uint).optional() }))
-        .optional(),
+      distribute: z.array(z.strictObject({ from: z.string().optional(), to: z.record(z.string(), uint).optional() })).optional(),
       failover: z.array(z.strictObject({ from: z.string().optional(), to: z.string().optional() })).optional(),
       failoverPriority: z.array(z.string()).optional(),
       enabled: z.boolean().optional(),
@@ -56,9 +54,7 @@ export const connectionPool = z.strictObject({
     .strictObject({
       maxConnections: int.optional(),
       connectTimeout: duration.optional(),
-      tcpKeepalive: z
-        .strictObject({ probes: uint.optional(), time: duration.optional(), interval: duration.optional() })
-        .optional(),
+      tcpKeepalive: z.strictObject({ probes: uint.optional(), time: duration.optional(), interval: duration.optional() }).optional(),
       maxConnectionDuration: duration.optional(),
       idleTimeout: duration.optional(),
     })
@@ -116,9 +112,7 @@ const policyFields = {
   retryBudget: z
     .strictObject({ percent: z.number().optional(), minRetryConcurrency: uint.optional(), budgetInterval: duration.optional() })
     .optional(),
-  tunnel: z
-    .strictObject({ protocol: z.string().optional(), targetHost: z.string(), targetPort: uint })
-    .optional(),
+  tunnel: z.strictObject({ protocol: z.string().optional(), targetHost: z.string(), targetPort: uint }).optional(),
   proxyProtocol: z.strictObject({ version: z.enum(['V1', 'V2']).optional() }).optional(),
 };
 
@@ -132,9 +126,7 @@ export const trafficPolicy: z.ZodType<TrafficPolicy> = z.strictObject({
 export const destinationRuleSpec: z.ZodType<DestinationRuleSpec> = z.strictObject({
   host: z.string(),
   trafficPolicy: trafficPolicy.optional(),
-  subsets: z
-    .array(z.strictObject({ name: z.string(), labels: stringMap.optional(), trafficPolicy: trafficPolicy.optional() }))
-    .optional(),
+  subsets: z.array(z.strictObject({ name: z.string(), labels: stringMap.optional(), trafficPolicy: trafficPolicy.optional() })).optional(),
   exportTo: z.array(z.string()).optional(),
   workloadSelector: z.strictObject({ matchLabels: stringMap.optional() }).optional(),
 });

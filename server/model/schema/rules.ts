@@ -58,8 +58,7 @@ export function exportToIssues(exportTo: readonly string[] | undefined, path: st
     if (e !== '.' && e !== '*' && e !== '~' && !isDns1123Label(e))
       out.push({ path: `${path}[${i}]`, message: `only .,*, or a valid DNS 1123 label is allowed as exportTo entry, got "${e}"` });
   });
-  if (seen.has('~') && seen.size > 1)
-    out.push({ path, message: 'exportTo "~" (export to no one) cannot be combined with other entries' });
+  if (seen.has('~') && seen.size > 1) out.push({ path, message: 'exportTo "~" (export to no one) cannot be combined with other entries' });
   if (seen.has('*') && seen.size > 1 && !seen.has('~'))
     out.push({ path, message: 'exportTo "*" (export to everyone) cannot be combined with other entries' });
   return out;

@@ -9,7 +9,9 @@ const spec = (y: string) => parse(y) as unknown;
 
 describe('VirtualService schema', () => {
   it('accepts the full HTTP route surface (match, route headers, redirect-free actions, retries, fault, mirrors, cors)', () => {
-    const r = validateIstioSpec('VirtualService', spec(`
+    const r = validateIstioSpec(
+      'VirtualService',
+      spec(`
 hosts: [reviews, "*.example.com"]
 gateways: [mesh, istio-system/gw]
 exportTo: ["."]
@@ -61,7 +63,8 @@ tcp:
 tls:
 - match: [{sniHosts: [a.example.com], port: 443}]
   route: [{destination: {host: a.example.com}}]
-`));
+`),
+    );
     expect(r.issues).toEqual([]);
     expect(r.spec?.http?.[0]?.retries?.attempts).toBe(3);
   });
@@ -70,15 +73,35 @@ tls:
     ['hosts: [a]\nhttp: [{route: [{destination: {host: a}, weight: "eighty"}]}]', 'spec.http[0].route[0].weight', /expected number/],
     ['hosts: [a]\nhttp: [{route: [{destination: {host: a}}], timeout: 10}]', 'spec.http[0].timeout', /expected string/],
     ['hosts: [a]\nhttp: [{route: [{destination: {host: a}}], timeout: soon}]', 'spec.http[0].timeout', /invalid duration/],
-    ['hosts: [a]\nhttp: [{route: [{destination: {host: a, sbuset: v1}}]}]', 'spec.http[0].route[0].destination.sbuset', /unknown field "sbuset"/],
-    ['hosts: [a]\nhttp: [{match: [{uri: {prefix: /a, exact: /b}}], route: [{destination: {host: a}}]}]', 'spec.http[0].match[0].uri', /oneof/],
+    [
+      'hosts: [a]\nhttp: [{route: [{destination: {host: a, sbuset: v1}}]}]',
+      'spec.http[0].route[0].destination.sbuset',
+      /unknown field "sbuset"/,
+    ],
+    [
+      'hosts: [a]\nhttp: [{match: [{uri: {prefix: /a, exact: /b}}], route: [{destination: {host: a}}]}]',
+      'spec.http[0].match[0].uri',
+      /oneof/,
+    ],
     ['hosts: [a]\nhttp: [{redirect: {uri: /b, redirectCode: 304}}]', 'spec.http[0].redirect.redirectCode', /not a valid redirect code/],
-    ['hosts: [a]\nhttp: [{route: [{destination: {host: a}}], retries: {attempts: 2, retryOn: "sometimes"}}]', 'spec.http[0].retries.retryOn', /not a valid retryOn/],
+    [
+      'hosts: [a]\nhttp: [{route: [{destination: {host: a}}], retries: {attempts: 2, retryOn: "sometimes"}}]',
+      'spec.http[0].retries.retryOn',
+      /not a valid retryOn/,
+    ],
     ['hosts: [a]\nhttp: [{route: [{destination: {host: a}}], fault: {}}]', 'spec.http[0].fault', /abort and\/or a delay/],
     ['hosts: [a]\nhttp: [{}]', 'spec.http[0]', /route, redirect, direct_response or delegate is required/],
-    ['hosts: ["*"]\nhttp: [{route: [{destination: {host: a}}]}]', 'spec.hosts[0]', /not allowed for virtual services bound to the mesh gateway/],
+    [
+      'hosts: ["*"]\nhttp: [{route: [{destination: {host: a}}]}]',
+      'spec.hosts[0]',
+      /not allowed for virtual services bound to the mesh gateway/,
+    ],
     ['hosts: [a]', 'spec', /http, tcp or tls must be provided/],
-    ['hosts: [a.example.com]\ntls: [{match: [{sniHosts: [b.example.com]}], route: [{destination: {host: b}}]}]', 'spec.tls[0].match[0].sniHosts[0]', /SNI host is not a compatible subset/],
+    [
+      'hosts: [a.example.com]\ntls: [{match: [{sniHosts: [b.example.com]}], route: [{destination: {host: b}}]}]',
+      'spec.tls[0].match[0].sniHosts[0]',
+      /SNI host is not a compatible subset/,
+    ],
     ['gateways: [gw]\nhttp: [{route: [{destination: {host: a}}]}]', 'spec.gateways', /delegate virtual service must have no gateways/],
     ['hosts: [a]\nhttp: [{route: [{destination: {host: a}, weight: 150}]}]', 'spec.http[0].route[0].weight', /weight 150 is not in range/],
     ['hosts: [a]\nexportTo: ["~", "."]\nhttp: [{route: [{destination: {host: a}}]}]', 'spec.exportTo', /cannot be combined/],
@@ -96,7 +119,9 @@ tls:
 
 describe('other kinds', () => {
   it('DestinationRule: full traffic policy surface parses; duplicate subset and multiple hash keys are rejected', () => {
-    const ok = validateIstioSpec('DestinationRule', spec(`
+    const ok = validateIstioSpec(
+      'DestinationRule',
+      spec(`
 host: reviews
 exportTo: ["*"]
 trafficPolicy:
@@ -115,21 +140,30 @@ subsets:
 - name: v1
   labels: {version: v1}
   trafficPolicy: {loadBalancer: {simple: ROUND_ROBIN}}
-`));
+`),
+    );
     expect(ok.issues).toEqual([]);
-    const bad = validateIstioSpec('DestinationRule', spec(`
+    const bad = validateIstioSpec(
+      'DestinationRule',
+      spec(`
 host: reviews
 trafficPolicy: {loadBalancer: {consistentHash: {httpHeaderName: a, useSourceIp: true}}}
 subsets: [{name: v1}, {name: v1}]
-`));
+`),
+    );
     expect(bad.issues).toContainEqual({ path: 'spec.subsets[1].name', message: 'duplicate subset names: v1' });
-    expect(bad.issues).toContainEqual({ path: 'spec.trafficPolicy.loadBalancer.consistentHash', message: expect.stringMatching(/exactly one hash key/) });
+    expect(bad.issues).toContainEqual({
+      path: 'spec.trafficPolicy.loadBalancer.consistentHash',
+      message: expect.stringMatching(/exactly one hash key/),
+    });
     const badEnum = validateIstioSpec('DestinationRule', spec('host: r\ntrafficPolicy: {loadBalancer: {simple: FASTEST}}'));
     expect(badEnum.issues[0]?.path).toBe('spec.trafficPolicy.loadBalancer.simple');
   });
 
   it('accepts the rest of the API surface (retryBudget, zoneAwareLbSetting, http2KeepAlive, uint64 as string, tlsCertificates)', () => {
-    const dr = validateIstioSpec('DestinationRule', spec(`
+    const dr = validateIstioSpec(
+      'DestinationRule',
+      spec(`
 host: a.example.com
 trafficPolicy:
   retryBudget: {percent: 25, minRetryConcurrency: 3, budgetInterval: 10s}
@@ -137,55 +171,80 @@ trafficPolicy:
     zoneAwareLbSetting: {enabled: true, minClusterSize: "6"}
   connectionPool: {http: {http2KeepAlive: {interval: 30s, timeout: 5s}}}
   outlierDetection: {outlierDetectionHttpErrorCodes: [500, 503]}
-`));
+`),
+    );
     expect(dr.issues).toEqual([]);
     expect(dr.spec?.trafficPolicy?.loadBalancer).toMatchObject({ zoneAwareLbSetting: { minClusterSize: 6 } });
     // PortTrafficPolicy (destination_rule.proto) has no tunnel field.
-    const port = validateIstioSpec('DestinationRule', spec('host: a\ntrafficPolicy: {portLevelSettings: [{port: {number: 80}, tunnel: {targetHost: h, targetPort: 1}}]}'));
+    const port = validateIstioSpec(
+      'DestinationRule',
+      spec('host: a\ntrafficPolicy: {portLevelSettings: [{port: {number: 80}, tunnel: {targetHost: h, targetPort: 1}}]}'),
+    );
     expect(port.issues).toContainEqual({ path: 'spec.trafficPolicy.portLevelSettings[0].tunnel', message: 'unknown field "tunnel"' });
-    const gw = validateIstioSpec('Gateway', spec(`
+    const gw = validateIstioSpec(
+      'Gateway',
+      spec(`
 servers:
 - port: {number: 443, name: https, protocol: HTTPS}
   hosts: [a.example.com]
   tls: {mode: SIMPLE, tlsCertificates: [{serverCertificate: /c.pem, privateKey: /k.pem}], minProtocolVersion: TLSV1_2}
-`));
+`),
+    );
     expect(gw.issues).toEqual([]);
   });
 
   it('Gateway: invalid protocol, missing port name and duplicate port names are located', () => {
-    const r = validateIstioSpec('Gateway', spec(`
+    const r = validateIstioSpec(
+      'Gateway',
+      spec(`
 selector: {istio: ingressgateway}
 servers:
 - port: {number: 80, name: http, protocol: HTTP}
   hosts: ["*"]
 - port: {number: 81, name: http, protocol: QUIC}
   hosts: ["ns/*.example.com"]
-`));
+`),
+    );
     expect(r.issues).toContainEqual({ path: 'spec.servers[1].port.protocol', message: expect.stringMatching(/invalid protocol "QUIC"/) });
-    expect(r.issues).toContainEqual({ path: 'spec.servers[1].port.name', message: 'port names in servers must be unique: duplicate name http' });
+    expect(r.issues).toContainEqual({
+      path: 'spec.servers[1].port.name',
+      message: 'port names in servers must be unique: duplicate name http',
+    });
   });
 
   it('ServiceEntry: endpoints + workloadSelector conflict, unknown endpoint port name', () => {
-    const r = validateIstioSpec('ServiceEntry', spec(`
+    const r = validateIstioSpec(
+      'ServiceEntry',
+      spec(`
 hosts: [a.example.com]
 ports: [{number: 80, name: http, protocol: HTTP}]
 resolution: STATIC
 workloadSelector: {labels: {app: a}}
 endpoints: [{address: 1.2.3.4, ports: {grpc: 90}}]
-`));
+`),
+    );
     expect(r.issues).toContainEqual({ path: 'spec', message: 'only one of WorkloadSelector or Endpoints is allowed in Service Entry' });
-    expect(r.issues).toContainEqual({ path: 'spec.endpoints[0].ports.grpc', message: 'endpoint port grpc is not defined by the service entry' });
+    expect(r.issues).toContainEqual({
+      path: 'spec.endpoints[0].ports.grpc',
+      message: 'endpoint port grpc is not defined by the service entry',
+    });
   });
 
   it('Sidecar: egress hosts must be namespace/dnsName; the port-less egress listener must be last', () => {
-    const r = validateIstioSpec('Sidecar', spec(`
+    const r = validateIstioSpec(
+      'Sidecar',
+      spec(`
 egress:
 - hosts: ["./*"]
 - port: {number: 9080, name: http, protocol: HTTP}
   hosts: ["reviews.default.svc.cluster.local"]
 outboundTrafficPolicy: {mode: REGISTRY_ONLY}
-`));
-    expect(r.issues).toContainEqual({ path: 'spec.egress[0]', message: 'sidecar: the egress listener with empty port should be the last listener in the list' });
+`),
+    );
+    expect(r.issues).toContainEqual({
+      path: 'spec.egress[0]',
+      message: 'sidecar: the egress listener with empty port should be the last listener in the list',
+    });
     expect(r.issues).toContainEqual({ path: 'spec.egress[1].hosts[0]', message: 'sidecar: host must be of form namespace/dnsName' });
   });
 });
@@ -193,21 +252,46 @@ outboundTrafficPolicy: {mode: REGISTRY_ONLY}
 describe('kinds and apiVersions', () => {
   const origin = { source: 'file' as const, file: 'x.yaml', doc: 0 };
   const vs = (apiVersion: string) => ({
-    object: { apiVersion, kind: 'VirtualService', metadata: { name: 'r', namespace: 'ns' }, spec: { hosts: ['r'], http: [{ route: [{ destination: { host: 'r' } }] }] } },
+    object: {
+      apiVersion,
+      kind: 'VirtualService',
+      metadata: { name: 'r', namespace: 'ns' },
+      spec: { hosts: ['r'], http: [{ route: [{ destination: { host: 'r' } }] }] },
+    },
     origin,
   });
   it('networking.istio.io v1, v1beta1 and v1alpha3 are all accepted; other versions are an error', () => {
-    const p = parseInputs([vs('networking.istio.io/v1'), vs('networking.istio.io/v1beta1'), vs('networking.istio.io/v1alpha3'), vs('networking.istio.io/v2')]);
+    const p = parseInputs([
+      vs('networking.istio.io/v1'),
+      vs('networking.istio.io/v1beta1'),
+      vs('networking.istio.io/v1alpha3'),
+      vs('networking.istio.io/v2'),
+    ]);
     expect(p.istio.VirtualService).toHaveLength(3);
     expect(p.errors).toEqual([
-      { severity: 'error', message: expect.stringMatching(/unsupported apiVersion networking.istio.io\/v2/), object: 'VirtualService ns/r', path: 'apiVersion', file: 'x.yaml', doc: 0 },
+      {
+        severity: 'error',
+        message: expect.stringMatching(/unsupported apiVersion networking.istio.io\/v2/),
+        object: 'VirtualService ns/r',
+        path: 'apiVersion',
+        file: 'x.yaml',
+        doc: 0,
+      },
     ]);
   });
   it('a Gateway API Gateway is not an Istio Gateway: unknown kind warning, one per kind', () => {
     const gw = (name: string) => ({ object: { apiVersion: 'gateway.networking.k8s.io/v1', kind: 'Gateway', metadata: { name } }, origin });
     const p = parseInputs([gw('a'), gw('b')]);
     expect(p.istio.Gateway).toEqual([]);
-    expect(p.errors).toEqual([{ severity: 'warning', message: 'unknown kind Gateway.gateway.networking.k8s.io (ignored, 2 objects)', object: 'Gateway a', file: 'x.yaml', doc: 0 }]);
+    expect(p.errors).toEqual([
+      {
+        severity: 'warning',
+        message: 'unknown kind Gateway.gateway.networking.k8s.io (ignored, 2 objects)',
+        object: 'Gateway a',
+        file: 'x.yaml',
+        doc: 0,
+      },
+    ]);
   });
   it('missing metadata.name and a Kubernetes field of the wrong type are located errors', () => {
     const p = parseInputs([

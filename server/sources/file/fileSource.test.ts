@@ -7,7 +7,11 @@ import { Store } from '../store';
 import { FileSource } from './fileSource';
 
 const svc = (name: string) => `apiVersion: v1\nkind: Service\nmetadata: {name: ${name}}\nspec:\n  ports: [{port: 80, name: http}]\n`;
-const names = (store: Store) => store.snapshot().services.map((s) => s.name).sort();
+const names = (store: Store) =>
+  store
+    .snapshot()
+    .services.map((s) => s.name)
+    .sort();
 
 async function until(cond: () => boolean, ms = 5000): Promise<void> {
   const end = Date.now() + ms;
@@ -27,7 +31,11 @@ function setup(watch: boolean, namespace?: string) {
   const store = new Store({ debounceMs: 10 });
   const opts = namespace === undefined ? { watch } : { watch, namespace };
   const src = new FileSource('files', [dir], opts);
-  cleanups.push(() => rmSync(dir, { recursive: true, force: true }), () => store.close(), () => src.stop());
+  cleanups.push(
+    () => rmSync(dir, { recursive: true, force: true }),
+    () => store.close(),
+    () => src.stop(),
+  );
   return { dir, store, src };
 }
 
@@ -84,7 +92,11 @@ describe('FileSource', () => {
     writeFileSync(file, svc('one'));
     const store = new Store({ debounceMs: 10 });
     const src = new FileSource('file', [file], { watch: true });
-    cleanups.push(() => rmSync(dir, { recursive: true, force: true }), () => store.close(), () => src.stop());
+    cleanups.push(
+      () => rmSync(dir, { recursive: true, force: true }),
+      () => store.close(),
+      () => src.stop(),
+    );
     await src.start(store);
     store.flush();
     expect(names(store)).toEqual(['one']);

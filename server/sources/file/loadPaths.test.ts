@@ -15,8 +15,21 @@ mkdirSync(join(dir, 'b', 'nested'), { recursive: true });
 mkdirSync(join(dir, '.git'));
 writeFileSync(join(dir, 'b', 'nested', 'z.yml'), svc('z'));
 writeFileSync(join(dir, 'a.yaml'), `---\n# only a comment\n---\n${svc('a1')}---\n${svc('a2', 'other')}\n---\n`);
-writeFileSync(join(dir, 'b', 'list.json'), JSON.stringify({ apiVersion: 'v1', kind: 'List', items: [JSON.parse(JSON.stringify({ apiVersion: 'v1', kind: 'Service', metadata: { name: 'j1' } })), { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'nsx' } }] }));
-writeFileSync(join(dir, 'b', 'svclist.yaml'), `apiVersion: v1\nkind: ServiceList\nitems:\n- ${svc('l1').replace(/\n/g, '\n  ').trimEnd()}\n`);
+writeFileSync(
+  join(dir, 'b', 'list.json'),
+  JSON.stringify({
+    apiVersion: 'v1',
+    kind: 'List',
+    items: [
+      JSON.parse(JSON.stringify({ apiVersion: 'v1', kind: 'Service', metadata: { name: 'j1' } })),
+      { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'nsx' } },
+    ],
+  }),
+);
+writeFileSync(
+  join(dir, 'b', 'svclist.yaml'),
+  `apiVersion: v1\nkind: ServiceList\nitems:\n- ${svc('l1').replace(/\n/g, '\n  ').trimEnd()}\n`,
+);
 writeFileSync(join(dir, 'notes.txt'), 'not yaml: [');
 writeFileSync(join(dir, '.git', 'x.yaml'), svc('hidden'));
 writeFileSync(join(dir, 'broken.yaml'), `${svc('before')}---\nkind: Service\nmetadata: {name: [oops\n---\n${svc('after')}`);
@@ -32,7 +45,12 @@ describe('loadPaths', () => {
   it('expands kind: List / *List items; origins carry the file and the document index (empty docs count, are skipped)', () => {
     const r = loadPaths([join(dir, 'a.yaml'), join(dir, 'b')]);
     expect(r.inputs.map((i) => [i.origin.file?.slice(dir.length + 1), i.origin.doc])).toEqual([
-      ['a.yaml', 1], ['a.yaml', 2], ['b/list.json', 0], ['b/list.json', 0], ['b/nested/z.yml', 0], ['b/svclist.yaml', 0],
+      ['a.yaml', 1],
+      ['a.yaml', 2],
+      ['b/list.json', 0],
+      ['b/list.json', 0],
+      ['b/nested/z.yml', 0],
+      ['b/svclist.yaml', 0],
     ]);
     expect(r.inputs.every((i) => i.origin.source === 'file')).toBe(true);
   });

@@ -117,7 +117,12 @@ export function parseText(text: string, file: string, namespace?: string): LoadR
 function collect(value: unknown, file: string, doc: number, namespace: string | undefined, inputs: RawInput[], errors: LoadError[]): void {
   if (value === null || value === undefined) return;
   if (typeof value !== 'object' || Array.isArray(value)) {
-    errors.push({ severity: 'error', message: 'document is not a Kubernetes object (expected a mapping with apiVersion and kind)', file, doc });
+    errors.push({
+      severity: 'error',
+      message: 'document is not a Kubernetes object (expected a mapping with apiVersion and kind)',
+      file,
+      doc,
+    });
     return;
   }
   const obj = value as RawObject;

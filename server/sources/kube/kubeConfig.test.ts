@@ -24,7 +24,10 @@ function kubeconfigFile(name: string, contexts: string[], current: string): stri
   const clusters = contexts.map((c, i) => `- name: ${c}\n  cluster:\n    server: https://${c}.example:${6443 + i}`).join('\n');
   const ctxs = contexts.map((c) => `- name: ${c}\n  context:\n    cluster: ${c}\n    user: u-${c}`).join('\n');
   const users = contexts.map((c) => `- name: u-${c}\n  user:\n    token: t-${c}`).join('\n');
-  writeFileSync(file, `apiVersion: v1\nkind: Config\nclusters:\n${clusters}\ncontexts:\n${ctxs}\nusers:\n${users}\ncurrent-context: ${current}\n`);
+  writeFileSync(
+    file,
+    `apiVersion: v1\nkind: Config\nclusters:\n${clusters}\ncontexts:\n${ctxs}\nusers:\n${users}\ncurrent-context: ${current}\n`,
+  );
   return file;
 }
 
@@ -63,8 +66,15 @@ describe('resolveKubeConfig', () => {
     const r = resolveKubeConfig({}, { ...noEnv(), KUBECONFIG: `${a}:${b}` });
     expect(r.from).toBe('KUBECONFIG');
     expect(r.kc.getCurrentContext()).toBe('alpha');
-    expect(r.kc.getContexts().map((c) => c.name).sort()).toEqual(['alpha', 'beta']);
-    expect(resolveKubeConfig({ context: 'beta' }, { ...noEnv(), KUBECONFIG: `${a}:${b}` }).kc.getCurrentCluster()?.server).toBe('https://beta.example:6443');
+    expect(
+      r.kc
+        .getContexts()
+        .map((c) => c.name)
+        .sort(),
+    ).toEqual(['alpha', 'beta']);
+    expect(resolveKubeConfig({ context: 'beta' }, { ...noEnv(), KUBECONFIG: `${a}:${b}` }).kc.getCurrentCluster()?.server).toBe(
+      'https://beta.example:6443',
+    );
   });
 
   it('falls back to ~/.kube/config', () => {

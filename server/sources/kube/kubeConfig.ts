@@ -75,9 +75,7 @@ export function resolveKubeConfig(opts: KubeConfigOptions, env: KubeConfigEnv = 
   try {
     if (opts.inCluster) {
       if (!inClusterAvailable) {
-        throw new Error(
-          `--in-cluster: not running in a pod (KUBERNETES_SERVICE_HOST unset or no token in ${saDir})`,
-        );
+        throw new Error(`--in-cluster: not running in a pod (KUBERNETES_SERVICE_HOST unset or no token in ${saDir})`);
       }
       loadInCluster(kc, env, saDir);
       from = 'in-cluster';
@@ -112,7 +110,10 @@ export function resolveKubeConfig(opts: KubeConfigOptions, env: KubeConfigEnv = 
   }
   if (opts.context) {
     if (!kc.getContextObject(opts.context)) {
-      const known = kc.getContexts().map((c) => c.name).join(', ');
+      const known = kc
+        .getContexts()
+        .map((c) => c.name)
+        .join(', ');
       throw new Error(`context "${opts.context}" not found in kubeconfig (known: ${known || 'none'})`);
     }
     kc.setCurrentContext(opts.context);

@@ -16,7 +16,8 @@ afterEach(async () => {
 });
 
 const listCount = (hh: Harness, path: string) => hh.fake.requests.filter((r) => r.path === path && !r.query.watch).length;
-const rvOf = (hh: Harness, key: string) => (hh.sink.objects.get(key)?.object.metadata as { resourceVersion?: string } | undefined)?.resourceVersion;
+const rvOf = (hh: Harness, key: string) =>
+  (hh.sink.objects.get(key)?.object.metadata as { resourceVersion?: string } | undefined)?.resourceVersion;
 
 async function bookinfoServices(): Promise<Harness> {
   const fake = await startFake();
@@ -130,7 +131,11 @@ describe('KubeSource: API server outage (connection refused)', () => {
     if (compactDuring) hh.fake.compact('http');
     await new Promise((r) => setTimeout(r, Math.max(0, down + ms - Date.now())));
     await hh.fake.start(); // same port
-    await waitFor(() => hh.sink.objects.has('/Service/default/productpage') && !hh.sink.objects.has('/Service/default/ratings'), 'changes made during the outage', 45_000);
+    await waitFor(
+      () => hh.sink.objects.has('/Service/default/productpage') && !hh.sink.objects.has('/Service/default/ratings'),
+      'changes made during the outage',
+      45_000,
+    );
     await waitFor(() => hh.sink.lastStatus?.state === 'connected', 'connected after outage', 45_000);
   }
 

@@ -20,7 +20,12 @@ afterEach(async () => {
   fake = undefined;
 });
 
-function run(url: string): { proc: ChildProcessWithoutNullStreams; out: string[]; waitLine(re: RegExp, ms?: number): Promise<void>; exited(): Promise<number | null> } {
+function run(url: string): {
+  proc: ChildProcessWithoutNullStreams;
+  out: string[];
+  waitLine(re: RegExp, ms?: number): Promise<void>;
+  exited(): Promise<number | null>;
+} {
   const proc = spawn(process.execPath, ['--import', 'tsx', PROBE, url], { cwd: REPO_ROOT });
   const out: string[] = [];
   let buf = '';

@@ -17,8 +17,16 @@ afterEach(async () => {
   cleanup = undefined;
 });
 
-const hosts = (store: Store) => store.snapshot().services.map((s) => s.hostname).sort();
-const vsNames = (store: Store) => store.snapshot().virtualServices.map((v) => `${v.meta.namespace}/${v.meta.name}`).sort();
+const hosts = (store: Store) =>
+  store
+    .snapshot()
+    .services.map((s) => s.hostname)
+    .sort();
+const vsNames = (store: Store) =>
+  store
+    .snapshot()
+    .virtualServices.map((v) => `${v.meta.namespace}/${v.meta.name}`)
+    .sort();
 
 describe('KubeSource → Store', () => {
   it('Bookinfo over v1alpha3 becomes a snapshot; outage + compaction + delete converges after the relist', async () => {
@@ -46,7 +54,12 @@ describe('KubeSource → Store', () => {
       'reviews.default.svc.cluster.local',
     ]);
     expect(vsNames(store)).toEqual(['default/reviews']);
-    expect(store.snapshot().destinationRules.map((d) => d.meta.name).sort()).toEqual(['details', 'productpage', 'ratings', 'reviews']);
+    expect(
+      store
+        .snapshot()
+        .destinationRules.map((d) => d.meta.name)
+        .sort(),
+    ).toEqual(['details', 'productpage', 'ratings', 'reviews']);
     expect(store.snapshot().errors).toEqual([]);
 
     await fake.stop();

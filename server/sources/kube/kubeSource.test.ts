@@ -70,10 +70,14 @@ describe('KubeSource: initial sync and watch events', () => {
     await waitFor(() => sink.objects.has('networking.istio.io/VirtualService/default/reviews'), 'VS add');
     const updated = fake.update(virtualService('default', 'reviews', 'reviews', 'v2'));
     await waitFor(
-      () => (sink.objects.get('networking.istio.io/VirtualService/default/reviews')?.object.metadata as { resourceVersion?: string })?.resourceVersion === updated.metadata.resourceVersion,
+      () =>
+        (sink.objects.get('networking.istio.io/VirtualService/default/reviews')?.object.metadata as { resourceVersion?: string })
+          ?.resourceVersion === updated.metadata.resourceVersion,
       'VS update',
     );
-    const spec = sink.objects.get('networking.istio.io/VirtualService/default/reviews')?.object.spec as { http: { route: { destination: { subset: string } }[] }[] };
+    const spec = sink.objects.get('networking.istio.io/VirtualService/default/reviews')?.object.spec as {
+      http: { route: { destination: { subset: string } }[] }[];
+    };
     expect(spec.http[0]?.route[0]?.destination.subset).toBe('v2');
     fake.delete({ apiVersion: 'v1', kind: 'Service', namespace: 'default', name: 'reviews' });
     await waitFor(() => !sink.objects.has('/Service/default/reviews'), 'Service delete');
@@ -113,7 +117,9 @@ describe('KubeSource: status', () => {
 
 describe('KubeSource: Istio API versions and missing CRDs', () => {
   const istioAt = (versions: string[], without: string[] = []): FakeResource[] =>
-    DEFAULT_FAKE_RESOURCES.filter((r) => !without.includes(r.plural)).map((r) => (r.group === 'networking.istio.io' ? { ...r, versions } : r));
+    DEFAULT_FAKE_RESOURCES.filter((r) => !without.includes(r.plural)).map((r) =>
+      r.group === 'networking.istio.io' ? { ...r, versions } : r,
+    );
 
   it('falls back to v1alpha3 when the cluster serves only that version', async () => {
     const fake = await startFake(istioAt(['v1alpha3']));
@@ -121,7 +127,9 @@ describe('KubeSource: Istio API versions and missing CRDs', () => {
     h = await startSource(fake);
     const vs = h.sink.objects.get('networking.istio.io/VirtualService/default/reviews');
     expect(vs?.object.apiVersion).toBe('networking.istio.io/v1alpha3');
-    const istioPaths = fake.requests.map((r) => r.path).filter((p) => p.startsWith('/apis/networking.istio.io/') && p.split('/').length > 4);
+    const istioPaths = fake.requests
+      .map((r) => r.path)
+      .filter((p) => p.startsWith('/apis/networking.istio.io/') && p.split('/').length > 4);
     expect(istioPaths.length).toBeGreaterThan(0);
     expect(istioPaths.every((p) => p.startsWith('/apis/networking.istio.io/v1alpha3/'))).toBe(true);
   });

@@ -234,8 +234,7 @@ export class KubeSource implements Source {
     const detailParts = [`${this.from}${server ? ` (${server})` : ''}`];
     if (this.namespaces) detailParts.push(`namespaces: ${this.namespaces.join(', ')}`);
     if (missing.length > 0) detailParts.push(`not served: ${missing.join(', ')}`);
-    const lastError =
-      live.find((s) => s.state === 'failing')?.lastError ?? [...this.missing.values()][0]?.lastError;
+    const lastError = live.find((s) => s.state === 'failing')?.lastError ?? [...this.missing.values()][0]?.lastError;
     return {
       id: this.id,
       kind: 'kube',

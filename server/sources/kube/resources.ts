@@ -48,8 +48,7 @@ export const WATCHED_RESOURCES: readonly WatchedResource[] = [
 ];
 
 /** `plural` or `plural.group` (as kubectl names it): the key of a resource in the source status. */
-export const resourceKey = (r: Pick<WatchedResource, 'group' | 'plural'>): string =>
-  r.group ? `${r.plural}.${r.group}` : r.plural;
+export const resourceKey = (r: Pick<WatchedResource, 'group' | 'plural'>): string => (r.group ? `${r.plural}.${r.group}` : r.plural);
 
 export const apiVersionOf = (group: string, version: string): string => (group ? `${group}/${version}` : version);
 

@@ -13,13 +13,25 @@ import { buildSnapshot } from '../../model/snapshot';
 import { loadPaths } from '../../sources/file/loadPaths';
 import { bookinfo } from '../../testing/paths';
 import { buildProxyView } from '../view';
-import { buildGrpcInboundListeners, buildGrpcListeners, buildGrpcRouteConfigs, listenerNameFilter, splitHostPort, translateGrpc, tryFindFqdn } from './index';
+import {
+  buildGrpcInboundListeners,
+  buildGrpcListeners,
+  buildGrpcRouteConfigs,
+  listenerNameFilter,
+  splitHostPort,
+  translateGrpc,
+  tryFindFqdn,
+} from './index';
 
 const load = (...paths: string[]) => {
   const r = loadPaths(paths);
   return buildSnapshot(r.inputs, { version: 3, extraErrors: r.errors });
 };
-const snap = load(bookinfo('platform', 'bookinfo.yaml'), bookinfo('networking', 'destination-rule-all.yaml'), bookinfo('networking', 'virtual-service-reviews-80-20.yaml'));
+const snap = load(
+  bookinfo('platform', 'bookinfo.yaml'),
+  bookinfo('networking', 'destination-rule-all.yaml'),
+  bookinfo('networking', 'virtual-service-reviews-80-20.yaml'),
+);
 const client: ProxyModel = {
   id: 'grpc-client.default',
   type: 'sidecar',
@@ -60,7 +72,10 @@ describe('LDS (grpcgen/lds.go buildOutboundListeners)', () => {
       const hcm = l.apiListener?.apiListener as Record<string, unknown> & { rds: { routeConfigName: string; configSource: unknown } };
       expect(hcm.rds.routeConfigName).toBe(`outbound|9080||${REVIEWS}`);
       expect(hcm.rds.configSource).toEqual({ ads: {} });
-      expect((hcm.httpFilters as Array<{ name: string }>).map((f) => f.name)).toEqual(['envoy.filters.http.fault', 'envoy.filters.http.router']);
+      expect((hcm.httpFilters as Array<{ name: string }>).map((f) => f.name)).toEqual([
+        'envoy.filters.http.fault',
+        'envoy.filters.http.router',
+      ]);
     }
   });
   it('a port that is not the service port gives nothing', () => {
@@ -74,19 +89,33 @@ describe('LDS for xDS gRPC servers (grpcgen/lds.go buildInboundListeners)', () =
   const NAME = 'xds.istio.io/grpc/lds/inbound/0.0.0.0:9080';
 
   it('a served port: one plaintext chain (PERMISSIVE without PeerAuthentication), inline route config, non-forwarding action', () => {
-    const { listeners, errors } = buildGrpcInboundListeners(server, [NAME, 'xds.istio.io/grpc/lds/inbound/0.0.0.0:7777', `${REVIEWS}:9080`]);
+    const { listeners, errors } = buildGrpcInboundListeners(server, [
+      NAME,
+      'xds.istio.io/grpc/lds/inbound/0.0.0.0:7777',
+      `${REVIEWS}:9080`,
+    ]);
     expect(errors).toEqual([]);
     expect(listeners.map((l) => l.name)).toEqual([NAME]); // 7777: no service target; the outbound name is not inbound
     const l = listeners[0]!;
     expect(l.address).toEqual({ socketAddress: { address: '0.0.0.0', portValue: 9080 } });
     expect(l.filterChains?.map((c) => c.name)).toEqual(['inbound-plaintext']);
-    const hcm = l.filterChains?.[0]?.filters?.[0]?.typedConfig as unknown as { routeConfig: { name: string; virtualHosts: unknown[] }; httpFilters: Array<{ name: string }> };
-    expect(hcm.routeConfig).toEqual({ name: 'inbound', virtualHosts: [{ domains: ['*'], routes: [{ match: { prefix: '/' }, nonForwardingAction: {} }] }] });
+    const hcm = l.filterChains?.[0]?.filters?.[0]?.typedConfig as unknown as {
+      routeConfig: { name: string; virtualHosts: unknown[] };
+      httpFilters: Array<{ name: string }>;
+    };
+    expect(hcm.routeConfig).toEqual({
+      name: 'inbound',
+      virtualHosts: [{ domains: ['*'], routes: [{ match: { prefix: '/' }, nonForwardingAction: {} }] }],
+    });
     expect(hcm.httpFilters.map((f) => f.name)).toEqual(['envoy.filters.http.router']);
   });
 
   it('pods labelled tlsMode=istio would get STRICT mTLS from istiod: reported and omitted, never served plaintext', () => {
-    const istio = buildProxyView(snap, { ...ratings, labels: { ...ratings.labels, 'security.istio.io/tlsMode': 'istio' } }, DEFAULT_OPTIONS);
+    const istio = buildProxyView(
+      snap,
+      { ...ratings, labels: { ...ratings.labels, 'security.istio.io/tlsMode': 'istio' } },
+      DEFAULT_OPTIONS,
+    );
     const { listeners, errors } = buildGrpcInboundListeners(istio, [NAME]);
     expect(listeners).toEqual([]);
     expect(errors[0]?.message).toContain('STRICT mTLS');
@@ -95,7 +124,10 @@ describe('LDS for xDS gRPC servers (grpcgen/lds.go buildInboundListeners)', () =
   it('the server listener passes the grpc-js-xds listener validator', () => {
     grpcXds.register();
     const server0 = { serverUri: '127.0.0.1:1', channelCreds: [{ type: 'insecure' }], serverFeatures: [], ignoreResourceDeletion: false };
-    const context = { server: server0, bootstrap: { xdsServers: [server0], node: { id: 'x' }, authorities: {}, certificateProviders: {} } } as never;
+    const context = {
+      server: server0,
+      bootstrap: { xdsServers: [server0], node: { id: 'x' }, authorities: {}, certificateProviders: {} },
+    } as never;
     const l = buildGrpcInboundListeners(server, [NAME]).listeners[0]!;
     const enc = encodeResource(TYPE.listener, NAME, l);
     const res = ListenerResourceType.get().decode(context, { type_url: TYPE.listener, value: Buffer.from(enc.bytes) } as never);
@@ -112,7 +144,9 @@ describe('RDS (grpcgen/rds.go: BuildSidecarOutboundVirtualHosts for the port, po
     expect(vhosts.some((v) => v.name === 'allow_any')).toBe(false);
     const reviews = vhosts.find((v) => v.name === `${REVIEWS}:9080`)!;
     // generateVirtualHostDomains + appendDomainPort (SidecarIgnorePort is false for proxyless gRPC).
-    expect(reviews.domains).toEqual(expect.arrayContaining([REVIEWS, `${REVIEWS}:9080`, 'reviews', 'reviews:9080', 'reviews.default.svc:9080']));
+    expect(reviews.domains).toEqual(
+      expect.arrayContaining([REVIEWS, `${REVIEWS}:9080`, 'reviews', 'reviews:9080', 'reviews.default.svc:9080']),
+    );
     const weighted = reviews.routes?.[0]?.route?.weightedClusters?.clusters?.map((c) => [c.name, c.weight]);
     expect(weighted).toEqual([
       [`outbound|9080|v1|${REVIEWS}`, 80],
@@ -160,7 +194,9 @@ describe('translateGrpc: everything by name, and accepted by the gRPC client val
     grpcXds.register(); // registers the HTTP filters (fault, router) the listener validator looks up
     const server = { serverUri: '127.0.0.1:1', channelCreds: [{ type: 'insecure' }], serverFeatures: [], ignoreResourceDeletion: false };
     const context = { server, bootstrap: { xdsServers: [server], node: { id: 'x' }, authorities: {}, certificateProviders: {} } } as never;
-    const validators: Array<[TypeUrl, { decode: (c: never, r: never) => { error?: string; name: string } }, Array<{ name?: string; clusterName?: string }>]> = [
+    const validators: Array<
+      [TypeUrl, { decode: (c: never, r: never) => { error?: string; name: string } }, Array<{ name?: string; clusterName?: string }>]
+    > = [
       [TYPE.listener, ListenerResourceType.get(), table.listeners],
       [TYPE.route, RouteConfigurationResourceType.get(), table.routes],
       [TYPE.cluster, ClusterResourceType.get(), table.clusters],

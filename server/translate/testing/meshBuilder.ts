@@ -36,8 +36,17 @@ export function port(number: number, name = `http-${number}`, protocol?: Protoco
 function protocolFromName(name: string): Protocol {
   const prefix = name.split('-')[0]?.toLowerCase() ?? '';
   const table: Record<string, Protocol> = {
-    http: 'HTTP', http2: 'HTTP2', https: 'HTTPS', grpc: 'GRPC', 'grpc-web': 'GRPC-Web', tcp: 'TCP', tls: 'TLS',
-    mongo: 'Mongo', mysql: 'MySQL', redis: 'Redis', udp: 'UDP',
+    http: 'HTTP',
+    http2: 'HTTP2',
+    https: 'HTTPS',
+    grpc: 'GRPC',
+    'grpc-web': 'GRPC-Web',
+    tcp: 'TCP',
+    tls: 'TLS',
+    mongo: 'Mongo',
+    mysql: 'MySQL',
+    redis: 'Redis',
+    udp: 'UDP',
   };
   return table[prefix] ?? 'Unsupported';
 }
@@ -57,7 +66,7 @@ export interface ServiceOpts {
 export function vipFor(namespace: string, name: string): string {
   let h = 0x811c9dc5;
   for (const ch of `${namespace}/${name}`) h = Math.imul(h ^ ch.charCodeAt(0), 0x01000193) >>> 0;
-  return `10.96.${(h >>> 8) & 0xff}.${(h & 0xff) || 1}`;
+  return `10.96.${(h >>> 8) & 0xff}.${h & 0xff || 1}`;
 }
 
 /** A Kubernetes Service `name.ns.svc.cluster.local`, selector `app: name`, one port 9080 by default. */
@@ -177,7 +186,15 @@ export function endpointsFromPods(svc: ServiceModel, pods: readonly PodModel[]):
         const tp = sp.targetPort;
         const target = tp === undefined ? sp.port : typeof tp === 'number' ? tp : p.namedPorts[tp];
         if (target === undefined) continue;
-        list.push(endpoint(p.ip, target, sp.port, { labels: p.labels, namespace: p.namespace, podName: p.name, healthy: p.ready, locality: p.locality }));
+        list.push(
+          endpoint(p.ip, target, sp.port, {
+            labels: p.labels,
+            namespace: p.namespace,
+            podName: p.name,
+            healthy: p.ready,
+            locality: p.locality,
+          }),
+        );
       }
     }
     out.set(sp.port, list);
@@ -211,7 +228,9 @@ export interface SnapshotInput {
 /** Builds an indexed MeshSnapshot like the store would, ordering everything by creation (Istio's config order). */
 export function buildSnapshot(input: SnapshotInput): MeshSnapshot {
   // Objects without a creation time are stamped in input order, then ordered like the store orders them.
-  const services = (input.services ?? []).map((s, i) => (s.creationTimestamp ? s : { ...s, creationTimestamp: timeAt(i) })).sort(byServiceCreation);
+  const services = (input.services ?? [])
+    .map((s, i) => (s.creationTimestamp ? s : { ...s, creationTimestamp: timeAt(i) }))
+    .sort(byServiceCreation);
   const pods = input.pods ?? [];
   const servicesByHost = new Map<string, ServiceModel[]>();
   for (const s of services) servicesByHost.set(s.hostname, [...(servicesByHost.get(s.hostname) ?? []), s]);
@@ -221,7 +240,9 @@ export function buildSnapshot(input: SnapshotInput): MeshSnapshot {
     const given = input.endpoints?.get(key);
     endpoints.set(key, given ?? (s.registry === 'Kubernetes' ? endpointsFromPods(s, pods) : new Map()));
   }
-  const configs = (input.configs ?? []).map((c, i) => (c.meta.creationTimestamp ? c : { ...c, meta: { ...c.meta, creationTimestamp: timeAt(i) } }));
+  const configs = (input.configs ?? []).map((c, i) =>
+    c.meta.creationTimestamp ? c : { ...c, meta: { ...c.meta, creationTimestamp: timeAt(i) } },
+  );
   const sorted = configs.sort(byCreation);
   const ofKind = <K extends IstioKind>(k: K) => sorted.filter((c): c is IstioConfig<K> => c.kind === k);
   const proxies = pods.filter((p) => p.proxy !== 'none').map(proxyOf);

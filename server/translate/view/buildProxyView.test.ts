@@ -35,15 +35,22 @@ describe('service visibility by exportTo (push_context.go:IsServiceVisible)', ()
 });
 
 describe('Sidecar scoping (push_context.go:getSidecarScope, sidecar.go:selectServices)', () => {
-  const services = [service('reviews', 'default'), service('ratings', 'default'), service('istiod', 'istio-system'), service('db', 'other')];
+  const services = [
+    service('reviews', 'default'),
+    service('ratings', 'default'),
+    service('istiod', 'istio-system'),
+    service('db', 'other'),
+  ];
   const sidecar = (name: string, ns: string, egress: string[], extra: object = {}) =>
     istio('Sidecar', name, ns, { egress: [{ hosts: egress }], ...extra });
 
   it('"./*" imports only the proxy namespace; "istio-system/*" adds that namespace', () => {
     const snap = buildSnapshot({ services, pods: [client], configs: [sidecar('s', 'default', ['./*', 'istio-system/*'])] });
-    expect(hosts(buildProxyView(snap, snap.proxies[0]!, O)).sort()).toEqual(
-      ['istiod.istio-system.svc.cluster.local', 'ratings.default.svc.cluster.local', 'reviews.default.svc.cluster.local'],
-    );
+    expect(hosts(buildProxyView(snap, snap.proxies[0]!, O)).sort()).toEqual([
+      'istiod.istio-system.svc.cluster.local',
+      'ratings.default.svc.cluster.local',
+      'reviews.default.svc.cluster.local',
+    ]);
   });
 
   it('"*/host" imports one host from any namespace; "~/*" imports nothing', () => {
@@ -213,9 +220,21 @@ describe('DestinationRule lookup (push_context.go:destinationRule, mergeDestinat
 
   it('the proxy namespace rule wins over the service namespace rule, which wins over the root namespace rule', () => {
     const all = [dr('root', 'istio-system', {}), dr('svc', 'bookinfo', {}), dr('mine', 'client-ns', {})];
-    expect(mk(all).destinationRule(reviews)?.from.map((c) => c.meta.name)).toEqual(['mine']);
-    expect(mk(all.slice(0, 2)).destinationRule(reviews)?.from.map((c) => c.meta.name)).toEqual(['svc']);
-    expect(mk(all.slice(0, 1)).destinationRule(reviews)?.from.map((c) => c.meta.name)).toEqual(['root']);
+    expect(
+      mk(all)
+        .destinationRule(reviews)
+        ?.from.map((c) => c.meta.name),
+    ).toEqual(['mine']);
+    expect(
+      mk(all.slice(0, 2))
+        .destinationRule(reviews)
+        ?.from.map((c) => c.meta.name),
+    ).toEqual(['svc']);
+    expect(
+      mk(all.slice(0, 1))
+        .destinationRule(reviews)
+        ?.from.map((c) => c.meta.name),
+    ).toEqual(['root']);
   });
 
   it('a service-namespace rule exported only to "." is invisible to other namespaces, so the root rule applies', () => {
@@ -240,7 +259,12 @@ describe('DestinationRule lookup (push_context.go:destinationRule, mergeDestinat
 
   it('same-host rules in one namespace merge: subsets added by name, the oldest top-level policy wins', () => {
     const v = mk([
-      dr('b', 'bookinfo', { subsets: [{ name: 'v2' }, { name: 'v1', labels: { dup: 'x' } }], trafficPolicy: { loadBalancer: { simple: 'RANDOM' } } }, timeAt(2)),
+      dr(
+        'b',
+        'bookinfo',
+        { subsets: [{ name: 'v2' }, { name: 'v1', labels: { dup: 'x' } }], trafficPolicy: { loadBalancer: { simple: 'RANDOM' } } },
+        timeAt(2),
+      ),
       dr('a', 'bookinfo', { subsets: [{ name: 'v1', labels: { version: 'v1' } }] }, timeAt(1)),
       dr('c', 'bookinfo', { trafficPolicy: { loadBalancer: { simple: 'ROUND_ROBIN' } } }, timeAt(3)),
     ]);
@@ -265,7 +289,12 @@ describe('service targets (ServiceTarget: services selecting the pod, resolved t
     const snap = buildSnapshot({
       services: [
         service('reviews', 'default', {
-          ports: [port(9080, 'http', 'HTTP', 'web'), port(8000, 'tcp-x', 'TCP', 8001), port(7000, 'grpc'), port(9081, 'http-dup', 'HTTP', 9081)],
+          ports: [
+            port(9080, 'http', 'HTTP', 'web'),
+            port(8000, 'tcp-x', 'TCP', 8001),
+            port(7000, 'grpc'),
+            port(9081, 'http-dup', 'HTTP', 9081),
+          ],
         }),
         service('reviews', 'other'),
         service('ratings', 'default'),

@@ -23,7 +23,8 @@ export function chooseSidecar(
   const nsDefault = inNs.find((s) => !s.spec.workloadSelector?.labels || Object.keys(s.spec.workloadSelector.labels).length === 0);
   if (nsDefault) return nsDefault;
   return sidecars.find(
-    (s) => s.meta.namespace === rootNamespace && (!s.spec.workloadSelector?.labels || Object.keys(s.spec.workloadSelector.labels).length === 0),
+    (s) =>
+      s.meta.namespace === rootNamespace && (!s.spec.workloadSelector?.labels || Object.keys(s.spec.workloadSelector.labels).length === 0),
   );
 }
 

@@ -1,15 +1,7 @@
 // ProxyView: what applies to one proxy (istiod's SidecarScope + the PushContext lookups it uses),
 // computed once per (snapshot, proxy) by buildProxyView and read by every xDS builder.
 import type { DestinationRuleSpec } from '../../model/istio';
-import type {
-  EndpointModel,
-  IstioConfig,
-  MeshSnapshot,
-  ProxyModel,
-  ServiceModel,
-  ServicePort,
-  TranslateOptions,
-} from '../../model/mesh';
+import type { EndpointModel, IstioConfig, MeshSnapshot, ProxyModel, ServiceModel, ServicePort, TranslateOptions } from '../../model/mesh';
 
 /** A (service, port) whose selector selects the proxy's pod: the source of inbound config. */
 export interface ServiceTarget {

@@ -8,8 +8,8 @@ const UNIT_NANOS: Record<string, bigint> = {
   s: 1_000_000_000n,
   ms: 1_000_000n,
   us: 1_000n,
-  'µs': 1_000n,
-  'μs': 1_000n,
+  µs: 1_000n,
+  μs: 1_000n,
   ns: 1n,
 };
 

@@ -167,7 +167,10 @@ describe('live ADS path: store → grpcgen → ADS → @grpc/grpc-js-xds', () =>
     expect(rds.lastNack?.version).toBe(bad);
     expect(rds.lastNack?.message).toContain('unsupported action: redirect');
     expect(rds.ackedVersion).toBe(goodRds); // the client keeps the last good route config
-    const sync = rt.context().sync?.().find((x) => x.proxy === 'ratings-grpc.default') as Record<string, unknown> | undefined;
+    const sync = rt
+      .context()
+      .sync?.()
+      .find((x) => x.proxy === 'ratings-grpc.default') as Record<string, unknown> | undefined;
     expect(sync?.['nacks']).toMatchObject({ route: { message: expect.stringContaining('unsupported action: redirect') } });
     expect(logs.some((l) => l.includes('NACK RDS') && l.includes('ratings-grpc.default'))).toBe(true);
     // The data plane keeps serving the last good routes.
@@ -175,7 +178,10 @@ describe('live ADS path: store → grpcgen → ADS → @grpc/grpc-js-xds', () =>
 
     // An unrelated store change: the rejected route config is not resent.
     const pushed = rds.pushCount;
-    rt.store.upsert('test', rawInputs(destinationRuleYaml.replace('name: reviews,', 'name: reviews, labels: {touched: "1"},'), 'reviews.yaml')[0]!);
+    rt.store.upsert(
+      'test',
+      rawInputs(destinationRuleYaml.replace('name: reviews,', 'name: reviews, labels: {touched: "1"},'), 'reviews.yaml')[0]!,
+    );
     rt.store.flush();
     await rt.ads.flush();
     expect(typeOf(TYPE.route)?.pushCount).toBe(pushed);

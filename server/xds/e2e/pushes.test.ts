@@ -31,7 +31,12 @@ beforeAll(async () => {
   store.replace('platform', inputs('platform/bookinfo.yaml', 'networking/destination-rule-all.yaml'));
   store.replace('vs', inputs('networking/virtual-service-reviews-80-20.yaml'));
   store.flush();
-  ads = new AdsServer({ generator: createAdsGenerator(() => store.snapshot(), DEFAULT_OPTIONS), log: (l) => logs.push(l), debounceMs: 5, maxDebounceMs: 200 });
+  ads = new AdsServer({
+    generator: createAdsGenerator(() => store.snapshot(), DEFAULT_OPTIONS),
+    log: (l) => logs.push(l),
+    debounceMs: 5,
+    maxDebounceMs: 200,
+  });
   unwire = connectStoreToAds(store, ads);
   client = new AdsTestClient(await ads.start(0, '127.0.0.1'));
 });
@@ -74,8 +79,13 @@ describe('client flavour and identity', () => {
     const r = await s.request({ typeUrl: TYPE.listener, resourceNames: [`${REVIEWS}:9080`, 'reviews:9080'] });
     expect(namesOf(r)).toEqual([`${REVIEWS}:9080`, 'reviews:9080']);
     const l = fromBinary(ListenerSchema, r.resources[0]!.value);
-    expect(l.apiListener?.apiListener?.typeUrl).toBe('type.googleapis.com/envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager');
-    await waitFor(() => ads.connections().some((c) => c.client.proxyId === 'plain-grpc.default' && c.client.flavour === 'grpc'), 'flavour grpc');
+    expect(l.apiListener?.apiListener?.typeUrl).toBe(
+      'type.googleapis.com/envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager',
+    );
+    await waitFor(
+      () => ads.connections().some((c) => c.client.proxyId === 'plain-grpc.default' && c.client.flavour === 'grpc'),
+      'flavour grpc',
+    );
     s.cancel();
   });
 

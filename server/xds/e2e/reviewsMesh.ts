@@ -82,5 +82,7 @@ export function rawInputs(yamlText: string, file: string): RawInput[] {
 
 /** The mesh: pods for every backend, EndpointSlices only for `inSlices` (pods not yet ready elsewhere). */
 export function reviewsMesh(backends: readonly Backend[], inSlices: readonly Backend[], w1: number, w2: number): string {
-  return [serviceYaml, ...backends.map(pod), ...inSlices.map(endpointSliceYaml), destinationRuleYaml, virtualServiceYaml(w1, w2)].join('\n---\n');
+  return [serviceYaml, ...backends.map(pod), ...inSlices.map(endpointSliceYaml), destinationRuleYaml, virtualServiceYaml(w1, w2)].join(
+    '\n---\n',
+  );
 }

@@ -142,8 +142,19 @@ export class SotwTestStream extends TestStream<DiscoveryRequest, DiscoveryRespon
   }
 
   /** NACKs `resp`: same nonce, the last accepted version, and error_detail (code 14 as grpc-js-xds sends). */
-  nack(resp: DiscoveryResponse, message: string, lastAccepted: string, resourceNames: string[] = this.lastNames.get(resp.typeUrl) ?? []): void {
-    this.send({ typeUrl: resp.typeUrl, resourceNames, versionInfo: lastAccepted, responseNonce: resp.nonce, errorDetail: { code: 14, message } });
+  nack(
+    resp: DiscoveryResponse,
+    message: string,
+    lastAccepted: string,
+    resourceNames: string[] = this.lastNames.get(resp.typeUrl) ?? [],
+  ): void {
+    this.send({
+      typeUrl: resp.typeUrl,
+      resourceNames,
+      versionInfo: lastAccepted,
+      responseNonce: resp.nonce,
+      errorDetail: { code: 14, message },
+    });
   }
 }
 
@@ -193,14 +204,16 @@ export class AdsTestClient {
   }
 
   sotw(node: NodeInit): SotwTestStream {
-    const call = (this.client as unknown as { StreamAggregatedResources(): grpc.ClientDuplexStream<DiscoveryRequest, DiscoveryResponse> })
-      .StreamAggregatedResources();
+    const call = (
+      this.client as unknown as { StreamAggregatedResources(): grpc.ClientDuplexStream<DiscoveryRequest, DiscoveryResponse> }
+    ).StreamAggregatedResources();
     return new SotwTestStream(call, makeNode(node));
   }
 
   delta(node: NodeInit): DeltaTestStream {
-    const call = (this.client as unknown as { DeltaAggregatedResources(): grpc.ClientDuplexStream<DeltaDiscoveryRequest, DeltaDiscoveryResponse> })
-      .DeltaAggregatedResources();
+    const call = (
+      this.client as unknown as { DeltaAggregatedResources(): grpc.ClientDuplexStream<DeltaDiscoveryRequest, DeltaDiscoveryResponse> }
+    ).DeltaAggregatedResources();
     return new DeltaTestStream(call, makeNode(node));
   }
 

@@ -37,4 +37,7 @@ export async function startHarness(opts: { maxResponseBytes?: number; debounceMs
   };
 }
 
-export const SIDECAR = { id: 'sidecar~10.0.0.1~productpage-v1-abc.default~default.svc.cluster.local', metadata: { NAMESPACE: 'default', CLUSTER_ID: 'Kubernetes' } };
+export const SIDECAR = {
+  id: 'sidecar~10.0.0.1~productpage-v1-abc.default~default.svc.cluster.local',
+  metadata: { NAMESPACE: 'default', CLUSTER_ID: 'Kubernetes' },
+};

@@ -108,7 +108,10 @@ describe('FakeApiServer: WATCH', () => {
     const without = await openWatch(f, `/api/v1/pods?watch=true&resourceVersion=${rv}`);
     f.bookmark();
     await withB.until(() => withB.events.length === 1);
-    expect(withB.events[0]).toEqual({ type: 'BOOKMARK', object: { kind: 'Pod', apiVersion: 'v1', metadata: { resourceVersion: String(rv) } } });
+    expect(withB.events[0]).toEqual({
+      type: 'BOOKMARK',
+      object: { kind: 'Pod', apiVersion: 'v1', metadata: { resourceVersion: String(rv) } },
+    });
     await new Promise((r) => setTimeout(r, 50));
     expect(without.events).toEqual([]);
     await withB.close();
@@ -179,7 +182,13 @@ describe('FakeApiServer: failures, outages, discovery', () => {
     expect(g.body).toMatchObject({ kind: 'APIGroup', versions: [{ groupVersion: 'networking.istio.io/v1alpha3', version: 'v1alpha3' }] });
     const rl = await get(f, '/apis/networking.istio.io/v1alpha3');
     const names = rl.body.resources.map((r: { name: string }) => r.name);
-    expect(names.filter((n: string) => !n.includes('/')).sort()).toEqual(['destinationrules', 'gateways', 'serviceentries', 'sidecars', 'virtualservices']);
+    expect(names.filter((n: string) => !n.includes('/')).sort()).toEqual([
+      'destinationrules',
+      'gateways',
+      'serviceentries',
+      'sidecars',
+      'virtualservices',
+    ]);
     expect(names).toContain('virtualservices/status');
     expect((await get(f, '/apis/networking.istio.io/v1')).status).toBe(404);
     expect((await get(f, '/apis/networking.istio.io/v1/virtualservices')).status).toBe(404);

@@ -139,7 +139,12 @@ export class FakeApiServer {
     const old = stored.get(id);
     if (!old) throw new Error(`fake apiserver: ${id} not found`);
     const md = obj.metadata as Record<string, unknown>;
-    return this.write(key, id, { ...obj, metadata: { ...md, uid: old.metadata.uid, creationTimestamp: old.metadata.creationTimestamp } }, 'MODIFIED');
+    return this.write(
+      key,
+      id,
+      { ...obj, metadata: { ...md, uid: old.metadata.uid, creationTimestamp: old.metadata.creationTimestamp } },
+      'MODIFIED',
+    );
   }
 
   apply(obj: Record<string, unknown>): Obj {
@@ -148,7 +153,11 @@ export class FakeApiServer {
   }
 
   delete(ref: { apiVersion: string; kind: string; namespace?: string; name: string }): void {
-    const { key, id, stored } = this.locate({ apiVersion: ref.apiVersion, kind: ref.kind, metadata: { name: ref.name, namespace: ref.namespace } });
+    const { key, id, stored } = this.locate({
+      apiVersion: ref.apiVersion,
+      kind: ref.kind,
+      metadata: { name: ref.name, namespace: ref.namespace },
+    });
     const old = stored.get(id);
     if (!old) throw new Error(`fake apiserver: ${id} not found`);
     stored.delete(id);
@@ -318,7 +327,14 @@ export class FakeApiServer {
     }
   }
 
-  private watch(res: ServerResponse, key: string, r: FakeResource, version: string, namespace: string | undefined, q: Record<string, string>): void {
+  private watch(
+    res: ServerResponse,
+    key: string,
+    r: FakeResource,
+    version: string,
+    namespace: string | undefined,
+    q: Record<string, string>,
+  ): void {
     const from = q.resourceVersion ? Number(q.resourceVersion) : 0;
     if (from > 0 && from < this.compactedRv) {
       const message = `too old resource version: ${from} (${this.compactedRv})`;
@@ -378,7 +394,21 @@ export class FakeApiServer {
   }
 
   private status(res: ServerResponse, code: number, message: string, reason?: string): void {
-    const reasons: Record<number, string> = { 404: 'NotFound', 410: 'Expired', 500: 'InternalError', 503: 'ServiceUnavailable', 403: 'Forbidden' };
-    this.json(res, code, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason: reason ?? reasons[code] ?? 'Unknown', code });
+    const reasons: Record<number, string> = {
+      404: 'NotFound',
+      410: 'Expired',
+      500: 'InternalError',
+      503: 'ServiceUnavailable',
+      403: 'Forbidden',
+    };
+    this.json(res, code, {
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      message,
+      reason: reason ?? reasons[code] ?? 'Unknown',
+      code,
+    });
   }
 }

@@ -12,7 +12,11 @@ export function kubeConfigFor(url: string): KubeConfig {
   return kc;
 }
 
-export const namespace = (name: string) => ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels: { 'istio-injection': 'enabled' } } });
+export const namespace = (name: string) => ({
+  apiVersion: 'v1',
+  kind: 'Namespace',
+  metadata: { name, labels: { 'istio-injection': 'enabled' } },
+});
 
 export const service = (ns: string, name: string, port = 9080) => ({
   apiVersion: 'v1',
@@ -30,7 +34,12 @@ export const pod = (ns: string, name: string, app: string, ip: string) => ({
   apiVersion: 'v1',
   kind: 'Pod',
   metadata: { name, namespace: ns, labels: { app, version: 'v1' }, annotations: { 'sidecar.istio.io/status': '{}' } },
-  spec: { containers: [{ name: app, image: `docker.io/istio/examples-bookinfo-${app}-v1:1.20.3` }, { name: 'istio-proxy', image: 'proxyv2' }] },
+  spec: {
+    containers: [
+      { name: app, image: `docker.io/istio/examples-bookinfo-${app}-v1:1.20.3` },
+      { name: 'istio-proxy', image: 'proxyv2' },
+    ],
+  },
   status: { podIP: ip, podIPs: [{ ip }], phase: 'Running' },
 });
 

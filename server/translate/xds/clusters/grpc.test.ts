@@ -15,7 +15,9 @@ const { ClusterResourceType } = require('@grpc/grpc-js-xds/build/src/xds-resourc
 const { EndpointResourceType } = require('@grpc/grpc-js-xds/build/src/xds-resource-type/endpoint-resource-type');
 const grpcDecode = (type: typeof ClusterResourceType, typeUrl: string, name: string, json: unknown) => {
   const bytes = encodeResource(typeUrl as typeof TYPE.cluster, name, json).bytes;
-  return type.get().decode({ bootstrap: { certificateProviders: {} } }, { type_url: typeUrl, value: Buffer.from(bytes) }) as { error?: string };
+  return type.get().decode({ bootstrap: { certificateProviders: {} } }, { type_url: typeUrl, value: Buffer.from(bytes) }) as {
+    error?: string;
+  };
 };
 
 const R = 'reviews.default.svc.cluster.local';

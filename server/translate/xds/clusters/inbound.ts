@@ -57,7 +57,11 @@ function buildOne(view: ProxyView, spec: InboundSpec, errors: LoadError[]): Clus
     proxy: view.proxy,
     services,
     ...(isStatic
-      ? { localityLbEndpoints: [{ lbEndpoints: [{ endpoint: { address: { socketAddress: { address: spec.bind, portValue: spec.endpointPort } } } }] }] }
+      ? {
+          localityLbEndpoints: [
+            { lbEndpoints: [{ endpoint: { address: { socketAddress: { address: spec.bind, portValue: spec.endpointPort } } } }] },
+          ],
+        }
       : {}),
   });
   if (!c) return undefined;
@@ -76,7 +80,13 @@ function buildOne(view: ProxyView, spec: InboundSpec, errors: LoadError[]): Clus
     policy = { ...policy, connectionPool: pool };
     if (view.sidecar) ctx.object = `Sidecar ${view.sidecar.meta.namespace}/${view.sidecar.meta.name}`;
   }
-  applyTrafficPolicy(c, { ...(policy.connectionPool ? { connectionPool: policy.connectionPool } : {}) }, 'inbound', view.options.connectTimeout, ctx);
+  applyTrafficPolicy(
+    c,
+    { ...(policy.connectionPool ? { connectionPool: policy.connectionPool } : {}) },
+    'inbound',
+    view.options.connectTimeout,
+    ctx,
+  );
   if (spec.bind !== '127.0.0.1' && spec.bind !== '::1') c.upstreamBindConfig = upstreamBind(view.proxy);
   return c;
 }

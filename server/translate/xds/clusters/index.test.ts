@@ -29,7 +29,8 @@ const byName = (cs: ClusterJson[], name: string) => {
 };
 const istioMeta = (c: ClusterJson) => (c.metadata?.filterMetadata as Record<string, Record<string, unknown>> | undefined)?.['istio'];
 const R = 'reviews.default.svc.cluster.local';
-const drFor = (spec: Omit<DestinationRuleSpec, 'host'>, host = 'reviews') => istio('DestinationRule', 'reviews', 'default', { host, ...spec });
+const drFor = (spec: Omit<DestinationRuleSpec, 'host'>, host = 'reviews') =>
+  istio('DestinationRule', 'reviews', 'default', { host, ...spec });
 const subsets = ['v1', 'v2', 'v3'].map((v) => ({ name: v, labels: { version: v } }));
 
 describe('sidecar CDS names and order (cluster.go:buildClusters, buildOutboundClusters)', () => {
@@ -58,11 +59,22 @@ describe('sidecar CDS names and order (cluster.go:buildClusters, buildOutboundCl
     const v2 = byName(clusters, `outbound|9080|v2|${R}`);
     expect(v2).toMatchObject({
       type: 'EDS',
-      edsClusterConfig: { edsConfig: { ads: {}, initialFetchTimeout: '0s', resourceApiVersion: 'V3' }, serviceName: `outbound|9080|v2|${R}` },
+      edsClusterConfig: {
+        edsConfig: { ads: {}, initialFetchTimeout: '0s', resourceApiVersion: 'V3' },
+        serviceName: `outbound|9080|v2|${R}`,
+      },
       connectTimeout: '10s', // MeshConfig.connectTimeout
       lbPolicy: 'LEAST_REQUEST', // defaultLBAlgorithm
       circuitBreakers: {
-        thresholds: [{ maxConnections: 4294967295, maxPendingRequests: 4294967295, maxRequests: 4294967295, maxRetries: 4294967295, trackRemaining: true }],
+        thresholds: [
+          {
+            maxConnections: 4294967295,
+            maxPendingRequests: 4294967295,
+            maxRequests: 4294967295,
+            maxRetries: 4294967295,
+            trackRemaining: true,
+          },
+        ],
       },
       commonLbConfig: {},
       altStatName: `outbound|9080|v2|${R};`, // util.DelimitedStatsPrefix
@@ -95,7 +107,11 @@ describe('sidecar CDS names and order (cluster.go:buildClusters, buildOutboundCl
       { services: [service('reviews'), service('gw', 'istio-system', { ports: [port(80, 'http2')] })], pods: [gw] },
       'ingress-1.istio-system',
     );
-    expect(clusters.map((c) => c.name)).toEqual([`outbound|9080||${R}`, 'outbound|80||gw.istio-system.svc.cluster.local', 'BlackHoleCluster']);
+    expect(clusters.map((c) => c.name)).toEqual([
+      `outbound|9080||${R}`,
+      'outbound|80||gw.istio-system.svc.cluster.local',
+      'BlackHoleCluster',
+    ]);
   });
 
   it('a custom Sidecar adds the services its imported VirtualServices route to (collectImportedServices)', () => {
@@ -103,7 +119,10 @@ describe('sidecar CDS names and order (cluster.go:buildClusters, buildOutboundCl
       services: [service('reviews'), service('ratings', 'other')],
       configs: [
         istio('Sidecar', 'default', 'default', { egress: [{ hosts: ['./*'] }] }),
-        istio('VirtualService', 'r', 'default', { hosts: ['reviews'], http: [{ route: [{ destination: { host: 'ratings.other.svc.cluster.local' } }] }] }),
+        istio('VirtualService', 'r', 'default', {
+          hosts: ['reviews'],
+          http: [{ route: [{ destination: { host: 'ratings.other.svc.cluster.local' } }] }],
+        }),
       ],
     });
     expect(clusters.map((c) => c.name)).toContain('outbound|9080||ratings.other.svc.cluster.local');
@@ -111,7 +130,8 @@ describe('sidecar CDS names and order (cluster.go:buildClusters, buildOutboundCl
 });
 
 describe('cluster types (cluster.go:convertResolution, cluster_builder.go:buildCluster)', () => {
-  const dnsSe = (resolution: ServiceModel['resolution']) => external('api.example.com', 'default', { resolution, ports: [port(443, 'tls', 'TLS')] });
+  const dnsSe = (resolution: ServiceModel['resolution']) =>
+    external('api.example.com', 'default', { resolution, ports: [port(443, 'tls', 'TLS')] });
   const seEndpoints = new Map([['default/api.example.com', new Map([[443, [endpoint('api.example.com', 443, 443)]]])]]);
 
   it.each([
@@ -127,7 +147,12 @@ describe('cluster types (cluster.go:convertResolution, cluster_builder.go:buildC
       respectDnsTtl: true,
       loadAssignment: {
         clusterName: 'outbound|443||api.example.com',
-        endpoints: [{ lbEndpoints: [{ endpoint: { address: { socketAddress: { address: 'api.example.com', portValue: 443 } } } }], loadBalancingWeight: 1 }],
+        endpoints: [
+          {
+            lbEndpoints: [{ endpoint: { address: { socketAddress: { address: 'api.example.com', portValue: 443 } } } }],
+            loadBalancingWeight: 1,
+          },
+        ],
       },
     });
     expect(c.edsClusterConfig).toBeUndefined();
@@ -135,10 +160,14 @@ describe('cluster types (cluster.go:convertResolution, cluster_builder.go:buildC
   });
 
   it('a LOGICAL_DNS cluster keeps a single endpoint (Envoy allows one) and the extra ones are reported', () => {
-    const eps = new Map([['default/api.example.com', new Map([[443, [endpoint('a.example.com', 443, 443), endpoint('b.example.com', 443, 443)]]])]]);
+    const eps = new Map([
+      ['default/api.example.com', new Map([[443, [endpoint('a.example.com', 443, 443), endpoint('b.example.com', 443, 443)]]])],
+    ]);
     const { clusters, errors } = clustersFor({ services: [dnsSe('DNSRoundRobin')], endpoints: eps });
     const c = byName(clusters, 'outbound|443||api.example.com');
-    expect(c.loadAssignment?.endpoints?.flatMap((l) => l.lbEndpoints?.map((e) => e.endpoint?.address?.socketAddress?.address))).toEqual(['a.example.com']);
+    expect(c.loadAssignment?.endpoints?.flatMap((l) => l.lbEndpoints?.map((e) => e.endpoint?.address?.socketAddress?.address))).toEqual([
+      'a.example.com',
+    ]);
     expect(errors).toMatchObject([{ severity: 'warning', object: 'ServiceEntry default/api.example.com', path: 'spec.endpoints' }]);
   });
 
@@ -149,7 +178,12 @@ describe('cluster types (cluster.go:convertResolution, cluster_builder.go:buildC
 
   it('DNS subset clusters carry only the endpoints with the subset labels', () => {
     const eps = new Map([
-      ['default/api.example.com', new Map([[443, [endpoint('a.example.com', 443, 443, { labels: { v: 'a' } }), endpoint('b.example.com', 443, 443, { labels: { v: 'b' } })]]])],
+      [
+        'default/api.example.com',
+        new Map([
+          [443, [endpoint('a.example.com', 443, 443, { labels: { v: 'a' } }), endpoint('b.example.com', 443, 443, { labels: { v: 'b' } })]],
+        ]),
+      ],
     ]);
     const { clusters } = clustersFor({
       services: [dnsSe('DNS')],
@@ -157,7 +191,9 @@ describe('cluster types (cluster.go:convertResolution, cluster_builder.go:buildC
       configs: [istio('DestinationRule', 'api', 'default', { host: 'api.example.com', subsets: [{ name: 'b', labels: { v: 'b' } }] })],
     });
     const sub = byName(clusters, 'outbound|443|b|api.example.com');
-    expect(sub.loadAssignment?.endpoints?.[0]?.lbEndpoints?.map((e) => e.endpoint?.address?.socketAddress?.address)).toEqual(['b.example.com']);
+    expect(sub.loadAssignment?.endpoints?.[0]?.lbEndpoints?.map((e) => e.endpoint?.address?.socketAddress?.address)).toEqual([
+      'b.example.com',
+    ]);
   });
 
   it('a headless service is ORIGINAL_DST / CLUSTER_PROVIDED on sidecars, dialing a differing numeric targetPort', () => {
@@ -175,7 +211,10 @@ describe('cluster types (cluster.go:convertResolution, cluster_builder.go:buildC
 
   it('a headless service is EDS on gateways', () => {
     const gw = pod('ingress-1', 'istio-system', '10.0.9.9', { labels: { istio: 'ingressgateway' }, proxy: 'router' });
-    const { clusters } = clustersFor({ services: [service('db', 'default', { resolution: 'Passthrough' })], pods: [gw] }, 'ingress-1.istio-system');
+    const { clusters } = clustersFor(
+      { services: [service('db', 'default', { resolution: 'Passthrough' })], pods: [gw] },
+      'ingress-1.istio-system',
+    );
     expect(byName(clusters, 'outbound|9080||db.default.svc.cluster.local').type).toBe('EDS');
   });
 
@@ -187,9 +226,17 @@ describe('cluster types (cluster.go:convertResolution, cluster_builder.go:buildC
   it('fixed clusters: BlackHole STATIC, Passthrough ORIGINAL_DST with default breakers, InboundPassthrough bound from 127.0.0.6', () => {
     const { clusters } = clustersFor({ services: [] });
     expect(byName(clusters, 'BlackHoleCluster')).toEqual({
-      name: 'BlackHoleCluster', type: 'STATIC', connectTimeout: '10s', lbPolicy: 'ROUND_ROBIN', altStatName: 'BlackHoleCluster;',
+      name: 'BlackHoleCluster',
+      type: 'STATIC',
+      connectTimeout: '10s',
+      lbPolicy: 'ROUND_ROBIN',
+      altStatName: 'BlackHoleCluster;',
     });
-    expect(byName(clusters, 'PassthroughCluster')).toMatchObject({ type: 'ORIGINAL_DST', lbPolicy: 'CLUSTER_PROVIDED', altStatName: 'PassthroughCluster;' });
+    expect(byName(clusters, 'PassthroughCluster')).toMatchObject({
+      type: 'ORIGINAL_DST',
+      lbPolicy: 'CLUSTER_PROVIDED',
+      altStatName: 'PassthroughCluster;',
+    });
     expect(byName(clusters, 'PassthroughCluster').circuitBreakers?.thresholds?.[0]?.maxConnections).toBe(4294967295);
     expect(byName(clusters, 'InboundPassthroughCluster')).toMatchObject({
       type: 'ORIGINAL_DST',
@@ -263,7 +310,10 @@ describe('inbound clusters (cluster_builder.go:buildInboundCluster, default inbo
     const c = byName(clusters, 'inbound|9080||');
     expect(c).toMatchObject({
       type: 'STATIC',
-      loadAssignment: { clusterName: 'inbound|9080||', endpoints: [{ lbEndpoints: [{ endpoint: { address: { socketAddress: { address: '127.0.0.1', portValue: 8080 } } } }] }] },
+      loadAssignment: {
+        clusterName: 'inbound|9080||',
+        endpoints: [{ lbEndpoints: [{ endpoint: { address: { socketAddress: { address: '127.0.0.1', portValue: 8080 } } } }] }],
+      },
     });
     expect(c.upstreamBindConfig).toBeUndefined();
   });

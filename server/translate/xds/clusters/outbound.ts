@@ -51,7 +51,12 @@ function subsetOrigin(dr: EffectiveDestinationRule, name: string): { rule?: Isti
  * Envoy rejects LOGICAL_DNS clusters with more than one endpoint; Istio's validation forbids such
  * DNS_ROUND_ROBIN ServiceEntries. Keep the first endpoint and warn instead of emitting a NACKed cluster.
  */
-function singleEndpoint(groups: LocalityLbEndpointsJson[], svc: ServiceModel, port: number, errors: LoadError[]): LocalityLbEndpointsJson[] {
+function singleEndpoint(
+  groups: LocalityLbEndpointsJson[],
+  svc: ServiceModel,
+  port: number,
+  errors: LoadError[],
+): LocalityLbEndpointsJson[] {
   const count = groups.reduce((n, g) => n + (g.lbEndpoints?.length ?? 0), 0);
   const first = groups[0];
   const ep = first?.lbEndpoints?.[0];

@@ -32,7 +32,9 @@ function eds(input: SnapshotInput) {
   return { out, get };
 }
 const addrs = (cla: ClusterLoadAssignmentJson) =>
-  (cla.endpoints ?? []).flatMap((l) => (l.lbEndpoints ?? []).map((e) => `${e.endpoint?.address?.socketAddress?.address}:${e.endpoint?.address?.socketAddress?.portValue}`));
+  (cla.endpoints ?? []).flatMap((l) =>
+    (l.lbEndpoints ?? []).map((e) => `${e.endpoint?.address?.socketAddress?.address}:${e.endpoint?.address?.socketAddress?.portValue}`),
+  );
 
 describe('locality failover (loadbalancer.go:ApplyLocalityLoadBalancer, applyLocalityFailover, util.LbPriority)', () => {
   const loc = (region: string, zone: string, subzone = '') => ({ region, zone, subzone });
@@ -75,7 +77,10 @@ describe('locality failover (loadbalancer.go:ApplyLocalityLoadBalancer, applyLoc
   });
 
   it('a failover rule from the proxy region keeps its target region above the others (priority 4 then renumbered)', () => {
-    const tp = { outlierDetection: { consecutive5xxErrors: 1 }, loadBalancer: { localityLbSetting: { failover: [{ from: 'us', to: 'eu' }] } } };
+    const tp = {
+      outlierDetection: { consecutive5xxErrors: 1 },
+      loadBalancer: { localityLbSetting: { failover: [{ from: 'us', to: 'eu' }] } },
+    };
     expect(run(tp)).toEqual({ 'us/us-a': 0, 'us/us-b': 1, 'eu/eu-a': 2, 'ap/ap-a': 3 });
   });
 
@@ -94,7 +99,10 @@ describe('EDS (endpoint_builder.go:BuildClusterLoadAssignment)', () => {
 
   it('one assignment per EDS cluster only (not DNS, ORIGINAL_DST, STATIC ones), endpoints at podIP:targetPort', () => {
     const { out, get } = eds({
-      services: [service('reviews', 'default', { ports: [port(9080, 'http', 'HTTP', 8080)] }), service('db', 'default', { resolution: 'Passthrough' })],
+      services: [
+        service('reviews', 'default', { ports: [port(9080, 'http', 'HTTP', 8080)] }),
+        service('db', 'default', { resolution: 'Passthrough' }),
+      ],
       pods,
       configs: [dr],
     });
@@ -167,15 +175,24 @@ describe('EDS (endpoint_builder.go:BuildClusterLoadAssignment)', () => {
     const dump = JSON.parse(readFileSync('/work/shared/fixtures/envoy-config-dumps/endpoints-config_dump.json', 'utf8')) as {
       configs: { dynamic_endpoint_configs?: { endpoint_config: Record<string, unknown> }[] }[];
     };
-    const real = dump.configs[0]!.dynamic_endpoint_configs!.find((e) => e.endpoint_config['cluster_name'] === `outbound|9080||${R}`)!.endpoint_config;
+    const real = dump.configs[0]!.dynamic_endpoint_configs!.find(
+      (e) => e.endpoint_config['cluster_name'] === `outbound|9080||${R}`,
+    )!.endpoint_config;
     const strip = (v: unknown): unknown =>
       Array.isArray(v)
         ? v.map(strip)
         : v && typeof v === 'object'
-          ? Object.fromEntries(Object.entries(v).filter(([k]) => k !== 'health_check_config' && k !== 'policy' && k !== '@type').map(([k, x]) => [k, strip(x)]))
+          ? Object.fromEntries(
+              Object.entries(v)
+                .filter(([k]) => k !== 'health_check_config' && k !== 'policy' && k !== '@type')
+                .map(([k, x]) => [k, strip(x)]),
+            )
           : v;
     const sortEps = (j: any) => {
-      for (const l of j.endpoints) l.lb_endpoints.sort((a: any, b: any) => (a.endpoint.address.socket_address.address < b.endpoint.address.socket_address.address ? -1 : 1));
+      for (const l of j.endpoints)
+        l.lb_endpoints.sort((a: any, b: any) =>
+          a.endpoint.address.socket_address.address < b.endpoint.address.socket_address.address ? -1 : 1,
+        );
       return j;
     };
     expect(sortEps(strip(mine))).toEqual(sortEps(strip(real)));

@@ -37,7 +37,9 @@ function endpointMetadata(ep: EndpointModel, svc: ServiceModel, pod: PodModel | 
   const canonicalRev = labels['service.istio.io/canonical-revision'] ?? labels['app.kubernetes.io/version'] ?? labels['version'] ?? '';
   const filterMetadata: Record<string, Record<string, string>> = {};
   if (tlsMode !== '' && tlsMode !== 'disabled') filterMetadata['envoy.transport_socket_match'] = { tlsMode };
-  filterMetadata['istio'] = { workload: [workload, namespace, canonicalName, canonicalRev === 'latest' ? '' : canonicalRev, clusterId].join(';') };
+  filterMetadata['istio'] = {
+    workload: [workload, namespace, canonicalName, canonicalRev === 'latest' ? '' : canonicalRev, clusterId].join(';'),
+  };
   return { filterMetadata };
 }
 

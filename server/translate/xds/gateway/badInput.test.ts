@@ -14,8 +14,16 @@ describe('gateway translation with malformed specs', () => {
       selector: { istio: 'ingressgateway' },
       servers: [null, { port: { number: 'x' }, hosts: ['*'] }, { port: { number: 80, name: 'http', protocol: 'HTTP' }, hosts: [42, '*'] }],
     } as unknown as GatewaySpec;
-    const vsSpec = { hosts: ['*'], gateways: ['shop/gw'], http: [{ route: [{ destination: { host: 'web.shop.svc.cluster.local' } }] }] } as unknown as VirtualServiceSpec;
-    const snap = buildSnapshot({ services: [web], pods: [router], configs: [istio('Gateway', 'gw', 'shop', spec), istio('VirtualService', 'v', 'shop', vsSpec)] });
+    const vsSpec = {
+      hosts: ['*'],
+      gateways: ['shop/gw'],
+      http: [{ route: [{ destination: { host: 'web.shop.svc.cluster.local' } }] }],
+    } as unknown as VirtualServiceSpec;
+    const snap = buildSnapshot({
+      services: [web],
+      pods: [router],
+      configs: [istio('Gateway', 'gw', 'shop', spec), istio('VirtualService', 'v', 'shop', vsSpec)],
+    });
     const proxy = snap.proxies[0];
     expect(proxy?.type).toBe('router');
     if (!proxy) return;

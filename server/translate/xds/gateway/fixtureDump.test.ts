@@ -40,9 +40,11 @@ spec:
 `;
 
 describe('gateway RDS vs a real istiod config dump', () => {
-  it('http.8080 equals the dumped route_config of Istio\'s httpbin ingress task', () => {
+  it("http.8080 equals the dumped route_config of Istio's httpbin ingress task", () => {
     const dump = JSON.parse(readFileSync(configDumpFixture('gateway-routes-config_dump.json'), 'utf8')) as Json;
-    const { '@type': _type, ...expected } = dump.configs[0].dynamic_route_configs.find((r: Json) => r.route_config.name === 'http.8080').route_config;
+    const { '@type': _type, ...expected } = dump.configs[0].dynamic_route_configs.find(
+      (r: Json) => r.route_config.name === 'http.8080',
+    ).route_config;
     const m = gatewayMesh([HTTPBIN]);
     const rc = m.route('http.8080');
     expect(rc).toBeDefined();

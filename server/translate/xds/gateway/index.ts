@@ -43,7 +43,11 @@ export function buildGatewayResources(view: ProxyView): GatewayResources {
     return { listeners: lds.listeners, routes, errors };
   } catch (e) {
     // A translator never throws: a bug met on odd input is reported, the router still gets its clusters.
-    errors.push({ severity: 'error', message: `gateway listeners/routes of ${view.proxy.id}: ${(e as Error).message}`, object: `Proxy ${view.proxy.id}` });
+    errors.push({
+      severity: 'error',
+      message: `gateway listeners/routes of ${view.proxy.id}: ${(e as Error).message}`,
+      object: `Proxy ${view.proxy.id}`,
+    });
     return { listeners: [], routes: [], errors };
   }
 }

@@ -50,7 +50,15 @@ describe('gateway listeners', () => {
   });
 
   it('HTTPS with credentialName: chain by server_names, DownstreamTlsContext referencing kubernetes://<name> over ADS SDS, RDS https.443.https.gw.shop, TLS inspector', () => {
-    const m = gatewayMesh([backend('web', 'shop'), gw(HTTPS), doc('VirtualService', 'web', '  hosts: [shop.example.com]\n  gateways: [gw]\n  http: [{ route: [{ destination: { host: web } }] }]\n')]);
+    const m = gatewayMesh([
+      backend('web', 'shop'),
+      gw(HTTPS),
+      doc(
+        'VirtualService',
+        'web',
+        '  hosts: [shop.example.com]\n  gateways: [gw]\n  http: [{ route: [{ destination: { host: web } }] }]\n',
+      ),
+    ]);
     const l = m.listener('0.0.0.0_8443');
     expect(l?.listenerFilters?.map((f) => f.name)).toEqual(['envoy.filters.listener.tls_inspector']);
     const fc = l?.filterChains?.[0];
@@ -65,8 +73,12 @@ describe('gateway listeners', () => {
     });
     expect(hcmOf(fc).rds.routeConfigName).toBe('https.443.https.gw.shop');
     // the HTTPS route config carries the server port in vhost names; the HTTP one redirects (require_tls ALL)
-    expect(m.route('https.443.https.gw.shop')?.virtualHosts?.map((v) => [v.name, v.requireTls])).toEqual([['shop.example.com:443', undefined]]);
-    expect(m.route('http.8080')?.virtualHosts?.map((v) => [v.name, v.requireTls, v.routes?.length])).toEqual([['shop.example.com:80', 'ALL', 1]]);
+    expect(m.route('https.443.https.gw.shop')?.virtualHosts?.map((v) => [v.name, v.requireTls])).toEqual([
+      ['shop.example.com:443', undefined],
+    ]);
+    expect(m.route('http.8080')?.virtualHosts?.map((v) => [v.name, v.requireTls, v.routes?.length])).toEqual([
+      ['shop.example.com:80', 'ALL', 1],
+    ]);
     for (const x of m.table.listeners) expect(() => encodeResource(TYPE.listener, x.name ?? '', x)).not.toThrow();
   });
 
@@ -79,7 +91,11 @@ describe('gateway listeners', () => {
   });
 
   it('MUTUAL: client certificate required, CA from <credential>-cacert over SDS', () => {
-    const m = gatewayMesh([gw(`  - port: { number: 443, name: https, protocol: HTTPS }\n    hosts: ["*"]\n    tls: { mode: MUTUAL, credentialName: c, minProtocolVersion: TLSV1_2 }\n`)]);
+    const m = gatewayMesh([
+      gw(
+        `  - port: { number: 443, name: https, protocol: HTTPS }\n    hosts: ["*"]\n    tls: { mode: MUTUAL, credentialName: c, minProtocolVersion: TLSV1_2 }\n`,
+      ),
+    ]);
     const tls = m.listener('0.0.0.0_8443')?.filterChains?.[0]?.transportSocket?.typedConfig as Any;
     expect(tls.requireClientCertificate).toBe(true);
     expect(tls.commonTlsContext.combinedValidationContext.validationContextSdsSecretConfig.name).toBe('kubernetes://c-cacert');
@@ -90,18 +106,25 @@ describe('gateway listeners', () => {
   });
 
   it('TLS servers with a duplicate host on one port: the newer server is skipped with a warning (mergeGateways CheckDuplicates)', () => {
-    const s = (name: string) => `  - port: { number: 443, name: ${name}, protocol: HTTPS }\n    hosts: [shop.example.com]\n    tls: { mode: SIMPLE, credentialName: ${name} }\n`;
+    const s = (name: string) =>
+      `  - port: { number: 443, name: ${name}, protocol: HTTPS }\n    hosts: [shop.example.com]\n    tls: { mode: SIMPLE, credentialName: ${name} }\n`;
     const m = gatewayMesh([gw(s('a'), 'old', '2024-01-01T00:00:00Z'), gw(s('b'), 'new', '2024-01-02T00:00:00Z')]);
     const chains = m.listener('0.0.0.0_8443')?.filterChains ?? [];
     expect(chains.map((c) => hcmOf(c).rds.routeConfigName)).toEqual(['https.443.a.old.shop']);
-    expect(m.table.errors).toContainEqual(expect.objectContaining({ object: 'Gateway shop/new', path: 'spec.servers[0]', severity: 'warning' }));
+    expect(m.table.errors).toContainEqual(
+      expect.objectContaining({ object: 'Gateway shop/new', path: 'spec.servers[0]', severity: 'warning' }),
+    );
   });
 
   it('TLS PASSTHROUGH: one network chain per tls match, server_names = sniHosts, no TLS context, tcp_proxy to the destination (server port default)', () => {
     const m = gatewayMesh([
       backend('db', 'shop', 443, 'https'),
       gw(`  - port: { number: 443, name: tls, protocol: TLS }\n    hosts: ["*.example.com"]\n    tls: { mode: PASSTHROUGH }\n`),
-      doc('VirtualService', 'db', `  hosts: [db.example.com, other.example.com]\n  gateways: [gw]\n  tls:\n  - match: [{ sniHosts: [db.example.com], port: 443 }]\n    route: [{ destination: { host: db.shop.svc.cluster.local } }]\n  - match: [{ sniHosts: [other.example.com], port: 8443 }]\n    route: [{ destination: { host: db.shop.svc.cluster.local } }]\n`),
+      doc(
+        'VirtualService',
+        'db',
+        `  hosts: [db.example.com, other.example.com]\n  gateways: [gw]\n  tls:\n  - match: [{ sniHosts: [db.example.com], port: 443 }]\n    route: [{ destination: { host: db.shop.svc.cluster.local } }]\n  - match: [{ sniHosts: [other.example.com], port: 8443 }]\n    route: [{ destination: { host: db.shop.svc.cluster.local } }]\n`,
+      ),
     ]);
     const l = m.listener('0.0.0.0_8443');
     expect(l?.listenerFilters?.map((f) => f.name)).toEqual(['envoy.filters.listener.tls_inspector']);
@@ -109,7 +132,10 @@ describe('gateway listeners', () => {
     const fc = l?.filterChains?.[0];
     expect(fc?.filterChainMatch).toEqual({ serverNames: ['db.example.com'] });
     expect(fc?.transportSocket).toBeUndefined();
-    expect(fc?.filters?.[0]?.typedConfig).toMatchObject({ cluster: 'outbound|443||db.shop.svc.cluster.local', statPrefix: 'outbound|443||db.shop.svc.cluster.local' });
+    expect(fc?.filters?.[0]?.typedConfig).toMatchObject({
+      cluster: 'outbound|443||db.shop.svc.cluster.local',
+      statPrefix: 'outbound|443||db.shop.svc.cluster.local',
+    });
     expect(m.table.routes).toEqual([]);
   });
 
@@ -117,7 +143,11 @@ describe('gateway listeners', () => {
     const m = gatewayMesh([
       backend('mysql', 'shop', 3306, 'tcp'),
       gw(`  - port: { number: 31400, name: tcp, protocol: TCP }\n    hosts: ["*"]\n`),
-      doc('VirtualService', 'mysql', `  hosts: ["*"]\n  gateways: [gw]\n  tcp:\n  - match: [{ port: 1 }]\n    route: [{ destination: { host: nowhere } }]\n  - match: [{ port: 31400 }]\n    route: [{ destination: { host: mysql.shop.svc.cluster.local, port: { number: 3306 } } }]\n`),
+      doc(
+        'VirtualService',
+        'mysql',
+        `  hosts: ["*"]\n  gateways: [gw]\n  tcp:\n  - match: [{ port: 1 }]\n    route: [{ destination: { host: nowhere } }]\n  - match: [{ port: 31400 }]\n    route: [{ destination: { host: mysql.shop.svc.cluster.local, port: { number: 3306 } } }]\n`,
+      ),
     ]);
     const l = m.listener('0.0.0.0_31400');
     expect(l?.listenerFilters).toBeUndefined();
@@ -133,8 +163,14 @@ describe('gateway listeners', () => {
   });
 
   it('HTTP then TCP on one port and bind: conflicting protocols, the older server wins (mergeGateways canMergeProtocols)', () => {
-    const m = gatewayMesh([gw(`  - port: { number: 80, name: http, protocol: HTTP }\n    hosts: ["*"]\n  - port: { number: 80, name: tcp, protocol: TCP }\n    hosts: ["*"]\n`)]);
-    expect(m.listener('0.0.0.0_8080')?.filterChains?.map((c) => c.filters?.[0]?.name)).toEqual(['envoy.filters.network.http_connection_manager']);
+    const m = gatewayMesh([
+      gw(
+        `  - port: { number: 80, name: http, protocol: HTTP }\n    hosts: ["*"]\n  - port: { number: 80, name: tcp, protocol: TCP }\n    hosts: ["*"]\n`,
+      ),
+    ]);
+    expect(m.listener('0.0.0.0_8080')?.filterChains?.map((c) => c.filters?.[0]?.name)).toEqual([
+      'envoy.filters.network.http_connection_manager',
+    ]);
     expect(m.table.errors).toContainEqual(expect.objectContaining({ path: 'spec.servers[1]', severity: 'warning' }));
   });
 
@@ -147,8 +183,14 @@ describe('gateway listeners', () => {
   it('HTTPS and TLS passthrough servers on one port share the listener: chains appended in server order', () => {
     const m = gatewayMesh([
       backend('db', 'shop', 443, 'https'),
-      gw(`  - port: { number: 443, name: https, protocol: HTTPS }\n    hosts: [shop.example.com]\n    tls: { mode: SIMPLE, credentialName: c }\n  - port: { number: 443, name: tls, protocol: TLS }\n    hosts: [db.example.com]\n    tls: { mode: PASSTHROUGH }\n`),
-      doc('VirtualService', 'db', `  hosts: [db.example.com]\n  gateways: [gw]\n  tls:\n  - match: [{ sniHosts: [db.example.com] }]\n    route: [{ destination: { host: db.shop.svc.cluster.local } }]\n`),
+      gw(
+        `  - port: { number: 443, name: https, protocol: HTTPS }\n    hosts: [shop.example.com]\n    tls: { mode: SIMPLE, credentialName: c }\n  - port: { number: 443, name: tls, protocol: TLS }\n    hosts: [db.example.com]\n    tls: { mode: PASSTHROUGH }\n`,
+      ),
+      doc(
+        'VirtualService',
+        'db',
+        `  hosts: [db.example.com]\n  gateways: [gw]\n  tls:\n  - match: [{ sniHosts: [db.example.com] }]\n    route: [{ destination: { host: db.shop.svc.cluster.local } }]\n`,
+      ),
     ]);
     expect(m.listener('0.0.0.0_8443')?.filterChains?.map((c) => [c.filterChainMatch?.serverNames, c.filters?.[0]?.name])).toEqual([
       [['shop.example.com'], 'envoy.filters.network.http_connection_manager'],
@@ -159,8 +201,14 @@ describe('gateway listeners', () => {
   it('TLS termination on a TCP server (protocol TLS, SIMPLE): SNI chain with the TLS context and tcp_proxy from the tcp route', () => {
     const m = gatewayMesh([
       backend('mysql', 'shop', 3306, 'tcp'),
-      gw(`  - port: { number: 443, name: tls, protocol: TLS }\n    hosts: [db.example.com]\n    tls: { mode: SIMPLE, credentialName: db-cert }\n`),
-      doc('VirtualService', 'db', `  hosts: [db.example.com]\n  gateways: [gw]\n  tcp:\n  - route: [{ destination: { host: mysql.shop.svc.cluster.local } }]\n`),
+      gw(
+        `  - port: { number: 443, name: tls, protocol: TLS }\n    hosts: [db.example.com]\n    tls: { mode: SIMPLE, credentialName: db-cert }\n`,
+      ),
+      doc(
+        'VirtualService',
+        'db',
+        `  hosts: [db.example.com]\n  gateways: [gw]\n  tcp:\n  - route: [{ destination: { host: mysql.shop.svc.cluster.local } }]\n`,
+      ),
     ]);
     const fc = m.listener('0.0.0.0_8443')?.filterChains?.[0];
     expect(fc?.filterChainMatch).toEqual({ serverNames: ['db.example.com'] });
@@ -172,13 +220,21 @@ describe('gateway listeners', () => {
     const m = gatewayMesh([
       backend('web', 'shop', 80),
       doc('DestinationRule', 'web', '  host: web\n  subsets: [{ name: v1, labels: { version: v1 } }]\n'),
-      gw(`  - port: { number: 15443, name: tls, protocol: TLS }\n    hosts: ["*.shop.svc.cluster.local"]\n    tls: { mode: AUTO_PASSTHROUGH }\n`),
+      gw(
+        `  - port: { number: 15443, name: tls, protocol: TLS }\n    hosts: ["*.shop.svc.cluster.local"]\n    tls: { mode: AUTO_PASSTHROUGH }\n`,
+      ),
     ]);
     const chains = m.listener('0.0.0.0_15443')?.filterChains ?? [];
     expect(chains.map((c) => [c.filterChainMatch?.serverNames, (c.filters?.[0]?.typedConfig as Any).cluster])).toEqual([
       [['outbound_.80_._.web.shop.svc.cluster.local'], 'outbound_.80_._.web.shop.svc.cluster.local'],
       [['outbound_.80_.v1_.web.shop.svc.cluster.local'], 'outbound_.80_.v1_.web.shop.svc.cluster.local'],
     ]);
-    expect(chains[0]?.filterChainMatch?.applicationProtocols).toEqual(['istio', 'istio-peer-exchange', 'istio-http/1.0', 'istio-http/1.1', 'istio-h2']);
+    expect(chains[0]?.filterChainMatch?.applicationProtocols).toEqual([
+      'istio',
+      'istio-peer-exchange',
+      'istio-http/1.0',
+      'istio-http/1.1',
+      'istio-h2',
+    ]);
   });
 });

@@ -78,10 +78,16 @@ export function buildGatewayListeners(
   const routeNames = new Set<string>();
   for (const [name, e] of byName) {
     if (e.chains.length === 0) {
-      ctx.errors.push({ severity: 'warning', message: `gateway listener ${name} omitted: no filter chain (istiod: "must have more than 0 chains")`, object: `Proxy ${view.proxy.id}` });
+      ctx.errors.push({
+        severity: 'warning',
+        message: `gateway listener ${name} omitted: no filter chain (istiod: "must have more than 0 chains")`,
+        object: `Proxy ${view.proxy.id}`,
+      });
       continue;
     }
-    const needInspector = e.chains.some((c) => (c.opts.sniHosts?.length ?? 0) > 0 || (c.tls?.commonTlsContext?.alpnProtocols?.length ?? 0) > 0);
+    const needInspector = e.chains.some(
+      (c) => (c.opts.sniHosts?.length ?? 0) > 0 || (c.tls?.commonTlsContext?.alpnProtocols?.length ?? 0) > 0,
+    );
     const l: ListenerJson = {
       name,
       address: { socketAddress: { address: e.bind, portValue: e.port } },

@@ -86,14 +86,19 @@ const canMergeProtocols = (current: string, p: string): boolean => {
 export function mergeGateways(view: ProxyView): { merged: MergedGateway; errors: LoadError[] } {
   const errors: LoadError[] = [];
   const gateways = gatewaysForRouter(view.snapshot, view.proxy);
-  const merged: MergedGateway = { serverPorts: [], mergedServers: new Map(), serversByRouteName: new Map(), tlsServerInfo: new Map(), gateways };
+  const merged: MergedGateway = {
+    serverPorts: [],
+    mergedServers: new Map(),
+    serversByRouteName: new Map(),
+    tlsServerInfo: new Map(),
+    gateways,
+  };
   const gatewayPorts = new Set<number>();
   const plainText = new Map<number, ServerPort>();
   const nonPlainTextBinds = new Map<number, Set<string>>();
   const tlsHostsByPort = new Map<number, Map<string, string>>();
 
-  const skip = (g: GwServer, message: string) =>
-    errors.push(configError(g.gateway, `spec.servers[${g.index}]`, message));
+  const skip = (g: GwServer, message: string) => errors.push(configError(g.gateway, `spec.servers[${g.index}]`, message));
   const addPlainText = (g: GwServer, sp: ServerPort, routeName: string) => {
     if (!isTlsServer(g)) plainText.set(sp.number, sp);
     if (isHttpServer(g)) merged.serversByRouteName.set(routeName, [g]);

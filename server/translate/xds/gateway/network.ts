@@ -38,8 +38,7 @@ const l4Match = (m: L4MatchAttributes | undefined, g: GwServer): boolean =>
   (!m?.port || m.port === g.server.port.number) && (!m?.gateways?.length || m.gateways.includes(g.gatewayName));
 
 /** l4MultiMatch: no predicates match; otherwise any predicate. */
-const l4MultiMatch = (ms: readonly L4MatchAttributes[] | undefined, g: GwServer): boolean =>
-  !ms?.length || ms.some((m) => l4Match(m, g));
+const l4MultiMatch = (ms: readonly L4MatchAttributes[] | undefined, g: GwServer): boolean => !ms?.length || ms.some((m) => l4Match(m, g));
 
 /** buildGatewayNetworkFiltersFromTCPRoutes: the first bound VirtualService tcp route that applies. */
 function tcpRouteFilters(ctx: BuildCtx, g: GwServer, lookup: GatewayVsLookup): FilterJson[] | undefined {
@@ -71,7 +70,13 @@ export function networkChains(
     if (filters?.length) {
       return [tls ? { opts: { sniHosts: [...sniHosts] }, tls: buildGatewayTlsContext(tls), filters } : { opts: {}, filters }];
     }
-    ctx.errors.push(configError(g.gateway, `spec.servers[${g.index}]`, `no VirtualService tcp route bound to gateway ${g.gatewayName} matches this server: no filter chain`));
+    ctx.errors.push(
+      configError(
+        g.gateway,
+        `spec.servers[${g.index}]`,
+        `no VirtualService tcp route bound to gateway ${g.gatewayName} matches this server: no filter chain`,
+      ),
+    );
     return [];
   }
   if (tls.mode === 'AUTO_PASSTHROUGH') return autoPassthroughChains(ctx, sniHosts);
@@ -88,7 +93,13 @@ export function networkChains(
         const sni = Array.isArray(m.sniHosts) ? m.sniHosts : [];
         const dup = sni.filter((h) => known?.get(h) === bind);
         if (dup.length) {
-          ctx.errors.push(configError(vs, `spec.tls[${ri}].match[${mi}].sniHosts`, `skipped on gateway ${g.gatewayName} port ${g.server.port.number}: duplicate SNI host(s) ${dup.join(', ')}`));
+          ctx.errors.push(
+            configError(
+              vs,
+              `spec.tls[${ri}].match[${mi}].sniHosts`,
+              `skipped on gateway ${g.gatewayName} port ${g.server.port.number}: duplicate SNI host(s) ${dup.join(', ')}`,
+            ),
+          );
           return;
         }
         for (const h of sni) known?.set(h, bind);
@@ -110,10 +121,16 @@ function autoPassthroughChains(ctx: BuildCtx, hosts: readonly string[]): Gateway
     for (const port of service.ports) {
       if (port.protocol === 'UDP') continue;
       const name = (subset: string) => `outbound_.${port.port}_.${subset}_.${service.hostname}`;
-      chains.push({ opts: { sniHosts: [name('')], applicationProtocols: [...ISTIO_MTLS_ALPNS] }, filters: singleDestinationFilters(name(''), '', dr) });
+      chains.push({
+        opts: { sniHosts: [name('')], applicationProtocols: [...ISTIO_MTLS_ALPNS] },
+        filters: singleDestinationFilters(name(''), '', dr),
+      });
       for (const s of dr?.subsets ?? []) {
         if (!s?.name) continue;
-        chains.push({ opts: { sniHosts: [name(s.name)], applicationProtocols: [...ISTIO_MTLS_ALPNS] }, filters: singleDestinationFilters(name(s.name), s.name, dr) });
+        chains.push({
+          opts: { sniHosts: [name(s.name)], applicationProtocols: [...ISTIO_MTLS_ALPNS] },
+          filters: singleDestinationFilters(name(s.name), s.name, dr),
+        });
       }
     }
   }

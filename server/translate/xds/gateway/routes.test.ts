@@ -24,14 +24,19 @@ spec:
   gateways: ${gateways}
   http:
 ${http}`;
-const prefixTo = (prefix: string, host: string) => `  - match: [{ uri: { prefix: ${prefix} } }]\n    route: [{ destination: { host: ${host} } }]\n`;
+const prefixTo = (prefix: string, host: string) =>
+  `  - match: [{ uri: { prefix: ${prefix} } }]\n    route: [{ destination: { host: ${host} } }]\n`;
 const toOnly = (host: string) => `  - route: [{ destination: { host: ${host} } }]\n`;
 
 const SHOP = 'web.shop.svc.cluster.local';
 
 describe('gateway HTTP route configs', () => {
   it('resolvePorts: server port 80 (= ingress Service port 80 → targetPort 8080) is listened on 8080: RDS http.8080, vhost named with the server port', () => {
-    const m = gatewayMesh([backend('web', 'shop'), gw('gw', 'shop', http80('["shop.example.com"]')), vs('web', 'shop', '[shop.example.com]', '[gw]', toOnly('web'))]);
+    const m = gatewayMesh([
+      backend('web', 'shop'),
+      gw('gw', 'shop', http80('["shop.example.com"]')),
+      vs('web', 'shop', '[shop.example.com]', '[gw]', toOnly('web')),
+    ]);
     expect(m.table.listeners.map((l) => l.name)).toEqual(['0.0.0.0_8080']);
     const rc = m.route('http.8080');
     expect(rc?.virtualHosts?.map((v) => [v.name, v.domains])).toEqual([['shop.example.com:80', ['shop.example.com']]]);
@@ -84,7 +89,11 @@ describe('gateway HTTP route configs', () => {
   });
 
   it('host intersection keeps the more specific name: server *.example.com × VS a.example.com → vhost a.example.com:80', () => {
-    const m = gatewayMesh([backend('web', 'shop'), gw('gw', 'shop', http80('["*.example.com"]')), vs('v', 'shop', '[a.example.com, b.other.org]', '[gw]', toOnly('web'))]);
+    const m = gatewayMesh([
+      backend('web', 'shop'),
+      gw('gw', 'shop', http80('["*.example.com"]')),
+      vs('v', 'shop', '[a.example.com, b.other.org]', '[gw]', toOnly('web')),
+    ]);
     expect(m.route('http.8080')?.virtualHosts?.map((v) => v.name)).toEqual(['a.example.com:80']);
   });
 
@@ -106,7 +115,7 @@ describe('gateway HTTP route configs', () => {
     ]);
   });
 
-  it('SortVHostRoutes: an older VirtualService\'s catch-all moves behind a newer one\'s specific route on the merged vhost', () => {
+  it("SortVHostRoutes: an older VirtualService's catch-all moves behind a newer one's specific route on the merged vhost", () => {
     const m = gatewayMesh([
       backend('web', 'shop'),
       backend('api', 'shop'),
@@ -122,13 +131,17 @@ describe('gateway HTTP route configs', () => {
   });
 
   it('identical vhosts collapse into the most specific host with concatenated domains (collapseDuplicateRoutes)', () => {
-    const m = gatewayMesh([backend('web', 'shop'), gw('gw', 'shop', http80('["*"]')), vs('v', 'shop', '["*.other.org", b.example.com, aa.example.com]', '[gw]', toOnly('web'))]);
+    const m = gatewayMesh([
+      backend('web', 'shop'),
+      gw('gw', 'shop', http80('["*"]')),
+      vs('v', 'shop', '["*.other.org", b.example.com, aa.example.com]', '[gw]', toOnly('web')),
+    ]);
     expect(m.route('http.8080')?.virtualHosts?.map((v) => [v.name, v.domains])).toEqual([
       ['aa.example.com:80', ['aa.example.com', 'b.example.com', '*.other.org']],
     ]);
   });
 
-  it('two Gateways with HTTP servers on one port share http.<port>; each VirtualService only reaches its own gateway\'s server hosts', () => {
+  it("two Gateways with HTTP servers on one port share http.<port>; each VirtualService only reaches its own gateway's server hosts", () => {
     const m = gatewayMesh([
       backend('web', 'shop'),
       gw('one', 'shop', http80('["one.example.com"]'), undefined, '2024-01-01T00:00:00Z'),
@@ -158,15 +171,20 @@ describe('gateway HTTP route configs', () => {
     expect(m.table.errors.filter((e) => e.severity === 'error')).toEqual([]);
   });
 
-  it('a root VirtualService bound to the gateway gets its delegate\'s routes (VirtualServicesForGateway merges delegates)', () => {
+  it("a root VirtualService bound to the gateway gets its delegate's routes (VirtualServicesForGateway merges delegates)", () => {
     const m = gatewayMesh([
       backend('web', 'shop'),
       gw('gw', 'shop', http80('["*"]')),
-      vs('root', 'shop', '[shop.example.com]', '[gw]', `  - match: [{ uri: { prefix: /shop } }]\n    delegate: { name: leaf, namespace: shop }\n`),
+      vs(
+        'root',
+        'shop',
+        '[shop.example.com]',
+        '[gw]',
+        `  - match: [{ uri: { prefix: /shop } }]\n    delegate: { name: leaf, namespace: shop }\n`,
+      ),
       `apiVersion: networking.istio.io/v1\nkind: VirtualService\nmetadata: { name: leaf, namespace: shop }\nspec:\n  http:\n  - match: [{ uri: { prefix: /shop/cart } }]\n    route: [{ destination: { host: web } }]\n`,
     ]);
     const routes = m.route('http.8080')?.virtualHosts?.[0]?.routes ?? [];
     expect(routes.map((r) => [r.match?.prefix, r.route?.cluster])).toEqual([['/shop/cart', `outbound|80||${SHOP}`]]);
   });
 });
-

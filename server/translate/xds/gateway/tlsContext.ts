@@ -39,7 +39,12 @@ function agentSds(name: string): SdsSecretConfigJson {
   return {
     name,
     sdsConfig: {
-      apiConfigSource: { apiType: 'GRPC', setNodeOnFirstMessageOnly: true, transportApiVersion: 'V3', grpcServices: [{ envoyGrpc: { clusterName: SDS_CLUSTER } }] },
+      apiConfigSource: {
+        apiType: 'GRPC',
+        setNodeOnFirstMessageOnly: true,
+        transportApiVersion: 'V3',
+        grpcServices: [{ envoyGrpc: { clusterName: SDS_CLUSTER } }],
+      },
       ...(name === 'default' || name === 'ROOTCA' ? { initialFetchTimeout: '0s' } : {}),
       resourceApiVersion: 'V3',
     },
@@ -75,7 +80,10 @@ export function buildGatewayTlsContext(t: ServerTLSSettings): DownstreamTlsConte
   const names = t.credentialNames?.length ? t.credentialNames : t.credentialName ? [t.credentialName] : [];
   if (mode === 'ISTIO_MUTUAL') {
     common.tlsCertificateSdsSecretConfigs = [agentSds('default')];
-    common.combinedValidationContext = { defaultValidationContext: { matchSubjectAltNames: exact(t.subjectAltNames) }, validationContextSdsSecretConfig: agentSds('ROOTCA') };
+    common.combinedValidationContext = {
+      defaultValidationContext: { matchSubjectAltNames: exact(t.subjectAltNames) },
+      validationContextSdsSecretConfig: agentSds('ROOTCA'),
+    };
   } else if (names.length > 0) {
     common.tlsCertificateSdsSecretConfigs = names.map(credentialSds);
     if (mode === 'MUTUAL' || mode === 'OPTIONAL_MUTUAL') {
@@ -83,7 +91,10 @@ export function buildGatewayTlsContext(t: ServerTLSSettings): DownstreamTlsConte
       if (t.subjectAltNames?.length) dvc.matchSubjectAltNames = exact(t.subjectAltNames);
       if (t.verifyCertificateSpki?.length) dvc.verifyCertificateSpki = [...t.verifyCertificateSpki];
       if (t.verifyCertificateHash?.length) dvc.verifyCertificateHash = [...t.verifyCertificateHash];
-      common.combinedValidationContext = { defaultValidationContext: dvc, validationContextSdsSecretConfig: credentialSds(`${names[0]}${SDS_CA_SUFFIX}`) };
+      common.combinedValidationContext = {
+        defaultValidationContext: dvc,
+        validationContextSdsSecretConfig: credentialSds(`${names[0]}${SDS_CA_SUFFIX}`),
+      };
     } else if (t.subjectAltNames?.length) {
       common.validationContext = { matchSubjectAltNames: exact(t.subjectAltNames) };
     }

@@ -25,7 +25,9 @@ describe('model/gateway.go helpers', () => {
     expect(resolvePort(80, [target(80, 8080, { 'networking.istio.io/disable-gateway-port-translation': 'true' })])).toBe(80);
   });
   it('GetSNIHostsForServer: ns/ stripped, deduplicated, sorted; none without TLS', () => {
-    expect(sniHostsForServer({ port: { number: 443, name: 'h', protocol: 'HTTPS' }, hosts: ['ns/b.com', 'a.com', 'b.com'], tls: {} })).toEqual(['a.com', 'b.com']);
+    expect(
+      sniHostsForServer({ port: { number: 443, name: 'h', protocol: 'HTTPS' }, hosts: ['ns/b.com', 'a.com', 'b.com'], tls: {} }),
+    ).toEqual(['a.com', 'b.com']);
     expect(sniHostsForServer({ port: { number: 80, name: 'h', protocol: 'HTTP' }, hosts: ['a.com'] })).toEqual([]);
   });
   it('credentials.ToResourceName: plain names become kubernetes://, typed names kept, builtin:// → default', () => {
@@ -47,7 +49,14 @@ describe('pkg/config/host names', () => {
     expect(intersectHosts(['foo.com'], ['bar.com'])).toEqual([]);
   });
   it('MoreSpecific: non-wildcards first, longest first, then alphabetical', () => {
-    expect(['*.a.com', 'b.com', '*', 'aa.com', 'ab.com', 'longer.com'].sort(moreSpecificFirst)).toEqual(['longer.com', 'aa.com', 'ab.com', 'b.com', '*.a.com', '*']);
+    expect(['*.a.com', 'b.com', '*', 'aa.com', 'ab.com', 'longer.com'].sort(moreSpecificFirst)).toEqual([
+      'longer.com',
+      'aa.com',
+      'ab.com',
+      'b.com',
+      '*.a.com',
+      '*',
+    ]);
   });
 });
 
@@ -63,15 +72,21 @@ describe('gateway vhost post-processing', () => {
   it('collapseDuplicateRoutes: identical route lists (same route objects) fold into the most specific host', () => {
     const shared = [r('/x')];
     const vh = (host: string, routes: RouteJson[], extra: Partial<VirtualHostJson> = {}): VirtualHostJson => ({
-      name: `${host}:80`, domains: [host], routes: [...routes], includeRequestAttemptCount: true, ...extra,
+      name: `${host}:80`,
+      domains: [host],
+      routes: [...routes],
+      includeRequestAttemptCount: true,
+      ...extra,
     });
-    const out = collapseDuplicateRoutes(new Map([
-      ['*.b.com', vh('*.b.com', shared)],
-      ['b.com', vh('b.com', shared)],
-      ['a.com', vh('a.com', shared)],
-      ['c.com', vh('c.com', [r('/x')])], // equal JSON, different objects: istiod compares pointers → kept apart
-      ['d.com', vh('d.com', shared, { requireTls: 'ALL' })], // not mergeable: TLS requirement differs
-    ]));
+    const out = collapseDuplicateRoutes(
+      new Map([
+        ['*.b.com', vh('*.b.com', shared)],
+        ['b.com', vh('b.com', shared)],
+        ['a.com', vh('a.com', shared)],
+        ['c.com', vh('c.com', [r('/x')])], // equal JSON, different objects: istiod compares pointers → kept apart
+        ['d.com', vh('d.com', shared, { requireTls: 'ALL' })], // not mergeable: TLS requirement differs
+      ]),
+    );
     // d.com (not mergeable) replaces a.com as the known holder of that route list (known[hash] = h), so the
     // later *.b.com is compared with d.com and stays apart — istiod's behaviour, kept.
     expect(out.map((v) => [v.name, v.domains])).toEqual([

@@ -51,8 +51,7 @@ export function sortVHostRoutes(routes: readonly RouteJson[]): RouteJson[] {
 }
 
 /** routesEqual: the same route objects in the same order (istiod compares pointers). */
-const sameRoutes = (a: readonly RouteJson[], b: readonly RouteJson[]): boolean =>
-  a.length === b.length && a.every((r, i) => r === b[i]);
+const sameRoutes = (a: readonly RouteJson[], b: readonly RouteJson[]): boolean => a.length === b.length && a.every((r, i) => r === b[i]);
 
 const mergeable = (a: VirtualHostJson, b: VirtualHostJson): boolean =>
   (a.includeRequestAttemptCount ?? false) === (b.includeRequestAttemptCount ?? false) &&

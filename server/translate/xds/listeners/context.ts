@@ -22,7 +22,7 @@ export function hostsOverlap(a: string, b: string): boolean {
   return a === b;
 }
 
-const UNIT_NANOS: Record<string, number> = { ns: 1, us: 1e3, 'µs': 1e3, ms: 1e6, s: 1e9, m: 60e9, h: 3600e9 };
+const UNIT_NANOS: Record<string, number> = { ns: 1, us: 1e3, µs: 1e3, ms: 1e6, s: 1e9, m: 60e9, h: 3600e9 };
 
 /**
  * An Istio duration as written in YAML (Go syntax like `1h30m`, `1.5s`, `100ms`, or proto form `3600s`)
@@ -41,6 +41,8 @@ export function protoDuration(s: string): string | undefined {
   const whole = Math.floor(Math.round(nanos) / 1e9);
   const frac = Math.round(nanos) % 1e9;
   if (frac === 0) return `${whole}s`;
-  const digits = String(frac).padStart(9, '0').replace(/(0{3})+$/, '');
+  const digits = String(frac)
+    .padStart(9, '0')
+    .replace(/(0{3})+$/, '');
   return `${whole}.${digits}s`;
 }

@@ -5,7 +5,11 @@ import { chainNamed, encodeAll, listener, terminal } from './testing';
 import { makeView, svc } from './testView';
 import type { ServiceModel } from '../../../model/mesh';
 
-const target = (service: ServiceModel, targetPort: number, i = 0) => ({ service, port: service.ports[i] as ServiceModel['ports'][number], targetPort });
+const target = (service: ServiceModel, targetPort: number, i = 0) => ({
+  service,
+  port: service.ports[i] as ServiceModel['ports'][number],
+  targetPort,
+});
 
 describe('virtualInbound', () => {
   const web = svc('web', 'default', [[80, 'HTTP']], { address: '10.96.0.3' });
@@ -43,7 +47,8 @@ describe('virtualInbound', () => {
     expect(catchAll?.filterChainMatch).toEqual({ applicationProtocols: ['http/1.1', 'h2c'], transportProtocol: 'raw_buffer' });
     expect(terminal(catchAll).routeConfig.virtualHosts[0].routes[0].route.cluster).toBe('InboundPassthroughCluster');
     expect(terminal(catchAll).statPrefix).toBe('InboundPassthroughCluster;');
-    for (const c of chainNamed(l, 'virtualInbound')) expect(terminal(c)).toMatchObject({ cluster: 'InboundPassthroughCluster', statPrefix: 'InboundPassthroughCluster' });
+    for (const c of chainNamed(l, 'virtualInbound'))
+      expect(terminal(c)).toMatchObject({ cluster: 'InboundPassthroughCluster', statPrefix: 'InboundPassthroughCluster' });
   });
 
   it('HTTP target port: one plaintext HCM chain whose vhost is named after the service port and routes to inbound|<targetPort>||', () => {
@@ -63,7 +68,11 @@ describe('virtualInbound', () => {
 
   it('sniffed target port: an HCM chain on HTTP ALPNs plus TCP chains', () => {
     const cs = chainNamed(l, '0.0.0.0_7000');
-    expect(cs[0]?.filterChainMatch).toEqual({ destinationPort: 7000, applicationProtocols: ['http/1.1', 'h2c'], transportProtocol: 'raw_buffer' });
+    expect(cs[0]?.filterChainMatch).toEqual({
+      destinationPort: 7000,
+      applicationProtocols: ['http/1.1', 'h2c'],
+      transportProtocol: 'raw_buffer',
+    });
     expect(terminal(cs[0]).routeConfig.name).toBe('inbound|7000||');
     expect(terminal(cs[1])).toMatchObject({ cluster: 'inbound|7000||' });
   });

@@ -10,7 +10,12 @@ function productpage() {
   const pp = services.find((s) => s.name === 'productpage');
   if (!pp) throw new Error('fixture has no productpage Service');
   return makeView({
-    proxy: { id: 'productpage-v1-1.default', name: 'productpage-v1-1', labels: { app: 'productpage', version: 'v1' }, ips: ['10.244.0.21'] },
+    proxy: {
+      id: 'productpage-v1-1.default',
+      name: 'productpage-v1-1',
+      labels: { app: 'productpage', version: 'v1' },
+      ips: ['10.244.0.21'],
+    },
     services,
     serviceTargets: [{ service: pp, port: pp.ports[0] as (typeof pp.ports)[number], targetPort: 9080 }],
   });
@@ -43,7 +48,11 @@ describe('buildSidecarListeners: Bookinfo productpage', () => {
     const filters = (hcm.httpFilters as { name: string }[]).map((f) => f.name);
     expect(filters.slice(-3)).toEqual(['envoy.filters.http.fault', 'envoy.filters.http.cors', 'envoy.filters.http.router']);
     expect(l.defaultFilterChain?.name).toBe('PassthroughFilterChain');
-    expect(terminal(l.defaultFilterChain)).toMatchObject({ '@type': EXT.tcpProxy, cluster: 'PassthroughCluster', statPrefix: 'PassthroughCluster' });
+    expect(terminal(l.defaultFilterChain)).toMatchObject({
+      '@type': EXT.tcpProxy,
+      cluster: 'PassthroughCluster',
+      statPrefix: 'PassthroughCluster',
+    });
   });
 
   it('virtualInbound has chain 0.0.0.0_9080 (destination port 9080) whose inline route config inbound|9080|| routes to inbound|9080|| (listener_inbound.go, httproute.go buildSidecarInboundHTTPRouteConfig)', () => {

@@ -19,7 +19,15 @@ import { buildOutboundListeners } from './outbound';
 import type { RouteRefs } from './outboundListener';
 import { buildVirtualOutboundListener } from './virtualOutbound';
 
-export { isGrpcProtocol, isHttp2Protocol, isHttpProtocol, isSniffedProtocol, isTcpProtocol, isTlsProtocol, listenerProtocol } from './protocol';
+export {
+  isGrpcProtocol,
+  isHttp2Protocol,
+  isHttpProtocol,
+  isSniffedProtocol,
+  isTcpProtocol,
+  isTlsProtocol,
+  listenerProtocol,
+} from './protocol';
 
 export interface SidecarListeners {
   /** Sorted by name. */
@@ -39,14 +47,32 @@ function unmodelledSidecarFeatures(ctx: BuildCtx): void {
   if (!sc) return;
   (sc.spec.egress ?? []).forEach((e, i) => {
     if (e.captureMode === 'NONE') {
-      ctx.errors.push(configError(sc, `spec.egress[${i}].captureMode`, 'captureMode NONE (listeners bound to a physical port) is not modelled by meshscope: listeners are built as for iptables capture'));
+      ctx.errors.push(
+        configError(
+          sc,
+          `spec.egress[${i}].captureMode`,
+          'captureMode NONE (listeners bound to a physical port) is not modelled by meshscope: listeners are built as for iptables capture',
+        ),
+      );
     }
     if (e.bind && !(e.port?.number ?? 0)) {
-      ctx.errors.push(configError(sc, `spec.egress[${i}].bind`, 'bind on the catch-all egress listener is not modelled by meshscope: its listeners bind as without it'));
+      ctx.errors.push(
+        configError(
+          sc,
+          `spec.egress[${i}].bind`,
+          'bind on the catch-all egress listener is not modelled by meshscope: its listeners bind as without it',
+        ),
+      );
     }
   });
   if ((sc.spec.ingress ?? []).length > 0) {
-    ctx.errors.push(configError(sc, 'spec.ingress', 'Sidecar ingress listeners are not modelled by meshscope: inbound chains come from the services selecting the workload'));
+    ctx.errors.push(
+      configError(
+        sc,
+        'spec.ingress',
+        'Sidecar ingress listeners are not modelled by meshscope: inbound chains come from the services selecting the workload',
+      ),
+    );
   }
 }
 

@@ -46,7 +46,9 @@ describe('outbound TCP listeners (listener.go buildSidecarOutboundListener; tls.
     const out = buildSidecarListeners(makeView({ services: [MYSQL], virtualServices: [rule] }));
     encodeAll(out.listeners);
     const chain = listener(out.listeners, '10.96.0.50_3306').filterChains?.[0];
-    expect(chain?.metadata).toEqual({ filterMetadata: { istio: { config: '/apis/networking.istio.io/v1/namespaces/default/virtual-service/mysql' } } });
+    expect(chain?.metadata).toEqual({
+      filterMetadata: { istio: { config: '/apis/networking.istio.io/v1/namespaces/default/virtual-service/mysql' } },
+    });
     expect(terminal(chain)).toEqual({
       '@type': EXT.tcpProxy,
       statPrefix: 'mysql.default',
@@ -63,7 +65,10 @@ describe('outbound TCP listeners (listener.go buildSidecarOutboundListener; tls.
     const rule = vs('mysql', 'default', {
       hosts: ['mysqldb'].map((h) => `${h}.default.svc.cluster.local`),
       tcp: [
-        { match: [{ sourceLabels: { app: 'other' } }], route: [{ destination: { host: 'mysqldb.default.svc.cluster.local', subset: 'blue' } }] },
+        {
+          match: [{ sourceLabels: { app: 'other' } }],
+          route: [{ destination: { host: 'mysqldb.default.svc.cluster.local', subset: 'blue' } }],
+        },
         { match: [{ port: 3306 }], route: [{ destination: { host: 'mysqldb.default.svc.cluster.local', subset: 'green' } }] },
       ],
     });
@@ -71,7 +76,10 @@ describe('outbound TCP listeners (listener.go buildSidecarOutboundListener; tls.
     const l = listener(out.listeners, '10.96.0.50_3306');
     expect(l.filterChains).toHaveLength(1);
     // Single destination: the cluster name is also the stat prefix (networkfilter.go).
-    expect(terminal(l.filterChains?.[0])).toMatchObject({ cluster: 'outbound|3306|green|mysqldb.default.svc.cluster.local', statPrefix: 'outbound|3306|green|mysqldb.default.svc.cluster.local' });
+    expect(terminal(l.filterChains?.[0])).toMatchObject({
+      cluster: 'outbound|3306|green|mysqldb.default.svc.cluster.local',
+      statPrefix: 'outbound|3306|green|mysqldb.default.svc.cluster.local',
+    });
   });
 
   it('DestinationRule tcp idleTimeout and consistentHash useSourceIp reach the tcp_proxy (networkfilter.go WithSingleDestination, maybeSetHashPolicy)', () => {
@@ -87,27 +95,52 @@ describe('outbound TCP listeners (listener.go buildSidecarOutboundListener; tls.
       }),
     );
     encodeAll(out.listeners);
-    expect(terminal(listener(out.listeners, '10.96.0.50_3306').filterChains?.[0])).toMatchObject({ idleTimeout: '5400s', hashPolicy: [{ sourceIp: {} }] });
+    expect(terminal(listener(out.listeners, '10.96.0.50_3306').filterChains?.[0])).toMatchObject({
+      idleTimeout: '5400s',
+      hashPolicy: [{ sourceIp: {} }],
+    });
   });
 
   it('a tcp route destination that is not a visible service is reported, located', () => {
-    const rule = vs('mysql', 'default', { hosts: ['mysqldb.default.svc.cluster.local'], tcp: [{ route: [{ destination: { host: 'nope.default.svc.cluster.local' } }] }] });
+    const rule = vs('mysql', 'default', {
+      hosts: ['mysqldb.default.svc.cluster.local'],
+      tcp: [{ route: [{ destination: { host: 'nope.default.svc.cluster.local' } }] }],
+    });
     const out = buildSidecarListeners(makeView({ services: [MYSQL], virtualServices: [rule] }));
     expect(out.errors).toEqual([
-      expect.objectContaining({ object: 'VirtualService default/mysql', path: 'spec.tcp[0].route[0].destination.host', file: 'mysql.yaml', doc: 0 }),
+      expect.objectContaining({
+        object: 'VirtualService default/mysql',
+        path: 'spec.tcp[0].route[0].destination.host',
+        file: 'mysql.yaml',
+        doc: 0,
+      }),
     ]);
     // The cluster name is still built from the route (route.go GetDestinationCluster, listener port).
-    expect(terminal(listener(out.listeners, '10.96.0.50_3306').filterChains?.[0]).cluster).toBe('outbound|3306||nope.default.svc.cluster.local');
+    expect(terminal(listener(out.listeners, '10.96.0.50_3306').filterChains?.[0]).cluster).toBe(
+      'outbound|3306||nope.default.svc.cluster.local',
+    );
   });
 });
 
 describe('bad input', () => {
   it('a tcp route without destination host is reported as an error and the service default chain is used; nothing throws', () => {
-    const rule = vs('broken', 'default', { hosts: ['mysqldb.default.svc.cluster.local'], tcp: [{ route: [{} as never] }], tls: [{ match: undefined as never, route: [] }] });
+    const rule = vs('broken', 'default', {
+      hosts: ['mysqldb.default.svc.cluster.local'],
+      tcp: [{ route: [{} as never] }],
+      tls: [{ match: undefined as never, route: [] }],
+    });
     const out = buildSidecarListeners(makeView({ services: [MYSQL], virtualServices: [rule] }));
     encodeAll(out.listeners);
-    expect(out.errors).toEqual([expect.objectContaining({ severity: 'error', object: 'VirtualService default/broken', path: 'spec.tcp[0].route[0].destination.host' })]);
-    expect(terminal(listener(out.listeners, '10.96.0.50_3306').filterChains?.[0]).cluster).toBe('outbound|3306||mysqldb.default.svc.cluster.local');
+    expect(out.errors).toEqual([
+      expect.objectContaining({
+        severity: 'error',
+        object: 'VirtualService default/broken',
+        path: 'spec.tcp[0].route[0].destination.host',
+      }),
+    ]);
+    expect(terminal(listener(out.listeners, '10.96.0.50_3306').filterChains?.[0]).cluster).toBe(
+      'outbound|3306||mysqldb.default.svc.cluster.local',
+    );
   });
 });
 
@@ -128,7 +161,11 @@ describe('sniffed ports (protocol Unsupported)', () => {
   });
 
   it('a sniffed port of a service without address binds 0.0.0.0 and uses the shared RDS "<port>"', () => {
-    const se = svc('ext', 'default', [[8080, 'Unsupported', 'x']], { hostname: 'api.example.com', registry: 'External', resolution: 'DNS' });
+    const se = svc('ext', 'default', [[8080, 'Unsupported', 'x']], {
+      hostname: 'api.example.com',
+      registry: 'External',
+      resolution: 'DNS',
+    });
     const out = buildSidecarListeners(makeView({ services: [se] }));
     encodeAll(out.listeners);
     expect(terminal(listener(out.listeners, '0.0.0.0_8080').filterChains?.[0]).rds.routeConfigName).toBe('8080');
@@ -222,29 +259,54 @@ describe('headless, alias, UDP and reserved ports', () => {
     const view = makeView({
       services: [db],
       proxy: { ips: ['10.244.0.10'] },
-      endpoints: { 'cassandra.default.svc.cluster.local': [endpoint('10.244.0.11', 9042), endpoint('10.244.0.10', 9042), endpoint('10.244.0.12', 9042)] },
+      endpoints: {
+        'cassandra.default.svc.cluster.local': [
+          endpoint('10.244.0.11', 9042),
+          endpoint('10.244.0.10', 9042),
+          endpoint('10.244.0.12', 9042),
+        ],
+      },
     });
     const out = buildSidecarListeners(view);
     encodeAll(out.listeners);
     expect(names(out)).toEqual(['10.244.0.11_9042', '10.244.0.12_9042']);
-    expect(terminal(listener(out.listeners, '10.244.0.11_9042').filterChains?.[0]).cluster).toBe('outbound|9042||cassandra.default.svc.cluster.local');
+    expect(terminal(listener(out.listeners, '10.244.0.11_9042').filterChains?.[0]).cluster).toBe(
+      'outbound|9042||cassandra.default.svc.cluster.local',
+    );
   });
 
   it('a headless Kubernetes service with no endpoints gets no TCP listener; its HTTP port still binds 0.0.0.0', () => {
-    const db = svc('h', 'default', [[9042, 'TCP'], [8080, 'HTTP']], { resolution: 'Passthrough', address: '0.0.0.0' });
+    const db = svc(
+      'h',
+      'default',
+      [
+        [9042, 'TCP'],
+        [8080, 'HTTP'],
+      ],
+      { resolution: 'Passthrough', address: '0.0.0.0' },
+    );
     expect(names(buildSidecarListeners(makeView({ services: [db] })))).toEqual(['0.0.0.0_8080']);
   });
 
   it('a headless sniffed port gets per-endpoint listeners whose HCM asks for RDS <fqdn>:<port> (bind is not the wildcard)', () => {
     const h = svc('ss', 'default', [[7000, 'Unsupported', 'peer']], { resolution: 'Passthrough', address: '0.0.0.0' });
-    const out = buildSidecarListeners(makeView({ services: [h], endpoints: { 'ss.default.svc.cluster.local': [endpoint('10.244.0.31', 7000)] } }));
+    const out = buildSidecarListeners(
+      makeView({ services: [h], endpoints: { 'ss.default.svc.cluster.local': [endpoint('10.244.0.31', 7000)] } }),
+    );
     encodeAll(out.listeners);
-    expect(terminal(listener(out.listeners, '10.244.0.31_7000').filterChains?.[0]).rds.routeConfigName).toBe('ss.default.svc.cluster.local:7000');
+    expect(terminal(listener(out.listeners, '10.244.0.31_7000').filterChains?.[0]).rds.routeConfigName).toBe(
+      'ss.default.svc.cluster.local:7000',
+    );
     expect(out.sniffedRoutes).toEqual([{ hostname: 'ss.default.svc.cluster.local', port: 7000 }]);
   });
 
   it('a CIDR address binds 0.0.0.0 with a prefix-range match and keeps PassthroughFilterChain as default', () => {
-    const net = svc('corp', 'default', [[5432, 'TCP']], { hostname: 'db.corp.example', registry: 'External', resolution: 'Passthrough', address: '192.168.0.0/16' });
+    const net = svc('corp', 'default', [[5432, 'TCP']], {
+      hostname: 'db.corp.example',
+      registry: 'External',
+      resolution: 'Passthrough',
+      address: '192.168.0.0/16',
+    });
     const out = buildSidecarListeners(makeView({ services: [net] }));
     encodeAll(out.listeners);
     const l = listener(out.listeners, '0.0.0.0_5432');

@@ -18,7 +18,8 @@ const WILDCARD = '0.0.0.0';
 
 type Conflict = 'none' | 'HTTPOverTCP' | 'TCPOverHTTP' | 'TCPOverTCP' | 'TCPOverAuto' | 'AutoOverHTTP' | 'AutoOverTCP';
 
-const serviceLabel = (s: ServiceModel) => `${s.ref.kind || (s.registry === 'Kubernetes' ? 'Service' : 'ServiceEntry')} ${s.namespace}/${s.name}`;
+const serviceLabel = (s: ServiceModel) =>
+  `${s.ref.kind || (s.registry === 'Kubernetes' ? 'Service' : 'ServiceEntry')} ${s.namespace}/${s.name}`;
 
 function warn(ctx: BuildCtx, s: ServiceModel, port: ServicePort, message: string): void {
   ctx.errors.push({ severity: 'warning', object: serviceLabel(s), path: `spec.ports[${s.ports.indexOf(port)}]`, message });
@@ -46,7 +47,12 @@ function wellKnownPortOk(incoming: Protocol, existing: Protocol, conflict: Confl
 function mergeChains(ctx: BuildCtx, cur: OutboundEntry, incoming: ChainOpts[], s: ServiceModel, port: ServicePort): void {
   for (const inc of incoming) {
     if (cur.chains.some((c) => conflictsWith(c, inc))) {
-      warn(ctx, s, port, `listener ${cur.bind}_${port.port}: filter chain of ${s.hostname} conflicts with an existing one and is dropped (TCP over TCP)`);
+      warn(
+        ctx,
+        s,
+        port,
+        `listener ${cur.bind}_${port.port}: filter chain of ${s.hostname} conflicts with an existing one and is dropped (TCP over TCP)`,
+      );
       continue;
     }
     cur.chains.push(inc);
@@ -102,7 +108,12 @@ function addServicePort(ctx: BuildCtx, map: Map<string, OutboundEntry>, s: Servi
   }
 
   if (cur && !wellKnownPortOk(port.protocol, cur.protocol, conflict)) {
-    warn(ctx, s, port, `listener ${bind}_${port.port}: ${port.protocol} port of ${s.hostname} conflicts with existing ${cur.protocol} listener on a well-known port and is skipped`);
+    warn(
+      ctx,
+      s,
+      port,
+      `listener ${bind}_${port.port}: ${port.protocol} port of ${s.hostname} conflicts with existing ${cur.protocol} listener on a well-known port and is skipped`,
+    );
     return;
   }
   switch (conflict) {
@@ -141,7 +152,8 @@ function addService(ctx: BuildCtx, map: Map<string, OutboundEntry>, s: ServiceMo
       warn(ctx, s, port, `port ${port.port} of ${s.hostname} conflicts with a sidecar's own listener and gets no outbound listener`);
       continue;
     }
-    const headless = s.resolution === 'Passthrough' && s.address === WILDCARD && (isTcpProtocol(port.protocol) || isSniffedProtocol(port.protocol));
+    const headless =
+      s.resolution === 'Passthrough' && s.address === WILDCARD && (isTcpProtocol(port.protocol) || isSniffedProtocol(port.protocol));
     if (!headless) {
       // istiod (serviceentry/conversion.go:convertServices) makes one service per ServiceEntry host × address
       // and its egress listeners keep them all, so every address of a TCP/sniffed port gets its own bind.
@@ -180,7 +192,11 @@ export function buildOutboundListeners(ctx: BuildCtx, refs: RouteRefs): Listener
         if (listenPort) addServicePort(ectx, map, s, listenPort, egress.bind ?? '');
         else addService(ectx, map, s, selfIp);
       } catch (e) {
-        ctx.errors.push({ severity: 'error', object: serviceLabel(s), message: `outbound listeners of ${s.hostname}: ${(e as Error).message}` });
+        ctx.errors.push({
+          severity: 'error',
+          object: serviceLabel(s),
+          message: `outbound listeners of ${s.hostname}: ${(e as Error).message}`,
+        });
       }
     }
   }

@@ -67,7 +67,12 @@ export function tlsChains(ctx: BuildCtx, t: OutboundTarget, vss: readonly IstioC
         if (!handled.has(hash)) {
           const filters = routeFilters(ctx, tls.route, t.port.port, vs, `spec.tls[${i}].route`);
           if (filters) {
-            out.push({ metadata: istioConfigMetadata(vs), sniHosts: [...(match.sniHosts ?? [])], destinationCidrs: cidrs, networkFilters: filters });
+            out.push({
+              metadata: istioConfigMetadata(vs),
+              sniHosts: [...(match.sniHosts ?? [])],
+              destinationCidrs: cidrs,
+              networkFilters: filters,
+            });
             hasTlsMatch = true;
           }
         }

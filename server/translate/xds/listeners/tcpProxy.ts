@@ -41,11 +41,7 @@ function applyDestinationRule(tcp: TcpProxyJson, dr: DestinationRuleSpec | undef
 }
 
 /** …WithSingleDestination: stat prefix = cluster name. */
-export function singleDestinationFilters(
-  cluster: string,
-  subset: string,
-  dr: DestinationRuleSpec | undefined,
-): FilterJson[] {
+export function singleDestinationFilters(cluster: string, subset: string, dr: DestinationRuleSpec | undefined): FilterJson[] {
   const tcp: TcpProxyJson = { statPrefix: cluster, cluster };
   applyDestinationRule(tcp, dr, subset);
   return [tcpProxyFilter(tcp)];
@@ -71,7 +67,13 @@ export function routeFilters(
   if (!first) return undefined;
   routes.forEach((r, i) => {
     if (!ctx.view.service(r.destination.host)) {
-      ctx.errors.push(configError(vs, `${path}[${i}].destination.host`, `destination host ${r.destination.host} is not a service visible to proxy ${ctx.view.proxy.id}`));
+      ctx.errors.push(
+        configError(
+          vs,
+          `${path}[${i}].destination.host`,
+          `destination host ${r.destination.host} is not a service visible to proxy ${ctx.view.proxy.id}`,
+        ),
+      );
     }
   });
   const service = ctx.view.service(first.destination.host);

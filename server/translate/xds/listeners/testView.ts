@@ -130,7 +130,17 @@ export function makeView(o: ViewOpts = {}): ProxyView {
 /** Protocol from a port name as Kubernetes services declare it (conversion.go ConvertProtocol, name prefix). */
 function protocolFromName(name: string | undefined, port: number): Protocol {
   const prefix = (name ?? '').split('-')[0]?.toLowerCase() ?? '';
-  const known: Record<string, Protocol> = { http: 'HTTP', http2: 'HTTP2', https: 'HTTPS', grpc: 'GRPC', tcp: 'TCP', tls: 'TLS', mongo: 'Mongo', mysql: 'MySQL', redis: 'Redis' };
+  const known: Record<string, Protocol> = {
+    http: 'HTTP',
+    http2: 'HTTP2',
+    https: 'HTTPS',
+    grpc: 'GRPC',
+    tcp: 'TCP',
+    tls: 'TLS',
+    mongo: 'Mongo',
+    mysql: 'MySQL',
+    redis: 'Redis',
+  };
   return known[prefix] ?? ([25, 53, 3306, 27017].includes(port) ? 'TCP' : 'Unsupported');
 }
 

@@ -31,18 +31,30 @@ describe('virtualOutbound', () => {
     expect(terminal(listener(out.listeners, '0.0.0.0_8080').defaultFilterChain)).toMatchObject({ cluster: 'BlackHoleCluster' });
   });
 
-  it("a Sidecar egressProxy takes the ALLOW_ANY catch-all (route.go GetDestinationCluster with no service)", () => {
+  it('a Sidecar egressProxy takes the ALLOW_ANY catch-all (route.go GetDestinationCluster with no service)', () => {
     const out = buildSidecarListeners(
-      makeView({ sidecar: { outboundTrafficPolicy: { mode: 'ALLOW_ANY', egressProxy: { host: 'egress.istio-system.svc.cluster.local', port: { number: 443 } } } } }),
+      makeView({
+        sidecar: {
+          outboundTrafficPolicy: {
+            mode: 'ALLOW_ANY',
+            egressProxy: { host: 'egress.istio-system.svc.cluster.local', port: { number: 443 } },
+          },
+        },
+      }),
     );
-    expect(terminal(listener(out.listeners, 'virtualOutbound').filterChains?.[1]).cluster).toBe('outbound|443||egress.istio-system.svc.cluster.local');
+    expect(terminal(listener(out.listeners, 'virtualOutbound').filterChains?.[1]).cluster).toBe(
+      'outbound|443||egress.istio-system.svc.cluster.local',
+    );
   });
 
   it('Sidecar captureMode NONE and ingress listeners are reported as not modelled, located (egress ports are modelled)', () => {
     const out = buildSidecarListeners(
       makeView({
         sidecar: {
-          egress: [{ port: { number: 9080, protocol: 'HTTP', name: 'http' }, hosts: ['./*'] }, { hosts: ['*/*'], captureMode: 'NONE' }],
+          egress: [
+            { port: { number: 9080, protocol: 'HTTP', name: 'http' }, hosts: ['./*'] },
+            { hosts: ['*/*'], captureMode: 'NONE' },
+          ],
           ingress: [{ port: { number: 80, protocol: 'HTTP', name: 'http' } }],
         },
       }),

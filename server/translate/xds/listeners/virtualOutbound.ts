@@ -7,12 +7,7 @@
 // The istio.stats TCP filters istiod puts before tcp_proxy are Istio-private and omitted.
 import type { FilterJson } from '../../../gen/envoy/config/listener/v3/listener_components_pb';
 import type { ListenerJson } from '../../../gen/envoy/config/listener/v3/listener_pb';
-import {
-  BLACKHOLE_CLUSTER,
-  PASSTHROUGH_CLUSTER,
-  VIRTUAL_OUTBOUND_LISTENER,
-  VIRTUAL_OUTBOUND_PORT,
-} from '../../names';
+import { BLACKHOLE_CLUSTER, PASSTHROUGH_CLUSTER, VIRTUAL_OUTBOUND_LISTENER, VIRTUAL_OUTBOUND_PORT } from '../../names';
 import type { ProxyView } from '../../view/types';
 import { tcpProxyTo } from './filters';
 import { destinationCluster } from './tcpProxy';

@@ -32,7 +32,13 @@ export function routeTimeouts(timeout: string | undefined, problems: Problem[]):
  * Builds the route action for a forwarding http route. Returns undefined (with a problem) when the
  * route has no usable destination, which istiod's validation would have rejected.
  */
-export function buildRouteAction(out: RouteJson, http: HTTPRoute, ctx: RouteContext, authority: string, problems: Problem[]): RouteActionJson | undefined {
+export function buildRouteAction(
+  out: RouteJson,
+  http: HTTPRoute,
+  ctx: RouteContext,
+  authority: string,
+  problems: Problem[],
+): RouteActionJson | undefined {
   const dests = (Array.isArray(http.route) ? http.route : []).filter((d): d is NonNullable<typeof d> => !!d && typeof d === 'object');
   if (dests.length === 0) {
     problems.push({ field: 'route', message: 'http route has no destination, redirect or directResponse', severity: 'error' });
@@ -41,7 +47,8 @@ export function buildRouteAction(out: RouteJson, http: HTTPRoute, ctx: RouteCont
   const action: RouteActionJson = {};
   if (http.rewrite) {
     const rx = http.rewrite.uriRegexRewrite;
-    if (rx && typeof rx === 'object') action.regexRewrite = { pattern: { regex: str(rx.match) ?? '' }, substitution: str(rx.rewrite) ?? '' };
+    if (rx && typeof rx === 'object')
+      action.regexRewrite = { pattern: { regex: str(rx.match) ?? '' }, substitution: str(rx.rewrite) ?? '' };
     else if (str(http.rewrite.uri)) action.prefixRewrite = str(http.rewrite.uri);
     if (str(http.rewrite.authority)) authority = str(http.rewrite.authority) as string;
   }
@@ -50,7 +57,11 @@ export function buildRouteAction(out: RouteJson, http: HTTPRoute, ctx: RouteCont
   let consistentHash = false;
   if (dests.length === 1) {
     const dst = dests[0] as NonNullable<HTTPRoute['route']>[number];
-    action.cluster = destinationCluster(dst.destination ?? { host: '' }, ctx.serviceLookup(str(dst.destination?.host) ?? ''), ctx.listenerPort);
+    action.cluster = destinationCluster(
+      dst.destination ?? { host: '' },
+      ctx.serviceLookup(str(dst.destination?.host) ?? ''),
+      ctx.listenerPort,
+    );
     if (dst.headers) {
       const ops = translateHeadersOperations(dst.headers);
       applyHeaderOps(out, ops);
@@ -65,7 +76,8 @@ export function buildRouteAction(out: RouteJson, http: HTTPRoute, ctx: RouteCont
     const clusters: WeightedCluster_ClusterWeightJson[] = [];
     dests.forEach((dst, i) => {
       const weight = Math.trunc(num(dst.weight) ?? 0);
-      if (weight < 0 || weight > 0xffffffff) problems.push({ field: `route[${i}].weight`, message: `invalid weight ${String(dst.weight)}`, severity: 'error' });
+      if (weight < 0 || weight > 0xffffffff)
+        problems.push({ field: `route[${i}].weight`, message: `invalid weight ${String(dst.weight)}`, severity: 'error' });
       if (!(weight > 0 && weight <= 0xffffffff)) return; // weight-0 destinations are dropped when there are several
       const cw: WeightedCluster_ClusterWeightJson = {
         name: destinationCluster(dst.destination ?? { host: '' }, ctx.serviceLookup(str(dst.destination?.host) ?? ''), ctx.listenerPort),
@@ -87,7 +99,8 @@ export function buildRouteAction(out: RouteJson, http: HTTPRoute, ctx: RouteCont
     action.weightedClusters = { clusters };
   }
   dests.forEach((d, i) => {
-    if (!str(d.destination?.host)) problems.push({ field: `route[${i}].destination.host`, message: 'destination host is required', severity: 'error' });
+    if (!str(d.destination?.host))
+      problems.push({ field: `route[${i}].destination.host`, message: 'destination host is required', severity: 'error' });
   });
 
   Object.assign(action, routeTimeouts(http.timeout, problems));

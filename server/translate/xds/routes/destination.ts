@@ -15,8 +15,7 @@ export function destinationCluster(dst: Destination, service: ServiceModel | und
   if (dst.port !== undefined && dst.port !== null) {
     const n = typeof dst.port === 'object' ? Number(dst.port.number ?? 0) : NaN;
     port = Number.isInteger(n) && n >= 0 ? n : 0;
-  }
-  else if (service && service.ports.length === 1) port = (service.ports[0] as ServiceModel['ports'][number]).port;
+  } else if (service && service.ports.length === 1) port = (service.ports[0] as ServiceModel['ports'][number]).port;
   const subset = typeof dst.subset === 'string' || typeof dst.subset === 'number' ? String(dst.subset) : '';
   return outboundCluster(port, host, subset);
 }

@@ -9,9 +9,23 @@ export const FAULT_FILTER = 'envoy.filters.http.fault';
 
 /** pkg/util/grpc SupportedGRPCStatus. */
 const GRPC_STATUS: Record<string, number> = {
-  OK: 0, CANCELLED: 1, UNKNOWN: 2, INVALID_ARGUMENT: 3, DEADLINE_EXCEEDED: 4, NOT_FOUND: 5, ALREADY_EXISTS: 6,
-  PERMISSION_DENIED: 7, RESOURCE_EXHAUSTED: 8, FAILED_PRECONDITION: 9, ABORTED: 10, OUT_OF_RANGE: 11,
-  UNIMPLEMENTED: 12, INTERNAL: 13, UNAVAILABLE: 14, DATA_LOSS: 15, UNAUTHENTICATED: 16,
+  OK: 0,
+  CANCELLED: 1,
+  UNKNOWN: 2,
+  INVALID_ARGUMENT: 3,
+  DEADLINE_EXCEEDED: 4,
+  NOT_FOUND: 5,
+  ALREADY_EXISTS: 6,
+  PERMISSION_DENIED: 7,
+  RESOURCE_EXHAUSTED: 8,
+  FAILED_PRECONDITION: 9,
+  ABORTED: 10,
+  OUT_OF_RANGE: 11,
+  UNIMPLEMENTED: 12,
+  INTERNAL: 13,
+  UNAVAILABLE: 14,
+  DATA_LOSS: 15,
+  UNAUTHENTICATED: 16,
 };
 
 export interface FaultResult {
@@ -25,13 +39,20 @@ export function translateFault(f: HTTPFaultInjection): FaultResult {
   const out: HTTPFaultJson = {};
   if (f.delay) {
     const percentage =
-      f.delay.percentage != null ? percentToFractional(Number(f.delay.percentage.value ?? 0)) : integerToFractional(Number(f.delay.percent ?? 0));
+      f.delay.percentage != null
+        ? percentToFractional(Number(f.delay.percentage.value ?? 0))
+        : integerToFractional(Number(f.delay.percent ?? 0));
     if (f.delay.fixedDelay !== undefined) {
       const d = normalizeDuration(f.delay.fixedDelay);
-      if (d === undefined) problems.push({ field: 'delay.fixedDelay', message: `invalid duration "${String(f.delay.fixedDelay)}"`, severity: 'error' });
+      if (d === undefined)
+        problems.push({ field: 'delay.fixedDelay', message: `invalid duration "${String(f.delay.fixedDelay)}"`, severity: 'error' });
       else out.delay = { fixedDelay: d, percentage };
     } else {
-      problems.push({ field: 'delay', message: 'only fixedDelay faults are supported (exponentialDelay is ignored, as istiod does)', severity: 'warning' });
+      problems.push({
+        field: 'delay',
+        message: 'only fixedDelay faults are supported (exponentialDelay is ignored, as istiod does)',
+        severity: 'warning',
+      });
     }
   }
   if (f.abort) {
@@ -44,7 +65,8 @@ export function translateFault(f: HTTPFaultInjection): FaultResult {
       out.abort = { httpStatus: status, ...abort };
     } else if (f.abort.grpcStatus !== undefined) {
       const code = GRPC_STATUS[String(f.abort.grpcStatus).toUpperCase()];
-      if (code === undefined) problems.push({ field: 'abort.grpcStatus', message: `unknown gRPC status "${f.abort.grpcStatus}"`, severity: 'error' });
+      if (code === undefined)
+        problems.push({ field: 'abort.grpcStatus', message: `unknown gRPC status "${f.abort.grpcStatus}"`, severity: 'error' });
       else out.abort = { grpcStatus: code, ...abort };
     } else {
       problems.push({ field: 'abort', message: 'only HTTP and gRPC abort faults are supported', severity: 'warning' });

@@ -23,7 +23,12 @@ describe('istiod fixture: gateway route for httpbin', () => {
     const vs = virtualService('httpbin', 'default', {
       hosts: ['httpbin.example.com'],
       gateways: ['httpbin-gateway'],
-      http: [{ match: [{ uri: { prefix: '/get' } }], route: [{ destination: { host: 'httpbin.default.svc.cluster.local', port: { number: 8000 } } }] }],
+      http: [
+        {
+          match: [{ uri: { prefix: '/get' } }],
+          route: [{ destination: { host: 'httpbin.default.svc.cluster.local', port: { number: 8000 } } }],
+        },
+      ],
     });
     const { routes, errors } = buildHttpRoutesForVirtualService(vs, {
       listenerPort: 80,
@@ -34,7 +39,10 @@ describe('istiod fixture: gateway route for httpbin', () => {
       isGateway: true,
     });
     expect(errors).toEqual([]);
-    const encoded = encodeRoute({ name: 'http.8080', virtualHosts: [{ name: 'httpbin.example.com:80', domains: ['httpbin.example.com'], routes }] }) as {
+    const encoded = encodeRoute({
+      name: 'http.8080',
+      virtualHosts: [{ name: 'httpbin.example.com:80', domains: ['httpbin.example.com'], routes }],
+    }) as {
       virtual_hosts: { routes: Json[] }[];
     };
     expect(encoded.virtual_hosts[0]?.routes[0]).toEqual(dumpRoute());

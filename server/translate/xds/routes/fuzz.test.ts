@@ -18,21 +18,58 @@ function rng(seed: number) {
 }
 
 const HOST = 'reviews.default.svc.cluster.local';
-const junkValues: unknown[] = [null, undefined, 0, -1, 1.5, 'x', '', '10s', true, [], {}, ['a'], { exact: 1 }, { regex: '*' }, 99999, 'FROM_REQUEST_PORT'];
+const junkValues: unknown[] = [
+  null,
+  undefined,
+  0,
+  -1,
+  1.5,
+  'x',
+  '',
+  '10s',
+  true,
+  [],
+  {},
+  ['a'],
+  { exact: 1 },
+  { regex: '*' },
+  99999,
+  'FROM_REQUEST_PORT',
+];
 
 function junkSpec(r: () => number): VirtualServiceSpec {
   const pick = () => junkValues[Math.floor(r() * junkValues.length)];
   const maybe = <T>(v: T) => (r() < 0.5 ? v : pick());
   const http = Array.from({ length: 1 + Math.floor(r() * 3) }, () => ({
     name: maybe('n'),
-    match: maybe([{ uri: maybe({ prefix: maybe('/p') }), headers: maybe({ h: pick() }), port: maybe(9080), gateways: maybe(['mesh']), sourceLabels: maybe({ a: 'b' }), queryParams: maybe({ q: pick() }), withoutHeaders: maybe({ w: pick() }) }]),
-    route: maybe([{ destination: maybe({ host: maybe(HOST), subset: maybe('v1'), port: maybe({ number: maybe(9080) }) }), weight: maybe(50), headers: maybe({ request: maybe({ set: maybe({ a: 'b' }) }) }) }, { destination: { host: HOST }, weight: maybe(50) }]),
+    match: maybe([
+      {
+        uri: maybe({ prefix: maybe('/p') }),
+        headers: maybe({ h: pick() }),
+        port: maybe(9080),
+        gateways: maybe(['mesh']),
+        sourceLabels: maybe({ a: 'b' }),
+        queryParams: maybe({ q: pick() }),
+        withoutHeaders: maybe({ w: pick() }),
+      },
+    ]),
+    route: maybe([
+      {
+        destination: maybe({ host: maybe(HOST), subset: maybe('v1'), port: maybe({ number: maybe(9080) }) }),
+        weight: maybe(50),
+        headers: maybe({ request: maybe({ set: maybe({ a: 'b' }) }) }),
+      },
+      { destination: { host: HOST }, weight: maybe(50) },
+    ]),
     redirect: r() < 0.15 ? { uri: maybe('/r'), port: maybe(8080), derivePort: pick(), redirectCode: maybe(302) } : undefined,
     directResponse: r() < 0.1 ? { status: maybe(503), body: maybe({ string: maybe('b'), bytes: pick() }) } : undefined,
     rewrite: maybe({ uri: maybe('/w'), authority: pick(), uriRegexRewrite: maybe({ match: pick(), rewrite: pick() }) }),
     timeout: maybe('5s'),
     retries: maybe({ attempts: maybe(3), perTryTimeout: pick(), retryOn: maybe('5xx,503'), backoff: pick() }),
-    fault: maybe({ delay: maybe({ fixedDelay: pick(), percentage: maybe({ value: pick() }) }), abort: maybe({ httpStatus: pick(), grpcStatus: pick() }) }),
+    fault: maybe({
+      delay: maybe({ fixedDelay: pick(), percentage: maybe({ value: pick() }) }),
+      abort: maybe({ httpStatus: pick(), grpcStatus: pick() }),
+    }),
     mirror: maybe({ host: HOST }),
     mirrorPercentage: maybe({ value: pick() }),
     mirrors: maybe([{ destination: maybe({ host: HOST }), percentage: pick() }]),

@@ -15,7 +15,8 @@ export function gatewayRouteContext(
     proxyLabels: view.proxy.labels,
     proxyNamespace: view.proxy.namespace,
     serviceLookup: (h) => view.service(h, opts.vsNamespace),
-    consistentHash: (dst) => (dst.destination ? hashForDestination(view.destinationRule(dst.destination.host)?.spec, dst.destination) : undefined),
+    consistentHash: (dst) =>
+      dst.destination ? hashForDestination(view.destinationRule(dst.destination.host)?.spec, dst.destination) : undefined,
     isGateway: true,
   };
   if (opts.isTLS !== undefined) ctx.isTLS = opts.isTLS;

@@ -32,7 +32,8 @@ function appendHeaders(headers: Record<string, string> | undefined, append: bool
   return { list, authority };
 }
 
-const dropInternal = (keys: string[] | undefined) => (Array.isArray(keys) ? keys : []).filter((k): k is string => typeof k === 'string' && !isInternalHeader(k));
+const dropInternal = (keys: string[] | undefined) =>
+  (Array.isArray(keys) ? keys : []).filter((k): k is string => typeof k === 'string' && !isInternalHeader(k));
 
 export function translateHeadersOperations(h: Headers): HeadersOperations {
   const obj = (v: unknown): HeaderOperations => (v && typeof v === 'object' && !Array.isArray(v) ? (v as HeaderOperations) : {});

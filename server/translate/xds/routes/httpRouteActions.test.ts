@@ -10,12 +10,22 @@ import { DEFAULT_RETRY } from './testing';
 
 describe('actions', () => {
   it('redirect: all fields and response codes (ApplyRedirect)', () => {
-    const [r] = build([{ name: 'r', redirect: { uri: '/new', authority: 'example.com', scheme: 'https', port: 8443, redirectCode: 302 } }]).routes;
-    expect(r?.redirect).toEqual({ hostRedirect: 'example.com', pathRedirect: '/new', schemeRedirect: 'https', portRedirect: 8443, responseCode: 'FOUND' });
+    const [r] = build([
+      { name: 'r', redirect: { uri: '/new', authority: 'example.com', scheme: 'https', port: 8443, redirectCode: 302 } },
+    ]).routes;
+    expect(r?.redirect).toEqual({
+      hostRedirect: 'example.com',
+      pathRedirect: '/new',
+      schemeRedirect: 'https',
+      portRedirect: 8443,
+      responseCode: 'FOUND',
+    });
     expect(r?.route).toBeUndefined();
     // no single cluster → GetRouteOperation falls back to <vs name>:<port><path>
     expect(r?.decorator).toEqual({ operation: 'vs:9080/*' });
-    const codes = [301, 303, 307, 308].map((c) => build([{ name: 'r', redirect: { uri: '/n', redirectCode: c } }]).routes[0]?.redirect?.responseCode);
+    const codes = [301, 303, 307, 308].map(
+      (c) => build([{ name: 'r', redirect: { uri: '/n', redirectCode: c } }]).routes[0]?.redirect?.responseCode,
+    );
     expect(codes).toEqual([undefined, 'SEE_OTHER', 'TEMPORARY_REDIRECT', 'PERMANENT_REDIRECT']);
   });
   it('redirect derivePort FROM_REQUEST_PORT uses the listener port, dropping :80 for http and :443 for https', () => {
@@ -23,12 +33,20 @@ describe('actions', () => {
     expect(build(derive).routes[0]?.redirect?.portRedirect).toBe(9080);
     expect(build(derive, { listenerPort: 80 }).routes[0]?.redirect?.portRedirect).toBeUndefined();
     expect(build(derive, { listenerPort: 443, isTLS: true }).routes[0]?.redirect?.portRedirect).toBeUndefined();
-    expect(build([{ name: 'd', redirect: { uri: '/n', derivePort: 'FROM_PROTOCOL_DEFAULT' } }]).routes[0]?.redirect?.portRedirect).toBeUndefined();
+    expect(
+      build([{ name: 'd', redirect: { uri: '/n', derivePort: 'FROM_PROTOCOL_DEFAULT' } }]).routes[0]?.redirect?.portRedirect,
+    ).toBeUndefined();
   });
   it('unsupported redirect code → located error, no route', () => {
     const { routes, errors } = build([{ name: 'r', redirect: { uri: '/n', redirectCode: 305 } }]);
     expect(routes).toEqual([]);
-    expect(errors[0]).toMatchObject({ severity: 'error', object: 'VirtualService default/vs', path: 'spec.http[0].redirect.redirectCode', file: 'vs.yaml', doc: 0 });
+    expect(errors[0]).toMatchObject({
+      severity: 'error',
+      object: 'VirtualService default/vs',
+      path: 'spec.http[0].redirect.redirectCode',
+      file: 'vs.yaml',
+      doc: 0,
+    });
   });
   it('directResponse with string and bytes bodies (ApplyDirectResponse)', () => {
     const [a] = build([{ name: 'd', directResponse: { status: 503, body: { string: 'nope' } } }]).routes;
@@ -44,7 +62,10 @@ describe('actions', () => {
     expect(b?.route?.prefixRewrite).toBeUndefined();
   });
   it('timeout sets timeout and max_grpc_timeout (setTimeout); invalid duration → error and 0s', () => {
-    expect(build([{ name: 't', timeout: '10s', route: [to(REVIEWS)] }]).routes[0]?.route).toMatchObject({ timeout: '10s', maxGrpcTimeout: '10s' });
+    expect(build([{ name: 't', timeout: '10s', route: [to(REVIEWS)] }]).routes[0]?.route).toMatchObject({
+      timeout: '10s',
+      maxGrpcTimeout: '10s',
+    });
     expect(build([{ name: 't', timeout: '1.5s', route: [to(REVIEWS)] }]).routes[0]?.route?.timeout).toBe('1.500s');
     const bad = build([{ name: 't', timeout: 'soon', route: [to(REVIEWS)] }]);
     expect(bad.routes[0]?.route?.timeout).toBe('0s');
@@ -73,7 +94,15 @@ describe('actions', () => {
     expect(multi8080[0]?.route?.cluster).toBe('outbound|8080||multi.default.svc.cluster.local');
   });
   it('all-zero weights → located error and no route', () => {
-    const { routes, errors } = build([{ name: 'z', route: [{ ...to(REVIEWS, 'v1'), weight: 0 }, { ...to(REVIEWS, 'v2'), weight: 0 }] }]);
+    const { routes, errors } = build([
+      {
+        name: 'z',
+        route: [
+          { ...to(REVIEWS, 'v1'), weight: 0 },
+          { ...to(REVIEWS, 'v2'), weight: 0 },
+        ],
+      },
+    ]);
     expect(routes).toEqual([]);
     expect(errors.map((e) => e.path)).toEqual(['spec.http[0].route']);
   });
@@ -94,7 +123,10 @@ describe('retries (retry.go:ConvertPolicy)', () => {
     const a = retry({ attempts: 1, retryOn: '5xx' });
     expect(a?.retryOn).toBe('5xx');
     expect(a?.retriableStatusCodes).toBeUndefined();
-    expect(retry({ attempts: 1, retryOn: '503,504' })).toMatchObject({ retryOn: ',retriable-status-codes', retriableStatusCodes: [503, 504] });
+    expect(retry({ attempts: 1, retryOn: '503,504' })).toMatchObject({
+      retryOn: ',retriable-status-codes',
+      retriableStatusCodes: [503, 504],
+    });
   });
   it('attempts 0 (or absent in a given policy) → no retry policy', () => {
     expect(retry({ attempts: 0 })).toBeUndefined();
@@ -108,19 +140,36 @@ describe('retries (retry.go:ConvertPolicy)', () => {
   it('consistent hash on a single destination → hash_policy and default policy without previous_hosts', () => {
     const r = build([{ name: 'h', route: [to(REVIEWS)] }], { consistentHash: () => ({ httpHeaderName: 'x-user' }) }).routes[0];
     expect(r?.route?.hashPolicy).toEqual([{ header: { headerName: 'x-user' } }]);
-    expect(r?.route?.retryPolicy).toEqual({ retryOn: DEFAULT_RETRY_ON, numRetries: 2, hostSelectionRetryMaxAttempts: '5', retriableStatusCodes: [503] });
+    expect(r?.route?.retryPolicy).toEqual({
+      retryOn: DEFAULT_RETRY_ON,
+      numRetries: 2,
+      hostSelectionRetryMaxAttempts: '5',
+      retriableStatusCodes: [503],
+    });
   });
 });
 
 describe('mirror, CORS and header operations', () => {
   it('mirror with mirrorPercentage → request_mirror_policies in millionths; explicit 0 → none; mirrors default 100%', () => {
-    const [a] = build([{ name: 'm', route: [to(REVIEWS)], mirror: { host: RATINGS, subset: 'v2' }, mirrorPercentage: { value: 50 } }]).routes;
+    const [a] = build([
+      { name: 'm', route: [to(REVIEWS)], mirror: { host: RATINGS, subset: 'v2' }, mirrorPercentage: { value: 50 } },
+    ]).routes;
     expect(a?.route?.requestMirrorPolicies).toEqual([
-      { cluster: `outbound|9080|v2|${RATINGS}`, runtimeFraction: { defaultValue: { numerator: 500000, denominator: 'MILLION' } }, traceSampled: false },
+      {
+        cluster: `outbound|9080|v2|${RATINGS}`,
+        runtimeFraction: { defaultValue: { numerator: 500000, denominator: 'MILLION' } },
+        traceSampled: false,
+      },
     ]);
     const [b] = build([{ name: 'm', route: [to(REVIEWS)], mirror: { host: RATINGS }, mirrorPercentage: { value: 0 } }]).routes;
     expect(b?.route?.requestMirrorPolicies).toBeUndefined();
-    const [c] = build([{ name: 'm', route: [to(REVIEWS)], mirrors: [{ destination: { host: RATINGS } }, { destination: { host: RATINGS }, percentage: { value: 0.1 } }] }]).routes;
+    const [c] = build([
+      {
+        name: 'm',
+        route: [to(REVIEWS)],
+        mirrors: [{ destination: { host: RATINGS } }, { destination: { host: RATINGS }, percentage: { value: 0.1 } }],
+      },
+    ]).routes;
     expect(c?.route?.requestMirrorPolicies?.map((p) => p.runtimeFraction)).toEqual([
       { defaultValue: { numerator: 100 } },
       { defaultValue: { numerator: 1000, denominator: 'MILLION' } },

@@ -49,7 +49,10 @@ describe('BuildHTTPRoutesForVirtualService on Bookinfo fixtures', () => {
   it('ratings delay and abort faults → typed_per_filter_config envoy.filters.http.fault, 100% = 1000000/MILLION (TranslateFault)', () => {
     const delay = buildHttpRoutesForVirtualService(bookinfoVirtualService('virtual-service-ratings-test-delay.yaml'), ctx()).routes;
     expect(delay[0]?.typedPerFilterConfig).toEqual({
-      'envoy.filters.http.fault': { '@type': EXT.fault, delay: { fixedDelay: '7s', percentage: { numerator: 1000000, denominator: 'MILLION' } } },
+      'envoy.filters.http.fault': {
+        '@type': EXT.fault,
+        delay: { fixedDelay: '7s', percentage: { numerator: 1000000, denominator: 'MILLION' } },
+      },
     });
     expect(delay[1]?.typedPerFilterConfig).toBeUndefined();
     const abort = buildHttpRoutesForVirtualService(bookinfoVirtualService('virtual-service-ratings-test-abort.yaml'), ctx()).routes;
@@ -63,33 +66,66 @@ describe('BuildHTTPRoutesForVirtualService on Bookinfo fixtures', () => {
 
 describe('catch-all rule (BuildHTTPRoutesForVirtualService + IsCatchAllRoute)', () => {
   it('a match-less http route is emitted and stops all later http routes', () => {
-    const { routes } = build([{ name: 'a', route: [to(REVIEWS, 'v1')] }, { name: 'b', route: [to(REVIEWS, 'v2')] }]);
+    const { routes } = build([
+      { name: 'a', route: [to(REVIEWS, 'v1')] },
+      { name: 'b', route: [to(REVIEWS, 'v2')] },
+    ]);
     expect(names(routes)).toEqual(['a']);
   });
   it('a translated prefix "/" match stops later matches and later http routes', () => {
     const { routes } = build([
-      { name: 'a', match: [{ name: 'all', uri: { prefix: '/' } }, { name: 'x', uri: { prefix: '/x' } }], route: [to(REVIEWS)] },
+      {
+        name: 'a',
+        match: [
+          { name: 'all', uri: { prefix: '/' } },
+          { name: 'x', uri: { prefix: '/x' } },
+        ],
+        route: [to(REVIEWS)],
+      },
       { name: 'b', route: [to(REVIEWS)] },
     ]);
     expect(names(routes)).toEqual(['a.all']);
   });
   it('regex ".*" without headers is catch-all; with a header matcher it is not', () => {
-    expect(names(build([{ name: 'a', match: [{ uri: { regex: '.*' } }], route: [to(REVIEWS)] }, { name: 'b', route: [to(REVIEWS)] }]).routes)).toEqual(['a']);
     expect(
-      names(build([{ name: 'a', match: [{ uri: { regex: '.*' }, headers: { x: { exact: '1' } } }], route: [to(REVIEWS)] }, { name: 'b', route: [to(REVIEWS)] }]).routes),
+      names(
+        build([
+          { name: 'a', match: [{ uri: { regex: '.*' } }], route: [to(REVIEWS)] },
+          { name: 'b', route: [to(REVIEWS)] },
+        ]).routes,
+      ),
+    ).toEqual(['a']);
+    expect(
+      names(
+        build([
+          { name: 'a', match: [{ uri: { regex: '.*' }, headers: { x: { exact: '1' } } }], route: [to(REVIEWS)] },
+          { name: 'b', route: [to(REVIEWS)] },
+        ]).routes,
+      ),
     ).toEqual(['a', 'b']);
   });
   it('a match skipped for this port is not catch-all: later matches and routes are emitted', () => {
     const { routes } = build([
-      { name: 'a', match: [{ name: 'p8080', port: 8080 }, { name: 'api', uri: { prefix: '/api' } }], route: [to(REVIEWS)] },
+      {
+        name: 'a',
+        match: [
+          { name: 'p8080', port: 8080 },
+          { name: 'api', uri: { prefix: '/api' } },
+        ],
+        route: [to(REVIEWS)],
+      },
       { name: 'b', route: [to(REVIEWS)] },
     ]);
     expect(names(routes)).toEqual(['a.api', 'b']);
   });
   it('several matches of one http route → one route each, named <route>.<match>', () => {
-    const { routes } = build([{ name: 'r', match: [{ name: 'one', uri: { exact: '/1' } }, { uri: { prefix: '/2' } }], route: [to(REVIEWS)] }]);
+    const { routes } = build([
+      { name: 'r', match: [{ name: 'one', uri: { exact: '/1' } }, { uri: { prefix: '/2' } }], route: [to(REVIEWS)] },
+    ]);
     expect(names(routes)).toEqual(['r.one', 'r']);
-    expect(build([{ name: 's', match: [{ statPrefix: 'my-stats', uri: { prefix: '/s' } }], route: [to(REVIEWS)] }]).routes[0]?.statPrefix).toBe('my-stats');
+    expect(
+      build([{ name: 's', match: [{ statPrefix: 'my-stats', uri: { prefix: '/s' } }], route: [to(REVIEWS)] }]).routes[0]?.statPrefix,
+    ).toBe('my-stats');
     expect(routes.map((r) => r.match)).toEqual([
       { path: '/1', caseSensitive: true },
       { prefix: '/2', caseSensitive: true },
@@ -124,7 +160,11 @@ describe('per-proxy match filtering (translateRoute + sourceMatchHTTP)', () => {
 describe('TranslateRouteMatch', () => {
   it('uri exact/prefix/regex with case_sensitive = !ignoreUriCase', () => {
     const r = build([
-      { name: 'x', match: [{ uri: { exact: '/e' }, ignoreUriCase: true }, { uri: { regex: '/r[0-9]+' } }, { uri: { prefix: '/p' } }], route: [to(REVIEWS)] },
+      {
+        name: 'x',
+        match: [{ uri: { exact: '/e' }, ignoreUriCase: true }, { uri: { regex: '/r[0-9]+' } }, { uri: { prefix: '/p' } }],
+        route: [to(REVIEWS)],
+      },
     ]).routes;
     expect(r.map((x) => x.match)).toEqual([
       { path: '/e', caseSensitive: false },
@@ -169,15 +209,27 @@ describe('TranslateRouteMatch', () => {
     });
   });
   it('@request.auth.claims headers become jwt_authn dynamic metadata matchers (translateMetadataMatch)', () => {
-    const [r] = build([{ name: 'j', match: [{ headers: { '@request.auth.claims.group': { exact: 'admin' } } }], route: [to(REVIEWS)] }]).routes;
+    const [r] = build([
+      { name: 'j', match: [{ headers: { '@request.auth.claims.group': { exact: 'admin' } } }], route: [to(REVIEWS)] },
+    ]).routes;
     expect(r?.match?.headers).toBeUndefined();
-    expect(r?.match?.dynamicMetadata?.[0]).toMatchObject({ filter: 'envoy.filters.http.jwt_authn', path: [{ key: 'payload' }, { key: 'group' }] });
+    expect(r?.match?.dynamicMetadata?.[0]).toMatchObject({
+      filter: 'envoy.filters.http.jwt_authn',
+      path: [{ key: 'payload' }, { key: 'group' }],
+    });
   });
 });
 
 describe('bad input never throws', () => {
   it('junk http entries, missing destinations and non-array fields produce errors, not exceptions', () => {
-    const vs = virtualService('junk', 'default', { hosts: [REVIEWS], http: [null as unknown as HTTPRoute, { name: 'x', match: [{ uri: { prefix: '/x' } }] }, { match: null as unknown as [], route: [to(REVIEWS)] }] });
+    const vs = virtualService('junk', 'default', {
+      hosts: [REVIEWS],
+      http: [
+        null as unknown as HTTPRoute,
+        { name: 'x', match: [{ uri: { prefix: '/x' } }] },
+        { match: null as unknown as [], route: [to(REVIEWS)] },
+      ],
+    });
     const out = buildHttpRoutesForVirtualService(vs, ctx());
     expect(out.routes).toHaveLength(1);
     expect(out.errors.map((e) => e.path)).toEqual(['spec.http[1].route']);

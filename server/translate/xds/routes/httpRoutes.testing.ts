@@ -9,7 +9,11 @@ import { canonicalDiff, encodeRoute, service, virtualService } from './testing';
 
 export const REVIEWS = 'reviews.default.svc.cluster.local';
 export const RATINGS = 'ratings.default.svc.cluster.local';
-export const services = [service('reviews', 'default', [[9080]]), service('ratings', 'default', [[9080]]), service('multi', 'default', [[8080], [9080]])];
+export const services = [
+  service('reviews', 'default', [[9080]]),
+  service('ratings', 'default', [[9080]]),
+  service('multi', 'default', [[8080], [9080]]),
+];
 
 export const ctx = (over: Partial<RouteContext> = {}): RouteContext => ({
   listenerPort: 9080,
@@ -21,7 +25,9 @@ export const ctx = (over: Partial<RouteContext> = {}): RouteContext => ({
   ...over,
 });
 
-export const META = (name: string, ns = 'default') => ({ filterMetadata: { istio: { config: `/apis/networking.istio.io/v1/namespaces/${ns}/virtual-service/${name}` } } });
+export const META = (name: string, ns = 'default') => ({
+  filterMetadata: { istio: { config: `/apis/networking.istio.io/v1/namespaces/${ns}/virtual-service/${name}` } },
+});
 
 export function build(http: HTTPRoute[], c: Partial<RouteContext> = {}, name = 'vs') {
   const out = buildHttpRoutesForVirtualService(virtualService(name, 'default', { hosts: [REVIEWS], http }), ctx(c));

@@ -104,7 +104,14 @@ export function buildHttpRoutesForVirtualService(
     const problems: Problem[] = [];
     let catchAll = false;
     if (h.delegate) {
-      errors.push(vsError(vs, `spec.http[${i}].delegate`, 'delegate was not resolved (missing or not exported delegate VirtualService); route skipped', 'warning'));
+      errors.push(
+        vsError(
+          vs,
+          `spec.http[${i}].delegate`,
+          'delegate was not resolved (missing or not exported delegate VirtualService); route skipped',
+          'warning',
+        ),
+      );
       continue;
     }
     const matches = Array.isArray(h.match) ? h.match : [];

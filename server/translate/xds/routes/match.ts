@@ -1,6 +1,11 @@
 // HTTPMatchRequest → Envoy RouteMatch (istio route.go:TranslateRouteMatch), the per-proxy match
 // filter (translateRoute's port check + sourceMatchHTTP) and IsCatchAllRoute.
-import type { RouteJson, RouteMatchJson, HeaderMatcherJson, QueryParameterMatcherJson } from '../../../gen/envoy/config/route/v3/route_components_pb';
+import type {
+  RouteJson,
+  RouteMatchJson,
+  HeaderMatcherJson,
+  QueryParameterMatcherJson,
+} from '../../../gen/envoy/config/route/v3/route_components_pb';
 import type { StringMatcherJson } from '../../../gen/envoy/type/matcher/v3/string_pb';
 import type { MetadataMatcherJson } from '../../../gen/envoy/type/matcher/v3/metadata_pb';
 import type { HTTPMatchRequest, StringMatch } from '../../../model/istio';

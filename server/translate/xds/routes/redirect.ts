@@ -1,5 +1,9 @@
 // HTTPRedirect / HTTPDirectResponse → Envoy route actions (istio route.go:ApplyRedirect, ApplyDirectResponse).
-import type { DirectResponseActionJson, RedirectActionJson, RedirectAction_RedirectResponseCodeJson } from '../../../gen/envoy/config/route/v3/route_components_pb';
+import type {
+  DirectResponseActionJson,
+  RedirectActionJson,
+  RedirectAction_RedirectResponseCodeJson,
+} from '../../../gen/envoy/config/route/v3/route_components_pb';
 import type { HTTPDirectResponse, HTTPRedirect } from '../../../model/istio';
 
 const CODES: Record<number, RedirectAction_RedirectResponseCodeJson | null> = {
@@ -31,7 +35,8 @@ export function translateRedirect(
     if (port > 0 && port <= 65535) out.portRedirect = port;
   }
   const code = Math.trunc(Number(r.redirectCode ?? 0));
-  if (!(code in CODES)) return { problem: { field: 'redirectCode', message: `redirect code ${code} is not supported (301, 302, 303, 307, 308)` } };
+  if (!(code in CODES))
+    return { problem: { field: 'redirectCode', message: `redirect code ${code} is not supported (301, 302, 303, 307, 308)` } };
   const rc = CODES[code];
   if (rc) out.responseCode = rc;
   return { redirect: out };
@@ -41,9 +46,13 @@ export function translateRedirect(
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$|^(?:[A-Za-z0-9_-]{4})*(?:[A-Za-z0-9_-]{2,3})?$/;
 
 /** Undefined directResponse (with a problem) when the status is not an HTTP status Envoy accepts. */
-export function translateDirectResponse(d: HTTPDirectResponse): { directResponse?: DirectResponseActionJson; problem?: { field: string; message: string } } {
+export function translateDirectResponse(d: HTTPDirectResponse): {
+  directResponse?: DirectResponseActionJson;
+  problem?: { field: string; message: string };
+} {
   const status = Math.trunc(Number(d.status ?? 0));
-  if (!(status >= 200 && status <= 599)) return { problem: { field: 'status', message: `direct response status ${String(d.status)} must be in [200, 599]` } };
+  if (!(status >= 200 && status <= 599))
+    return { problem: { field: 'status', message: `direct response status ${String(d.status)} must be in [200, 599]` } };
   const out: DirectResponseActionJson = { status };
   let problem: { field: string; message: string } | undefined;
   if (d.body) {

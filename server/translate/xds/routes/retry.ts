@@ -13,9 +13,9 @@ export const DEFAULT_RETRY_ON = 'connect-failure,refused-stream,unavailable,canc
 
 /** Go net/http StatusText(code) != "" — the codes Istio accepts as retriable status codes. */
 const KNOWN_STATUS = new Set<number>([
-  100, 101, 102, 103, 200, 201, 202, 203, 204, 205, 206, 207, 208, 226, 300, 301, 302, 303, 304, 305, 307, 308, 400, 401,
-  402, 403, 404, 405, 406, 407, 408, 409, 410, 411, 412, 413, 414, 415, 416, 417, 418, 421, 422, 423, 424, 425, 426, 428,
-  429, 431, 451, 500, 501, 502, 503, 504, 505, 506, 507, 508, 510, 511,
+  100, 101, 102, 103, 200, 201, 202, 203, 204, 205, 206, 207, 208, 226, 300, 301, 302, 303, 304, 305, 307, 308, 400, 401, 402, 403, 404,
+  405, 406, 407, 408, 409, 410, 411, 412, 413, 414, 415, 416, 417, 418, 421, 422, 423, 424, 425, 426, 428, 429, 431, 451, 500, 501, 502,
+  503, 504, 505, 506, 507, 508, 510, 511,
 ]);
 
 const previousHosts = () => ({ name: PREVIOUS_HOSTS_PREDICATE, typedConfig: { '@type': PREVIOUS_HOSTS_TYPE } });
@@ -60,7 +60,8 @@ export function convertRetryPolicy(inPolicy: HTTPRetry | undefined, consistentHa
   if (!inPolicy) return { policy: out, problems };
   const attempts = Number(inPolicy.attempts ?? 0);
   if (!(attempts > 0)) return { problems };
-  if (!Number.isFinite(attempts) || attempts > 0xffffffff) return { problems: [{ field: 'attempts', message: `invalid attempts ${String(inPolicy.attempts)}` }] };
+  if (!Number.isFinite(attempts) || attempts > 0xffffffff)
+    return { problems: [{ field: 'attempts', message: `invalid attempts ${String(inPolicy.attempts)}` }] };
   out.numRetries = Math.trunc(attempts);
   if (typeof inPolicy.retryOn === 'string' && inPolicy.retryOn) {
     const parsed = parseRetryOn(inPolicy.retryOn);

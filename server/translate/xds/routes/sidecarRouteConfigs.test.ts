@@ -6,7 +6,17 @@ import type { RouteConfigurationJson } from '../../../gen/envoy/config/route/v3/
 import type { IstioConfig } from '../../../model/mesh';
 import { buildInboundRouteConfig } from './inbound';
 import { buildSidecarRouteConfigs, buildSniffedRouteConfig } from './sidecarRouteConfigs';
-import { bookinfoVirtualService, canonicalDiff, DEFAULT_RETRY, destinationRule, encodeRoute, proxy, service, view, virtualService } from './testing';
+import {
+  bookinfoVirtualService,
+  canonicalDiff,
+  DEFAULT_RETRY,
+  destinationRule,
+  encodeRoute,
+  proxy,
+  service,
+  view,
+  virtualService,
+} from './testing';
 
 const fq = (n: string, ns = 'default') => `${n}.${ns}.svc.cluster.local`;
 const bookinfo = [
@@ -35,7 +45,12 @@ describe('sidecar route config <port> on Bookinfo', () => {
     const { routes, errors } = configs(v, [9080]);
     expect(errors).toEqual([]);
     const rc = routes[0];
-    expect(rc).toMatchObject({ name: '9080', validateClusters: false, maxDirectResponseBodySizeBytes: 1048576, ignorePortInHostMatching: true });
+    expect(rc).toMatchObject({
+      name: '9080',
+      validateClusters: false,
+      maxDirectResponseBodySizeBytes: 1048576,
+      ignorePortInHostMatching: true,
+    });
     expect(rc?.virtualHosts?.map((vh) => vh.name)).toEqual([
       `${fq('details')}:9080`,
       `${fq('productpage')}:9080`,
@@ -45,7 +60,14 @@ describe('sidecar route config <port> on Bookinfo', () => {
     ]);
     const reviews = vhost(rc, `${fq('reviews')}:9080`);
     // hostname, absolute FQDN, same-namespace short forms (name, name.ns.svc, name.ns), then the VIP
-    expect(reviews?.domains).toEqual([fq('reviews'), `${fq('reviews')}.`, 'reviews', 'reviews.default.svc', 'reviews.default', '10.96.0.4']);
+    expect(reviews?.domains).toEqual([
+      fq('reviews'),
+      `${fq('reviews')}.`,
+      'reviews',
+      'reviews.default.svc',
+      'reviews.default',
+      '10.96.0.4',
+    ]);
     expect(reviews?.includeRequestAttemptCount).toBe(true);
     expect(reviews?.routes?.[0]?.route?.weightedClusters?.clusters).toEqual([
       { name: `outbound|9080|v1|${fq('reviews')}`, weight: 80 },
@@ -78,13 +100,28 @@ describe('sidecar route config <port> on Bookinfo', () => {
   });
 
   it('two VirtualServices for one host: the first imported owns the vhost, no merging', () => {
-    const older = virtualService('reviews-old', 'default', { hosts: [fq('reviews')], http: [{ route: [{ destination: { host: fq('reviews'), subset: 'v1' } }] }] }, '2024-01-01T00:00:00Z');
-    const newer = virtualService('reviews-new', 'default', { hosts: [fq('reviews')], http: [{ match: [{ uri: { prefix: '/new' } }], route: [{ destination: { host: fq('reviews'), subset: 'v3' } }] }] }, '2024-02-01T00:00:00Z');
+    const older = virtualService(
+      'reviews-old',
+      'default',
+      { hosts: [fq('reviews')], http: [{ route: [{ destination: { host: fq('reviews'), subset: 'v1' } }] }] },
+      '2024-01-01T00:00:00Z',
+    );
+    const newer = virtualService(
+      'reviews-new',
+      'default',
+      {
+        hosts: [fq('reviews')],
+        http: [{ match: [{ uri: { prefix: '/new' } }], route: [{ destination: { host: fq('reviews'), subset: 'v3' } }] }],
+      },
+      '2024-02-01T00:00:00Z',
+    );
     const rc = configs(view({ services: bookinfo, virtualServices: [older, newer] }), [9080]).routes[0];
     const routes = vhost(rc, `${fq('reviews')}:9080`)?.routes ?? [];
     expect(routes).toHaveLength(1);
     expect(routes[0]?.route?.cluster).toBe(`outbound|9080|v1|${fq('reviews')}`);
-    expect(routes[0]?.metadata).toEqual({ filterMetadata: { istio: { config: '/apis/networking.istio.io/v1/namespaces/default/virtual-service/reviews-old' } } });
+    expect(routes[0]?.metadata).toEqual({
+      filterMetadata: { istio: { config: '/apis/networking.istio.io/v1/namespaces/default/virtual-service/reviews-old' } },
+    });
   });
 
   it('REGISTRY_ONLY closes with block_all (direct_response 502); a Sidecar egressProxy replaces PassthroughCluster', () => {
@@ -99,7 +136,9 @@ describe('sidecar route config <port> on Bookinfo', () => {
       kind: 'Sidecar',
       apiVersion: 'networking.istio.io/v1',
       meta: { name: 'default', namespace: 'default', labels: {}, annotations: {}, creationTimestamp: '2024-01-01T00:00:00Z' },
-      spec: { outboundTrafficPolicy: { mode: 'ALLOW_ANY', egressProxy: { host: 'egress.istio-system.svc.cluster.local', port: { number: 80 } } } },
+      spec: {
+        outboundTrafficPolicy: { mode: 'ALLOW_ANY', egressProxy: { host: 'egress.istio-system.svc.cluster.local', port: { number: 80 } } },
+      },
       origin: { source: 'file' },
     };
     const egress = configs(view({ services: bookinfo, sidecar }), [9080]).routes[0];
@@ -121,7 +160,12 @@ describe('domains (generateVirtualHostDomains, dedupeDomains)', () => {
   });
   it('headless Kubernetes services repeat every domain with "*." and have no address; external hosts get no short forms', () => {
     const headless = service('db', 'default', [[8080]], { address: '0.0.0.0', addresses: ['0.0.0.0'], resolution: 'Passthrough' });
-    const ext = service('api', 'default', [[8080]], { hostname: 'api.example.com', registry: 'External', address: '240.0.0.1', addresses: ['240.0.0.1'] });
+    const ext = service('api', 'default', [[8080]], {
+      hostname: 'api.example.com',
+      registry: 'External',
+      address: '240.0.0.1',
+      addresses: ['240.0.0.1'],
+    });
     const rc = configs(view({ services: [headless, ext] }), [8080]).routes[0];
     const base = [fq('db'), `${fq('db')}.`, 'db', 'db.default.svc', 'db.default'];
     expect(vhost(rc, `${fq('db')}:8080`)?.domains).toEqual([...base, ...base.map((d) => `*.${d}`)]);
@@ -131,15 +175,31 @@ describe('domains (generateVirtualHostDomains, dedupeDomains)', () => {
     const k8s = service('reviews', 'default', [[9080]], { address: '10.96.0.4' });
     const se = service('se', 'default', [[9080]], { hostname: 'reviews.default', registry: 'External', address: '0.0.0.0', addresses: [] });
     const rc = configs(view({ services: [k8s, se] }), [9080]).routes[0];
-    expect(vhost(rc, `${fq('reviews')}:9080`)?.domains).toEqual([fq('reviews'), `${fq('reviews')}.`, 'reviews', 'reviews.default.svc', '10.96.0.4']);
+    expect(vhost(rc, `${fq('reviews')}:9080`)?.domains).toEqual([
+      fq('reviews'),
+      `${fq('reviews')}.`,
+      'reviews',
+      'reviews.default.svc',
+      '10.96.0.4',
+    ]);
     expect(vhost(rc, 'reviews.default:9080')?.domains).toEqual(['reviews.default', 'reviews.default.']);
   });
 });
 
 describe('VirtualService selection and host ownership', () => {
   it('exact host beats an older wildcard host; the wildcard claims the other services (computeWildcardHostVirtualServiceIndex)', () => {
-    const wild = virtualService('wild', 'default', { hosts: ['*.default.svc.cluster.local'], http: [{ route: [{ destination: { host: fq('details'), subset: 'w' } }] }] }, '2023-01-01T00:00:00Z');
-    const exact = virtualService('exact', 'default', { hosts: [fq('reviews')], http: [{ route: [{ destination: { host: fq('reviews'), subset: 'e' } }] }] }, '2024-01-01T00:00:00Z');
+    const wild = virtualService(
+      'wild',
+      'default',
+      { hosts: ['*.default.svc.cluster.local'], http: [{ route: [{ destination: { host: fq('details'), subset: 'w' } }] }] },
+      '2023-01-01T00:00:00Z',
+    );
+    const exact = virtualService(
+      'exact',
+      'default',
+      { hosts: [fq('reviews')], http: [{ route: [{ destination: { host: fq('reviews'), subset: 'e' } }] }] },
+      '2024-01-01T00:00:00Z',
+    );
     const rc = configs(view({ services: bookinfo, virtualServices: [wild, exact] }), [9080]).routes[0];
     expect(vhost(rc, `${fq('reviews')}:9080`)?.routes?.[0]?.route?.cluster).toBe(`outbound|9080|e|${fq('reviews')}`);
     expect(vhost(rc, `${fq('ratings')}:9080`)?.routes?.[0]?.route?.cluster).toBe(`outbound|9080|w|${fq('details')}`);
@@ -152,7 +212,12 @@ describe('VirtualService selection and host ownership', () => {
     expect(r80?.virtualHosts?.map((vh) => vh.name)).toEqual(['foo.bar.com:80', 'allow_any']);
     expect(vhost(r80, 'foo.bar.com:80')?.domains).toEqual(['foo.bar.com']);
     expect(vhost(r80, 'foo.bar.com:80')?.routes?.[0]?.route?.cluster).toBe(`outbound|80||${fq('reviews')}`);
-    expect(vhost(routes.find((r) => r.name === '9080'), 'foo.bar.com:9080')).toBeUndefined();
+    expect(
+      vhost(
+        routes.find((r) => r.name === '9080'),
+        'foo.bar.com:9080',
+      ),
+    ).toBeUndefined();
   });
   it('port-filtered matches: a VirtualService yielding no route on a port leaves the default route there', () => {
     const multi = service('multi', 'default', [[8080], [9080]]);
@@ -162,7 +227,10 @@ describe('VirtualService selection and host ownership', () => {
     });
     const { routes } = configs(view({ services: [multi], virtualServices: [vs] }), [8080, 9080]);
     expect(vhost(routes[0], `${fq('multi')}:8080`)?.routes?.[0]?.route?.cluster).toBe(`outbound|8080|v2|${fq('multi')}`);
-    expect(vhost(routes[1], `${fq('multi')}:9080`)?.routes?.[0]).toMatchObject({ name: 'default', route: { cluster: `outbound|9080||${fq('multi')}` } });
+    expect(vhost(routes[1], `${fq('multi')}:9080`)?.routes?.[0]).toMatchObject({
+      name: 'default',
+      route: { cluster: `outbound|9080||${fq('multi')}` },
+    });
   });
   it('sourceLabels restrict a route to matching proxies (where it matches, its prefix "/" route is catch-all and ends the list)', () => {
     const vs = virtualService('r', 'default', {
@@ -173,20 +241,38 @@ describe('VirtualService selection and host ownership', () => {
       ],
     });
     const fromPP = configs(view({ services: bookinfo, virtualServices: [vs] }), [9080]).routes[0];
-    const fromRatings = configs(view({ proxy: proxy('ratings-v1', 'default', { app: 'ratings' }), services: bookinfo, virtualServices: [vs] }), [9080]).routes[0];
+    const fromRatings = configs(
+      view({ proxy: proxy('ratings-v1', 'default', { app: 'ratings' }), services: bookinfo, virtualServices: [vs] }),
+      [9080],
+    ).routes[0];
     expect(vhost(fromPP, `${fq('reviews')}:9080`)?.routes?.map((r) => r.route?.cluster)).toEqual([`outbound|9080|v2|${fq('reviews')}`]);
-    expect(vhost(fromRatings, `${fq('reviews')}:9080`)?.routes?.map((r) => r.route?.cluster)).toEqual([`outbound|9080|v1|${fq('reviews')}`]);
+    expect(vhost(fromRatings, `${fq('reviews')}:9080`)?.routes?.map((r) => r.route?.cluster)).toEqual([
+      `outbound|9080|v1|${fq('reviews')}`,
+    ]);
   });
   it('a DestinationRule consistent hash adds hash_policy to the default route (hashForService)', () => {
-    const dr = destinationRule('ratings', 'default', { host: fq('ratings'), trafficPolicy: { loadBalancer: { consistentHash: { httpCookie: { name: 'u', ttl: '10s' } } } } });
+    const dr = destinationRule('ratings', 'default', {
+      host: fq('ratings'),
+      trafficPolicy: { loadBalancer: { consistentHash: { httpCookie: { name: 'u', ttl: '10s' } } } },
+    });
     const rc = configs(view({ services: bookinfo, destinationRules: [dr] }), [9080]).routes[0];
     expect(vhost(rc, `${fq('ratings')}:9080`)?.routes?.[0]?.route?.hashPolicy).toEqual([{ cookie: { name: 'u', ttl: '10s' } }]);
   });
   it('VirtualService errors are reported located, once', () => {
-    const vs = virtualService('bad', 'default', { hosts: [fq('reviews')], http: [{ timeout: 'never', route: [{ destination: { host: fq('reviews') } }] }] });
+    const vs = virtualService('bad', 'default', {
+      hosts: [fq('reviews')],
+      http: [{ timeout: 'never', route: [{ destination: { host: fq('reviews') } }] }],
+    });
     const { errors } = configs(view({ services: bookinfo, virtualServices: [vs] }), [9080, 9080]);
     expect(errors).toEqual([
-      { severity: 'error', message: 'invalid duration "never"', object: 'VirtualService default/bad', path: 'spec.http[0].timeout', file: 'bad.yaml', doc: 0 },
+      {
+        severity: 'error',
+        message: 'invalid duration "never"',
+        object: 'VirtualService default/bad',
+        path: 'spec.http[0].timeout',
+        file: 'bad.yaml',
+        doc: 0,
+      },
     ]);
   });
 });

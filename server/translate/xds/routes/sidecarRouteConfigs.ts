@@ -23,7 +23,10 @@ function routeConfig(name: string, virtualHosts: RouteConfigurationJson['virtual
 }
 
 /** One RouteConfiguration named `<port>` per given port (vhosts sorted by name, then allow_any / block_all). */
-export function buildSidecarRouteConfigs(view: ProxyView, ports: readonly number[]): { routes: RouteConfigurationJson[]; errors: LoadError[] } {
+export function buildSidecarRouteConfigs(
+  view: ProxyView,
+  ports: readonly number[],
+): { routes: RouteConfigurationJson[]; errors: LoadError[] } {
   const routes: RouteConfigurationJson[] = [];
   const errors: LoadError[] = [];
   const egressProxy = view.sidecar?.spec?.outboundTrafficPolicy?.egressProxy;
@@ -41,7 +44,11 @@ export function buildSidecarRouteConfigs(view: ProxyView, ports: readonly number
  * Route config `<fqdn>:<port>` of a sniffed listener bound to a service VIP: only the virtual host
  * holding the service hostname, with domains `*` when it is the only one; no catch-all vhost.
  */
-export function buildSniffedRouteConfig(view: ProxyView, service: ServiceModel, port: number): { route: RouteConfigurationJson; errors: LoadError[] } {
+export function buildSniffedRouteConfig(
+  view: ProxyView,
+  service: ServiceModel,
+  port: number,
+): { route: RouteConfigurationJson; errors: LoadError[] } {
   const name = sniffedRouteName(service.hostname, port);
   const built = buildSidecarVirtualHosts(viewForRoutePort(view, port), port);
   const host = service.hostname.toLowerCase();

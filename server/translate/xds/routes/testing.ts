@@ -52,7 +52,10 @@ const DEFAULT_CREATED = '2024-01-01T00:00:00Z';
 
 /** A VirtualService; hosts/destinations must already be FQDNs (the view resolves short names). */
 export function virtualService(name: string, namespace: string, spec: VirtualServiceSpec, created?: string): IstioConfig<'VirtualService'> {
-  return { ...istio('VirtualService', name, namespace, spec, { created: created ?? DEFAULT_CREATED }), origin: { source: 'file', file: `${name}.yaml`, doc: 0 } };
+  return {
+    ...istio('VirtualService', name, namespace, spec, { created: created ?? DEFAULT_CREATED }),
+    origin: { source: 'file', file: `${name}.yaml`, doc: 0 },
+  };
 }
 
 export function destinationRule(name: string, namespace: string, spec: DestinationRuleSpec): IstioConfig<'DestinationRule'> {
@@ -60,7 +63,15 @@ export function destinationRule(name: string, namespace: string, spec: Destinati
 }
 
 export function proxy(name: string, namespace: string, labels: Record<string, string> = {}): ProxyModel {
-  return { id: `${name}.${namespace}`, type: 'sidecar', name, namespace, labels, ips: ['10.0.0.9'], locality: { region: '', zone: '', subzone: '' } };
+  return {
+    id: `${name}.${namespace}`,
+    type: 'sidecar',
+    name,
+    namespace,
+    labels,
+    ips: ['10.0.0.9'],
+    locality: { region: '', zone: '', subzone: '' },
+  };
 }
 
 export interface ViewInput {
@@ -118,7 +129,8 @@ export function fqdn(host: string, namespace: string): string {
 /** Loads a Bookinfo VirtualService fixture as it is, resolving short names relative to `namespace`. */
 export function bookinfoVirtualService(file: string, namespace = 'default'): IstioConfig<'VirtualService'> {
   const text = readFileSync(`${FIXTURES}/istio-bookinfo/networking/${file}`, 'utf8');
-  const doc = parseAllDocuments(text).map((d) => d.toJS() as { kind: string; metadata: { name: string }; spec: VirtualServiceSpec })
+  const doc = parseAllDocuments(text)
+    .map((d) => d.toJS() as { kind: string; metadata: { name: string }; spec: VirtualServiceSpec })
     .find((d) => d?.kind === 'VirtualService');
   if (!doc) throw new Error(`no VirtualService in ${file}`);
   const spec: VirtualServiceSpec = JSON.parse(JSON.stringify(doc.spec));
@@ -137,7 +149,9 @@ export function encodeRoute(rc: RouteConfigurationJson) {
 export function snakeKeys(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(snakeKeys);
   if (v === null || typeof v !== 'object') return v;
-  return Object.fromEntries(Object.entries(v).map(([k, val]) => [k.startsWith('@') ? k : k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), snakeKeys(val)]));
+  return Object.fromEntries(
+    Object.entries(v).map(([k, val]) => [k.startsWith('@') ? k : k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), snakeKeys(val)]),
+  );
 }
 
 /** The typed JSON is already canonical proto3 JSON: encoding then printing it changes nothing but key case. */

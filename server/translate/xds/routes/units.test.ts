@@ -11,7 +11,15 @@ import { encodeRoute, service, view, virtualService } from './testing';
 describe('durations', () => {
   it('accepts proto and Go forms and prints proto3 JSON with 0/3/6/9 fractional digits', () => {
     expect(['10s', '1.5s', '500ms', '1m30s', '24h', '0s', '1us', '2ns', '0.000001s'].map(normalizeDuration)).toEqual([
-      '10s', '1.500s', '0.500s', '90s', '86400s', '0s', '0.000001s', '0.000000002s', '0.000001s',
+      '10s',
+      '1.500s',
+      '0.500s',
+      '90s',
+      '86400s',
+      '0s',
+      '0.000001s',
+      '0.000000002s',
+      '0.000001s',
     ]);
     expect(formatDuration(1_250_000_000n)).toBe('1.250s');
   });
@@ -30,7 +38,11 @@ describe('host matching (host.Name.Matches, MostSpecificHostMatch)', () => {
   });
   it('exact beats wildcard; the longest wildcard wins', () => {
     const exact = new Map([['a.b.c', 'exact']]);
-    const wild = new Map([['*', 'star'], ['*.b.c', 'bc'], ['*.c', 'c']]);
+    const wild = new Map([
+      ['*', 'star'],
+      ['*.b.c', 'bc'],
+      ['*.c', 'c'],
+    ]);
     expect(mostSpecificHostMatch('a.b.c', exact, wild)).toBe('exact');
     expect(mostSpecificHostMatch('x.b.c', exact, wild)).toBe('bc');
     expect(mostSpecificHostMatch('x.y', exact, wild)).toBe('star');
@@ -43,7 +55,12 @@ describe('host matching (host.Name.Matches, MostSpecificHostMatch)', () => {
 
 describe('ExternalName aliases', () => {
   const concrete = service('reviews', 'default', [[9080]], { address: '10.96.0.4' });
-  const alias = service('reviews-alias', 'default', [[9080]], { resolution: 'Alias', externalName: concrete.hostname, address: '0.0.0.0', addresses: [] });
+  const alias = service('reviews-alias', 'default', [[9080]], {
+    resolution: 'Alias',
+    externalName: concrete.hostname,
+    address: '0.0.0.0',
+    addresses: [],
+  });
   it('a destination on an alias service points at the concrete host', () => {
     expect(destinationCluster({ host: alias.hostname }, alias, 9080)).toBe(`outbound|9080||${concrete.hostname}`);
   });
@@ -53,13 +70,24 @@ describe('ExternalName aliases', () => {
     encodeRoute(rc);
     expect(rc.virtualHosts?.map((v) => v.name)).toEqual([`${concrete.hostname}:9080`, 'allow_any']);
     expect(rc.virtualHosts?.[0]?.domains).toEqual([
-      concrete.hostname, `${concrete.hostname}.`, 'reviews', 'reviews.default.svc', 'reviews.default',
-      alias.hostname, `${alias.hostname}.`, 'reviews-alias', 'reviews-alias.default.svc', 'reviews-alias.default',
+      concrete.hostname,
+      `${concrete.hostname}.`,
+      'reviews',
+      'reviews.default.svc',
+      'reviews.default',
+      alias.hostname,
+      `${alias.hostname}.`,
+      'reviews-alias',
+      'reviews-alias.default.svc',
+      'reviews-alias.default',
       '10.96.0.4',
     ]);
   });
   it('a VirtualService on the alias host claims it as a registry service', () => {
-    const vs = virtualService('a', 'default', { hosts: [alias.hostname], http: [{ route: [{ destination: { host: alias.hostname, subset: 'v1' } }] }] });
+    const vs = virtualService('a', 'default', {
+      hosts: [alias.hostname],
+      http: [{ route: [{ destination: { host: alias.hostname, subset: 'v1' } }] }],
+    });
     const rc = buildSidecarRouteConfigs(view({ services: [concrete, alias], virtualServices: [vs] }), [9080]).routes[0];
     const vh = rc?.virtualHosts?.find((v) => v.name === `${alias.hostname}:9080`);
     expect(vh?.routes?.[0]?.route?.cluster).toBe(`outbound|9080|v1|${concrete.hostname}`);
@@ -72,17 +100,27 @@ describe('gatewayRouteContext (gateway.go: listen port = server port, gateway na
     const { buildHttpRoutesForVirtualService } = await import('./httpRoutes');
     const { destinationRule } = await import('./testing');
     const reviews = service('reviews', 'default', [[9080]]);
-    const dr = destinationRule('reviews', 'default', { host: reviews.hostname, trafficPolicy: { loadBalancer: { consistentHash: { useSourceIp: true } } } });
+    const dr = destinationRule('reviews', 'default', {
+      host: reviews.hostname,
+      trafficPolicy: { loadBalancer: { consistentHash: { useSourceIp: true } } },
+    });
     const v = view({ services: [reviews], destinationRules: [dr] });
     const vs = virtualService('gw-vs', 'default', {
       hosts: ['bookinfo.example.com'],
       gateways: ['bookinfo-gateway'],
-      http: [{ match: [{ gateways: ['bookinfo-gateway'], uri: { prefix: '/reviews' } }], route: [{ destination: { host: reviews.hostname } }] }],
+      http: [
+        { match: [{ gateways: ['bookinfo-gateway'], uri: { prefix: '/reviews' } }], route: [{ destination: { host: reviews.hostname } }] },
+      ],
     });
     const ctx = gatewayRouteContext(v, { serverPort: 80, gatewayNames: new Set(['default/bookinfo-gateway']), vsNamespace: 'default' });
     const [r] = buildHttpRoutesForVirtualService(vs, ctx).routes;
     expect(r?.route?.cluster).toBe(`outbound|9080||${reviews.hostname}`);
     expect(r?.route?.hashPolicy).toEqual([{ connectionProperties: { sourceIp: true } }]);
-    expect(buildHttpRoutesForVirtualService(vs, gatewayRouteContext(v, { serverPort: 80, gatewayNames: new Set(['other/gw']), vsNamespace: 'default' })).routes).toEqual([]);
+    expect(
+      buildHttpRoutesForVirtualService(
+        vs,
+        gatewayRouteContext(v, { serverPort: 80, gatewayNames: new Set(['other/gw']), vsNamespace: 'default' }),
+      ).routes,
+    ).toEqual([]);
   });
 });

@@ -17,7 +17,8 @@ export const isHttpOrSniffed = (p: Protocol): boolean => HTTP_OR_SNIFFED.has(p);
 
 type VS = IstioConfig<'VirtualService'>;
 const vsKey = (vs: VS) => `${vs.meta.namespace}/${vs.meta.name}`;
-const vsHosts = (vs: VS): string[] => (Array.isArray(vs.spec?.hosts) ? vs.spec.hosts.filter((h): h is string => typeof h === 'string') : []);
+const vsHosts = (vs: VS): string[] =>
+  Array.isArray(vs.spec?.hosts) ? vs.spec.hosts.filter((h): h is string => typeof h === 'string') : [];
 
 interface Wrapper {
   services: ServiceModel[];
@@ -103,14 +104,17 @@ export function sidecarRouteContext(view: ProxyView, port: number, registry: Rea
     proxyLabels: view.proxy.labels,
     proxyNamespace: view.proxy.namespace,
     serviceLookup: (h) => registry.get(h.toLowerCase()),
-    consistentHash: (dst) => (dst.destination ? hashForDestination(view.destinationRule(dst.destination.host)?.spec, dst.destination) : undefined),
+    consistentHash: (dst) =>
+      dst.destination ? hashForDestination(view.destinationRule(dst.destination.host)?.spec, dst.destination) : undefined,
     isGateway: false,
   };
 }
 
 /** Concrete-service aliases: ExternalName (Alias) services pointing at the hostname. */
 function aliasesOf(view: ProxyView, hostname: string): string[] {
-  return view.services.filter((s) => s.resolution === 'Alias' && s.externalName?.toLowerCase() === hostname).map((s) => s.hostname.toLowerCase());
+  return view.services
+    .filter((s) => s.resolution === 'Alias' && s.externalName?.toLowerCase() === hostname)
+    .map((s) => s.hostname.toLowerCase());
 }
 
 /** Virtual hosts (sorted by name, no catch-all) of route config `<port>` for a sidecar. */

@@ -50,8 +50,10 @@ export function applyLoadBalancer(c: MutableCluster, located: Located<LoadBalanc
   const locality = lb?.localityLbSetting;
   if (locality && locality.enabled !== false) {
     // failover only works with outlier detection; distribute always needs locality-weighted LB
-    const failover = c.outlierDetection !== undefined && ((locality.failover?.length ?? 0) > 0 || (locality.failoverPriority?.length ?? 0) > 0);
-    if (failover || (locality.distribute?.length ?? 0) > 0) c.commonLbConfig = { ...(c.commonLbConfig ?? {}), localityWeightedLbConfig: {} };
+    const failover =
+      c.outlierDetection !== undefined && ((locality.failover?.length ?? 0) > 0 || (locality.failoverPriority?.length ?? 0) > 0);
+    if (failover || (locality.distribute?.length ?? 0) > 0)
+      c.commonLbConfig = { ...(c.commonLbConfig ?? {}), localityWeightedLbConfig: {} };
   }
   if (c.type === 'ORIGINAL_DST') {
     c.lbPolicy = 'CLUSTER_PROVIDED';

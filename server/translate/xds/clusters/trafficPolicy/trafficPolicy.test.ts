@@ -71,7 +71,10 @@ describe('load balancer (cluster_traffic_policy.go:applyLoadBalancer, ApplyRingH
     const failoverOnly = lb({ localityLbSetting: { failover: [{ from: 'a', to: 'b' }] } });
     expect(failoverOnly.commonLbConfig).toEqual({});
     const withOutlier = build({
-      trafficPolicy: { loadBalancer: { localityLbSetting: { failover: [{ from: 'a', to: 'b' }] } }, outlierDetection: { consecutive5xxErrors: 1 } },
+      trafficPolicy: {
+        loadBalancer: { localityLbSetting: { failover: [{ from: 'a', to: 'b' }] } },
+        outlierDetection: { consecutive5xxErrors: 1 },
+      },
     }).main;
     expect(withOutlier.commonLbConfig).toEqual({ healthyPanicThreshold: { value: 0 }, localityWeightedLbConfig: {} });
   });
@@ -199,7 +202,10 @@ describe('bad input is reported, never thrown', () => {
 
 describe('malformed rules do not throw', () => {
   it('wrong types and missing hosts still give encodable clusters and located errors', () => {
-    const bad = { connectionPool: { tcp: { connectTimeout: 10 as unknown as string, maxConnections: -5 } }, outlierDetection: { interval: {} as unknown as string } };
+    const bad = {
+      connectionPool: { tcp: { connectTimeout: 10 as unknown as string, maxConnections: -5 } },
+      outlierDetection: { interval: {} as unknown as string },
+    };
     const snap = buildSnapshot({
       services: [service('reviews')],
       pods: [pod('client-1', 'default', '10.0.0.9')],
@@ -214,7 +220,10 @@ describe('malformed rules do not throw', () => {
     const main = out.clusters.find((c) => c.name === `outbound|9080||${R}`)!;
     expect(main.connectTimeout).toBe('10s');
     expect(main.circuitBreakers?.thresholds?.[0]?.maxConnections).toBe(4294967295);
-    expect(out.errors.map((e) => e.path)).toEqual(['spec.trafficPolicy.connectionPool.tcp.connectTimeout', 'spec.trafficPolicy.outlierDetection.interval']);
+    expect(out.errors.map((e) => e.path)).toEqual([
+      'spec.trafficPolicy.connectionPool.tcp.connectTimeout',
+      'spec.trafficPolicy.outlierDetection.interval',
+    ]);
   });
 });
 
