@@ -4,7 +4,8 @@
 // namespaces (no exportTo, or `*`) else each exportTo namespace (`.` = own); a namespace-scoped key also
 // collects the `*`-scoped VirtualServices whose host matches it. More than one → each is reported once.
 import type { IstioConfig } from '../model/mesh';
-import { hostsMatch, toFqdn } from './hosts';
+import { hostsMatch } from '../model/host';
+import { toFqdn } from './hosts';
 import { report } from './messages';
 import type { Analyzer, Finding } from './types';
 

@@ -11,6 +11,7 @@ import { unreachableRulesAnalyzer } from './unreachableRules';
 import { destinationHostAnalyzer } from './vsDestinationHosts';
 import { destinationRuleAnalyzer } from './vsDestinationRules';
 import { gatewayAnalyzer } from './vsGateways';
+import { byteCompare as cmp } from '../lib/compare';
 
 export type { Analyzer, AnalyzeContext, AnalyzerMeta, Finding, Level } from './types';
 export { MESSAGES } from './messages';
@@ -42,7 +43,6 @@ export interface AnalyzeResult {
 }
 
 const LEVEL_ORDER: Record<Level, number> = { Error: 0, Warning: 1, Info: 2 };
-const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 export function compareFindings(a: Finding, b: Finding): number {
   return (

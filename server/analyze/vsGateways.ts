@@ -3,7 +3,7 @@
 // and one of its hosts must be served by that Gateway (server hosts `./h`, `*/h`, `ns/h` per
 // sanitizeServerHostNamespace + host.NamesForNamespace, compared with host.Name.Matches).
 import type { IstioConfig } from '../model/mesh';
-import { hostsMatch } from './hosts';
+import { hostsMatch } from '../model/host';
 import { report } from './messages';
 import type { Analyzer, Finding } from './types';
 

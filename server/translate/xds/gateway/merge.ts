@@ -12,6 +12,7 @@ import type { ProxyView, ServiceTarget } from '../../view/types';
 import { configError } from '../listeners/context';
 import { isHttpProtocol } from '../listeners/protocol';
 import { serverPortKey, type GwServer, type MergedGateway, type ServerPort } from './types';
+import { byteCompare } from '../../../lib/compare';
 
 /** kube label that opts a gateway Service out of port translation (model.DisableGatewayPortTranslationLabel). */
 export const DISABLE_PORT_TRANSLATION_LABEL = 'networking.istio.io/disable-gateway-port-translation';
@@ -73,7 +74,7 @@ export function sniHostsForServer(s: Server): string[] {
   if (!s.tls) return [];
   const set = new Set<string>();
   for (const h of s.hosts ?? []) set.add(h.includes('/') ? (h.split('/')[1] ?? h) : h);
-  return [...set].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return [...set].sort(byteCompare);
 }
 
 /** canMergeProtocols: an HTTP-class server may join an HTTP-class (or same-protocol) plaintext port. */

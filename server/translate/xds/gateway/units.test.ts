@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import type { RouteJson, VirtualHostJson } from '../../../gen/envoy/config/route/v3/route_components_pb';
 import type { ServiceTarget } from '../../view/types';
 import { resolvePort, sanitizeServerHosts, sniHostsForServer } from './merge';
-import { collapseDuplicateRoutes, intersectHosts, moreSpecificFirst, namesForNamespace, sortVHostRoutes } from './vhosts';
+import { compareHostSpecificity as moreSpecificFirst, intersectHosts, namesForNamespace } from '../../../model/host';
+import { collapseDuplicateRoutes, sortVHostRoutes } from './vhosts';
 import { credentialResourceName } from './tlsContext';
 
 const target = (port: number, targetPort: number, labels: Record<string, string> = {}): ServiceTarget =>
