@@ -5,7 +5,8 @@
 import type { IstioConfig } from '../model/mesh';
 import { hostsMatch } from '../model/host';
 import { report } from './messages';
-import type { Analyzer, Finding } from './types';
+import type { Problem } from '../model/problem';
+import type { Analyzer } from './types';
 
 function gatewayHostsFor(gw: IstioConfig<'Gateway'> | undefined, vsNamespace: string): string[] {
   if (!gw) return [];
@@ -39,7 +40,7 @@ export const gatewayAnalyzer: Analyzer = {
   },
   analyze(s) {
     const byName = new Map(s.gateways.map((g) => [`${g.meta.namespace}/${g.meta.name}`, g]));
-    const out: Finding[] = [];
+    const out: Problem[] = [];
     for (const vs of s.virtualServices) {
       const ns = vs.meta.namespace;
       const vsHosts = vs.spec.hosts ?? [];
