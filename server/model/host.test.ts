@@ -12,6 +12,7 @@ import {
   mostSpecificHostMatch,
   namesForNamespace,
   resolveShortname,
+  sanitizeServerHosts,
 } from './host';
 
 // [case, a, b, a.Matches(b)]
@@ -121,6 +122,20 @@ describe('NamesForNamespace (names.go)', () => {
     expect(namesForNamespace(hosts, 'team-a')).toEqual(['shop.io', 'cdn.io', 'plain.io']);
     expect(namesForNamespace(hosts, 'team-c')).toEqual(['cdn.io', 'plain.io']);
     expect(namesForNamespace([], 'team-a')).toEqual([]);
+  });
+});
+
+describe('sanitizeServerHostNamespace (pilot/pkg/model/gateway.go)', () => {
+  it('`./h` takes the gateway namespace, `*\/h` drops the prefix, other namespaces stay', () => {
+    expect(sanitizeServerHosts(['./shop.io', '*/cdn.io', 'team-b/cart.io', 'plain.io'], 'edge')).toEqual([
+      'edge/shop.io',
+      'cdn.io',
+      'team-b/cart.io',
+      'plain.io',
+    ]);
+  });
+  it('`*\/*` anywhere makes the list the single host `*`', () => {
+    expect(sanitizeServerHosts(['./shop.io', '*/*', 'plain.io'], 'edge')).toEqual(['*']);
   });
 });
 

@@ -91,6 +91,12 @@ export function intersectHosts(a: readonly string[], b: readonly string[]): stri
   return out;
 }
 
+/** `ns/host` → [`ns`, `host`]; a host without a namespace → [undefined, host]. */
+function splitNamespace(h: string): [string | undefined, string] {
+  const slash = h.indexOf('/');
+  return slash < 0 ? [undefined, h] : [h.slice(0, slash), h.slice(slash + 1)];
+}
+
 /**
  * NamesForNamespace: hosts written `ns/host` are kept (as `host`) only for `namespace` or `*`; plain hosts are
  * kept in every namespace.
@@ -98,14 +104,25 @@ export function intersectHosts(a: readonly string[], b: readonly string[]): stri
 export function namesForNamespace(hosts: readonly string[], namespace: string): string[] {
   const out: string[] = [];
   for (const h of hosts) {
-    const slash = h.indexOf('/');
-    if (slash < 0) {
-      out.push(h);
-      continue;
-    }
-    const ns = h.slice(0, slash);
-    if (ns !== namespace && ns !== '*') continue;
-    out.push(h.slice(slash + 1));
+    const [ns, name] = splitNamespace(h);
+    if (ns === undefined || ns === namespace || ns === '*') out.push(name);
+  }
+  return out;
+}
+
+/**
+ * Gateway server hosts (model/gateway.go sanitizeServerHostNamespace): `./h` → `<namespace>/h`, `*\/h` → `h`,
+ * and `*\/*` makes the whole list the single host `*`; other hosts stay as written.
+ */
+export function sanitizeServerHosts(hosts: readonly string[], namespace: string): string[] {
+  const out: string[] = [];
+  for (const h of hosts) {
+    const [ns, name] = splitNamespace(h);
+    if (ns === '.') out.push(`${namespace}/${name}`);
+    else if (ns === '*') {
+      if (name === '*') return ['*'];
+      out.push(name);
+    } else out.push(h);
   }
   return out;
 }

@@ -3,6 +3,7 @@
 // resolved to the port the pod listens on (resolvePorts), and servers merged per resolved port:
 // plaintext HTTP servers share `http.<port>`, TLS servers are told apart by SNI (duplicate hosts skipped),
 // HTTPS servers that terminate TLS get `https.<server port>.<port name>.<gw name>.<gw ns>`.
+import { sanitizeServerHosts } from '../../../model/host';
 import type { Server } from '../../../model/istio';
 import type { LoadError } from '../../../model/mesh';
 import { parseProtocol } from '../../../model/parse/protocol';
@@ -16,26 +17,6 @@ import { byteCompare } from '../../../lib/compare';
 
 /** kube label that opts a gateway Service out of port translation (model.DisableGatewayPortTranslationLabel). */
 export const DISABLE_PORT_TRANSLATION_LABEL = 'networking.istio.io/disable-gateway-port-translation';
-
-/** sanitizeServerHostNamespace: `./h` → `<ns>/h`, `*\/h` → `h`, `*\/*` → the single host `*`. */
-export function sanitizeServerHosts(hosts: readonly string[], namespace: string): string[] {
-  const out: string[] = [];
-  for (const h of hosts) {
-    const slash = h.indexOf('/');
-    if (slash < 0) {
-      out.push(h);
-      continue;
-    }
-    const ns = h.slice(0, slash);
-    const name = h.slice(slash + 1);
-    if (ns === '.') out.push(`${namespace}/${name}`);
-    else if (ns === '*') {
-      if (name === '*') return ['*'];
-      out.push(name);
-    } else out.push(h);
-  }
-  return out;
-}
 
 /**
  * resolvePorts with legacy label selection: the target port of the first service target whose service
