@@ -126,7 +126,7 @@ describe('NamesForNamespace (names.go)', () => {
 });
 
 describe('sanitizeServerHostNamespace (pilot/pkg/model/gateway.go)', () => {
-  it('`./h` takes the gateway namespace, `*\/h` drops the prefix, other namespaces stay', () => {
+  it('`./h` takes the gateway namespace, `*/h` drops the prefix, other namespaces stay', () => {
     expect(sanitizeServerHosts(['./shop.io', '*/cdn.io', 'team-b/cart.io', 'plain.io'], 'edge')).toEqual([
       'edge/shop.io',
       'cdn.io',
@@ -134,7 +134,7 @@ describe('sanitizeServerHostNamespace (pilot/pkg/model/gateway.go)', () => {
       'plain.io',
     ]);
   });
-  it('`*\/*` anywhere makes the list the single host `*`', () => {
+  it('`*/*` anywhere makes the list the single host `*`', () => {
     expect(sanitizeServerHosts(['./shop.io', '*/*', 'plain.io'], 'edge')).toEqual(['*']);
   });
 });
