@@ -84,16 +84,9 @@ describe('proxyFromNode', () => {
       labels: { istio: 'ingressgateway' },
       metadata: { CLUSTER_ID: 'Kubernetes', LABELS: { istio: 'ingressgateway' } },
     };
-    expect(proxyFromNode(node)).toEqual({
-      id: 'edge-1.gw',
-      type: 'router',
-      name: 'edge-1',
-      namespace: 'gw',
-      labels: { istio: 'ingressgateway' },
-      ips: ['10.9.0.1'],
-      locality: { region: '', zone: '', subzone: '' },
-      metadata: { CLUSTER_ID: 'Kubernetes' },
-    });
+    // The same shape a registry pod's proxy has (id POD.NS, name POD), from the node alone.
+    const want = { ...proxy('edge-1', 'gw', '10.9.0.1'), type: 'router', labels: { istio: 'ingressgateway' } };
+    expect(proxyFromNode(node)).toEqual({ ...want, metadata: { CLUSTER_ID: 'Kubernetes' } });
     expect(proxyFromNode({ ...node, namespace: undefined })).toBeUndefined();
   });
 });
