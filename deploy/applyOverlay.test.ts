@@ -10,7 +10,8 @@ import { parse, parseAllDocuments } from 'yaml';
 
 const DIR = dirname(fileURLToPath(import.meta.url));
 const OVERLAY = join(DIR, 'overlays', 'apply');
-type Doc = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: parsed manifests are walked loosely, as in deploy.test.ts
+type Doc = Record<string, any>;
 const read = (file: string): Doc[] => parseAllDocuments(readFileSync(file, 'utf8')).map((d) => d.toJS() as Doc);
 const WRITE = ['create', 'update', 'patch', 'delete', 'deletecollection', '*'];
 

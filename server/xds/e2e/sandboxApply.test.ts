@@ -36,8 +36,8 @@ beforeAll(async () => {
   grpcXds.register();
   for (const name of ['reviews-v1', 'reviews-v2']) echo.push(await startEchoBackend(name));
   const backends = [
-    { pod: 'reviews-v1', version: 'v1', port: echo[0]!.port },
-    { pod: 'reviews-v2', version: 'v2', port: echo[1]!.port },
+    { pod: 'reviews-v1', version: 'v1' as const, port: echo[0]!.port },
+    { pod: 'reviews-v2', version: 'v2' as const, port: echo[1]!.port },
   ];
   dir = mkdtempSync(join(tmpdir(), 'meshscope-apply-e2e-'));
   rt = createRuntimeForTest({ config: [dir], xdsPort: 0 }, { log: () => undefined, debounceMs: 10, maxDebounceMs: 500 });
