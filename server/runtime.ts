@@ -14,6 +14,7 @@ import { type ContractsState, liveContracts } from './api/contracts';
 import { parseRuntimeConfig, sourceMode, ENV_VAR, type RuntimeConfig } from './api/runtimeConfig';
 import type { MeshEvent } from './api/events';
 import type { ApiContext, SyncStatus, XdsState } from './api/types';
+import { type DataPlaneOptions, DemoDataPlane } from './demo/dataPlane';
 import { DEFAULT_OPTIONS, type MeshSnapshot, type TranslateOptions } from './model/mesh';
 import { createAdsGenerator } from './pipeline/adsGenerator';
 import { createCache } from './pipeline/cache';
@@ -50,6 +51,8 @@ export interface MeshscopeRuntime {
   applyContext(): ApplyContext;
   /** `serve --contracts FILE`: the contracts and their results on the current snapshot (undefined without a file). */
   contracts(): ContractsState | undefined;
+  /** The demo data plane (`serve` on the demo mesh, or `--demo-traffic`), when it runs. */
+  demoTraffic(): DemoDataPlane | undefined;
   /** "proxy X changed" events; returns unsubscribe. */
   subscribe(listener: (e: MeshEvent) => void): () => void;
   stop(): Promise<void>;
@@ -172,6 +175,20 @@ function createRuntime(config: RuntimeConfig, configError?: string, overrides: A
   const unsubscribeAds = connectStoreToAds(store, ads);
   const sync = (): readonly SyncStatus[] => ads.syncz() as SyncStatus[];
 
+  // The demo data plane follows every snapshot once the ADS server listens (its clients dial it).
+  const demo =
+    config.demoTraffic === true
+      ? new DemoDataPlane(options, {
+          protoPath: resolve(rootDir(), 'proto', 'echo.proto'),
+          adsAddress: () => (xds.state === 'listening' ? `127.0.0.1:${xds.port}` : undefined),
+          ...(config.demoRate !== undefined ? { rate: config.demoRate } : {}),
+          ...(overrides.demo ?? {}),
+          log: (line) => console.log(line),
+        })
+      : undefined;
+  const unsubscribeDemo = demo ? store.onChange((snap) => void demo.update(snap)) : () => undefined;
+  if (demo) void Promise.all([ready, adsStarted]).then(() => demo.update(store.snapshot()));
+
   const applier = makeApplier(config, mode, store);
   const token = applyToken(config);
   const contracts = liveContracts(config.contracts, () => store.snapshot(), options, cache);
@@ -186,7 +203,7 @@ function createRuntime(config: RuntimeConfig, configError?: string, overrides: A
     ready,
     startedAt,
     snapshot: () => store.snapshot(),
-    statuses: () => [...problems, ...store.statuses()],
+    statuses: () => [...problems, ...store.statuses(), ...(demo ? [demo.status()] : [])],
     context: () => ({
       snapshot: store.snapshot(),
       inputs: () => store.inputs(),
@@ -204,6 +221,7 @@ function createRuntime(config: RuntimeConfig, configError?: string, overrides: A
         listeners.delete(listener);
       };
     },
+    demoTraffic: () => demo,
     applyContext: () => ({ applier, allowApply: config.allowApply === true, token }),
     contracts: () => contracts?.(),
     xds: () => xds,
@@ -213,6 +231,8 @@ function createRuntime(config: RuntimeConfig, configError?: string, overrides: A
       unsubscribeCache();
       unsubscribeStore();
       unsubscribeAds();
+      unsubscribeDemo();
+      await demo?.stop();
       await adsStarted;
       await ads.stop();
       listeners.clear();
@@ -279,7 +299,10 @@ export const createRuntimeForTest = (config: RuntimeConfig, overrides?: AdsOverr
   createRuntime(config, undefined, overrides);
 
 /** ADS settings a caller may override (tests, benchmarks); the rest come from the environment. */
-export type AdsOverrides = Partial<Pick<AdsServerOptions, 'log' | 'debounceMs' | 'maxDebounceMs' | 'pushConcurrency'>>;
+export type AdsOverrides = Partial<Pick<AdsServerOptions, 'log' | 'debounceMs' | 'maxDebounceMs' | 'pushConcurrency'>> & {
+  /** Demo data plane settings (tests: a low rate, a short tick). */
+  demo?: Partial<Pick<DataPlaneOptions, 'rate' | 'tickMs' | 'testerPercent' | 'deadlineMs' | 'window'>>;
+};
 
 const intEnv = (name: string): number | undefined => {
   const v = process.env[name];
@@ -300,5 +323,6 @@ function adsOptionsFromEnv(overrides: AdsOverrides): Partial<AdsServerOptions> {
   if (after !== undefined) out.debounceMs = after;
   if (max !== undefined) out.maxDebounceMs = max;
   if (throttle !== undefined && throttle > 0) out.pushConcurrency = throttle;
-  return { ...out, ...overrides };
+  const { demo: _demo, ...adsOverrides } = overrides;
+  return { ...out, ...adsOverrides };
 }

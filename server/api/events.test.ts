@@ -38,4 +38,21 @@ describe('eventStream', () => {
     expect((await reader.read()).done).toBe(true);
     expect(listeners.size).toBe(0);
   });
+
+  it('sends the periodic event (the demo traffic counters) every interval, and stops it on abort', async () => {
+    const ac = new AbortController();
+    let n = 0;
+    const reader = eventStream(() => () => undefined, {
+      signal: ac.signal,
+      periodic: { event: 'traffic', everyMs: 10, data: () => ({ n: ++n }) },
+    }).getReader();
+    const dec = new TextDecoder();
+    await reader.read(); // hello
+    expect(dec.decode((await reader.read()).value)).toBe(formatSse('traffic', { n: 1 }));
+    expect(dec.decode((await reader.read()).value)).toBe(formatSse('traffic', { n: 2 }));
+    ac.abort();
+    const calls = n;
+    await new Promise((r) => setTimeout(r, 40));
+    expect(n).toBe(calls);
+  });
 });

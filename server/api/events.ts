@@ -37,6 +37,8 @@ export interface EventStreamOptions {
   hello?: unknown;
   heartbeatMs?: number;
   signal?: AbortSignal;
+  /** An event sent every `everyMs` (the demo's `traffic` counters), with what `data()` returns then. */
+  periodic?: { event: string; everyMs: number; data: () => unknown };
 }
 
 export function eventStream(subscribe: Subscribe, opts: EventStreamOptions = {}): ReadableStream<Uint8Array> {
@@ -57,10 +59,14 @@ export function eventStream(subscribe: Subscribe, opts: EventStreamOptions = {})
       const unsubscribe = subscribe((e) => send(formatSse('proxies', e)));
       const timer = setInterval(() => send(': keep-alive\n\n'), opts.heartbeatMs ?? 15_000);
       timer.unref?.();
+      const p = opts.periodic;
+      const ticker = p ? setInterval(() => send(formatSse(p.event, p.data())), p.everyMs) : undefined;
+      ticker?.unref?.();
       cleanup = () => {
         if (closed) return;
         closed = true;
         clearInterval(timer);
+        if (ticker) clearInterval(ticker);
         unsubscribe();
         try {
           controller.close();

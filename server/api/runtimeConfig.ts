@@ -19,6 +19,10 @@ export const RuntimeConfigSchema = z
     authTokenFile: z.string().min(1).optional(),
     /** `serve --contracts FILE`: routing contracts run on every live snapshot. */
     contracts: z.string().min(1).optional(),
+    /** The demo data plane (server/demo): pod servers on the pods' loopback IPs and xDS client workloads. */
+    demoTraffic: z.boolean().optional(),
+    /** Calls per second per demo client (default 50). */
+    demoRate: z.number().int().min(0).max(200).optional(),
   })
   .strict();
 

@@ -17,7 +17,9 @@ export const USAGE = `usage: meshscope <command> [flags]
 
   serve     [--config PATH…] [--kubeconfig FILE | --in-cluster] [--port 3000] [--xds-port 15010]
             [--allow-apply] [--auth-token-file F] [--contracts FILE]
-            the dashboard + xDS control plane (no --config: the embedded demo mesh)
+            [--demo-traffic | --no-demo-traffic] [--demo-rate N]
+            the dashboard + xDS control plane (no --config: the embedded demo mesh, with its
+            loopback data plane of real gRPC servers and xDS clients; --demo-traffic: the same on files)
   proxies   --config PATH… [-o json|table]
   translate --config PATH… --proxy POD.NAMESPACE [--type listeners|routes|clusters|endpoints|all]
   simulate  (--config PATH… --proxy POD.NAMESPACE | --dump config_dump.json) --mode outbound|inbound|gateway

@@ -20,8 +20,18 @@ afterEach(() => {
 describe('planServe', () => {
   it('defaults to the demo mesh on :3000 with xDS on :15010 (DESIGN.md §3)', async () => {
     const plan = await planServe([], '/work');
-    expect(plan).toEqual({ port: 3000, runtime: { xdsPort: 15010 } });
+    expect(plan).toEqual({ port: 3000, runtime: { xdsPort: 15010, demoTraffic: true } });
     expect(sourceMode(plan.runtime)).toBe('demo');
+  });
+
+  it('the demo data plane: on for the demo mesh (off with --no-demo-traffic), opt-in for files, refused for a cluster', async () => {
+    expect((await planServe(['--no-demo-traffic'], '/w')).runtime.demoTraffic).toBeUndefined();
+    expect((await planServe(['--config', 'd'], '/w')).runtime.demoTraffic).toBeUndefined();
+    const files = await planServe(['--config', 'd', '--demo-traffic', '--demo-rate', '10'], '/w');
+    expect(files.runtime).toMatchObject({ config: ['/w/d'], demoTraffic: true, demoRate: 10 });
+    expect(parseRuntimeConfig(JSON.stringify(files.runtime))).toEqual({ config: files.runtime });
+    await expect(planServe(['--in-cluster', '--demo-traffic'], '/w')).rejects.toThrow(/loopback IPs/);
+    await expect(planServe(['--demo-rate', '500'], '/w')).rejects.toThrow(/0 to 200/);
   });
 
   it('resolves --config paths against the cwd and keeps their order; the env round-trips', async () => {

@@ -1,6 +1,8 @@
 // `meshscope serve [--config PATH…] [--kubeconfig FILE [--context C] | --context C | --in-cluster]
 //                  [--namespace NS]… [--port 3000] [--xds-port 15010] [--allow-apply] [--auth-token-file F]
-//                  [--contracts FILE]`
+//                  [--contracts FILE] [--demo-traffic | --no-demo-traffic] [--demo-rate N]`
+// (the demo data plane, server/demo: on by default for the embedded demo mesh; `--demo-traffic` runs it on
+// a file source whose pods carry loopback IPs.)
 // (`--namespace`: with files, the namespace of objects that name none; with a cluster, repeatable,
 // the namespaces to watch instead of the whole cluster.)
 // Builds the Next app when needed, then runs `next start` as a child with MESHSCOPE_CONFIG set.
@@ -39,6 +41,9 @@ export async function planServe(
     { name: 'allow-apply', kind: 'boolean' },
     { name: 'auth-token-file', kind: 'string' },
     { name: 'contracts', kind: 'string' },
+    { name: 'demo-traffic', kind: 'boolean' },
+    { name: 'no-demo-traffic', kind: 'boolean' },
+    { name: 'demo-rate', kind: 'string' },
   ]);
   const kubeconfig = str(args, 'kubeconfig');
   const inCluster = args.flags['in-cluster'] === true;
@@ -67,6 +72,16 @@ export async function planServe(
   const contracts = str(args, 'contracts');
   if (contracts) runtime.contracts = resolve(cwd, contracts);
   if (paths.length) runtime.config = paths;
+  const demoTraffic = args.flags['demo-traffic'] === true;
+  if (demoTraffic && args.flags['no-demo-traffic'] === true) throw new UsageError('use either --demo-traffic or --no-demo-traffic');
+  if (demoTraffic && kube) throw new UsageError('--demo-traffic needs the demo mesh or --config files whose pods have loopback IPs');
+  if (demoTraffic || (!kube && !paths.length && args.flags['no-demo-traffic'] !== true)) runtime.demoTraffic = true;
+  const rate = str(args, 'demo-rate');
+  if (rate !== undefined) {
+    if (!/^\d+$/.test(rate) || Number(rate) > 200)
+      throw new UsageError(`--demo-rate takes 0 to 200 calls per second per client, got "${rate}"`);
+    runtime.demoRate = Number(rate);
+  }
   const namespaces = [...new Set(list(args, 'namespace'))];
   if (kube) {
     if (namespaces.length) runtime.namespaces = namespaces;

@@ -8,6 +8,26 @@ import type { KubeObject, ParsedInputs } from './objects';
 import { proxyType } from '../proxyIdentity';
 import { byteCompare } from '../../lib/compare';
 
+/**
+ * A pod template annotation giving the first replica's pod IP (replica i gets the last octet + i): the
+ * demo mesh's pods carry loopback addresses this way, so the demo data plane (server/demo) can bind a
+ * real server on each pod's own address and the EDS endpoints are real. Invalid values are ignored.
+ */
+export const POD_IP_ANNOTATION = 'demo.meshscope.io/pod-ip';
+
+const IPV4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/;
+
+/** The IP of replica `i` from the template annotation, or undefined (absent, invalid, or past .254). */
+export function annotatedPodIp(annotations: Readonly<Record<string, string>>, i: number): string | undefined {
+  const m = IPV4.exec(annotations[POD_IP_ANNOTATION]?.trim() ?? '');
+  if (!m) return undefined;
+  const octets = m.slice(1, 5).map(Number);
+  if (octets.some((o) => o > 255)) return undefined;
+  const last = octets[3]! + i;
+  if (last > 254) return undefined;
+  return `${octets[0]}.${octets[1]}.${octets[2]}.${last}`;
+}
+
 interface PodDraft {
   meta: ObjectMeta;
   spec: KubePodSpec;
@@ -47,7 +67,9 @@ function expandWorkload(w: ParsedInputs['workloads'][number], taken: Set<string>
     if (taken.has(`${ns}/${name}`)) continue;
     taken.add(`${ns}/${name}`);
     const podLabels = w.kind === 'StatefulSet' ? { ...labels, 'statefulset.kubernetes.io/pod-name': name } : labels;
+    const ip = annotatedPodIp(annotations, i);
     out.push({
+      ...(ip ? { ip } : {}),
       meta: { name, namespace: ns, labels: podLabels, annotations, creationTimestamp: w.meta.creationTimestamp },
       spec: tpl.spec ?? {},
       ready: true,

@@ -1,0 +1,243 @@
+'use client';
+// /demo: live traffic shifting on the demo data plane. Pick a service; its VirtualService's weights as
+// sliders (sum kept at 100) beside the configured and observed shares of real calls; canary steps, the
+// `x-user: tester` header route, fault injection with the error rate, and reset. Every change is a draft
+// applied through the sandbox (components/data/demo.ts), exactly as a user would apply it.
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { applyDraft, resetDemo, type ServiceTraffic, useDemoTraffic } from '@/components/data/demo';
+import { type DemoEdit, draftYaml, editFromSpec } from './draft';
+import { TrafficBars } from './TrafficBars';
+import { CANARY_STEPS, canaryStep, rebalance } from './weights';
+
+/** The observed bars use the last 2 s, so a change shows within about a second. */
+const WINDOW_SECONDS = 2;
+
+const short = (host: string) => host.split('.')[0] ?? host;
+
+export function DemoView({ initialToken }: { initialToken?: string }) {
+  const traffic = useDemoTraffic(WINDOW_SECONDS);
+  const report = traffic.data;
+  const services = report?.services ?? [];
+  const [host, setHost] = useState<string>();
+  const svc = services.find((s) => s.host === host) ?? services[0];
+  const [token, setToken] = useState(initialToken ?? '');
+  const [edit, setEdit] = useState<DemoEdit>();
+  const [status, setStatus] = useState<{ ok: boolean; message: string }>();
+  const [busy, setBusy] = useState(false);
+  const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
+
+  // The page's state starts from the live VirtualService, and follows it until the user edits.
+  const dirty = useRef(false);
+  const specKey = JSON.stringify([svc?.host, svc?.virtualService?.spec, svc?.subsets]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: specKey stands for the live rule
+  useEffect(() => {
+    if (!svc || dirty.current) return;
+    setEdit(
+      editFromSpec(svc.virtualService?.spec, svc.subsets, {
+        abortPercent: svc.fault?.abortPercent ?? 0,
+        delayPercent: svc.fault?.delayPercent ?? 0,
+      }),
+    );
+  }, [specKey]);
+
+  async function apply(next: DemoEdit) {
+    if (!svc?.virtualService) return;
+    setBusy(true);
+    const r = await applyDraft(draftYaml(svc.virtualService, svc.host, next), token).catch((e: Error) => ({
+      ok: false,
+      message: e.message,
+    }));
+    setStatus(r.ok ? { ok: true, message: `applied to ${svc.virtualService.namespace}/${svc.virtualService.name}` } : r);
+    dirty.current = false;
+    setBusy(false);
+  }
+  const change = (next: DemoEdit, delayMs = 0) => {
+    dirty.current = true;
+    setEdit(next);
+    clearTimeout(timer.current);
+    timer.current = setTimeout(() => void apply(next), delayMs);
+  };
+  async function reset() {
+    setBusy(true);
+    const r = await resetDemo(token).catch((e: Error) => ({ ok: false, message: e.message }));
+    setStatus(r.ok ? { ok: true, message: 'reset: the demo mesh as shipped' } : r);
+    dirty.current = false;
+    setBusy(false);
+  }
+
+  const sum = useMemo(() => Object.values(edit?.weights ?? {}).reduce((a, b) => a + b, 0), [edit]);
+
+  return (
+    <>
+      <h1>Traffic demo</h1>
+      <p className="muted small" data-testid="demo-status">
+        {report?.running
+          ? `${report.clients} xDS clients at ${report.ratePerClient} req/s each, ${report.backends.length} pod servers on loopback; observed over the last ${report.windowSeconds} s`
+          : 'no demo traffic running'}
+      </p>
+      {report && report.problems.length > 0 && (
+        <ul className="error-text small" data-testid="demo-problems">
+          {report.problems.map((p) => (
+            <li key={p}>{p}</li>
+          ))}
+        </ul>
+      )}
+      {traffic.error && <p className="error-text">{String(traffic.error.message)}</p>}
+      {services.length > 0 && (
+        <nav className="toolbar demo-services" aria-label="services">
+          {services.map((s) => (
+            <button
+              key={s.host}
+              type="button"
+              aria-pressed={s.host === svc?.host}
+              onClick={() => {
+                dirty.current = false;
+                setHost(s.host);
+              }}
+            >
+              {short(s.host)}
+            </button>
+          ))}
+        </nav>
+      )}
+      {svc && edit && (
+        <div className="demo-grid">
+          <section className="panel demo-controls" aria-label="controls">
+            <h2>
+              {svc.host}:{svc.port}
+            </h2>
+            <p className="muted small">
+              {svc.virtualService
+                ? `VirtualService ${svc.virtualService.namespace}/${svc.virtualService.name}, catch-all route`
+                : 'no VirtualService: the whole service, round robin'}
+            </p>
+            <fieldset disabled={!svc.virtualService}>
+              <legend>Weights (sum {sum})</legend>
+              {Object.entries(edit.weights).map(([subset, w]) => (
+                <label key={subset} className="demo-slider">
+                  <span>{subset || '(all)'}</span>
+                  <input
+                    type="range"
+                    min={0}
+                    max={100}
+                    value={w}
+                    aria-label={`weight ${subset}`}
+                    onChange={(e) => change({ ...edit, weights: rebalance(edit.weights, subset, Number(e.target.value)) }, 400)}
+                  />
+                  <output className="num">{w}%</output>
+                </label>
+              ))}
+              <div className="toolbar">
+                <span className="muted small">Canary:</span>
+                {CANARY_STEPS.map((first) => (
+                  <button key={first} type="button" onClick={() => change({ ...edit, weights: canaryStep(svc.subsets, first) })}>
+                    {first}/{100 - first}
+                  </button>
+                ))}
+              </div>
+            </fieldset>
+            <fieldset disabled={!svc.virtualService}>
+              <legend>Header match</legend>
+              <label>
+                <input type="checkbox" checked={edit.tester} onChange={(e) => change({ ...edit, tester: e.target.checked })} /> send{' '}
+                <code>x-user: tester</code> to {edit.testerSubset} ({report?.ratePerClient ? '10% of calls carry it' : ''})
+              </label>
+            </fieldset>
+            <FaultControls edit={edit} onChange={(f) => change({ ...edit, fault: f }, 400)} />
+            <div className="toolbar">
+              <button type="button" onClick={() => void reset()} disabled={busy}>
+                Reset demo
+              </button>
+              {!initialToken && (
+                <label className="small">
+                  apply token{' '}
+                  <input
+                    type="password"
+                    value={token}
+                    onChange={(e) => setToken(e.target.value)}
+                    placeholder="printed by meshscope serve"
+                  />
+                </label>
+              )}
+            </div>
+            {status && (
+              <p className={status.ok ? 'small' : 'error-text small'} data-testid="apply-status">
+                {status.message}
+              </p>
+            )}
+          </section>
+          <ServicePanel svc={svc} />
+        </div>
+      )}
+    </>
+  );
+}
+
+function FaultControls({ edit, onChange }: { edit: DemoEdit; onChange: (f: DemoEdit['fault']) => void }) {
+  const f = edit.fault;
+  const num = (v: string) => Math.max(0, Math.min(100, Number(v) || 0));
+  return (
+    <fieldset>
+      <legend>Fault injection (catch-all route)</legend>
+      <label className="demo-slider">
+        <span>abort %</span>
+        <input
+          type="range"
+          min={0}
+          max={100}
+          value={f.abortPercent}
+          aria-label="abort percent"
+          onChange={(e) => onChange({ ...f, abortPercent: num(e.target.value) })}
+        />
+        <output className="num">{f.abortPercent}%</output>
+      </label>
+      <label className="demo-slider">
+        <span>delay %</span>
+        <input
+          type="range"
+          min={0}
+          max={100}
+          value={f.delayPercent}
+          aria-label="delay percent"
+          onChange={(e) => onChange({ ...f, delayPercent: num(e.target.value) })}
+        />
+        <output className="num">{f.delayPercent}%</output>
+      </label>
+      <label className="small">
+        delay{' '}
+        <input
+          type="number"
+          min={1}
+          max={2500}
+          value={f.delayMs}
+          aria-label="delay ms"
+          onChange={(e) => onChange({ ...f, delayMs: Math.max(1, Math.min(2500, Number(e.target.value) || 1)) })}
+        />{' '}
+        ms
+      </label>
+    </fieldset>
+  );
+}
+
+function ServicePanel({ svc }: { svc: ServiceTraffic }) {
+  return (
+    <section className="panel" aria-label="traffic">
+      <h2>Configured vs observed</h2>
+      <dl className="facts">
+        <dt>calls</dt>
+        <dd data-testid="calls">{svc.requests}</dd>
+        <dt>error rate</dt>
+        <dd data-testid="error-rate" data-value={svc.errorPercent} className={svc.errorPercent > 0 ? 'error-text' : undefined}>
+          {svc.errorPercent}%{' '}
+          {Object.entries(svc.errorsByCode)
+            .map(([code, n]) => `${code} ${n}`)
+            .join(', ')}
+        </dd>
+        <dt>mean latency</dt>
+        <dd>{svc.meanLatencyMs} ms</dd>
+      </dl>
+      <TrafficBars destinations={svc.destinations} caption="plain calls (catch-all route)" />
+      {svc.tester.requests > 0 && <TrafficBars destinations={svc.tester.destinations} caption="calls with x-user: tester" />}
+    </section>
+  );
+}

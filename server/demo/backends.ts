@@ -1,0 +1,50 @@
+// The demo's pod servers: one gRPC server per loopback pod, bound to the pod's own IP on each of its
+// container ports, answering the echo service with the pod's name and version. A bind failure is kept as
+// the backend's state (shown by /api/demo/traffic and the source status), never thrown.
+import * as grpc from '@grpc/grpc-js';
+import type { EchoReply, EchoRequest, EchoService } from './echoService';
+import type { BackendPlan } from './plan';
+
+export interface RunningBackend {
+  plan: BackendPlan;
+  /** IP:port for each bound port. */
+  bound: string[];
+  error?: string;
+  stop(): Promise<void>;
+}
+
+const bind = (server: grpc.Server, address: string) =>
+  new Promise<number>((resolve, reject) =>
+    server.bindAsync(address, grpc.ServerCredentials.createInsecure(), (err, port) => (err ? reject(err) : resolve(port))),
+  );
+
+export async function startBackend(plan: BackendPlan, echo: EchoService): Promise<RunningBackend> {
+  const server = new grpc.Server();
+  server.addService(echo.definition, {
+    Echo: (_call: grpc.ServerUnaryCall<EchoRequest, EchoReply>, cb: grpc.sendUnaryData<EchoReply>) =>
+      cb(null, { pod: plan.pod, namespace: plan.namespace, version: plan.version, app: plan.app, address: plan.ip }),
+  });
+  const bound: string[] = [];
+  const errors: string[] = [];
+  for (const port of plan.ports) {
+    const address = `${plan.ip}:${port}`;
+    try {
+      await bind(server, address);
+      bound.push(address);
+    } catch (e) {
+      errors.push(`${address}: ${(e as Error).message}`);
+    }
+  }
+  const out: RunningBackend = {
+    plan,
+    bound,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        // Clients may hold connections: force, so no port stays bound after stop.
+        server.forceShutdown();
+        resolve();
+      }),
+  };
+  if (errors.length) out.error = `pod ${plan.id} could not listen on ${errors.join('; ')}`;
+  return out;
+}
