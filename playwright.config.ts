@@ -98,7 +98,8 @@ export default defineConfig({
       : []),
   ],
   webServer: [
-    server(E2E_PORT!, `--xds-port ${E2E_XDS_PORT}`),
+    // The demo data plane at 30 calls/s per client (4 clients), not 50: the machine is shared.
+    server(E2E_PORT!, `--xds-port ${E2E_XDS_PORT} --demo-rate 30`),
     ...(withBookinfo ? [server(E2E_BOOKINFO_PORT!, `--xds-port ${E2E_BOOKINFO_XDS_PORT} --config ${E2E_BOOKINFO_DIR}`)] : []),
   ],
 });

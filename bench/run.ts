@@ -60,6 +60,15 @@ for (const n of sizes) benchTranslate(n, n >= 5000 ? 3 : 5);
 // ADS push fan-out (bench/xdsFanout.ts): K loopback SotW clients; BENCH_XDS_CLIENTS overrides K.
 for (const k of (process.env.BENCH_XDS_CLIENTS ?? '100,1000').split(',').map(Number)) rows.push(...(await benchXdsFanout(k)));
 
+// Demo data plane (bench/demoShift.ts): weight change → 95% of real calls shifted. BENCH_DEMO_REPS (20),
+// BENCH_DEMO_RATE (50 calls/s per client); BENCH_DEMO=0 skips it.
+if (process.env.BENCH_DEMO !== '0')
+  rows.push(
+    ...(await (
+      await import('./demoShift')
+    ).benchDemoShift(Number(process.env.BENCH_DEMO_REPS ?? 20), Number(process.env.BENCH_DEMO_RATE ?? 50))),
+  );
+
 // UI time-to-interactive for a proxy with ~1k / 10k clusters, in Chromium (bench/uiTti.ts): BENCH_UI=1.
 if (process.env.BENCH_UI === '1') rows.push(...(await (await import('./uiTti')).benchUiTti()));
 

@@ -236,8 +236,10 @@ function ServicePanel({ svc }: { svc: ServiceTraffic }) {
         <dt>mean latency</dt>
         <dd>{svc.meanLatencyMs} ms</dd>
       </dl>
-      <TrafficBars destinations={svc.destinations} caption="plain calls (catch-all route)" />
-      {svc.tester.requests > 0 && <TrafficBars destinations={svc.tester.destinations} caption="calls with x-user: tester" />}
+      <TrafficBars destinations={svc.destinations} caption="plain calls (catch-all route)" testId="plain-bars" />
+      {svc.tester.requests > 0 && (
+        <TrafficBars destinations={svc.tester.destinations} caption="calls with x-user: tester" testId="tester-bars" />
+      )}
     </section>
   );
 }

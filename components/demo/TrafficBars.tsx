@@ -1,9 +1,17 @@
 // Configured vs observed share per destination, as two horizontal bars each (no chart library needed).
 import type { ServiceTraffic } from '@/components/data/demo';
 
-export function TrafficBars({ destinations, caption }: { destinations: ServiceTraffic['destinations']; caption: string }) {
+export function TrafficBars({
+  destinations,
+  caption,
+  testId,
+}: {
+  destinations: ServiceTraffic['destinations'];
+  caption: string;
+  testId: string;
+}) {
   return (
-    <table className="table demo-bars">
+    <table className="table demo-bars" data-testid={testId}>
       <caption>{caption}</caption>
       <thead>
         <tr>

@@ -85,7 +85,9 @@ export class DemoDataPlane {
       this.backends.set(k, running);
     }
     const ads = this.o.adsAddress();
-    const wantedClients = new Map(ads ? plan.clients.map((c) => [`${c.key}|${c.nodeId}`, c]) : []);
+    // A client is keyed by its target's fault shape too: see ServicePlan.faultShape (a grpc-js-xds bug).
+    const shape = (c: (typeof plan.clients)[number]) => plan.services.find((x) => x.host === c.host && x.port === c.port)?.faultShape ?? '';
+    const wantedClients = new Map(ads ? plan.clients.map((c) => [`${c.key}|${c.nodeId}|${shape(c)}`, c]) : []);
     for (const [k, c] of this.clients) {
       if (wantedClients.has(k)) continue;
       this.clients.delete(k);
@@ -131,9 +133,9 @@ export class DemoDataPlane {
     );
   }
 
-  /** The counters of the last `windowSeconds` (1 to the window's span; default 10). */
+  /** The counters of the last `windowSeconds` (one bucket to the window's span; default 10). */
   report(windowSeconds = 10): TrafficReport {
-    const seconds = Math.max(1, Math.min(windowSeconds, this.window.spanSeconds));
+    const seconds = Math.max(this.window.bucketMs / 1000, Math.min(windowSeconds, this.window.spanSeconds));
     const problems = [...this.plan.problems];
     if (this.fatal) problems.unshift(this.fatal);
     if (!this.o.adsAddress()) problems.push('the ADS server is not listening: no client workloads');

@@ -67,6 +67,14 @@ export interface ServicePlan {
   tester?: ConfiguredDestination[];
   /** DestinationRule subsets of the host, to name the subset a pod answering a call belongs to. */
   subsets: { name: string; labels: Record<string, string> }[];
+  /**
+   * Which routes carry a delay / an abort. grpc-js-xds 1.14.1 compares a new resource with the cached one
+   * by the cached one's keys only (xds-resource-type.js deepEqual), so a route that gains a fault where it
+   * had none (a key the old route lacks) is taken as unchanged and never applied. The data plane opens a
+   * new channel for a target when this changes (dataPlane.ts), so the demo shows the fault as gRPC would
+   * apply it once the client does see the update.
+   */
+  faultShape: string;
 }
 
 export interface DemoPlan {
@@ -135,7 +143,7 @@ function servicePlan(snap: MeshSnapshot, host: string, port: number, o: Translat
   const dr = [...snap.destinationRules].sort(byAge).find((d) => resolveShortname(d.spec.host, d.meta.namespace, o.domainSuffix) === host);
   const subsets = (dr?.spec.subsets ?? []).map((s) => ({ name: s.name, labels: { ...(s.labels ?? {}) } }));
   const whole = [{ cluster: cluster(port, '', host), subset: '', percent: 100 }];
-  if (!vs) return { host, port, destinations: whole, subsets };
+  if (!vs) return { host, port, destinations: whole, subsets, faultShape: '' };
   const http = vs.spec.http ?? [];
   const plain = http.find((r) => (r.match ?? []).length === 0);
   const testerRoute = http.find((r) => (r.match ?? []).length === 0 || isTesterMatch(r));
@@ -145,6 +153,7 @@ function servicePlan(snap: MeshSnapshot, host: string, port: number, o: Translat
     virtualService: { namespace: vs.meta.namespace, name: vs.meta.name, spec: vs.spec },
     destinations: plain ? destinationsOf(plain, host, port, vs.meta.namespace, o) : [],
     subsets,
+    faultShape: http.map((r) => `${r.fault?.delay ? 'd' : ''}${r.fault?.abort ? 'a' : ''}`).join(','),
   };
   const f = plain?.fault;
   if (f) {
