@@ -100,9 +100,12 @@ function describeChange(b: Json, a: Json): string[] {
   const ta = obj(a.route).timeout;
   if (tb !== ta) out.push(`timeout ${String(tb ?? 'none')} → ${String(ta ?? 'none')}`);
   const other = new Set<string>();
+  const destinationChanged = out.length > 0 && JSON.stringify(wb) !== JSON.stringify(wa);
   for (const d of diff(b, a)) {
     const p = d.path.map(String);
     if (p[0] === 'route' && (p[1] === 'cluster' || p[1] === 'weightedClusters' || p[1] === 'timeout')) continue;
+    // Istio derives the decorator's operation from the destination: it follows a destination change.
+    if (p[0] === 'decorator' && destinationChanged) continue;
     other.add(snakePath(p.slice(0, 2)));
   }
   if (other.size > 0) out.push(`${[...other].sort().join(', ')} changed`);
