@@ -3,7 +3,9 @@
 // route the VirtualService http rule that produced it (rule index by route name, else by route order:
 // components/proxy/model/ruleIndex.ts). Mesh proxies only: an uploaded dump has no objects behind it.
 import { stringify } from 'yaml';
+import Link from 'next/link';
 import { useConfigObject } from '@/components/data/proxyDetailData';
+import { sandboxLoadHref } from '@/components/sandbox/model/urlState';
 import { ruleForRoute } from '@/components/proxy/model/ruleIndex';
 import type { SimSource } from '@/server/simulate/types';
 
@@ -56,7 +58,12 @@ export function SourceRule({ proxyId, path, source, route }: SourceRuleProps) {
           </span>
         ) : null}
       </div>
-      <div className="muted small">{where}</div>
+      <div className="muted small">
+        {where} ·{' '}
+        <Link href={sandboxLoadHref(path)} data-testid="load-into-sandbox">
+          Load into sandbox
+        </Link>
+      </div>
       {rule ? <pre className="mono rg-json">{stringify(obj.spec.http?.[rule.index] ?? {})}</pre> : null}
       <details>
         <summary>whole {obj.kind} (YAML)</summary>
