@@ -129,16 +129,14 @@ function createRuntime(config: RuntimeConfig, configError?: string, overrides: A
   const ready = (async () => {
     await Promise.all(
       sources.map((s) =>
-        s
-          .start(sink)
-          .catch((e: unknown) =>
-            store.status({
-              id: s.id,
-              kind: mode === 'kube' ? 'kube' : mode === 'demo' ? 'demo' : 'file',
-              state: 'failing',
-              lastError: String(e),
-            }),
-          ),
+        s.start(sink).catch((e: unknown) =>
+          store.status({
+            id: s.id,
+            kind: mode === 'kube' ? 'kube' : mode === 'demo' ? 'demo' : 'file',
+            state: 'failing',
+            lastError: String(e),
+          }),
+        ),
       ),
     );
     store.flush();
@@ -172,7 +170,16 @@ function createRuntime(config: RuntimeConfig, configError?: string, overrides: A
     startedAt,
     snapshot: () => store.snapshot(),
     statuses: () => [...problems, ...store.statuses()],
-    context: () => ({ snapshot: store.snapshot(), options, cache, statuses: rt.statuses(), sync, xds, now: new Date().toISOString() }),
+    context: () => ({
+      snapshot: store.snapshot(),
+      inputs: () => store.inputs(),
+      options,
+      cache,
+      statuses: rt.statuses(),
+      sync,
+      xds,
+      now: new Date().toISOString(),
+    }),
     subscribe(listener) {
       if (!lastSnapshot) lastSnapshot = store.snapshot();
       listeners.add(listener);

@@ -42,6 +42,7 @@ export class Store implements SourceSink {
   private maxTimer: ReturnType<typeof setTimeout> | undefined;
   private version = 0;
   private cached: MeshSnapshot | undefined;
+  private builtInputs: readonly RawInput[] = [];
   private dirty = true;
   /** Validation results per stored input object (inputs are replaced, never mutated, by sources). */
   private readonly issuesOf = new WeakMap<RawInput, ReturnType<typeof validateRaw>>();
@@ -58,6 +59,15 @@ export class Store implements SourceSink {
       this.dirty = false;
     }
     return this.cached;
+  }
+
+  /**
+   * The raw inputs the current snapshot was built from (sources merged, last-good versions substituted):
+   * what the sandbox overlays a draft on. Never mutated; replaced with every build.
+   */
+  inputs(): readonly RawInput[] {
+    this.snapshot();
+    return this.builtInputs;
   }
 
   onChange(cb: (snap: MeshSnapshot, change: StoreChange) => void): () => void {
@@ -197,7 +207,8 @@ export class Store implements SourceSink {
         merged.set(key, use);
       }
     }
-    return buildSnapshot([...merged.values(), ...unkeyed], {
+    this.builtInputs = [...merged.values(), ...unkeyed];
+    return buildSnapshot(this.builtInputs, {
       version: this.version,
       ...(this.domainSuffix !== undefined ? { domainSuffix: this.domainSuffix } : {}),
       extraErrors: errors,
