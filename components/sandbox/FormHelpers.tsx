@@ -111,12 +111,7 @@ function RuleEditor({ rule, text, doc, onText, subsetsFor }: Omit<Props, 'form'>
         // A destination is its position in the rule (route[j]): the index is its identity.
         const key = `route[${j}]`;
         return (
-          <div
-            className="sb-row sb-dest"
-            key={key}
-            data-testid="sb-destination"
-            data-subset={d.subset ?? ''}
-          >
+          <div className="sb-row sb-dest" key={key} data-testid="sb-destination" data-subset={d.subset ?? ''}>
             <span className="mono sb-host" title={d.host}>
               {d.host}
               {d.port ? `:${d.port}` : ''}

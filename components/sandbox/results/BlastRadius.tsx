@@ -18,7 +18,8 @@ export function BlastRadius({
       <h2>
         Blast radius{' '}
         <span className="muted small">
-          {entries.length} of {stats.proxies} proxies change · {stats.translated} translated
+          {entries.length} of {stats.proxies} proxies change
+          {stats.candidates !== undefined ? ` · ${stats.candidates} candidates` : ''} · {stats.translated} translated
           {stats.ms !== undefined ? ` · ${Math.round(stats.ms)} ms` : ''}
         </span>
       </h2>
@@ -43,6 +44,11 @@ export function BlastRadius({
                     {e.proxy}
                   </button>
                   {e.type === 'router' ? <span className="badge router">gateway</span> : null}
+                  {e.unverified ? (
+                    <span className="badge warn" title="named by change impact but not translated (translation limit)">
+                      unverified
+                    </span>
+                  ) : null}
                 </td>
                 <td className="small">{e.types.join(', ')}</td>
                 <td className="small">

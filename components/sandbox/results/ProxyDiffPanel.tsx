@@ -15,6 +15,7 @@ import type { ProxyDiff, RouteChange } from '@/server/sandbox/types';
 import { clusterLabel } from '../model/checks';
 import { proxyGraphDiff } from '../model/graphDiff';
 import { JsonDiff } from './JsonDiff';
+import '@/components/proxy/proxy.css';
 
 type Tab = 'changes' | 'graph' | 'produces' | 'json';
 const TABS: [Tab, string][] = [
@@ -34,60 +35,66 @@ const weights = (w: Record<string, number> | undefined) =>
 function RouteChanges({ routes }: { routes: readonly RouteChange[] }) {
   if (routes.length === 0) return <p className="muted small">No route changes.</p>;
   return (
-    <table className="table" data-testid="route-changes">
-      <thead>
-        <tr>
-          <th>change</th>
-          <th>route config · virtual host</th>
-          <th>route</th>
-          <th>what</th>
-          <th>from rule</th>
-        </tr>
-      </thead>
-      <tbody>
-        {routes.map((r) => (
-          <tr
-            key={`${r.change}/${r.routeConfig}/${r.virtualHost}/${r.route}/${r.from ?? ''}/${r.to ?? ''}`}
-            className={`sb-${r.change}`}
-            data-change={r.change}
-          >
-            <td>
-              <span className={`badge sb-change-${r.change}`}>{r.change}</span>
-            </td>
-            <td className="mono small">
-              {r.routeConfig} · {r.virtualHost}
-            </td>
-            <td className="mono small">
-              {r.route}
-              {r.from !== undefined || r.to !== undefined ? (
-                <span className="muted">
-                  {' '}
-                  #{r.from ?? '–'}→#{r.to ?? '–'}
-                </span>
-              ) : null}
-            </td>
-            <td className="small" data-testid="route-change-detail">
-              {r.detail ?? ''}
-              {r.weights ? (
-                <div className="mono" data-testid="route-change-weights">
-                  {weights(r.weights.before)} → <span className="weight">{weights(r.weights.after)}</span>
-                </div>
-              ) : null}
-            </td>
-            <td className="mono small">
-              {r.source ? `${r.source.namespace}/${r.source.name}${r.source.rule ? ` ${r.source.rule}` : ''}` : ''}
-            </td>
+    <div className="sb-scroll">
+      <table className="table" data-testid="route-changes">
+        <thead>
+          <tr>
+            <th>change</th>
+            <th>route config · virtual host</th>
+            <th>route</th>
+            <th>what</th>
+            <th>from rule</th>
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {routes.map((r) => (
+            <tr
+              key={`${r.change}/${r.routeConfig}/${r.virtualHost}/${r.route}/${r.from ?? ''}/${r.to ?? ''}`}
+              className={`sb-${r.change}`}
+              data-change={r.change}
+            >
+              <td>
+                <span className={`badge sb-change-${r.change}`}>{r.change}</span>
+              </td>
+              <td className="mono small">
+                {r.routeConfig} · {r.virtualHost}
+              </td>
+              <td className="mono small">
+                {r.route}
+                {r.from !== undefined || r.to !== undefined ? (
+                  <span className="muted">
+                    {' '}
+                    #{r.from ?? '–'}→#{r.to ?? '–'}
+                  </span>
+                ) : null}
+              </td>
+              <td className="small" data-testid="route-change-detail">
+                {r.detail ?? ''}
+                {r.weights ? (
+                  <div className="mono" data-testid="route-change-weights">
+                    {weights(r.weights.before)} → <span className="weight">{weights(r.weights.after)}</span>
+                  </div>
+                ) : null}
+              </td>
+              <td className="mono small">
+                {r.source ? `${r.source.namespace}/${r.source.name}${r.source.rule ? ` ${r.source.rule}` : ''}` : ''}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }
 
 function DiffGraph({ diff }: { diff: ProxyDiff }) {
   const live = useProxy(diff.proxy);
-  const firstRc = diff.routes[0]?.routeConfig ?? diff.resources.find((r) => r.type === 'routes')?.name;
-  const [filter, setFilter] = useState<GraphFilter>(firstRc ? { routeConfig: firstRc } : {});
+  // Start on the first changed virtual host (with its route configuration and listeners), else route config.
+  const first = diff.routes[0];
+  const firstRc = diff.resources.find((r) => r.type === 'routes')?.name;
+  const [filter, setFilter] = useState<GraphFilter>(
+    first ? { routeConfig: first.routeConfig, virtualHost: first.virtualHost } : firstRc ? { routeConfig: firstRc } : {},
+  );
   const [selected, setSelected] = useState<string>();
   const merged = useMemo(
     () => (live.data ? proxyGraphDiff(readConfigDump(live.data.configDump).config, diff.resources) : undefined),
