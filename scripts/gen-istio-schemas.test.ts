@@ -15,7 +15,9 @@ describe('components/sandbox/schema/istio.json', () => {
   it('holds the spec schema of each kind the sandbox edits, with Istio field names', () => {
     const { kinds } = extract() as { kinds: Record<string, { properties: Record<string, unknown> }> };
     expect(Object.keys(kinds)).toEqual(KINDS);
-    expect(Object.keys(kinds.DestinationRule?.properties ?? {})).toEqual(expect.arrayContaining(['host', 'subsets', 'trafficPolicy', 'exportTo']));
+    expect(Object.keys(kinds.DestinationRule?.properties ?? {})).toEqual(
+      expect.arrayContaining(['host', 'subsets', 'trafficPolicy', 'exportTo']),
+    );
     expect(Object.keys(kinds.Gateway?.properties ?? {})).toEqual(expect.arrayContaining(['selector', 'servers']));
   });
 });

@@ -7,12 +7,11 @@
 // a weighted destination is a distribution over subsets by weight (HTTPRouteDestination.weight).
 import { copyFileSync, existsSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { expect, test } from '@playwright/test';
+import { bookinfo } from '../../server/testing/paths';
 import { SandboxPage } from '../pages/SandboxPage';
 
 const DIR = process.env.E2E_BOOKINFO_DIR!;
-const FIXTURES = process.env.MESHSCOPE_FIXTURES ?? fileURLToPath(new URL('../../../shared/fixtures', import.meta.url));
 const JASON = join(DIR, 'networking/virtual-service-reviews-jason-v2-v3.yaml');
 const PARKED = `${JASON}.parked`;
 const ALL_V1 = join(DIR, 'networking/virtual-service-all-v1.yaml');
@@ -27,7 +26,7 @@ test.describe.configure({ mode: 'serial' });
 
 test.beforeAll(async ({ request }) => {
   renameSync(JASON, PARKED);
-  copyFileSync(join(FIXTURES, 'istio-bookinfo/networking/virtual-service-all-v1.yaml'), ALL_V1);
+  copyFileSync(bookinfo('networking', 'virtual-service-all-v1.yaml'), ALL_V1);
   // The file watcher picks the change up: wait until the live reviews rule is all-v1.
   await expect
     .poll(
@@ -70,8 +69,9 @@ spec:
 `;
 
 test('reviews 100/0 → 50/50: blast radius, productpage diff, request check, shareable link', async ({ page, context, request }, info) => {
-  const proxies = ((await (await request.get('/api/proxies')).json()) as { proxies: { id: string; type: string; labels: Record<string, string> }[] })
-    .proxies;
+  const proxies = (
+    (await (await request.get('/api/proxies')).json()) as { proxies: { id: string; type: string; labels: Record<string, string> }[] }
+  ).proxies;
   const sidecars = proxies.filter((p) => p.type === 'sidecar').map((p) => p.id);
   const gateway = proxies.find((p) => p.type === 'router')!.id;
   const productpage = proxies.find((p) => p.labels.app === 'productpage')!.id;
