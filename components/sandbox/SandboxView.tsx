@@ -21,6 +21,7 @@ import { ChecksPanel } from './results/ChecksPanel';
 import { ProblemsPanel } from './results/ProblemsPanel';
 import { ProxyDiffPanel } from './results/ProxyDiffPanel';
 import { SandboxToolbar } from './SandboxToolbar';
+import { useStoredContracts } from './useStoredContracts';
 import './sandbox.css';
 
 const DraftEditor = dynamic(() => import('./DraftEditor'), {
@@ -43,6 +44,7 @@ export function SandboxView() {
   const [proxy, setProxy] = useState(initial.proxy);
   const [doc, setDoc] = useState(initial.doc ?? 0);
   const editor = useRef<EditorApi | undefined>(undefined);
+  const [contracts, setContracts] = useStoredContracts();
 
   // ?load=/apis/…: a live object opened from elsewhere ("Load into sandbox"), unless the URL has a draft.
   const load = initial.draft ? undefined : (params?.get('load') ?? undefined);
@@ -74,8 +76,11 @@ export function SandboxView() {
   const proxies = useProxies().data?.proxies ?? [];
 
   const body = useMemo<EvaluateBody | undefined>(
-    () => (parsed.errors.length ? undefined : { draft: text, requests: checks, ...(proxy ? { proxies: [proxy] } : {}) }),
-    [parsed.errors.length, text, checks, proxy],
+    () =>
+      parsed.errors.length
+        ? undefined
+        : { draft: text, requests: checks, ...(proxy ? { proxies: [proxy] } : {}), ...(contracts.length ? { contracts } : {}) },
+    [parsed.errors.length, text, checks, proxy, contracts],
   );
   const q = useSandboxEvaluate(body);
   const [shown, setShown] = useState<EvaluateResult>();
@@ -187,7 +192,15 @@ export function SandboxView() {
           ) : selected && shown?.blastRadius.length ? (
             <p className="muted small">Loading the diff of {selected}…</p>
           ) : null}
-          <ChecksPanel checks={checks} results={shown?.checks ?? []} contracts={shown?.contracts} proxies={proxies} onChange={setChecks} />
+          <ChecksPanel
+            checks={checks}
+            results={shown?.checks ?? []}
+            contracts={contracts}
+            contractResults={shown?.contracts}
+            proxies={proxies}
+            onChange={setChecks}
+            onContracts={setContracts}
+          />
         </div>
       </div>
     </>

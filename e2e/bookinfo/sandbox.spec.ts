@@ -121,6 +121,9 @@ test('reviews 100/0 → 50/50: blast radius, productpage diff, request check, sh
     'data-distribution',
     JSON.stringify({ 'reviews.default v1': 50, 'reviews.default v2': 50 }),
   );
+  // Kept as a routing contract (what the draft does: v1 at 50%), which then passes on the draft.
+  await check.getByRole('button', { name: 'save as contract' }).click();
+  await expect(sb.checks.getByTestId('contract-row').first()).toContainText('pass', { timeout: 30_000 });
   await page.screenshot({ path: info.outputPath('sandbox-50-50.png'), fullPage: true });
 
   // The coloured route graph of productpage.

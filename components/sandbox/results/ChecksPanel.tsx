@@ -3,8 +3,9 @@
 // weighted destination is shown as its distribution) and routing contracts with pass / fail.
 import { useState } from 'react';
 import type { ProxySummary } from '@/server/api/proxies';
-import type { CheckOutcome, ContractResult, RequestCheck, RequestCheckResult } from '@/server/sandbox/types';
+import type { CheckOutcome, ContractResult, RequestCheck, RequestCheckResult, RoutingContract } from '@/server/sandbox/types';
 import { checkFromForm, type CheckForm, clusterLabel } from '../model/checks';
+import { contractFromCheck, contractsYaml } from '../model/contracts';
 
 function Outcome({ o, testId }: { o: CheckOutcome; testId: string }) {
   if (o.error || o.result.error)
@@ -91,18 +92,91 @@ function CheckEditor({ proxies, onAdd }: { proxies: readonly ProxySummary[]; onA
   );
 }
 
+function download(name: string, text: string) {
+  const url = URL.createObjectURL(new Blob([text], { type: 'application/yaml' }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+function Contracts({
+  contracts,
+  results,
+  onChange,
+}: {
+  contracts: readonly RoutingContract[];
+  results: readonly ContractResult[];
+  onChange: (c: RoutingContract[]) => void;
+}) {
+  const byName = new Map(results.map((r) => [r.contract.name, r]));
+  return (
+    <div data-testid="sandbox-contracts">
+      <h3 className="sb-h3">
+        Routing contracts <span className="muted small">kept in this browser; run them in CI with meshscope check --contracts</span>
+      </h3>
+      <table className="table">
+        <thead>
+          <tr>
+            <th>contract</th>
+            <th>expects</th>
+            <th>on the draft</th>
+            <th />
+          </tr>
+        </thead>
+        <tbody>
+          {contracts.map((c) => {
+            const r = byName.get(c.name);
+            return (
+              <tr key={c.name} data-testid="contract-row">
+                <td className="mono small">{c.name}</td>
+                <td className="mono small">
+                  {'error' in c.expect
+                    ? `error: ${c.expect.error}`
+                    : 'host' in c.expect
+                      ? `${c.expect.host}${c.expect.subset ? ` ${c.expect.subset}` : ''}`
+                      : `${clusterLabel(c.expect.cluster)}${'minPercent' in c.expect && c.expect.minPercent !== undefined ? ` ${c.expect.minPercent}–${c.expect.maxPercent ?? 100}%` : ''}`}
+                </td>
+                <td className={r ? (r.pass ? 'sb-pass' : 'sb-fail') : 'muted'} title={r?.detail}>
+                  {r ? (r.pass ? 'pass' : `FAIL: ${r.detail}`) : '…'}
+                </td>
+                <td>
+                  <button type="button" className="linklike" onClick={() => onChange(contracts.filter((x) => x !== c))}>
+                    remove
+                  </button>
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+      <p className="small">
+        <button type="button" className="linklike" onClick={() => download('contracts.yaml', contractsYaml(contracts))}>
+          Download contracts.yaml
+        </button>
+      </p>
+    </div>
+  );
+}
+
 export function ChecksPanel({
   checks,
   results,
-  contracts,
+  contracts = [],
+  contractResults = [],
   proxies,
   onChange,
+  onContracts = () => {},
 }: {
   checks: readonly RequestCheck[];
   results: readonly RequestCheckResult[];
-  contracts?: readonly ContractResult[] | undefined;
+  /** Saved contracts, and their results on the draft. */
+  contracts?: readonly RoutingContract[];
+  contractResults?: readonly ContractResult[] | undefined;
   proxies: readonly ProxySummary[];
   onChange: (checks: RequestCheck[]) => void;
+  onContracts?: (contracts: RoutingContract[]) => void;
 }) {
   const byName = new Map(results.map((r) => [JSON.stringify(r.check.request) + r.check.proxy, r]));
   return (
@@ -126,6 +200,7 @@ export function ChecksPanel({
           <tbody>
             {checks.map((c, i) => {
               const r = byName.get(JSON.stringify(c.request) + c.proxy);
+              const contract = r ? contractFromCheck(c, r.draft) : undefined;
               return (
                 // biome-ignore lint/suspicious/noArrayIndexKey: checks are a list the user orders; equal ones may repeat.
                 <tr key={`${c.name}${i}`} data-testid="check-row" data-name={c.name}>
@@ -135,7 +210,18 @@ export function ChecksPanel({
                   </td>
                   <td>{r ? <Outcome o={r.live} testId="check-live" /> : <span className="muted">…</span>}</td>
                   <td>{r ? <Outcome o={r.draft} testId="check-draft" /> : <span className="muted">…</span>}</td>
-                  <td>
+                  <td className="small">
+                    {contract ? (
+                      <button
+                        type="button"
+                        className="linklike"
+                        title="keep what the draft does to this request as a routing contract"
+                        onClick={() => onContracts([...contracts.filter((x) => x.name !== contract.name), contract])}
+                      >
+                        save as contract
+                      </button>
+                    ) : null}
+                    <br />
                     <button
                       type="button"
                       className="linklike"
@@ -151,27 +237,7 @@ export function ChecksPanel({
           </tbody>
         </table>
       )}
-      {contracts?.length ? (
-        <table className="table" data-testid="sandbox-contracts">
-          <caption>Routing contracts</caption>
-          <thead>
-            <tr>
-              <th>contract</th>
-              <th>result</th>
-              <th>detail</th>
-            </tr>
-          </thead>
-          <tbody>
-            {contracts.map((c) => (
-              <tr key={c.contract.name}>
-                <td className="mono small">{c.contract.name}</td>
-                <td className={c.pass ? 'sb-pass' : 'sb-fail'}>{c.pass ? 'pass' : 'FAIL'}</td>
-                <td className="small">{c.detail}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      ) : null}
+      {contracts.length ? <Contracts contracts={contracts} results={contractResults} onChange={onContracts} /> : null}
     </section>
   );
 }
