@@ -2,7 +2,15 @@
 // ADS server once wired). Next.js evaluates this module more than once per process (instrumentation
 // bundle, route bundles, tsx), so the one instance lives on globalThis (stack-notes.md §1).
 // This is the only module with process state; everything it calls is pure or instance-owned.
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { DemoApplier } from './api/apply/demo';
+import { FilesApplier, watchedDirectory } from './api/apply/files';
+import { KubeApplier } from './api/apply/kube';
+import type { Applier } from './api/apply/types';
+import { randomToken } from './api/bearer';
+import type { ApplyContext } from './api/sandboxApply';
+import { type ContractsState, liveContracts } from './api/contracts';
 import { parseRuntimeConfig, sourceMode, ENV_VAR, type RuntimeConfig } from './api/runtimeConfig';
 import type { MeshEvent } from './api/events';
 import type { ApiContext, SyncStatus, XdsState } from './api/types';
@@ -12,6 +20,7 @@ import { createCache } from './pipeline/cache';
 import { changeEvent, connectStoreToAds } from './pipeline/changes';
 import type { ProxyResources, ResourceCache } from './pipeline/proxyResources';
 import { FileSource } from './sources/file/fileSource';
+import { resolveKubeConfig } from './sources/kube/kubeConfig';
 import { KubeSource, type KubeSourceOptions } from './sources/kube/kubeSource';
 import { Store } from './sources/store';
 import { AdsServer, type AdsServerOptions, type ConnectionStatus } from './xds/server';
@@ -37,6 +46,10 @@ export interface MeshscopeRuntime {
   adsConnections(): ConnectionStatus[];
   /** The ADS server itself (tests and benchmarks drive pushes through it). */
   readonly ads: AdsServer;
+  /** What the sandbox apply endpoints need: the applier of this source, the cluster gate and the token. */
+  applyContext(): ApplyContext;
+  /** `serve --contracts FILE`: the contracts and their results on the current snapshot (undefined without a file). */
+  contracts(): ContractsState | undefined;
   /** "proxy X changed" events; returns unsubscribe. */
   subscribe(listener: (e: MeshEvent) => void): () => void;
   stop(): Promise<void>;
@@ -159,6 +172,10 @@ function createRuntime(config: RuntimeConfig, configError?: string, overrides: A
   const unsubscribeAds = connectStoreToAds(store, ads);
   const sync = (): readonly SyncStatus[] => ads.syncz() as SyncStatus[];
 
+  const applier = makeApplier(config, mode, store);
+  const token = applyToken(config);
+  const contracts = liveContracts(config.contracts, () => store.snapshot(), options, cache);
+
   const rt: MeshscopeRuntime = {
     config,
     mode,
@@ -187,6 +204,8 @@ function createRuntime(config: RuntimeConfig, configError?: string, overrides: A
         listeners.delete(listener);
       };
     },
+    applyContext: () => ({ applier, allowApply: config.allowApply === true, token }),
+    contracts: () => contracts?.(),
     xds: () => xds,
     adsConnections: () => ads.connections(),
     ads,
@@ -203,6 +222,33 @@ function createRuntime(config: RuntimeConfig, configError?: string, overrides: A
     },
   };
   return rt;
+}
+
+function makeApplier(config: RuntimeConfig, mode: MeshscopeRuntime['mode'], store: Store): Applier {
+  if (mode === 'kube') return new KubeApplier(() => resolveKubeConfig(kubeSourceOptions(config)).kc);
+  if (mode === 'files') return new FilesApplier(watchedDirectory(config.config ?? []), () => store.inputs());
+  return new DemoApplier(store);
+}
+
+/**
+ * The apply bearer token: --auth-token-file, else MESHSCOPE_AUTH_TOKEN, else the random one `serve` made
+ * and printed (MESHSCOPE_APPLY_TOKEN), else a random one of this process (logged once: nothing else knows it).
+ */
+function applyToken(config: RuntimeConfig): string {
+  if (config.authTokenFile) {
+    try {
+      const t = readFileSync(config.authTokenFile, 'utf8').trim();
+      if (t) return t;
+    } catch (e) {
+      console.error(`meshscope: cannot read --auth-token-file ${config.authTokenFile}: ${(e as Error).message}; apply is refused`);
+    }
+    return '';
+  }
+  const env = process.env.MESHSCOPE_AUTH_TOKEN?.trim() || process.env.MESHSCOPE_APPLY_TOKEN?.trim();
+  if (env) return env;
+  const t = randomToken();
+  console.log(`meshscope: sandbox apply token (this process only): ${t}`);
+  return t;
 }
 
 /** The running instance, started on first use (from instrumentation register(), a route, or a page). */

@@ -16,6 +16,7 @@ export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', 
 export const USAGE = `usage: meshscope <command> [flags]
 
   serve     [--config PATH…] [--kubeconfig FILE | --in-cluster] [--port 3000] [--xds-port 15010]
+            [--allow-apply] [--auth-token-file F] [--contracts FILE]
             the dashboard + xDS control plane (no --config: the embedded demo mesh)
   proxies   --config PATH… [-o json|table]
   translate --config PATH… --proxy POD.NAMESPACE [--type listeners|routes|clusters|endpoints|all]

@@ -6,6 +6,7 @@ import diff from 'microdiff';
 import type { EncodedResource, EnvoyJson } from '../envoy/encode';
 import type { ProxyResources } from '../pipeline/proxyResources';
 import { diffRouteConfig } from './diffRoutes';
+import { routeSources } from './provenance';
 import type { ProxyDiff, ResourceChange, ResourceType } from './types';
 
 type Json = Record<string, unknown>;
@@ -98,11 +99,13 @@ export function diffProxy(proxy: string, before: ProxyResources | undefined, aft
   }
   if (resources.length === 0) return undefined;
   const out: ProxyDiff = { proxy, summary: [], virtualHosts: [], routes: [], resources };
+  const sourceBefore = routeSources(before?.provenance);
+  const sourceAfter = routeSources(after?.provenance);
   if (!before) out.summary.push('new proxy');
   else if (!after) out.summary.push('proxy removed');
   for (const rc of resources) {
     if (rc.type === 'routes') {
-      const d = diffRouteConfig(rc.name, rc.before as EnvoyJson | undefined, rc.after as EnvoyJson | undefined);
+      const d = diffRouteConfig(rc.name, rc.before as EnvoyJson | undefined, rc.after as EnvoyJson | undefined, sourceBefore, sourceAfter);
       if (rc.change === 'added') out.summary.push(`new route config ${rc.name}`);
       else if (rc.change === 'removed') out.summary.push(`loses route config ${rc.name}`);
       out.virtualHosts.push(...(rc.change === 'changed' ? d.virtualHosts : []));

@@ -5,7 +5,7 @@
 // structural diff (microdiff), not by hand.
 import diff from 'microdiff';
 import type { EnvoyJson } from '../envoy/encode';
-import { sourceOf } from './provenance';
+import { type RouteSourceLookup, routeSources } from './provenance';
 import type { RouteChange } from './types';
 
 type Json = Record<string, unknown>;
@@ -107,7 +107,13 @@ function describeChange(b: Json, a: Json): string[] {
   return out;
 }
 
-export function diffRouteConfig(name: string, before: EnvoyJson | undefined, after: EnvoyJson | undefined): RouteConfigDiff {
+export function diffRouteConfig(
+  name: string,
+  before: EnvoyJson | undefined,
+  after: EnvoyJson | undefined,
+  sourceBefore: RouteSourceLookup = routeSources(undefined),
+  sourceAfter: RouteSourceLookup = routeSources(undefined),
+): RouteConfigDiff {
   const out: RouteConfigDiff = { virtualHosts: [], routes: [], summary: [] };
   const vb = new Map(arr(before?.virtual_hosts).map((v) => [String(v.name), v]));
   const va = new Map(arr(after?.virtual_hosts).map((v) => [String(v.name), v]));
@@ -129,7 +135,7 @@ export function diffRouteConfig(name: string, before: EnvoyJson | undefined, aft
     const { pairs, removed, added } = pairRoutes(rb, ra);
     const base = { routeConfig: name, virtualHost: vh };
     const withSource = (c: RouteChange, r: Json): RouteChange => {
-      const s = sourceOf(r);
+      const s = c.change === 'removed' ? sourceBefore(name, vh, c.from ?? -1, r) : sourceAfter(name, vh, c.to ?? -1, r);
       return s ? { ...c, source: s } : c;
     };
     for (const i of removed) {

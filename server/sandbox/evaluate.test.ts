@@ -35,15 +35,17 @@ describe('evaluate: blast radius and semantic diff', () => {
     expect(result.blastRadius.map((e) => e.proxy)).toEqual(SIDECARS);
     for (const e of result.blastRadius) expect(e.types).toEqual(['routes']);
     const pp = result.diffs.find((d) => d.proxy.startsWith('productpage'));
-    const routes = pp?.routes.map((r) => ({ change: r.change, vh: r.virtualHost, to: r.to, weights: r.weights, source: r.source?.name }));
+    const routes = pp?.routes.map((r) => ({ change: r.change, vh: r.virtualHost, to: r.to, weights: r.weights, source: r.source }));
+    // Provenance is translation's record: the jason route is the draft's http[0], the catch-all its http[1].
+    const source = (rule: string) => ({ kind: 'VirtualService', namespace: 'default', name: 'reviews', rule });
     expect(routes).toEqual([
-      { change: 'added', vh: REVIEWS_VH, to: 0, weights: { after: { [cluster('v2')]: 100 } }, source: 'reviews' },
+      { change: 'added', vh: REVIEWS_VH, to: 0, weights: { after: { [cluster('v2')]: 100 } }, source: source('http[0]') },
       {
         change: 'changed',
         vh: REVIEWS_VH,
         to: 1,
         weights: { before: { [cluster('v1')]: 100 }, after: { [cluster('v3')]: 100 } },
-        source: 'reviews',
+        source: source('http[1]'),
       },
     ]);
     // Raw Envoy JSON of the changed route config, both sides.

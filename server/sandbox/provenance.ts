@@ -1,22 +1,33 @@
-// The ONE place the sandbox reads where a generated route or cluster came from. It reads only what
-// translation wrote on the resource (filter_metadata.istio.config, Istio's AddConfigInfoMetadata key) —
-// never re-translates or string-matches rules afterwards. When the translator also records the rule
-// (`http[i]`, delegate), this is the function that picks it up.
+// The ONE place the sandbox reads where a generated route came from: translation's own record
+// (ResourceTable.provenance / ProxyResources.provenance: VirtualService + `http[i]`, delegate), looked up by
+// the route's place (route config, virtual host, index) — never re-translated or string-matched afterwards.
+// A route translation recorded no rule for (default and catch-all routes) falls back to the object named by
+// its filter_metadata.istio.config (Istio's AddConfigInfoMetadata), without a rule.
 import type { EnvoyJson } from '../envoy/encode';
+import type { RouteProvenance } from '../translate/types';
 import { parseConfigPath } from '../translate/provenance';
 import type { RuleSource } from './types';
 
 type Json = Record<string, unknown>;
 const obj = (v: unknown): Json | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : undefined);
 
-/** The source rule of an Envoy route or cluster (Envoy JSON, snake_case), when translation recorded one. */
-export function sourceOf(resource: EnvoyJson | Json): RuleSource | undefined {
-  const istio = obj(obj(obj(resource.metadata)?.filter_metadata)?.istio);
-  const path = istio?.config;
+/** Looks up the source of the route at (route config, virtual host, index). */
+export type RouteSourceLookup = (routeConfig: string, virtualHost: string, index: number, route: Json) => RuleSource | undefined;
+
+function fromMetadata(resource: EnvoyJson | Json): RuleSource | undefined {
+  const path = obj(obj(obj(resource.metadata)?.filter_metadata)?.istio)?.config;
   if (typeof path !== 'string') return undefined;
   const p = parseConfigPath(path);
-  if (!p) return undefined;
-  const out: RuleSource = { kind: p.kind, namespace: p.namespace, name: p.name };
-  if (typeof istio?.rule === 'string') out.rule = istio.rule;
-  return out;
+  return p ? { kind: p.kind, namespace: p.namespace, name: p.name } : undefined;
+}
+
+export function routeSources(provenance: readonly RouteProvenance[] | undefined): RouteSourceLookup {
+  const byPlace = new Map<string, RuleSource>();
+  for (const p of provenance ?? []) {
+    const s = p.source;
+    const out: RuleSource = { kind: s.kind, namespace: s.namespace, name: s.name, rule: s.rule };
+    if (s.delegate) out.delegate = { ...s.delegate };
+    byPlace.set(`${p.routeConfig}\u0000${p.virtualHost}\u0000${p.index}`, out);
+  }
+  return (rc, vh, index, route) => byPlace.get(`${rc}\u0000${vh}\u0000${index}`) ?? fromMetadata(route);
 }

@@ -3,4 +3,4 @@ export { buildProxyView, gatewaysForRouter, servicesVisibleTo } from './buildPro
 export { servicesForClusters, destinationHosts } from './clusterServices';
 export { virtualServicesForGateway, resolveGatewayName, resolveVirtualService, gatewayNames, MESH_GATEWAY } from './virtualServices';
 export { resolveShortname, hostsMatch, hostSubsetOf, isVisibleTo } from './hosts';
-export type { ProxyView, ServiceTarget, EffectiveDestinationRule } from './types';
+export type { ProxyView, ServiceTarget, EffectiveDestinationRule, BoundVirtualService } from './types';
