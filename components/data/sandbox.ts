@@ -1,5 +1,7 @@
 // The sandbox's HTTP calls (issue #9 §2/§4) and their query keys: POST /api/sandbox/evaluate, the live
-// Istio objects (/debug/configz) the sandbox loads and suggests subsets from, and apply / demo reset.
+// Istio objects (/debug/configz) the sandbox loads and suggests subsets from, and apply / demo reset
+// (bearer token; README "HTTP endpoints").
+import type { ApplyOutcome } from '@/server/api/apply/types';
 import type { ConfigObjectResult } from '@/server/api/configObject';
 import type { EvaluateResult, RequestCheck, RoutingContract } from '@/server/sandbox/types';
 import { getJson } from './fetchers';
@@ -20,28 +22,10 @@ export interface LiveConfig {
   spec: Record<string, unknown>;
 }
 
-/** What the server allows for apply (GET /api/sandbox/apply). */
-export interface ApplyCapability {
-  allowed: boolean;
-  /** demo | files | cluster */
-  source?: string;
-  /** Apply requests must carry `Authorization: Bearer <token>` (the token `serve` printed). */
-  tokenRequired?: boolean;
-  /** Why apply is off, in words. */
-  reason?: string;
-}
-
-export interface ApplyResult {
-  applied?: string[];
-  message?: string;
-  dryRun?: unknown;
-}
-
 export const sandboxKeys = {
   // Under queryKeys.proxies(): a mesh event (live config changed) re-evaluates the draft against it.
   evaluate: (body: EvaluateBody) => [...queryKeys.proxies(), 'sandbox', JSON.stringify(body)] as const,
   liveConfigs: () => [...queryKeys.proxies(), 'configz'] as const,
-  applyCapability: () => [...queryKeys.all, 'sandbox-apply'] as const,
 };
 
 /** A JSON POST; a non-2xx answer throws with the server's `error` text and the status. */
@@ -62,16 +46,9 @@ export const fetchLiveConfigs = (signal?: AbortSignal) => getJson<LiveConfig[]>(
 export const fetchConfigByPath = (path: string, signal?: AbortSignal) =>
   getJson<ConfigObjectResult>(`/api/config?path=${encodeURIComponent(path)}`, signal);
 
-/** Apply is off unless the server says otherwise; a server without the endpoint says why. */
-export async function fetchApplyCapability(signal?: AbortSignal): Promise<ApplyCapability> {
-  const res = await fetch('/api/sandbox/apply', { signal: signal ?? null, headers: { accept: 'application/json' } });
-  if (res.status === 404) return { allowed: false, reason: 'this server has no apply endpoint' };
-  const json = (await res.json().catch(() => ({}))) as ApplyCapability & { error?: string };
-  if (!res.ok) return { allowed: false, reason: json.error ?? `${res.status} ${res.statusText}` };
-  return json;
-}
-
-export const postApply = (draft: string, token: string | undefined, dryRun = false) =>
-  postJson<ApplyResult>('/api/sandbox/apply', { draft, dryRun }, undefined, token ? { authorization: `Bearer ${token}` } : {});
-export const postDemoReset = (token: string | undefined) =>
-  postJson<ApplyResult>('/api/demo/reset', {}, undefined, token ? { authorization: `Bearer ${token}` } : {});
+/** POST /api/sandbox/apply: without `confirm` the plan only (a cluster runs its server-side dry run). */
+export const postApply = (draft: string, token: string, confirm: boolean) =>
+  postJson<ApplyOutcome>('/api/sandbox/apply', { draft, confirm }, undefined, { authorization: `Bearer ${token}` });
+/** POST /api/sandbox/reset: the demo mesh back to what it embeds. */
+export const postDemoReset = (token: string) =>
+  postJson<{ reset: true }>('/api/sandbox/reset', {}, undefined, { authorization: `Bearer ${token}` });

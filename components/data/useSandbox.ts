@@ -3,16 +3,7 @@
 // the next one runs), the live objects, and apply.
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import {
-  type EvaluateBody,
-  fetchApplyCapability,
-  fetchConfigByPath,
-  fetchLiveConfigs,
-  postApply,
-  postDemoReset,
-  postEvaluate,
-  sandboxKeys,
-} from './sandbox';
+import { type EvaluateBody, fetchConfigByPath, fetchLiveConfigs, postApply, postDemoReset, postEvaluate, sandboxKeys } from './sandbox';
 import { detailKeys } from './proxyDetailData';
 import { queryKeys } from './queryKeys';
 
@@ -60,17 +51,14 @@ export function useLiveObject(path: string | undefined) {
   });
 }
 
-export function useApplyCapability() {
-  return useQuery({ queryKey: sandboxKeys.applyCapability(), queryFn: ({ signal }) => fetchApplyCapability(signal), retry: false });
-}
-
+/** Apply (preview, then confirm) and demo reset; both refresh every query (the live mesh changed). */
 export function useApply() {
   const client = useQueryClient();
   const done = () => void client.invalidateQueries({ queryKey: queryKeys.all });
   const apply = useMutation({
-    mutationFn: (v: { draft: string; token?: string; dryRun?: boolean }) => postApply(v.draft, v.token, v.dryRun),
-    onSuccess: done,
+    mutationFn: (v: { draft: string; token: string; confirm: boolean }) => postApply(v.draft, v.token, v.confirm),
+    onSuccess: (_r, v) => (v.confirm ? done() : undefined),
   });
-  const reset = useMutation({ mutationFn: (v: { token?: string }) => postDemoReset(v.token), onSuccess: done });
+  const reset = useMutation({ mutationFn: (v: { token: string }) => postDemoReset(v.token), onSuccess: done });
   return { apply, reset };
 }

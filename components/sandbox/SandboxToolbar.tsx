@@ -3,9 +3,10 @@
 // apply -f -`), copy the link, and — when the server allows it — apply the draft or reset the demo.
 import { useState } from 'react';
 import type { LiveConfig } from '@/components/data/sandbox';
-import { useApply, useApplyCapability } from '@/components/data/useSandbox';
+import { ApplyControls } from './ApplyControls';
 import { kubectlCommand } from './model/exportDraft';
 import { TEMPLATE_KINDS, TEMPLATES, type TemplateKind } from './model/templates';
+import { downloadText } from './download';
 
 interface Props {
   text: string;
@@ -13,57 +14,6 @@ interface Props {
   /** Adds a document to the draft (or replaces an empty draft). */
   onAdd: (yaml: string) => void;
   onLoadLive: (c: LiveConfig) => void;
-}
-
-function download(name: string, text: string) {
-  const url = URL.createObjectURL(new Blob([text], { type: 'application/yaml' }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = name;
-  a.click();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
-}
-
-function ApplyButtons({ text }: { text: string }) {
-  const cap = useApplyCapability();
-  const { apply, reset } = useApply();
-  const [msg, setMsg] = useState<string>();
-  if (!cap.data) return null;
-  if (!cap.data.allowed)
-    return (
-      <span className="muted small" data-testid="apply-off" title={cap.data.reason}>
-        apply off{cap.data.reason ? `: ${cap.data.reason}` : ''}
-      </span>
-    );
-  const token = () => (cap.data?.tokenRequired ? (window.prompt('Apply token (printed by `meshscope serve`)') ?? undefined) : undefined);
-  const run = async (what: 'apply' | 'reset') => {
-    const where = cap.data?.source === 'cluster' ? 'the cluster' : cap.data?.source === 'files' ? 'the watched files' : 'the demo mesh';
-    if (what === 'apply' && !window.confirm(`Apply this draft to ${where}?`)) return;
-    const t = token();
-    if (cap.data?.tokenRequired && !t) return;
-    try {
-      const r =
-        what === 'apply'
-          ? await apply.mutateAsync({ draft: text, ...(t ? { token: t } : {}) })
-          : await reset.mutateAsync(t ? { token: t } : {});
-      setMsg(r.message ?? (what === 'apply' ? `applied ${r.applied?.length ?? 0} objects` : 'demo reset'));
-    } catch (e) {
-      setMsg((e as Error).message);
-    }
-  };
-  return (
-    <>
-      <button type="button" onClick={() => void run('apply')} disabled={apply.isPending || !text.trim()} data-testid="apply">
-        Apply…
-      </button>
-      {cap.data.source === 'demo' ? (
-        <button type="button" onClick={() => void run('reset')} disabled={reset.isPending} data-testid="demo-reset">
-          Reset demo
-        </button>
-      ) : null}
-      {msg ? <span className="small muted">{msg}</span> : null}
-    </>
-  );
 }
 
 export function SandboxToolbar({ text, live, onAdd, onLoadLive }: Props) {
@@ -107,7 +57,7 @@ export function SandboxToolbar({ text, live, onAdd, onLoadLive }: Props) {
           ))}
         </select>
         <span className="sb-sep" />
-        <button type="button" onClick={() => download('draft.yaml', text)} disabled={!text.trim()} data-testid="export-yaml">
+        <button type="button" onClick={() => downloadText('draft.yaml', text)} disabled={!text.trim()} data-testid="export-yaml">
           Download YAML
         </button>
         <button
@@ -124,7 +74,7 @@ export function SandboxToolbar({ text, live, onAdd, onLoadLive }: Props) {
         </button>
         {copied ? <span className="small muted">{copied} copied</span> : null}
         <span className="sb-sep" />
-        <ApplyButtons text={text} />
+        <ApplyControls text={text} />
       </div>
       {showKubectl ? (
         <div className="sb-kubectl">

@@ -6,6 +6,7 @@ import type { ProxySummary } from '@/server/api/proxies';
 import type { CheckOutcome, ContractResult, RequestCheck, RequestCheckResult, RoutingContract } from '@/server/sandbox/types';
 import { checkFromForm, type CheckForm, clusterLabel } from '../model/checks';
 import { contractFromCheck, contractsYaml } from '../model/contracts';
+import { downloadText } from '../download';
 
 function Outcome({ o, testId }: { o: CheckOutcome; testId: string }) {
   if (o.error || o.result.error)
@@ -92,15 +93,6 @@ function CheckEditor({ proxies, onAdd }: { proxies: readonly ProxySummary[]; onA
   );
 }
 
-function download(name: string, text: string) {
-  const url = URL.createObjectURL(new Blob([text], { type: 'application/yaml' }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = name;
-  a.click();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
-}
-
 function Contracts({
   contracts,
   results,
@@ -152,7 +144,7 @@ function Contracts({
         </tbody>
       </table>
       <p className="small">
-        <button type="button" className="linklike" onClick={() => download('contracts.yaml', contractsYaml(contracts))}>
+        <button type="button" className="linklike" onClick={() => downloadText('contracts.yaml', contractsYaml(contracts))}>
           Download contracts.yaml
         </button>
       </p>
