@@ -6,10 +6,11 @@
 import { autocompletion, type CompletionContext, type CompletionResult } from '@codemirror/autocomplete';
 import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirror/commands';
 import { yaml } from '@codemirror/lang-yaml';
-import { bracketMatching, defaultHighlightStyle, indentOnInput, syntaxHighlighting } from '@codemirror/language';
+import { bracketMatching, HighlightStyle, indentOnInput, syntaxHighlighting } from '@codemirror/language';
 import { type Diagnostic, lintGutter, setDiagnostics } from '@codemirror/lint';
 import { EditorState } from '@codemirror/state';
 import { EditorView, highlightActiveLine, hoverTooltip, keymap, lineNumbers } from '@codemirror/view';
+import { tags as t } from '@lezer/highlight';
 import { useEffect, useRef } from 'react';
 import schemas from './schema/istio.json';
 import { keyCompletions, keyInfo, type SchemaSet, yamlPosition } from './model/schemaAssist';
@@ -83,6 +84,15 @@ export function toDiagnostics(state: EditorState, problems: readonly EditorProbl
   return out;
 }
 
+/** YAML colours from the page's theme variables, so light and dark both read well. */
+const highlight = HighlightStyle.define([
+  { tag: [t.definition(t.propertyName), t.propertyName], color: 'var(--accent)' },
+  { tag: [t.string, t.special(t.string)], color: 'var(--ok)' },
+  { tag: [t.lineComment, t.comment], color: 'var(--muted)', fontStyle: 'italic' },
+  { tag: [t.labelName, t.typeName, t.keyword], color: 'var(--warn)' },
+  { tag: [t.meta, t.separator, t.punctuation, t.squareBracket, t.brace], color: 'var(--muted)' },
+]);
+
 const theme = EditorView.theme({
   '&': {
     height: '100%',
@@ -123,7 +133,7 @@ export default function DraftEditor({ value, onChange, problems, height = 520, o
           highlightActiveLine(),
           indentOnInput(),
           bracketMatching(),
-          syntaxHighlighting(defaultHighlightStyle, { fallback: true }),
+          syntaxHighlighting(highlight),
           yaml(),
           lintGutter(),
           autocompletion({ override: [complete] }),

@@ -179,6 +179,10 @@ export function SandboxView() {
               <span className="sb-running">Evaluating the draft…</span>
             ) : q.error ? (
               <span className="error-text">Evaluation failed: {q.error.message}</span>
+            ) : q.data && !usable(q.data) ? (
+              <span className="error-text">
+                No object of the draft could be read{shown ? ': showing the last result that evaluated' : ''}.
+              </span>
             ) : shown ? (
               <span className="muted">Evaluated: {shown.edits.map((e) => `${e.op} ${e.object}`).join(', ') || 'no objects'}</span>
             ) : (

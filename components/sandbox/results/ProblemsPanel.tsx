@@ -1,7 +1,11 @@
 'use client';
 // The draft's located errors and the analyzers' findings (new / resolved / unchanged against live).
 // Clicking a located one moves the editor to its line.
+import { useState } from 'react';
 import type { SandboxFinding, SandboxProblem } from '@/server/sandbox/types';
+
+/** Errors listed before "show all" (one YAML mistake often cascades into many parser errors). */
+const FIRST_ERRORS = 5;
 
 function Where({ p, onGoto }: { p: SandboxProblem; onGoto: (line: number) => void }) {
   if (!p.line) return <span className="muted">live config</span>;
@@ -22,7 +26,9 @@ export function ProblemsPanel({
   findings: readonly SandboxFinding[];
   onGoto: (line: number) => void;
 }) {
+  const [all, setAll] = useState(false);
   const shown = findings.filter((f) => f.state !== 'unchanged');
+  const listed = all ? errors : errors.slice(0, FIRST_ERRORS);
   const unchanged = findings.length - shown.length;
   return (
     <section className="panel" data-testid="sandbox-problems">
@@ -46,7 +52,7 @@ export function ProblemsPanel({
             </tr>
           </thead>
           <tbody>
-            {errors.map((e) => (
+            {listed.map((e) => (
               <tr
                 key={`e${e.doc ?? ''}:${e.line ?? ''}:${e.column ?? ''}:${e.path ?? ''}:${e.message}`}
                 className={e.level}
@@ -90,6 +96,11 @@ export function ProblemsPanel({
           </tbody>
         </table>
       )}
+      {errors.length > listed.length ? (
+        <button type="button" className="linklike small" onClick={() => setAll(true)}>
+          show all {errors.length} errors
+        </button>
+      ) : null}
     </section>
   );
 }
