@@ -5,7 +5,7 @@ import type { Destination, VirtualServiceSpec } from '../../model/istio';
 import type { IstioConfig, MeshSnapshot, TranslateOptions } from '../../model/mesh';
 import { delegateIndex, isRootVirtualService, mergeDelegatesWithOrigins } from './delegation';
 import type { BoundVirtualService } from './types';
-import { resolveShortname } from './hosts';
+import { resolveShortname } from '../../model/host';
 
 export const MESH_GATEWAY = 'mesh';
 
