@@ -22,6 +22,7 @@ import type { ProxyResources, ResourceCache } from './pipeline/proxyResources';
 import { FileSource } from './sources/file/fileSource';
 import { resolveKubeConfig } from './sources/kube/kubeConfig';
 import { KubeSource, type KubeSourceOptions } from './sources/kube/kubeSource';
+import type { BaseParts } from './sandbox/translateParts';
 import { Store } from './sources/store';
 import { AdsServer, type AdsServerOptions, type ConnectionStatus } from './xds/server';
 import type { Source, SourceSink, SourceStatus } from './sources/types';
@@ -114,6 +115,7 @@ function createRuntime(config: RuntimeConfig, configError?: string, overrides: A
   const options = DEFAULT_OPTIONS;
   const store = new Store({ debounceMs: 100 });
   const cache = createCache<ProxyResources>(256);
+  const sandboxParts: BaseParts = createCache(512);
   const { sources, problems } = makeSources(config, mode);
   if (configError) problems.push({ id: 'config', kind: 'file', state: 'failing', lastError: configError });
   const listeners = new Set<(e: MeshEvent) => void>();
@@ -127,7 +129,10 @@ function createRuntime(config: RuntimeConfig, configError?: string, overrides: A
   const startedAt = new Date().toISOString();
 
   // Entries of older snapshot versions can never hit again: drop them when a new snapshot lands.
-  const unsubscribeCache = store.onChange(() => cache.clear());
+  const unsubscribeCache = store.onChange(() => {
+    cache.clear();
+    sandboxParts.clear();
+  });
   // Live events: which proxies a change may affect, from the changed objects and the two snapshots
   // (pipeline/affected.ts) — nothing is translated here, however many proxies the mesh has.
   let lastSnapshot: MeshSnapshot | undefined;
@@ -190,6 +195,7 @@ function createRuntime(config: RuntimeConfig, configError?: string, overrides: A
     context: () => ({
       snapshot: store.snapshot(),
       inputs: () => store.inputs(),
+      sandboxParts,
       options,
       cache,
       statuses: rt.statuses(),

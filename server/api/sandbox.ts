@@ -40,6 +40,7 @@ export function evaluateSandbox(ctx: ApiContext, body: unknown): ApiResult<Evalu
         snapshot: ctx.snapshot,
         inputs: ctx.inputs?.() ?? [],
         ...(ctx.cache ? { cache: ctx.cache } : {}),
+        ...(ctx.sandboxParts ? { parts: ctx.sandboxParts } : {}),
       },
       b.draft,
       {

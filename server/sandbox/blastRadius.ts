@@ -1,6 +1,8 @@
 // Which proxies a draft changes, and how. Candidates come from the change-impact logic the live path uses
 // (pipeline/affected.ts: from the changed objects and the two snapshots, no translation); only those are
-// translated, on both sides, and compared resource by resource (the encoded bytes ADS would send).
+// translated, on both sides, and compared resource by resource (the resources ADS would send, as translated;
+// evaluate() encodes the few it returns, for their Envoy JSON). A VirtualService-only draft translates only listeners and route
+// configurations of a sidecar whose cluster set it does not change (translateParts.ts).
 //
 // Proxies of the same shape share a translation (DESIGN §5): when the draft only changes VirtualServices,
 // a sidecar's route configurations depend on nothing of the pod but its namespace and — only when a
@@ -10,8 +12,8 @@
 // same difference, else each member is translated too. Pure apart from the caches the caller owns.
 import type { MeshSnapshot, ProxyModel, TranslateOptions } from '../model/mesh';
 import { affectedProxies, parseStoreKey } from '../pipeline/affected';
-import { proxyResources, type ProxyResources, type ResourceCache } from '../pipeline/proxyResources';
 import { diffProxy, type ProxyDelta } from './diffProxy';
+import { type BaseParts, translateBoth } from './translateParts';
 import type { BlastRadiusEntry, ProxyDiff } from './types';
 
 export interface BlastRadiusInput {
@@ -19,8 +21,8 @@ export interface BlastRadiusInput {
   draft: MeshSnapshot;
   changed: readonly string[];
   options: TranslateOptions;
-  baseCache?: ResourceCache;
-  draftCache: ResourceCache;
+  /** Live-side translations kept across evaluations of the same live snapshot. */
+  baseParts?: BaseParts;
   /** At most this many proxies are translated (per side); the remaining candidates are listed as unverified. */
   maxTranslate: number;
 }
@@ -58,9 +60,8 @@ export function blastRadius(input: BlastRadiusInput): BlastRadius {
   let translated = 0;
   const translate = (id: string): ProxyDelta | undefined => {
     translated++;
-    const b: ProxyResources | undefined = base.proxiesById.has(id) ? proxyResources(base, id, options, input.baseCache) : undefined;
-    const a = draft.proxiesById.has(id) ? proxyResources(draft, id, options, input.draftCache) : undefined;
-    return diffProxy(id, b, a);
+    const both = translateBoth(base, draft, id, options, vsOnly, input.baseParts);
+    return diffProxy(id, both.before, both.after);
   };
   const shared = new Map<string, ProxyDelta | undefined>();
   const entries: BlastRadiusEntry[] = [];

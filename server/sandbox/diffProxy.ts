@@ -1,11 +1,10 @@
-// One proxy's config, live → draft: which resources changed (by content hash of the encoded resource, the
-// same bytes ADS would send), their raw Envoy JSON before/after, and the semantic diff — route configs via
-// diffRoutes, clusters (added / removed / policy changed), listeners (filter chains added / removed),
-// endpoints (counts). Pure.
+// One proxy's config, live → draft: which resources changed (their translated JSON differs), before/after,
+// and the semantic diff — route configs via diffRoutes, clusters (added / removed / policy changed),
+// listeners (filter chains added / removed), endpoints (counts). Works on the translator's proto3 JSON
+// (camelCase); evaluate() turns the before/after of the diffs it returns into Envoy JSON. Pure.
 import diff from 'microdiff';
-import type { EncodedResource, EnvoyJson } from '../envoy/encode';
-import type { ProxyResources } from '../pipeline/proxyResources';
-import { diffRouteConfig } from './diffRoutes';
+import type { RouteProvenance } from '../translate/types';
+import { diffRouteConfig, snakePath } from './diffRoutes';
 import { routeSources } from './provenance';
 import type { ProxyDiff, ResourceChange, ResourceType } from './types';
 
@@ -14,21 +13,32 @@ const arr = (v: unknown): Json[] => (Array.isArray(v) ? (v as Json[]) : []);
 
 export const RESOURCE_TYPES: readonly ResourceType[] = ['listeners', 'routes', 'clusters', 'endpoints'];
 
-/** The resources that differ between two encoded lists of one type, by name; sorted by name. */
-export function changedResources(
-  type: ResourceType,
-  before: readonly EncodedResource[],
-  after: readonly EncodedResource[],
-): ResourceChange[] {
-  const b = new Map(before.map((r) => [r.name, r]));
-  const a = new Map(after.map((r) => [r.name, r]));
+/** A resource's name: `name`, or `clusterName` for a ClusterLoadAssignment. */
+export const resourceName = (type: ResourceType, r: unknown): string => {
+  const o = r as { name?: string; clusterName?: string };
+  return (type === 'endpoints' ? o.clusterName : o.name) ?? '';
+};
+
+/** What diffProxy reads of a side: its translated resources (all, or only the changed ones) and route provenance. */
+export interface ResourceSides {
+  listeners: readonly unknown[];
+  routes: readonly unknown[];
+  clusters: readonly unknown[];
+  endpoints: readonly unknown[];
+  provenance: readonly RouteProvenance[];
+}
+
+/** The resources that differ between two lists of one type, by name (JSON compared); sorted by name. */
+export function changedResources(type: ResourceType, before: readonly unknown[], after: readonly unknown[]): ResourceChange[] {
+  const b = new Map(before.map((r) => [resourceName(type, r), r]));
+  const a = new Map(after.map((r) => [resourceName(type, r), r]));
   const out: ResourceChange[] = [];
   for (const name of [...new Set([...b.keys(), ...a.keys()])].sort()) {
     const x = b.get(name);
     const y = a.get(name);
-    if (x && y && x.hash === y.hash) continue;
-    const change = !x ? 'added' : !y ? 'removed' : 'changed';
-    out.push({ type, name, change, ...(x ? { before: x.json } : {}), ...(y ? { after: y.json } : {}) });
+    if (x !== undefined && y !== undefined && JSON.stringify(x) === JSON.stringify(y)) continue;
+    const change = x === undefined ? 'added' : y === undefined ? 'removed' : 'changed';
+    out.push({ type, name, change, ...(x !== undefined ? { before: x } : {}), ...(y !== undefined ? { after: y } : {}) });
   }
   return out;
 }
@@ -40,18 +50,18 @@ function changedPaths(before: unknown, after: unknown, skip: ReadonlySet<string>
     const p = d.path.filter((s) => typeof s === 'string').slice(0, 2);
     const top = p[0];
     if (top === undefined || skip.has(top)) continue;
-    paths.add(p.join('.'));
+    paths.add(snakePath(p));
   }
   return [...paths].sort();
 }
 
-const chainKey = (c: Json) => (typeof c.name === 'string' && c.name !== '' ? c.name : JSON.stringify(c.filter_chain_match ?? {}));
+const chainKey = (c: Json) => (typeof c.name === 'string' && c.name !== '' ? c.name : JSON.stringify(c.filterChainMatch ?? {}));
 
 function listenerSummary(rc: ResourceChange): string[] {
   if (rc.change === 'added') return [`new listener ${rc.name}`];
   if (rc.change === 'removed') return [`loses listener ${rc.name}`];
-  const b = new Map(arr((rc.before as Json).filter_chains).map((c) => [chainKey(c), c]));
-  const a = new Map(arr((rc.after as Json).filter_chains).map((c) => [chainKey(c), c]));
+  const b = new Map(arr((rc.before as Json).filterChains).map((c) => [chainKey(c), c]));
+  const a = new Map(arr((rc.after as Json).filterChains).map((c) => [chainKey(c), c]));
   const out: string[] = [];
   for (const k of a.keys()) if (!b.has(k)) out.push(`listener ${rc.name} gains filter chain ${k}`);
   for (const k of b.keys()) if (!a.has(k)) out.push(`listener ${rc.name} loses filter chain ${k}`);
@@ -71,7 +81,7 @@ function clusterSummary(rc: ResourceChange): string[] {
 
 function endpointCount(cla: unknown): number {
   let n = 0;
-  for (const l of arr((cla as Json | undefined)?.endpoints)) n += arr(l.lb_endpoints).length;
+  for (const l of arr((cla as Json | undefined)?.endpoints)) n += arr(l.lbEndpoints).length;
   return n;
 }
 
@@ -89,7 +99,8 @@ export interface ProxyDelta {
 }
 
 /** undefined when nothing the proxy is sent differs. A proxy only on one side has every resource added/removed. */
-export function diffProxy(proxy: string, before: ProxyResources | undefined, after: ProxyResources | undefined): ProxyDelta | undefined {
+
+export function diffProxy(proxy: string, before: ResourceSides | undefined, after: ResourceSides | undefined): ProxyDelta | undefined {
   const resources: ResourceChange[] = [];
   const types: ResourceType[] = [];
   for (const t of RESOURCE_TYPES) {
@@ -105,7 +116,7 @@ export function diffProxy(proxy: string, before: ProxyResources | undefined, aft
   else if (!after) out.summary.push('proxy removed');
   for (const rc of resources) {
     if (rc.type === 'routes') {
-      const d = diffRouteConfig(rc.name, rc.before as EnvoyJson | undefined, rc.after as EnvoyJson | undefined, sourceBefore, sourceAfter);
+      const d = diffRouteConfig(rc.name, rc.before as Json | undefined, rc.after as Json | undefined, sourceBefore, sourceAfter);
       if (rc.change === 'added') out.summary.push(`new route config ${rc.name}`);
       else if (rc.change === 'removed') out.summary.push(`loses route config ${rc.name}`);
       out.virtualHosts.push(...(rc.change === 'changed' ? d.virtualHosts : []));

@@ -1,10 +1,9 @@
-// Semantic diff of one RouteConfiguration (Envoy JSON, snake_case), live → draft: virtual hosts added /
+// Semantic diff of one RouteConfiguration (as translated: proto3 JSON, camelCase), live → draft: virtual hosts added /
 // removed; per virtual host, routes added / removed / moved / changed, with weights old → new. A route is
 // identified by its name and match (Envoy picks the first route whose match matches, so the match is the
 // route's identity; the action is what may change). What changed inside a route is listed from a
 // structural diff (microdiff), not by hand.
 import diff from 'microdiff';
-import type { EnvoyJson } from '../envoy/encode';
 import { type RouteSourceLookup, routeSources } from './provenance';
 import type { RouteChange } from './types';
 
@@ -22,7 +21,7 @@ export interface RouteConfigDiff {
 export function weightsOf(route: Json): Record<string, number> | undefined {
   const action = obj(route.route);
   if (typeof action.cluster === 'string') return { [action.cluster]: 100 };
-  const wc = arr(obj(action.weighted_clusters).clusters);
+  const wc = arr(obj(action.weightedClusters).clusters);
   if (wc.length === 0) return undefined;
   const out: Record<string, number> = {};
   for (const c of wc) out[String(c.name)] = Number(c.weight ?? 0);
@@ -49,18 +48,21 @@ export function routeLabel(route: Json): string {
   if (typeof route.name === 'string' && route.name !== '') return route.name;
   const m = obj(route.match);
   const parts: string[] = [];
-  for (const k of ['prefix', 'path', 'safe_regex', 'path_separated_prefix']) {
+  for (const k of ['prefix', 'path', 'safeRegex', 'pathSeparatedPrefix']) {
     const v = m[k];
-    if (v !== undefined) parts.push(k === 'safe_regex' ? `regex ${String(obj(v).regex)}` : `${k} ${String(v)}`);
+    if (v !== undefined) parts.push(k === 'safeRegex' ? `regex ${String(obj(v).regex)}` : `${k} ${String(v)}`);
   }
   for (const h of arr(m.headers)) {
-    const sm = obj(h.string_match);
-    const [op, val] = Object.entries(sm).find(([k]) => k !== 'ignore_case') ?? ['present', ''];
+    const sm = obj(h.stringMatch);
+    const [op, val] = Object.entries(sm).find(([k]) => k !== 'ignoreCase') ?? ['present', ''];
     parts.push(`header ${String(h.name)} ${op} ${String(typeof val === 'object' ? JSON.stringify(val) : val)}`);
   }
-  for (const q of arr(m.query_parameters)) parts.push(`query ${String(q.name)}`);
+  for (const q of arr(m.queryParameters)) parts.push(`query ${String(q.name)}`);
   return parts.join(', ') || 'any';
 }
+
+/** `['route', 'retryPolicy']` → `route.retry_policy` (Envoy's field names, as config_dump prints them). */
+export const snakePath = (p: readonly string[]): string => p.map((x) => x.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)).join('.');
 
 const identity = (r: Json) => `${typeof r.name === 'string' ? r.name : ''}\u0000${JSON.stringify(r.match ?? {})}`;
 
@@ -98,10 +100,13 @@ function describeChange(b: Json, a: Json): string[] {
   const ta = obj(a.route).timeout;
   if (tb !== ta) out.push(`timeout ${String(tb ?? 'none')} → ${String(ta ?? 'none')}`);
   const other = new Set<string>();
+  const destinationChanged = out.length > 0 && JSON.stringify(wb) !== JSON.stringify(wa);
   for (const d of diff(b, a)) {
     const p = d.path.map(String);
-    if (p[0] === 'route' && (p[1] === 'cluster' || p[1] === 'weighted_clusters' || p[1] === 'timeout')) continue;
-    other.add(p.slice(0, 2).join('.'));
+    if (p[0] === 'route' && (p[1] === 'cluster' || p[1] === 'weightedClusters' || p[1] === 'timeout')) continue;
+    // Istio derives the decorator's operation from the destination: it follows a destination change.
+    if (p[0] === 'decorator' && destinationChanged) continue;
+    other.add(snakePath(p.slice(0, 2)));
   }
   if (other.size > 0) out.push(`${[...other].sort().join(', ')} changed`);
   return out;
@@ -109,14 +114,14 @@ function describeChange(b: Json, a: Json): string[] {
 
 export function diffRouteConfig(
   name: string,
-  before: EnvoyJson | undefined,
-  after: EnvoyJson | undefined,
+  before: Json | undefined,
+  after: Json | undefined,
   sourceBefore: RouteSourceLookup = routeSources(undefined),
   sourceAfter: RouteSourceLookup = routeSources(undefined),
 ): RouteConfigDiff {
   const out: RouteConfigDiff = { virtualHosts: [], routes: [], summary: [] };
-  const vb = new Map(arr(before?.virtual_hosts).map((v) => [String(v.name), v]));
-  const va = new Map(arr(after?.virtual_hosts).map((v) => [String(v.name), v]));
+  const vb = new Map(arr(before?.virtualHosts).map((v) => [String(v.name), v]));
+  const va = new Map(arr(after?.virtualHosts).map((v) => [String(v.name), v]));
   for (const [vh] of vb)
     if (!va.has(vh)) {
       out.virtualHosts.push({ change: 'removed', routeConfig: name, virtualHost: vh });
@@ -130,6 +135,7 @@ export function diffRouteConfig(
   for (const [vh, vAfter] of va) {
     const vBefore = vb.get(vh);
     if (!vBefore) continue;
+    if (JSON.stringify(vBefore) === JSON.stringify(vAfter)) continue;
     const rb = arr(vBefore.routes);
     const ra = arr(vAfter.routes);
     const { pairs, removed, added } = pairRoutes(rb, ra);

@@ -53,6 +53,8 @@ describe('evaluate: blast radius and semantic diff', () => {
     expect(rc).toMatchObject({ name: '9080', change: 'changed' });
     expect(JSON.stringify(rc?.before)).toContain(cluster('v1'));
     expect(JSON.stringify(rc?.after)).toContain(cluster('v3'));
+    // …as /debug/config_dump prints it (Envoy's snake_case field names).
+    expect(Object.keys(rc?.after as object)).toContain('virtual_hosts');
   });
 
   it('with an ingress gateway in the mesh, the gateway is a candidate but not in the blast radius', () => {
@@ -199,6 +201,14 @@ describe('evaluate: isolation', () => {
     expect(a.result.diffs[0]?.routes.map((r) => r.change)).toEqual(['changed']);
     expect(b.result.diffs[0]?.routes.map((r) => r.change)).toEqual(['added', 'changed']);
     store.close();
+  });
+
+  it('live-side translations kept across evaluations change no answer (only the live side is kept)', () => {
+    const base = bookinfoBase();
+    const parts = createCache<never>(64) as unknown as NonNullable<Parameters<typeof evaluate>[0]['parts']>;
+    const drafts = [JASON, reviewsSplit({ v1: 50, v2: 50 }), JASON, reviewsSplit({ v2: 100 })];
+    for (const d of drafts) expect(evaluate({ ...base, parts }, d).result).toEqual(evaluate(base, d).result);
+    expect(parts.size).toBeGreaterThan(0);
   });
 
   it('the base inputs are not mutated (frozen inputs still evaluate)', () => {

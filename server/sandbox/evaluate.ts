@@ -11,8 +11,10 @@ import type { RawInput } from '../sources/types';
 import { blastRadius } from './blastRadius';
 import { runChecks, runContracts } from './checks';
 import { nodeAt, parseDraft, type ParsedDraft } from './draft';
+import { withEnvoyJson } from './envoyJson';
 import { compareFindings } from './findings';
 import { applyEdits } from './overlay';
+import type { BaseParts } from './translateParts';
 import type { DraftEdit, EvaluateResult, ProxyDiff, RequestCheck, RoutingContract, SandboxProblem } from './types';
 
 export interface SandboxBase {
@@ -23,6 +25,8 @@ export interface SandboxBase {
   cache?: ResourceCache;
   /** The live findings, when the caller keeps them. */
   findings?: readonly Finding[];
+  /** Live-side translations reused across evaluations (translateParts.ts BaseParts); the caller owns it. */
+  parts?: BaseParts;
 }
 
 export interface EvaluateOptions {
@@ -65,9 +69,8 @@ export function evaluate(base: SandboxBase, draft: string | readonly DraftEdit[]
     draft: draftSnap,
     changed: overlay.changed,
     options,
-    ...(base.cache ? { baseCache: base.cache } : {}),
-    draftCache,
     maxTranslate: opts.maxTranslate ?? 200,
+    ...(base.parts ? { baseParts: base.parts } : {}),
   });
 
   const locate = (doc: number, path: string | undefined) => {
@@ -97,7 +100,7 @@ export function evaluate(base: SandboxBase, draft: string | readonly DraftEdit[]
   const diffs: ProxyDiff[] = [];
   for (const id of wanted) {
     const d = radius.diffs.get(id);
-    if (d) diffs.push(d);
+    if (d) diffs.push(withEnvoyJson(d));
   }
   const result: EvaluateResult = {
     errors,

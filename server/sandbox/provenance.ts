@@ -2,7 +2,7 @@
 // (ResourceTable.provenance / ProxyResources.provenance: VirtualService + `http[i]`, delegate), looked up by
 // the route's place (route config, virtual host, index) — never re-translated or string-matched afterwards.
 // A route translation recorded no rule for (default and catch-all routes) falls back to the object named by
-// its filter_metadata.istio.config (Istio's AddConfigInfoMetadata), without a rule.
+// its filter_metadata.istio.config (Istio's AddConfigInfoMetadata; either JSON field style), without a rule.
 import type { EnvoyJson } from '../envoy/encode';
 import type { RouteProvenance } from '../translate/types';
 import { parseConfigPath } from '../translate/provenance';
@@ -15,7 +15,8 @@ const obj = (v: unknown): Json | undefined => (v && typeof v === 'object' && !Ar
 export type RouteSourceLookup = (routeConfig: string, virtualHost: string, index: number, route: Json) => RuleSource | undefined;
 
 function fromMetadata(resource: EnvoyJson | Json): RuleSource | undefined {
-  const path = obj(obj(obj(resource.metadata)?.filter_metadata)?.istio)?.config;
+  const md = obj(resource.metadata);
+  const path = obj(obj(md?.filterMetadata ?? md?.filter_metadata)?.istio)?.config;
   if (typeof path !== 'string') return undefined;
   const p = parseConfigPath(path);
   return p ? { kind: p.kind, namespace: p.namespace, name: p.name } : undefined;
