@@ -34,8 +34,12 @@ describe('node identity', () => {
   });
 
   it.each([
-    ['not Istio-shaped, no NAMESPACE metadata', 'garbage', /not TYPE~IP~POD\.NAMESPACE~DOMAIN.*no NAMESPACE metadata/],
-    ['unknown node type', 'proxy~10.0.0.1~a.b~b.svc.cluster.local', /invalid node type "proxy"/],
+    [
+      'not Istio-shaped, no NAMESPACE metadata',
+      'garbage',
+      /not TYPE~IP~POD\.NAMESPACE~DOMAIN \(1 parts\) and the node has no NAMESPACE metadata/,
+    ],
+    ['unknown node type', 'proxy~10.0.0.1~a.b~b.svc.cluster.local', /unknown node type "proxy"/],
     ['no valid IP', 'sidecar~not-an-ip~a.b~b.svc.cluster.local', /no valid IP address/],
     ['empty POD.NAMESPACE', 'sidecar~10.0.0.1~~b.svc.cluster.local', /empty POD\.NAMESPACE/],
     ['control characters', 'sidecar~10.0.0.1~a\u0001.b~b.svc.cluster.local', /control or invalid characters/],

@@ -5,6 +5,7 @@
 import { isIP } from 'node:net';
 import type { Node } from '../gen/envoy/config/core/v3/base_pb';
 import { TYPE } from '../envoy/typeUrls';
+import { parseNodeId } from '../model/proxyIdentity';
 
 export interface AdsLimits {
   /** Largest request message accepted (grpc.max_receive_message_length); larger ones end the stream. */
@@ -42,9 +43,6 @@ export const DEFAULT_LIMITS: Readonly<AdsLimits> = {
 /** The types meshscope serves (an empty answer when it has none, e.g. SDS); anything else is unknown. */
 export const KNOWN_TYPES: ReadonlySet<string> = new Set(Object.values(TYPE));
 
-/** Node types istiod accepts in the first node id segment (pilot/pkg/model/context.go IsApplicationNodeType). */
-const NODE_TYPES = new Set(['sidecar', 'router', 'waypoint', 'ztunnel']);
-
 /**
  * Why a stream's first request cannot identify a client, or undefined. istiod answers these with
  * INVALID_ARGUMENT (pilot/pkg/xds/ads.go receive: "missing node information"; initProxyMetadata: the
@@ -65,9 +63,10 @@ export function nodeProblem(
     return `node.metadata is ${metaBytes} bytes as JSON; the limit is ${limits.maxNodeMetadataBytes} (MESHSCOPE_XDS_MAX_NODE_METADATA)`;
   }
   const parts = id.split('~');
-  const ns = node.metadata?.['NAMESPACE'];
+  const parsed = parseNodeId(id, node.metadata ?? {});
   if (parts.length === 4) {
-    if (!NODE_TYPES.has(parts[0]!)) return `invalid node type "${parts[0]}" in node.id "${id}" (valid: ${[...NODE_TYPES].join(', ')})`;
+    // parseNodeId reports an unknown node type (istiod: "invalid node type"); istiod refuses the stream.
+    if (parsed.error) return parsed.error;
     if (parts[2] === '') return `node.id "${id}" has an empty POD.NAMESPACE part`;
     // istiod: INSTANCE_IPS metadata when every entry is an IP, else the id's IP; none is an error.
     const instanceIps = node.metadata?.['INSTANCE_IPS'];
@@ -75,9 +74,7 @@ export function nodeProblem(
     if (!fromMeta && isIP(parts[1]!) === 0) return `no valid IP address in node.id "${id}" or INSTANCE_IPS metadata`;
     return undefined;
   }
-  if (typeof ns !== 'string' || ns === '') {
-    return `node.id "${id}" is not TYPE~IP~POD.NAMESPACE~DOMAIN (${parts.length} parts) and the node has no NAMESPACE metadata: no proxy can be matched`;
-  }
+  if (!parsed.namespace) return `${parsed.error} and the node has no NAMESPACE metadata: no proxy can be matched`;
   return undefined;
 }
 

@@ -1,6 +1,7 @@
 // The ADS server's contract with the rest of meshscope: what it asks a generator for, what it reports.
 import type { EncodedResource } from '../envoy/encode';
 import type { TypeUrl } from '../envoy/typeUrls';
+import type { MatchedBy } from '../model/proxyIdentity';
 
 export type { TypeUrl } from '../envoy/typeUrls';
 
@@ -51,7 +52,7 @@ export interface ResourceSet {
   matchedProxy?: string;
 }
 
-export type MatchedBy = 'node id' | 'ip' | 'node metadata';
+export type { MatchedBy } from '../model/proxyIdentity';
 
 /** What a connection watches of one type: every resource (wildcard) and/or these names. */
 export interface WatchedNames {

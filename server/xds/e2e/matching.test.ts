@@ -6,7 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TYPE } from '../../envoy/typeUrls';
 import { DEFAULT_OPTIONS, type MeshSnapshot, type ProxyModel } from '../../model/mesh';
-import { createAdsGenerator, matchClient } from '../../pipeline/adsGenerator';
+import { matchNode } from '../../model/proxyIdentity';
+import { createAdsGenerator } from '../../pipeline/adsGenerator';
 import { loadPaths } from '../../sources/file/loadPaths';
 import { Store } from '../../sources/store';
 import { bookinfo } from '../../testing/paths';
@@ -90,8 +91,8 @@ describe('proxy matching (istiod getPodByProxy)', () => {
     const b = mk('b', 'ns2');
     const snap = { proxiesById: new Map([a, b].map((p) => [p.id, p])), proxies: [a, b] } as unknown as MeshSnapshot;
     const on = { findPodByIp: true };
-    expect(matchClient(snap, { proxyId: 'x.ns2', ips: ['10.1.1.1'], namespace: 'ns2' }, on)).toEqual({ proxy: b, by: 'ip' });
-    expect(matchClient(snap, { proxyId: 'x.ns3', ips: ['10.1.1.1'], namespace: 'ns3' }, on)).toBeUndefined();
-    expect(matchClient(snap, { proxyId: 'x.ns2', ips: ['10.1.1.1'], namespace: 'ns2' })).toBeUndefined();
+    expect(matchNode(snap, { proxyId: 'x.ns2', ips: ['10.1.1.1'], namespace: 'ns2' }, on)).toEqual({ proxy: b, by: 'ip' });
+    expect(matchNode(snap, { proxyId: 'x.ns3', ips: ['10.1.1.1'], namespace: 'ns3' }, on)).toBeUndefined();
+    expect(matchNode(snap, { proxyId: 'x.ns2', ips: ['10.1.1.1'], namespace: 'ns2' })).toBeUndefined();
   });
 });
