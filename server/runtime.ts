@@ -147,8 +147,10 @@ function createRuntime(config: RuntimeConfig, configError?: string, overrides: A
   // is a source-style status, never a crash. Every store change requests a (debounced) push: EDS only
   // for endpoint-only changes; connections whose resources did not change are sent nothing.
   const adsOpts = adsOptionsFromEnv(overrides);
-  // istiod's ENABLE_PROXY_FIND_POD_BY_IP (off by default): match a client to a pod by IP when its name fails.
-  const findPodByIp = /^(1|true)$/i.test(process.env.MESHSCOPE_PROXY_FIND_POD_BY_IP ?? '');
+  // DESIGN.md §3 (a contract): a client whose POD.NS is unknown falls back to its IP in the registry, with
+  // istiod's rule for it (ENABLE_PROXY_FIND_POD_BY_IP: first IP; several pods → the one in its namespace).
+  // istiod turned that flag off by default (istio/istio#56502); MESHSCOPE_PROXY_FIND_POD_BY_IP=false does too.
+  const findPodByIp = !/^(0|false)$/i.test(process.env.MESHSCOPE_PROXY_FIND_POD_BY_IP ?? '');
   const ads = new AdsServer({ generator: createAdsGenerator(() => store.snapshot(), options, cache, { findPodByIp }), ...adsOpts });
   let xds: XdsState = config.xdsPort === undefined ? { state: 'off' } : { state: 'starting' };
   const adsStarted =
