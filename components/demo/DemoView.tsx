@@ -140,7 +140,7 @@ export function DemoView({ initialToken }: { initialToken?: string }) {
               <legend>Header match</legend>
               <label>
                 <input type="checkbox" checked={edit.tester} onChange={(e) => change({ ...edit, tester: e.target.checked })} /> send{' '}
-                <code>x-user: tester</code> to {edit.testerSubset} ({report?.ratePerClient ? '10% of calls carry it' : ''})
+                <code>x-user: tester</code> to {edit.testerSubset} ({report?.testerPercent ?? 0}% of the calls carry it)
               </label>
             </fieldset>
             <FaultControls edit={edit} onChange={(f) => change({ ...edit, fault: f }, 400)} />
@@ -236,6 +236,9 @@ function ServicePanel({ svc }: { svc: ServiceTraffic }) {
         <dt>mean latency</dt>
         <dd>{svc.meanLatencyMs} ms</dd>
       </dl>
+      <p className="muted small">
+        <span className="demo-key configured" /> configured <span className="demo-key observed" /> observed (real calls)
+      </p>
       <TrafficBars destinations={svc.destinations} caption="plain calls (catch-all route)" testId="plain-bars" />
       {svc.tester.requests > 0 && (
         <TrafficBars destinations={svc.tester.destinations} caption="calls with x-user: tester" testId="tester-bars" />

@@ -150,6 +150,7 @@ export class DemoDataPlane {
       windowSeconds: seconds,
       running: !this.stopped && this.clients.size > 0,
       ratePerClient: this.rate,
+      testerPercent: this.o.testerPercent ?? 10,
       backends,
       problems,
     });

@@ -31,7 +31,7 @@ export interface ServiceTraffic {
   fault?: ConfiguredFault;
   /** Plain calls (no `x-user: tester`), against the catch-all route's weights. */
   destinations: DestinationTraffic[];
-  /** Calls with `x-user: tester`. */
+  /** Calls with `x-user: tester` (configured: the tester route's destinations, else the catch-all's). */
   tester: { requests: number; errors: number; destinations: DestinationTraffic[] };
   /** Per source workload. */
   sources: { workload: string; requests: number; errors: number }[];
@@ -43,6 +43,8 @@ export interface TrafficReport {
   running: boolean;
   /** Requests per second each client sends. */
   ratePerClient: number;
+  /** Share (%) of calls sent with `x-user: tester`. */
+  testerPercent: number;
   clients: number;
   backends: { id: string; address: string; state: 'serving' | 'failing'; error?: string }[];
   problems: string[];
@@ -88,7 +90,7 @@ function destinations(counts: readonly CallCount[], configured: readonly Configu
 export function trafficReport(
   plan: DemoPlan,
   counts: readonly CallCount[],
-  info: Pick<TrafficReport, 'windowSeconds' | 'running' | 'ratePerClient' | 'backends' | 'problems'>,
+  info: Pick<TrafficReport, 'windowSeconds' | 'running' | 'ratePerClient' | 'testerPercent' | 'backends' | 'problems'>,
 ): TrafficReport {
   const services = plan.services.map((svc): ServiceTraffic => {
     const target = `${svc.host}:${svc.port}`;
@@ -118,7 +120,11 @@ export function trafficReport(
       errorsByCode,
       meanLatencyMs: requests > 0 ? round1(mine.reduce((a, c) => a + c.latencyMs, 0) / requests) : 0,
       destinations: destinations(plain, svc.destinations),
-      tester: { requests: sum(tester), errors: sum(tester.filter((c) => c.error)), destinations: destinations(tester, svc.tester ?? []) },
+      tester: {
+        requests: sum(tester),
+        errors: sum(tester.filter((c) => c.error)),
+        destinations: destinations(tester, svc.tester ?? svc.destinations),
+      },
       sources: [...sources.values()],
     };
     if (svc.virtualService) out.virtualService = svc.virtualService;
