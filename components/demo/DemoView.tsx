@@ -107,6 +107,12 @@ export function DemoView({ initialToken }: { initialToken?: string }) {
               {svc.host}:{svc.port}
             </h2>
             <p className="muted small">
+              {svc.callers[0] && (
+                <>
+                  <a href={`/proxies/${encodeURIComponent(svc.callers[0])}?tab=graph`}>route graph of {svc.callers[0]}</a>
+                  {' · '}
+                </>
+              )}
               {svc.virtualService
                 ? `VirtualService ${svc.virtualService.namespace}/${svc.virtualService.name}, catch-all route`
                 : 'no VirtualService: the whole service, round robin'}

@@ -25,6 +25,7 @@ export function demoTraffic(source: TrafficSource | undefined, params: URLSearch
       windowSeconds: seconds,
       running: false,
       ratePerClient: 0,
+      testerPercent: 0,
       clients: 0,
       backends: [],
       problems: [NO_DEMO_TRAFFIC],

@@ -38,12 +38,8 @@ export async function startBackend(plan: BackendPlan, echo: EchoService): Promis
   const out: RunningBackend = {
     plan,
     bound,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        // Clients may hold connections: force, so no port stays bound after stop.
-        server.forceShutdown();
-        resolve();
-      }),
+    // Clients may hold connections: forced, so no port stays bound after stop.
+    stop: async () => server.forceShutdown(),
   };
   if (errors.length) out.error = `pod ${plan.id} could not listen on ${errors.join('; ')}`;
   return out;

@@ -33,6 +33,8 @@ export interface ServiceTraffic {
   destinations: DestinationTraffic[];
   /** Calls with `x-user: tester` (configured: the tester route's destinations, else the catch-all's). */
   tester: { requests: number; errors: number; destinations: DestinationTraffic[] };
+  /** The calling pods (`POD.NAMESPACE`): their proxies' route graphs show these routes. */
+  callers: string[];
   /** Per source workload. */
   sources: { workload: string; requests: number; errors: number }[];
 }
@@ -125,6 +127,7 @@ export function trafficReport(
         errors: sum(tester.filter((c) => c.error)),
         destinations: destinations(tester, svc.tester ?? svc.destinations),
       },
+      callers: [...new Set(plan.clients.filter((c) => c.host === svc.host && c.port === svc.port).map((c) => c.source))].sort(),
       sources: [...sources.values()],
     };
     if (svc.virtualService) out.virtualService = svc.virtualService;
