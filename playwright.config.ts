@@ -49,11 +49,13 @@ process.env.E2E_PORT ??= freePort();
 process.env.E2E_XDS_PORT ??= freePort();
 process.env.E2E_BOOKINFO_PORT ??= freePort();
 process.env.E2E_BOOKINFO_XDS_PORT ??= freePort();
+// The demo data plane's loopback base (its pods are BASE.x): one per run, so parallel runs never collide.
+process.env.E2E_DEMO_BASE ??= `127.0.${2 + Math.floor(Math.random() * 250)}`;
 // The bookinfo project is the e2e part of the conformance group: it needs ../shared/fixtures.
 const withBookinfo = fixturesPresent() || process.env.MESHSCOPE_REQUIRE_FIXTURES === '1';
 if (!withBookinfo) console.log(`playwright: the bookinfo project is ${NOT_RUN}`);
 if (withBookinfo) process.env.E2E_BOOKINFO_DIR ??= prepareBookinfo();
-const { E2E_PORT, E2E_XDS_PORT, E2E_BOOKINFO_PORT, E2E_BOOKINFO_XDS_PORT, E2E_BOOKINFO_DIR } = process.env;
+const { E2E_PORT, E2E_XDS_PORT, E2E_BOOKINFO_PORT, E2E_BOOKINFO_XDS_PORT, E2E_BOOKINFO_DIR, E2E_DEMO_BASE } = process.env;
 
 const server = (port: string, args: string) => ({
   command: `node bin/meshscope.mjs serve --port ${port} ${args}`,
@@ -99,7 +101,7 @@ export default defineConfig({
   ],
   webServer: [
     // The demo data plane at 30 calls/s per client (4 clients), not 50: the machine is shared.
-    server(E2E_PORT!, `--xds-port ${E2E_XDS_PORT} --demo-rate 30`),
+    server(E2E_PORT!, `--xds-port ${E2E_XDS_PORT} --demo-rate 30 --demo-base ${E2E_DEMO_BASE}`),
     ...(withBookinfo ? [server(E2E_BOOKINFO_PORT!, `--xds-port ${E2E_BOOKINFO_XDS_PORT} --config ${E2E_BOOKINFO_DIR}`)] : []),
   ],
 });

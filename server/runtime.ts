@@ -15,6 +15,7 @@ import { parseRuntimeConfig, sourceMode, ENV_VAR, type RuntimeConfig } from './a
 import type { MeshEvent } from './api/events';
 import type { ApiContext, SyncStatus, XdsState } from './api/types';
 import { type DataPlaneOptions, DemoDataPlane } from './demo/dataPlane';
+import { copyDemoOnBase, DEFAULT_DEMO_BASE, removeDemoCopy } from './demo/demoBase';
 import { DEFAULT_OPTIONS, type MeshSnapshot, type TranslateOptions } from './model/mesh';
 import { createAdsGenerator } from './pipeline/adsGenerator';
 import { createCache } from './pipeline/cache';
@@ -105,11 +106,27 @@ function statusNotifyingSink(store: Store, onStatus: () => void): SourceSink {
   };
 }
 
-function makeSources(config: RuntimeConfig, mode: MeshscopeRuntime['mode']): { sources: Source[]; problems: SourceStatus[] } {
+function makeSources(
+  config: RuntimeConfig,
+  mode: MeshscopeRuntime['mode'],
+): { sources: Source[]; problems: SourceStatus[]; cleanup?: () => void } {
   const ns = config.namespace ? { namespace: config.namespace } : {};
   if (mode === 'files') return { sources: [new FileSource('file', config.config ?? [], { ...ns, watch: true })], problems: [] };
   if (mode === 'kube') {
     return { sources: [new KubeSource('kube', kubeSourceOptions(config))], problems: [] };
+  }
+  // `--demo-base 127.0.N`: the demo's files copied with their pods' loopback base moved (server/demo/demoBase.ts).
+  if (config.demoBase && config.demoBase !== DEFAULT_DEMO_BASE) {
+    try {
+      const dir = copyDemoOnBase(demoMeshDir(), config.demoBase);
+      return { sources: [new FileSource('demo', [dir], { ...ns, watch: true })], problems: [], cleanup: () => removeDemoCopy(dir) };
+    } catch (e) {
+      const lastError = `could not prepare the demo mesh on ${config.demoBase}.x: ${(e as Error).message}; using ${DEFAULT_DEMO_BASE}.x`;
+      return {
+        sources: [new FileSource('demo', [demoMeshDir()], { ...ns, watch: true })],
+        problems: [{ id: 'demo-base', kind: 'demo', state: 'failing', lastError }],
+      };
+    }
   }
   return { sources: [new FileSource('demo', [demoMeshDir()], { ...ns, watch: true })], problems: [] };
 }
@@ -120,7 +137,7 @@ function createRuntime(config: RuntimeConfig, configError?: string, overrides: A
   const store = new Store({ debounceMs: 100 });
   const cache = createCache<ProxyResources>(256);
   const sandboxParts: BaseParts = createCache(512);
-  const { sources, problems } = makeSources(config, mode);
+  const { sources, problems, cleanup } = makeSources(config, mode);
   if (configError) problems.push({ id: 'config', kind: 'file', state: 'failing', lastError: configError });
   const listeners = new Set<(e: MeshEvent) => void>();
   // A status-only change: no proxy changed, but the lists (sources, errors) should be refetched.
@@ -248,6 +265,7 @@ function createRuntime(config: RuntimeConfig, configError?: string, overrides: A
       await ads.stop();
       listeners.clear();
       await Promise.all(sources.map((s) => s.stop().catch(() => undefined)));
+      cleanup?.();
       store.close();
       if (g.__meshscope === rt) delete g.__meshscope;
     },

@@ -23,6 +23,11 @@ export const RuntimeConfigSchema = z
     demoTraffic: z.boolean().optional(),
     /** Calls per second per demo client (default 50). */
     demoRate: z.number().int().min(0).max(200).optional(),
+    /** The embedded demo's loopback base (`127.0.N`; its pods are `127.0.N.x`), default 127.0.1. */
+    demoBase: z
+      .string()
+      .regex(/^127\.(25[0-5]|2[0-4]\d|1?\d?\d)\.(25[0-5]|2[0-4]\d|1?\d?\d)$/, 'a loopback base 127.A.B')
+      .optional(),
   })
   .strict();
 

@@ -32,6 +32,10 @@ describe('planServe', () => {
     expect(parseRuntimeConfig(JSON.stringify(files.runtime))).toEqual({ config: files.runtime });
     await expect(planServe(['--in-cluster', '--demo-traffic'], '/w')).rejects.toThrow(/loopback IPs/);
     await expect(planServe(['--demo-rate', '500'], '/w')).rejects.toThrow(/0 to 200/);
+    expect((await planServe(['--demo-base', '127.0.9'], '/w')).runtime.demoBase).toBe('127.0.9');
+    await expect(planServe(['--demo-base', '10.0.9'], '/w')).rejects.toThrow(/127\.A\.B/);
+    await expect(planServe(['--demo-base', '127.0.300'], '/w')).rejects.toThrow(/127\.A\.B/);
+    await expect(planServe(['--config', 'd', '--demo-base', '127.0.9'], '/w')).rejects.toThrow(/embedded demo/);
   });
 
   it('resolves --config paths against the cwd and keeps their order; the env round-trips', async () => {

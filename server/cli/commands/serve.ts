@@ -1,6 +1,6 @@
 // `meshscope serve [--config PATH…] [--kubeconfig FILE [--context C] | --context C | --in-cluster]
 //                  [--namespace NS]… [--port 3000] [--xds-port 15010] [--allow-apply] [--auth-token-file F]
-//                  [--contracts FILE] [--demo-traffic | --no-demo-traffic] [--demo-rate N]`
+//                  [--contracts FILE] [--demo-traffic | --no-demo-traffic] [--demo-rate N] [--demo-base 127.A.B]`
 // (the demo data plane, server/demo: on by default for the embedded demo mesh; `--demo-traffic` runs it on
 // a file source whose pods carry loopback IPs.)
 // (`--namespace`: with files, the namespace of objects that name none; with a cluster, repeatable,
@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { randomToken } from '../../api/bearer';
 import { ENV_VAR, sourceMode, type RuntimeConfig } from '../../api/runtimeConfig';
+import { isDemoBase } from '../../demo/demoBase';
 import { list, parseArgs, portFlag, str, UsageError } from '../args';
 import { buildStatus, distDir, preservingFile } from '../build';
 import { withLock } from '../buildLock';
@@ -44,6 +45,7 @@ export async function planServe(
     { name: 'demo-traffic', kind: 'boolean' },
     { name: 'no-demo-traffic', kind: 'boolean' },
     { name: 'demo-rate', kind: 'string' },
+    { name: 'demo-base', kind: 'string' },
   ]);
   const kubeconfig = str(args, 'kubeconfig');
   const inCluster = args.flags['in-cluster'] === true;
@@ -81,6 +83,14 @@ export async function planServe(
     if (!/^\d+$/.test(rate) || Number(rate) > 200)
       throw new UsageError(`--demo-rate takes 0 to 200 calls per second per client, got "${rate}"`);
     runtime.demoRate = Number(rate);
+  }
+  const base = str(args, 'demo-base');
+  if (base !== undefined) {
+    if (kube || paths.length)
+      throw new UsageError('--demo-base moves the embedded demo mesh: it cannot be used with --config or a cluster');
+    if (!isDemoBase(base))
+      throw new UsageError(`--demo-base takes a loopback base 127.A.B (the demo pods become 127.A.B.x), got "${base}"`);
+    runtime.demoBase = base;
   }
   const namespaces = [...new Set(list(args, 'namespace'))];
   if (kube) {
