@@ -7,7 +7,7 @@
 // Pure: reads only the snapshot and options.
 import type { IstioConfig, MeshSnapshot, PodModel, ProxyModel, ServiceModel, TranslateOptions } from '../model/mesh';
 import { endpointKey } from '../model/mesh';
-import { buildProxyView, gatewaysForRouter } from '../translate/view/buildProxyView';
+import { buildProxyView, gatewaysForRouter } from '../translate/view';
 import { hostsMatch, resolveShortname } from '../translate/view/hosts';
 import { ruleTargets, type RuleTarget } from './meshGraphRoutes';
 import { nodeId } from './meshGraphIds';

@@ -1,6 +1,8 @@
 // The proxy view: what applies to one proxy. See buildProxyView.ts.
-export { buildProxyView, gatewaysForRouter, servicesVisibleTo } from './buildProxyView';
+export { buildProxyView, servicesVisibleTo } from './buildProxyView';
+export { completeView } from './complete';
+export { gatewaysForRouter, mergeGateways } from './gateway/merge';
 export { servicesForClusters, destinationHosts } from './clusterServices';
 export { virtualServicesForGateway, resolveGatewayName, resolveVirtualService, gatewayNames, MESH_GATEWAY } from './virtualServices';
 export { resolveShortname, hostsMatch, hostSubsetOf, isVisibleTo } from './hosts';
-export type { ProxyView, ServiceTarget, EffectiveDestinationRule, BoundVirtualService } from './types';
+export type * from './types';

@@ -1,8 +1,7 @@
 // Gateway virtual host post-processing (networking/core/gateway.go: collapseDuplicateRoutes,
-// vhostMergeable; route/route.go: SortVHostRoutes; pkg/config/host/names.go: MoreSpecific, Intersection,
-// NamesForNamespace).
+// vhostMergeable; route/route.go: SortVHostRoutes; pkg/config/host/names.go: MoreSpecific). Which hosts a
+// VirtualService binds to a server (Intersection, NamesForNamespace) is the view's (view/gateway/binding.ts).
 import type { RouteJson, VirtualHostJson } from '../../../gen/envoy/config/route/v3/route_components_pb';
-import { hostSubsetOf } from '../../view/hosts';
 import { isCatchAllRoute } from '../routes/match';
 
 /** host.MoreSpecific: non-wildcards first, then longest first, then alphabetical. */
@@ -12,34 +11,6 @@ export function moreSpecificFirst(a: string, b: string): number {
   if (aw !== bw) return aw ? 1 : -1;
   if (a.length !== b.length) return b.length - a.length;
   return a < b ? -1 : a > b ? 1 : 0;
-}
-
-/** host.NamesForNamespace: `ns/h` kept (as `h`) only for the VirtualService's namespace or `*`; plain hosts kept. */
-export function namesForNamespace(hosts: readonly string[], namespace: string): string[] {
-  const out: string[] = [];
-  for (const h of hosts) {
-    const slash = h.indexOf('/');
-    if (slash < 0) {
-      out.push(h);
-      continue;
-    }
-    const ns = h.slice(0, slash);
-    if (ns !== namespace && ns !== '*') continue;
-    out.push(h.slice(slash + 1));
-  }
-  return out;
-}
-
-/** host.Names.Intersection: for every pair where one covers the other, the more specific (covered) name, once. */
-export function intersectHosts(server: readonly string[], vs: readonly string[]): string[] {
-  const out: string[] = [];
-  for (const s of server) {
-    for (const v of vs) {
-      const pick = hostSubsetOf(s, v) ? s : hostSubsetOf(v, s) ? v : undefined;
-      if (pick !== undefined && !out.includes(pick)) out.push(pick);
-    }
-  }
-  return out;
 }
 
 /** SortVHostRoutes: catch-all routes moved last, both groups keeping their order. */

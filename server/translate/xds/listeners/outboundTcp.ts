@@ -7,7 +7,7 @@ import { outboundCluster } from '../../names';
 import { istioConfigMetadata } from '../../provenance';
 import type { ChainOpts } from './chainOpts';
 import { hostsOverlap, type BuildCtx } from './context';
-import { isTlsProtocol } from './protocol';
+import { isTlsProtocol } from '../../../model/protocol';
 import { routeFilters, singleDestinationFilters } from './tcpProxy';
 
 export interface OutboundTarget {

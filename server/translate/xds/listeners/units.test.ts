@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { conflictsWith, isMatchAll, toFilterChainMatch } from './chainOpts';
 import { hostsOverlap, protoDuration } from './context';
-import { isHttpProtocol, isSniffedProtocol, isTcpProtocol, isTlsProtocol, listenerProtocol } from './protocol';
+import { isHttpProtocol, isSniffedProtocol, isTcpProtocol, isTlsProtocol, listenerProtocol } from '../../../model/protocol';
 
 describe('protocol classes (pkg/config/protocol/instance.go, networking.go ModelProtocolToListenerProtocol)', () => {
   it('classifies every Istio protocol', () => {
