@@ -1,87 +1,52 @@
 // Translator goldens: testdata/<case>/case.json names the inputs and the proxies; the expected Envoy config
-// of each proxy is in testdata/<case>/out/<proxy>.<type>.json (Envoy's JSON, as config_dump prints it), and
-// the route provenance beside it in out/<proxy>.provenance.json (which VirtualService rule made each route).
-// UPDATE_GOLDEN=1 rewrites the outputs and deletes stale ones. Every case's expectation was checked by hand
-// against Istio's rules: case.json's "checked" field says which rules and what was verified.
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+// of each proxy is in testdata/<case>/out/<proxy>.<type>.json (Envoy's JSON, as config_dump prints it), the
+// route provenance beside it in out/<proxy>.provenance.json (which VirtualService rule made each route), and
+// the located problems in out/<proxy>.errors.json (input errors and translation warnings/errors, pinned like
+// the output). The view stage has its own goldens (view/golden.test.ts). UPDATE_GOLDEN=1 rewrites the outputs
+// and deletes stale ones. Every case's expectation was checked by hand against Istio's rules: case.json's
+// "checked" field says which rules and what was verified. Cases without `expectErrors` must report no error.
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { encodeResource } from '../envoy/encode';
 import { TYPE } from '../envoy/typeUrls';
-import { DEFAULT_OPTIONS, type TranslateOptions } from '../model/mesh';
-import { buildSnapshot } from '../model/snapshot';
-import { loadPaths } from '../sources/file/loadPaths';
-import { fixturesDir, REPO_ROOT } from '../testing/paths';
 import { translateProxy } from './index';
+import { checkGoldenJson, goldenCaseNames, loadGoldenCase, portableErrors, removeStale } from './testing/goldenCases';
 
-interface GoldenCase {
-  /** Input files/dirs; `fixtures:` prefix = ../shared/fixtures, else relative to the case dir. */
-  inputs: string[];
-  /** Proxies to translate: an id `POD.NS`, or `{namespace, labels}` picking the first matching proxy. */
-  proxies: (string | { namespace: string; labels: Record<string, string> })[];
-  options?: Partial<TranslateOptions>;
-  checked: string;
-}
-
-const root = resolve(REPO_ROOT, 'server/translate/testdata');
-const update = process.env.UPDATE_GOLDEN === '1';
 const KINDS = ['listeners', 'routes', 'clusters', 'endpoints'] as const;
 const TYPE_OF = { listeners: TYPE.listener, routes: TYPE.route, clusters: TYPE.cluster, endpoints: TYPE.endpoint } as const;
+const OWNED = /\.(listeners|routes|clusters|endpoints|provenance|errors)\.json$/;
 
-const cases = readdirSync(root, { withFileTypes: true })
-  .filter((d) => d.isDirectory() && existsSync(join(root, d.name, 'case.json')))
-  .map((d) => d.name)
-  .sort();
+const cases = goldenCaseNames();
 
 describe('translator goldens', () => {
   it('has cases', () => expect(cases.length).toBeGreaterThan(0));
 
   for (const name of cases) {
     it(name, () => {
-      const dir = join(root, name);
-      const c = JSON.parse(readFileSync(join(dir, 'case.json'), 'utf8')) as GoldenCase;
-      const paths = c.inputs.map((p) => (p.startsWith('fixtures:') ? join(fixturesDir(), p.slice(9)) : join(dir, p)));
-      const { inputs, errors } = loadPaths(paths);
-      const snap = buildSnapshot(inputs, { version: 1, extraErrors: errors });
-      expect(snap.errors.filter((e) => e.severity === 'error')).toEqual([]);
-      const outDir = join(dir, 'out');
+      const c = loadGoldenCase(name);
+      const { snapshot: snap, outDir } = c;
+      if (!c.spec.expectErrors) expect(snap.errors.filter((e) => e.severity === 'error')).toEqual([]);
       const written = new Set<string>();
-      for (const sel of c.proxies) {
-        const proxy =
-          typeof sel === 'string'
-            ? snap.proxiesById.get(sel)
-            : snap.proxies.find((p) => p.namespace === sel.namespace && Object.entries(sel.labels).every(([k, v]) => p.labels[k] === v));
-        expect(proxy, `proxy ${JSON.stringify(sel)}`).toBeDefined();
+      for (const { label, proxy, selector } of c.proxies) {
+        expect(proxy, `proxy ${JSON.stringify(selector)}`).toBeDefined();
         if (!proxy) continue;
-        const table = translateProxy(snap, proxy, { ...DEFAULT_OPTIONS, ...c.options });
-        expect(table.errors.filter((e) => e.severity === 'error')).toEqual([]);
-        const label = typeof sel === 'string' ? sel : `${sel.namespace}.${Object.values(sel.labels).join('-')}`;
+        const table = translateProxy(snap, proxy, c.options);
+        if (!c.spec.expectErrors) expect(table.errors.filter((e) => e.severity === 'error')).toEqual([]);
         for (const kind of KINDS) {
           const json = table[kind].map((r) => {
             const n = 'name' in r ? r.name : (r as { clusterName?: string }).clusterName;
             return encodeResource(TYPE_OF[kind], n ?? '', r).json;
           });
-          const file = join(outDir, `${label}.${kind}.json`);
-          written.add(file);
-          const text = JSON.stringify(json, null, 2) + '\n';
-          if (update) {
-            mkdirSync(outDir, { recursive: true });
-            writeFileSync(file, text);
-          } else {
-            expect(existsSync(file), `${file} missing: run UPDATE_GOLDEN=1 and check it`).toBe(true);
-            expect(JSON.parse(text)).toEqual(JSON.parse(readFileSync(file, 'utf8')));
-          }
+          checkGoldenJson(join(outDir, `${label}.${kind}.json`), json, written);
         }
-        const file = join(outDir, `${label}.provenance.json`);
-        written.add(file);
-        const text = JSON.stringify(table.provenance, null, 2) + '\n';
-        if (update) writeFileSync(file, text);
-        else {
-          expect(existsSync(file), `${file} missing: run UPDATE_GOLDEN=1 and check it`).toBe(true);
-          expect(JSON.parse(text)).toEqual(JSON.parse(readFileSync(file, 'utf8')));
-        }
+        checkGoldenJson(join(outDir, `${label}.provenance.json`), table.provenance, written);
+        checkGoldenJson(
+          join(outDir, `${label}.errors.json`),
+          { input: portableErrors(snap.errors, c.dir), translation: portableErrors(table.errors, c.dir) },
+          written,
+        );
       }
-      if (update && existsSync(outDir)) for (const f of readdirSync(outDir)) if (!written.has(join(outDir, f))) rmSync(join(outDir, f));
+      removeStale(outDir, written, (f) => OWNED.test(f));
     });
   }
 });
