@@ -1,6 +1,6 @@
 // buildProxyView: istiod's SidecarScope for one proxy plus the PushContext lookups builders need
 // (istio-translation.md §1–2). Pure: reads only its arguments.
-import type { MeshSnapshot, ProxyModel, ServiceModel, TranslateOptions } from '../../model/mesh';
+import type { LoadError, MeshSnapshot, ProxyModel, ServiceModel, TranslateOptions } from '../../model/mesh';
 import { endpointKey } from '../../model/mesh';
 import { completeView } from './complete';
 import { destinationRuleLookup } from './destinationRules';
@@ -8,7 +8,14 @@ import { buildGatewayView } from './gateway/binding';
 import type { GatewayView } from './gateway/types';
 import { isVisibleTo } from './hosts';
 import { serviceTargets } from './serviceTargets';
-import { chooseSidecar, dedupeByHostname, importedHosts, selectServices, selectVirtualServices } from './sidecarScope';
+import {
+  chooseSidecar,
+  dedupeByHostname,
+  importedHosts,
+  selectServices,
+  selectVirtualServices,
+  unmatchedEgressHosts,
+} from './sidecarScope';
 import type { BoundVirtualService, ProxyView, ProxyViewBase } from './types';
 import { MESH_GATEWAY, virtualServicesForGateway } from './virtualServices';
 
@@ -43,6 +50,7 @@ export function buildProxyView(snapshot: MeshSnapshot, proxy: ProxyModel, option
   const gateway = proxy.type === 'router' ? buildGatewayView(snapshot, proxy, options, targets) : undefined;
   let services: ServiceModel[];
   let virtualServices: BoundVirtualService[];
+  const errors: LoadError[] = [...(gateway?.errors ?? [])];
   if (gateway) {
     // DefaultSidecarScopeForGateway: every service exported to the gateway's namespace.
     services = dedupeByHostname(visible, proxy.namespace);
@@ -53,6 +61,7 @@ export function buildProxyView(snapshot: MeshSnapshot, proxy: ProxyModel, option
       const imported = importedHosts(sidecar, proxy.namespace, options);
       services = dedupeByHostname(selectServices(visible, imported), proxy.namespace);
       virtualServices = selectVirtualServices(meshVs, imported);
+      errors.push(...unmatchedEgressHosts(sidecar, proxy.namespace, options, visible, meshVs));
     } else {
       // Default scope (`*/*`); a Sidecar without egress also imports everything.
       services = dedupeByHostname(visible, proxy.namespace);
@@ -85,5 +94,5 @@ export function buildProxyView(snapshot: MeshSnapshot, proxy: ProxyModel, option
     endpoints: (svc, port) => snapshot.endpoints.get(endpointKey(svc))?.get(port) ?? [],
   };
   if (sidecar) base.sidecar = sidecar;
-  return completeView(base, gateway ? { errors: gateway.errors, gateway } : {});
+  return completeView(base, gateway ? { errors, gateway } : { errors });
 }
