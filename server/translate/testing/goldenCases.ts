@@ -25,10 +25,17 @@ export interface GoldenCase {
 export const GOLDEN_ROOT = resolve(REPO_ROOT, 'server/translate/testdata');
 export const UPDATE_GOLDEN = process.env.UPDATE_GOLDEN === '1';
 
-export const goldenCaseNames = (): string[] =>
+const readCase = (name: string): GoldenCase => JSON.parse(readFileSync(join(GOLDEN_ROOT, name, 'case.json'), 'utf8')) as GoldenCase;
+
+/**
+ * The case names, sorted: those whose inputs are all in this repo, or (`fixtures: true`) those reading
+ * ../shared/fixtures — the conformance group, run only where the fixtures are (vitest.config.ts).
+ */
+export const goldenCaseNames = (opts: { fixtures: boolean }): string[] =>
   readdirSync(GOLDEN_ROOT, { withFileTypes: true })
     .filter((d) => d.isDirectory() && existsSync(join(GOLDEN_ROOT, d.name, 'case.json')))
     .map((d) => d.name)
+    .filter((n) => readCase(n).inputs.some((p) => p.startsWith('fixtures:')) === opts.fixtures)
     .sort();
 
 export interface LoadedCase {
@@ -42,7 +49,7 @@ export interface LoadedCase {
 
 export function loadGoldenCase(name: string): LoadedCase {
   const dir = join(GOLDEN_ROOT, name);
-  const spec = JSON.parse(readFileSync(join(dir, 'case.json'), 'utf8')) as GoldenCase;
+  const spec = readCase(name);
   const paths = spec.inputs.map((p) => (p.startsWith('fixtures:') ? join(fixturesDir(), p.slice(9)) : join(dir, p)));
   const { inputs, errors } = loadPaths(paths);
   const snapshot = buildSnapshot(inputs, { version: 1, extraErrors: errors });
