@@ -13,6 +13,7 @@ import { buildEndpoints } from '../xds/endpoints';
 import { buildGrpcInboundListeners } from './inbound';
 import { buildGrpcListeners } from './listeners';
 import { buildGrpcRouteConfigs } from './routes';
+import { byteCompareBy } from '../../lib/compare';
 
 export { buildGrpcListeners, grpcApiListener, GRPC_HTTP_FILTERS } from './listeners';
 export { buildGrpcRouteConfigs } from './routes';
@@ -27,7 +28,7 @@ export interface GrpcWatches {
   endpoints: readonly string[];
 }
 
-const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+const byName = byteCompareBy((r: { name?: string }) => r.name ?? '');
 
 /** EDS clusters for EDS names: the requested cluster's eds service name is its own name in grpcgen. */
 function edsClustersFor(names: readonly string[], built: readonly ClusterJson[]): ClusterJson[] {
@@ -52,11 +53,11 @@ export function translateGrpc(
   const clusters = buildGrpcClusters(view, [...new Set(watches.clusters)]);
   const edsNames = [...new Set(watches.endpoints)];
   const endpoints = edsNames.length === 0 ? [] : buildEndpoints(view, edsClustersFor(edsNames, buildGrpcClusters(view, edsNames)));
-  const routes = rds.routes.sort((a, b) => compare(a.name ?? '', b.name ?? ''));
+  const routes = rds.routes.sort(byName);
   return {
-    listeners: listeners.sort((a, b) => compare(a.name ?? '', b.name ?? '')),
+    listeners: listeners.sort(byName),
     routes,
-    clusters: clusters.sort((a, b) => compare(a.name ?? '', b.name ?? '')),
+    clusters: clusters.sort(byName),
     endpoints,
     errors,
     provenance: collectRouteProvenance(routes, routeSources),

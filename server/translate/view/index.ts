@@ -4,5 +4,6 @@ export { completeView } from './complete';
 export { gatewaysForRouter, mergeGateways } from './gateway/merge';
 export { servicesForClusters, destinationHosts } from './clusterServices';
 export { virtualServicesForGateway, resolveGatewayName, resolveVirtualService, gatewayNames, MESH_GATEWAY } from './virtualServices';
-export { resolveShortname, hostsMatch, hostSubsetOf, isVisibleTo } from './hosts';
+export { hostSubsetOf, hostsMatch, resolveShortname } from '../../model/host';
+export { isVisibleTo } from './hosts';
 export type * from './types';

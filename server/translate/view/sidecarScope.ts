@@ -1,8 +1,9 @@
 // Sidecar resource scoping (model/push_context.go:getSidecarScope/initSidecarScopes, model/sidecar.go:
 // convertIstioListenerToWrapper, selectServices, selectVirtualServices).
+import { hostSubsetOf, hostsMatch, resolveShortname } from '../../model/host';
 import type { IstioConfig, LoadError, ProxyModel, ServiceModel, TranslateOptions } from '../../model/mesh';
 import { configError } from '../configError';
-import { hostSubsetOf, hostsMatch, labelsMatch, resolveShortname } from './hosts';
+import { labelsMatch } from './hosts';
 
 /**
  * The Sidecar in force for a sidecar proxy: Sidecars of its namespace whose workloadSelector selects it

@@ -5,7 +5,7 @@
 // with the *server* port as the destination port default.
 import type { FilterJson } from '../../../gen/envoy/config/listener/v3/listener_components_pb';
 import type { L4MatchAttributes } from '../../../model/istio';
-import { hostSubsetOf } from '../../view/hosts';
+import { hostSubsetOf } from '../../../model/host';
 import type { GatewayView, GwServer } from '../../view/types';
 import { configError, type BuildCtx } from '../listeners/context';
 import { routeFilters, singleDestinationFilters } from '../listeners/tcpProxy';

@@ -11,9 +11,10 @@ import type { RouteSourceSink } from '../../routeSources';
 import type { GatewayView, ProxyView } from '../../view/types';
 import { buildHttpRoutesForVirtualService, gatewayRouteContext } from '../routes';
 import { MAX_DIRECT_RESPONSE_BODY_BYTES } from '../routes/sidecarRouteConfigs';
+import { byteCompareBy } from '../../../lib/compare';
 import { collapseDuplicateRoutes, sortVHostRoutes } from './vhosts';
 
-const byName = (a: VirtualHostJson, b: VirtualHostJson) => ((a.name ?? '') < (b.name ?? '') ? -1 : (a.name ?? '') > (b.name ?? '') ? 1 : 0);
+const byName = byteCompareBy((v: VirtualHostJson) => v.name ?? '');
 
 export function buildGatewayRouteConfig(
   view: ProxyView,

@@ -1,24 +1,15 @@
-// Pure gateway helpers against Istio's rules (pkg/config/host/names.go, gateway.go, route.go, credentials).
+// Pure gateway helpers against Istio's rules (gateway.go, route.go, credentials). Host name order and
+// intersection are tested with server/model/host.
 import { describe, expect, it } from 'vitest';
 import type { RouteJson, VirtualHostJson } from '../../../gen/envoy/config/route/v3/route_components_pb';
 import { credentialResourceName } from './tlsContext';
-import { collapseDuplicateRoutes, moreSpecificFirst, sortVHostRoutes } from './vhosts';
+import { collapseDuplicateRoutes, sortVHostRoutes } from './vhosts';
 
-describe('credentials and host order', () => {
+describe('credentials', () => {
   it('credentials.ToResourceName: plain names become kubernetes://, typed names kept, builtin:// → default', () => {
     expect(credentialResourceName('bookinfo-cert')).toBe('kubernetes://bookinfo-cert');
     expect(credentialResourceName('kubernetes://x')).toBe('kubernetes://x');
     expect(credentialResourceName('builtin://')).toBe('default');
-  });
-  it('MoreSpecific: non-wildcards first, longest first, then alphabetical', () => {
-    expect(['*.a.com', 'b.com', '*', 'aa.com', 'ab.com', 'longer.com'].sort(moreSpecificFirst)).toEqual([
-      'longer.com',
-      'aa.com',
-      'ab.com',
-      'b.com',
-      '*.a.com',
-      '*',
-    ]);
   });
 });
 

@@ -1,17 +1,9 @@
 // Gateway virtual host post-processing (networking/core/gateway.go: collapseDuplicateRoutes,
-// vhostMergeable; route/route.go: SortVHostRoutes; pkg/config/host/names.go: MoreSpecific). Which hosts a
-// VirtualService binds to a server (Intersection, NamesForNamespace) is the view's (view/gateway/binding.ts).
+// vhostMergeable; route/route.go: SortVHostRoutes). Host name order and intersection: server/model/host; which
+// hosts a VirtualService binds to a server is the view's (view/gateway/binding.ts).
 import type { RouteJson, VirtualHostJson } from '../../../gen/envoy/config/route/v3/route_components_pb';
+import { compareHostSpecificity } from '../../../model/host';
 import { isCatchAllRoute } from '../routes/match';
-
-/** host.MoreSpecific: non-wildcards first, then longest first, then alphabetical. */
-export function moreSpecificFirst(a: string, b: string): number {
-  const aw = a.startsWith('*');
-  const bw = b.startsWith('*');
-  if (aw !== bw) return aw ? 1 : -1;
-  if (a.length !== b.length) return b.length - a.length;
-  return a < b ? -1 : a > b ? 1 : 0;
-}
 
 /** SortVHostRoutes: catch-all routes moved last, both groups keeping their order. */
 export function sortVHostRoutes(routes: readonly RouteJson[]): RouteJson[] {
@@ -44,7 +36,7 @@ export function collapseDuplicateRoutes(byHost: ReadonlyMap<string, VirtualHostJ
   // istiod keys by a hash of the route pointers; the key here is the list of route identities.
   const known = new Map<string, VirtualHostJson>();
   const kept: VirtualHostJson[] = [];
-  for (const h of [...byHost.keys()].sort(moreSpecificFirst)) {
+  for (const h of [...byHost.keys()].sort(compareHostSpecificity)) {
     const vh = byHost.get(h) as VirtualHostJson;
     const key = (vh.routes ?? []).map(idOf).join(',');
     const into = known.get(key);
