@@ -43,9 +43,9 @@ export function completeView(base: ProxyViewBase, extra: { errors?: readonly Loa
       if (!scopes()) return view;
       return scopeForPort(view.egressListeners(), port)?.view ?? completeView({ ...base, services: [], virtualServices: [] });
     },
-    clusterServices: once((): ServiceModel[] => {
+    clusterServices: once((): readonly ServiceModel[] => {
       const s = scopes();
-      return servicesForClusters(s ? { ...base, services: clusterScopeServices(s) } : base);
+      return s ? servicesForClusters({ ...base, services: clusterScopeServices(s) }) : view.destinationServices();
     }),
     destinationServices: once(() => servicesForClusters(base)),
     inboundDestinationRule: (hostname: string): EffectiveDestinationRule | undefined => inbound()(hostname),
