@@ -3,8 +3,10 @@
 // route the VirtualService http rule that produced it, as translation recorded it (the proxy's provenance,
 // keyed by route config / virtual host / index). Mesh proxies only: an uploaded dump has no objects behind it.
 import { stringify } from 'yaml';
+import Link from 'next/link';
 import { useConfigObject, useRouteSource } from '@/components/data/proxyDetailData';
 import { RuleLabel, RuleYaml } from '@/components/proxy/RouteRule';
+import { sandboxLoadHref } from '@/components/sandbox/model/urlState';
 import type { SimSource } from '@/server/simulate/types';
 import type { RouteKey } from './model/details';
 
@@ -50,7 +52,12 @@ export function SourceRule({ proxyId, path, source, route }: SourceRuleProps) {
         </span>
         {rule ? <RuleLabel source={rule} testId="graph-source-rule" /> : null}
       </div>
-      <div className="muted small">{where}</div>
+      <div className="muted small">
+        {where} ·{' '}
+        <Link href={sandboxLoadHref(path)} data-testid="load-into-sandbox">
+          Load into sandbox
+        </Link>
+      </div>
       {rule ? <RuleYaml source={rule} spec={obj.spec} testId="graph-source-rule-yaml" className="rg-json" /> : null}
       <details>
         <summary>whole {obj.kind} (YAML)</summary>
