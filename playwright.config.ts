@@ -94,9 +94,10 @@ export default defineConfig({
     },
   },
   projects: [
-    { name: 'demo', testMatch: /(^|\/)(demo\/.*|smoke)\.spec\.ts$/, use: { baseURL: `http://127.0.0.1:${E2E_PORT}` } },
+    // testMatch sees absolute paths: anchored at e2e/, so a checkout in a folder named `demo` stays right.
+    { name: 'demo', testMatch: /(^|\/)e2e\/(demo\/.*|smoke)\.spec\.ts$/, use: { baseURL: `http://127.0.0.1:${E2E_PORT}` } },
     ...(withBookinfo
-      ? [{ name: 'bookinfo', testMatch: /(^|\/)bookinfo\/.*\.spec\.ts$/, use: { baseURL: `http://127.0.0.1:${E2E_BOOKINFO_PORT}` } }]
+      ? [{ name: 'bookinfo', testMatch: /(^|\/)e2e\/bookinfo\/.*\.spec\.ts$/, use: { baseURL: `http://127.0.0.1:${E2E_BOOKINFO_PORT}` } }]
       : []),
   ],
   webServer: [

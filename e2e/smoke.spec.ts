@@ -5,7 +5,9 @@ import { HomePage } from './pages/HomePage';
 // examples/demo: storefront ×2 and cart in shop; products v1–v3 and ratings v1–v2 in catalog;
 // one ingress gateway (container istio-proxy running `proxy router`) in istio-system.
 const DEMO = [
-  { app: 'storefront', namespace: 'shop', type: 'sidecar', count: 2 },
+  // The demo data plane (server/demo): each storefront pod's client workloads connect to ADS with the pod's
+  // node id and GENERATOR=grpc, so the table shows these pods as the proxyless gRPC clients they are.
+  { app: 'storefront', namespace: 'shop', type: 'proxyless', count: 2 },
   { app: 'cart', namespace: 'shop', type: 'sidecar', count: 1 },
   { app: 'products', namespace: 'catalog', type: 'sidecar', count: 3 },
   { app: 'ratings', namespace: 'catalog', type: 'sidecar', count: 2 },

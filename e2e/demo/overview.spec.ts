@@ -87,7 +87,8 @@ test('proxies page: every demo proxy, filters by text/namespace/type in the URL,
   const proxies = new ProxiesPage(page);
   await proxies.goto();
   expect(await proxies.ids()).toHaveLength(expected.pods);
-  // Nothing but meshscope's own tests connects to this ADS server: every proxy is computed-only.
+  // Only the demo data plane's clients (the storefront pods, server/demo) connect to this ADS server: the
+  // first row (catalog) is computed-only.
   await expect(proxies.table.getByTestId('sync-cell').first()).toContainText('not connected');
 
   await proxies.type.selectOption('gateway');
