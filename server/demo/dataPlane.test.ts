@@ -48,6 +48,7 @@ async function apply(draft: string): Promise<void> {
   const ctx = rt.applyContext();
   const r = await applySandbox(ctx, `Bearer ${ctx.token}`, { draft, confirm: true });
   expect(r.status).toBe(200);
+  expect(r.body).toMatchObject({ mode: 'files', applied: true });
 }
 
 beforeAll(async () => {
@@ -132,15 +133,16 @@ describe('demo data plane: real servers on loopback pod IPs, real xDS clients', 
   // unchanged (plan.ts faultShape), so this failed with 0% errors before the data plane reopened the channel.
   it('a 50% abort fault gives a 50% ± 10 points error rate (UNAVAILABLE from HTTP 503)', async () => {
     await apply(productsVs(0, 100, '    fault: {abort: {httpStatus: 503, percentage: {value: 50}}}\n'));
-    await waitFor(() => products(1)?.fault?.abortPercent === 50, 'fault configured');
+    await waitFor(() => products(1)?.fault?.abortPercent === 50, 'fault configured (file watcher → snapshot)', 30_000);
     await new Promise((r) => setTimeout(r, 1500));
     rt.demoTraffic()!.clearCounters();
     await waitFor(() => (products(10)?.requests ?? 0) >= 400, '400 calls under the fault', 20_000);
     const p = products(10)!;
+    console.log(`demo: error rate under a 50% abort: ${p.errorPercent}% of ${p.requests}`);
     expect(Math.abs(p.errorPercent - 50)).toBeLessThanOrEqual(10);
     // gRFC A33: an HTTP abort status maps to its gRPC code (503 → UNAVAILABLE).
     expect(Object.keys(p.errorsByCode)).toEqual(['UNAVAILABLE']);
-  }, 30_000);
+  }, 60_000);
 
   it('stopping leaves no bound port: every pod address and the ADS port can be bound again', async () => {
     const addresses = report().backends.flatMap((b) => b.address.split(', '));
