@@ -1,6 +1,6 @@
 import type { LoadError } from '@/server/model/mesh';
 
-/** Located problems: file, document, object, field path, message. */
+/** Located problems: file, document, object, field path, message; objects served from their last good version are marked stale. */
 export function ErrorsTable({ errors, caption }: { errors: readonly LoadError[]; caption: string }) {
   if (errors.length === 0) return null;
   return (
@@ -20,13 +20,20 @@ export function ErrorsTable({ errors, caption }: { errors: readonly LoadError[];
       </thead>
       <tbody>
         {errors.map((e, i) => (
-          <tr key={i} className={e.severity}>
+          <tr key={i} className={e.staleSince ? `${e.severity} stale` : e.severity} data-stale-since={e.staleSince}>
             <td>{e.severity}</td>
             <td className="mono">{e.file ?? ''}</td>
             <td>{e.doc ?? ''}</td>
             <td className="mono">{e.object ?? ''}</td>
             <td className="mono">{e.path ?? ''}</td>
-            <td>{e.message}</td>
+            <td>
+              {e.staleSince && !e.message.includes('stale: last good from') ? (
+                <span className="badge stale" title="the last good version of this object is served">
+                  stale: last good from {e.staleSince}{' '}
+                </span>
+              ) : null}
+              {e.message}
+            </td>
           </tr>
         ))}
       </tbody>

@@ -41,6 +41,11 @@ export interface LoadError {
   object?: string;
   /** YAML path inside the object, e.g. `spec.http[0].route[0].weight`. */
   path?: string;
+  /**
+   * Set on the marker of an object whose current input is unusable: the last good version (loaded at this
+   * RFC 3339 time) is served instead ("stale: last good from <time>").
+   */
+  staleSince?: string;
 }
 
 /** Istio's protocol names (pkg/config/protocol). `Unsupported` means auto-detected (sniffed). */

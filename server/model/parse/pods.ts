@@ -3,7 +3,7 @@
 // locality, and Istio proxy detection (injection rules).
 import type { Locality, NamespaceModel, ObjectMeta, Origin, PodModel } from '../mesh';
 import type { KubePodSpec } from '../schema/kube';
-import { allocateIp, canonicalJson, safeSuffix, stableHex } from './hash';
+import { IpPool, canonicalJson, safeSuffix, stableHex } from './hash';
 import type { KubeObject, ParsedInputs } from './objects';
 
 interface PodDraft {
@@ -109,10 +109,13 @@ export function buildPods(
   for (const w of parsed.workloads) drafts.push(...expandWorkload(w, taken));
   drafts.sort((a, b) => cmp(a.meta.namespace, b.meta.namespace) || cmp(a.meta.name, b.meta.name));
 
-  const used = new Set(drafts.flatMap((d) => (d.ip ? [d.ip] : [])));
+  const pool = new IpPool(
+    '10.244',
+    drafts.flatMap((d) => (d.ip ? [d.ip] : [])),
+  );
   const nodes = new Map(parsed.nodes.map((n) => [n.meta.name, n.meta.labels]));
   return drafts.map((d) => {
-    const ip = d.ip ?? allocateIp('10.244', `${d.meta.namespace}/${d.meta.name}`, used);
+    const ip = d.ip ?? pool.allocate(`${d.meta.namespace}/${d.meta.name}`);
     const namedPorts: Record<string, number> = {};
     const containerPorts: number[] = [];
     for (const c of d.spec.containers ?? []) {
