@@ -1,6 +1,7 @@
 // Pods: explicit Pods as they are, plus synthetic pods expanded from Deployments/ReplicaSets/StatefulSets
 // (Kubernetes naming: `<deploy>-<pod-template-hash>-<5>`, `<rs>-<5>`, `<sts>-<i>`), with deterministic IPs,
 // locality, and Istio proxy detection (injection rules).
+import { pushAll } from '../schema/common';
 import type { Locality, NamespaceModel, ObjectMeta, Origin, PodModel } from '../mesh';
 import type { KubePodSpec } from '../schema/kube';
 import { IpPool, canonicalJson, safeSuffix, stableHex } from './hash';
@@ -106,7 +107,7 @@ export function buildPods(
     taken.add(key);
     drafts.push(explicitPod(p));
   }
-  for (const w of parsed.workloads) drafts.push(...expandWorkload(w, taken));
+  for (const w of parsed.workloads) pushAll(drafts, expandWorkload(w, taken));
   drafts.sort((a, b) => cmp(a.meta.namespace, b.meta.namespace) || cmp(a.meta.name, b.meta.name));
 
   const pool = new IpPool(

@@ -4,6 +4,7 @@
 // hashes, so a missed event is caught within `rescanMs`. Reloads run one at a time; a change during a
 // reload queues one more. A reload that throws becomes the source's error and the store keeps serving
 // the last snapshot. See ./fileSet for per-file caching and last-good objects.
+import { pushAll } from '../../model/schema/common';
 import { dirname } from 'node:path';
 import { type FSWatcher, watch } from 'chokidar';
 import type { Source, SourceSink, SourceStatus } from '../types';
@@ -143,7 +144,7 @@ export class FileSource implements Source {
     // are not followed by the watcher (a loop cannot trap it); the scan follows them with loop detection.
     const parents = [...new Set(this.paths.map((p) => dirname(p)))];
     const ws = [this.watcher(this.paths, 64), this.watcher(parents, 0)];
-    this.watchers.push(...ws);
+    pushAll(this.watchers, ws);
     await Promise.all(ws.map((w) => new Promise<void>((resolve) => w.once('ready', () => resolve()))));
   }
 
