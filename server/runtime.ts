@@ -129,16 +129,14 @@ function createRuntime(config: RuntimeConfig, configError?: string, overrides: A
   const ready = (async () => {
     await Promise.all(
       sources.map((s) =>
-        s
-          .start(sink)
-          .catch((e: unknown) =>
-            store.status({
-              id: s.id,
-              kind: mode === 'kube' ? 'kube' : mode === 'demo' ? 'demo' : 'file',
-              state: 'failing',
-              lastError: String(e),
-            }),
-          ),
+        s.start(sink).catch((e: unknown) =>
+          store.status({
+            id: s.id,
+            kind: mode === 'kube' ? 'kube' : mode === 'demo' ? 'demo' : 'file',
+            state: 'failing',
+            lastError: String(e),
+          }),
+        ),
       ),
     );
     store.flush();

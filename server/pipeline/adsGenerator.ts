@@ -4,44 +4,14 @@
 // get istiod's grpcgen output for exactly the names they watch (server/translate/grpc).
 import type { EncodedResource } from '../envoy/encode';
 import { TYPE, type TypeUrl } from '../envoy/typeUrls';
-import type { MeshSnapshot, ProxyModel, TranslateOptions } from '../model/mesh';
+import type { MeshSnapshot, TranslateOptions } from '../model/mesh';
+import { proxyForNode, proxyFromNode } from '../model/proxyIdentity';
 import { translateGrpc, type GrpcWatches } from '../translate/grpc';
 import { translateProxy } from '../translate/index';
 import type { ResourceTable } from '../translate/types';
 import type { AdsGenerator, ClientInfo, ResourceSet, Watches } from '../xds/types';
 import { EncodeMemo, encodeTable, translateSafely } from './encodeTable';
 import { resourceCacheKey, type ProxyResources, type ResourceCache } from './proxyResources';
-
-/** DESIGN.md §3 proxy identity: node id `POD.NS` first, then the IPs the client reports. */
-export function proxyForClient(snapshot: MeshSnapshot, client: Pick<ClientInfo, 'proxyId' | 'ips'>): ProxyModel | undefined {
-  const byId = snapshot.proxiesById.get(client.proxyId);
-  if (byId) return byId;
-  if (client.ips.length === 0) return undefined;
-  const ips = new Set(client.ips);
-  return snapshot.proxies.find((p) => p.ips.some((ip) => ips.has(ip)));
-}
-
-/**
- * A proxy for a client the registry does not know, from its node (istiod builds model.Proxy from the node
- * id and metadata alone): needs a namespace (NAMESPACE metadata or an Istio-shaped node id).
- */
-export function proxyFromNode(client: ClientInfo): ProxyModel | undefined {
-  if (!client.namespace) return undefined;
-  const dot = client.proxyId.indexOf('.');
-  const name = dot > 0 ? client.proxyId.slice(0, dot) : client.proxyId;
-  const metadata: Record<string, string> = {};
-  for (const [k, v] of Object.entries(client.metadata)) if (typeof v === 'string') metadata[k] = v;
-  return {
-    id: client.proxyId,
-    type: client.nodeType === 'router' ? 'router' : 'sidecar',
-    name,
-    namespace: client.namespace,
-    labels: client.labels,
-    ips: client.ips,
-    locality: { region: client.locality?.region ?? '', zone: client.locality?.zone ?? '', subzone: client.locality?.subZone ?? '' },
-    metadata,
-  };
-}
 
 const byName = (list: readonly EncodedResource[]): Map<string, EncodedResource> => new Map(list.map((r) => [r.name, r]));
 
@@ -69,7 +39,7 @@ export function clientResources(
   cache?: ResourceCache,
   memo?: EncodeMemo,
 ): ProxyResources | undefined {
-  const known = proxyForClient(snap, client);
+  const known = proxyForNode(snap, client);
   const proxy = known ?? proxyFromNode(client);
   if (!proxy) return undefined;
   let key: string;

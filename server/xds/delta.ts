@@ -11,6 +11,7 @@ import { ConnectionBase, shortType, type AdsConnection } from './connection';
 import { WILDCARD_TYPES } from './shouldRespond';
 import { encodeDeltaDiscoveryResponse, type DeltaResourcePart } from './wire';
 import type { ResourceSet, TypeUrl } from './types';
+import { byteCompareBy } from '../lib/compare';
 
 interface DeltaWatch {
   typeUrl: string;
@@ -41,7 +42,7 @@ export function deltaChanges(
   const removed = new Set<string>();
   for (const n of w.known.keys()) if (!inScope(n)) removed.add(n);
   for (const n of justSubscribed) if (!all.has(n)) removed.add(n);
-  resources.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  resources.sort(byteCompareBy((r) => r.name));
   return { resources, removed: [...removed].sort() };
 }
 

@@ -10,6 +10,7 @@ import { TYPE } from '../envoy/typeUrls';
 import { shouldRespond } from './shouldRespond';
 import { discoveryResponseSize, encodeDiscoveryResponse } from './wire';
 import type { ResourceSet, TypeUrl } from './types';
+import { byteCompareBy } from '../lib/compare';
 
 interface SotwWatch {
   typeUrl: string;
@@ -36,7 +37,7 @@ export function selectSotw(set: ResourceSet, typeUrl: string, wildcard: boolean,
       if (r) out.push(r);
     }
   }
-  return out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return out.sort(byteCompareBy((r) => r.name));
 }
 
 const fingerprint = (rs: readonly EncodedResource[]): string => rs.map((r) => `${r.name}@${r.hash}`).join('\n');
