@@ -13,6 +13,7 @@ import type { FileLimits } from './parseFile';
 
 const RELOAD_DEBOUNCE_MS = 100;
 const RESCAN_MS = 30_000;
+const WATCH_READY_MS = 5_000;
 
 export interface FileSourceOptions {
   namespace?: string;
@@ -145,7 +146,11 @@ export class FileSource implements Source {
     const parents = [...new Set(this.paths.map((p) => dirname(p)))];
     const ws = [this.watcher(this.paths, 64), this.watcher(parents, 0)];
     pushAll(this.watchers, ws);
-    await Promise.all(ws.map((w) => new Promise<void>((resolve) => w.once('ready', () => resolve()))));
+    // Bounded: a huge tree must not hold up the first load (the rescan covers anything missed meanwhile).
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const armed = Promise.all(ws.map((w) => new Promise<void>((resolve) => w.once('ready', () => resolve()))));
+    await Promise.race([armed, new Promise<void>((resolve) => (timer = setTimeout(resolve, WATCH_READY_MS)))]);
+    clearTimeout(timer);
   }
 
   private watcher(targets: string[], depth: number): FSWatcher {
