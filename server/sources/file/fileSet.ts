@@ -38,6 +38,9 @@ const code = (e: unknown): string => (e as NodeJS.ErrnoException).code ?? String
 
 export class FileSet {
   private readonly entries = new Map<string, FileEntry>();
+  /** The last full listing, and each listed file's last load outcome (for scans of only the changed files). */
+  private listing: { files: string[]; errors: LoadError[] } | undefined;
+  private readonly outcomes = new Map<string, { result: LoadResult | undefined; errors: LoadError[] }>();
   private readonly limits: FileLimits;
   private readonly now: () => Date;
 
@@ -49,9 +52,16 @@ export class FileSet {
     this.now = opts.now ?? (() => new Date());
   }
 
-  /** Lists, stats and (where changed) reads and parses every file. `force` re-reads and re-hashes every file. */
-  async scan(force = false): Promise<ScanResult> {
-    const { files, errors: walkErrors } = expandPaths(this.paths);
+  /**
+   * Lists, stats and (where changed) reads and parses every file. `force` re-reads and re-hashes every file.
+   * `only` (files the watcher reported as changed in place) skips the directory walk and the other files'
+   * stats: the last listing and their last outcomes are reused.
+   */
+  async scan(force = false, only?: ReadonlySet<string>): Promise<ScanResult> {
+    if (only && this.listing && !force && [...only].every((f) => this.outcomes.has(f))) return this.rescanOnly(only, this.listing);
+    const listing = expandPaths(this.paths);
+    this.listing = { files: listing.files.slice(), errors: listing.errors };
+    const { files, errors: walkErrors } = listing;
     const inputs: RawInput[] = [];
     const errors: LoadError[] = [...walkErrors];
     let parsed = 0;
@@ -66,12 +76,36 @@ export class FileSet {
       } else this.entries.delete(path);
     }
     files.sort();
+    this.listing.files = files.slice();
+    this.outcomes.clear();
     for (const file of files) {
-      const { result, fresh } = await this.load(file, force, errors);
+      const own: LoadError[] = [];
+      const { result, fresh } = await this.load(file, force, own);
+      this.outcomes.set(file, { result, errors: own });
       if (fresh) parsed++;
+      for (const e of own) errors.push(e);
       this.contribute(file, result, inputs, errors);
     }
     return { inputs, errors, parsed, files: files.length };
+  }
+
+  private async rescanOnly(only: ReadonlySet<string>, listing: { files: string[]; errors: LoadError[] }): Promise<ScanResult> {
+    const inputs: RawInput[] = [];
+    const errors: LoadError[] = [...listing.errors];
+    let parsed = 0;
+    for (const file of listing.files) {
+      let outcome = this.outcomes.get(file);
+      if (only.has(file) || !outcome) {
+        const own: LoadError[] = [];
+        const { result, fresh } = await this.load(file, false, own);
+        outcome = { result, errors: own };
+        this.outcomes.set(file, outcome);
+        if (fresh) parsed++;
+      }
+      for (const e of outcome.errors) errors.push(e);
+      this.contribute(file, outcome.result, inputs, errors);
+    }
+    return { inputs, errors, parsed, files: listing.files.length };
   }
 
   /** The file's current parse result: cached when its stat and content are unchanged. */

@@ -4,8 +4,8 @@
 // hashes, so a missed event is caught within `rescanMs`. Reloads run one at a time; a change during a
 // reload queues one more. A reload that throws becomes the source's error and the store keeps serving
 // the last snapshot. See ./fileSet for per-file caching and last-good objects.
-import { pushAll } from '../../model/schema/common';
-import { dirname } from 'node:path';
+import { type FSWatcher as NodeWatcher, watch as fsWatch } from 'node:fs';
+import { basename, dirname, join, resolve, sep } from 'node:path';
 import { type FSWatcher, watch } from 'chokidar';
 import type { Source, SourceSink, SourceStatus } from '../types';
 import { FileSet, type ScanResult } from './fileSet';
@@ -24,6 +24,18 @@ export interface FileSourceOptions {
   limits?: FileLimits;
 }
 
+/** A reload to run: `only` = just these files changed in place (undefined: a full scan). */
+interface Pending {
+  force: boolean;
+  only?: ReadonlySet<string> | undefined;
+}
+
+const merge = (a: Pending | undefined, b: Pending): Pending => {
+  if (!a) return b;
+  const only = a.only && b.only ? new Set([...a.only, ...b.only]) : undefined;
+  return { force: a.force || b.force, only };
+};
+
 export class FileSource implements Source {
   private sink: SourceSink | undefined;
   private watchers: FSWatcher[] = [];
@@ -31,9 +43,13 @@ export class FileSource implements Source {
   private rescanTimer: ReturnType<typeof setInterval> | undefined;
   private stopped = false;
   private running: Promise<void> | undefined;
-  private queued: { force: boolean } | undefined;
+  private queued: Pending | undefined;
+  private changed = new Set<string>();
+  private readonly parentWatchers = new Map<string, NodeWatcher>();
+  private full = false;
   private readonly files: FileSet;
   private readonly paths: string[];
+  private readonly resolved: string[];
   /** Figures of the last reload, for tests and benchmarks. */
   lastReload: { ms: number; parsed: number; files: number } | undefined;
 
@@ -43,6 +59,7 @@ export class FileSource implements Source {
     private readonly opts: FileSourceOptions = {},
   ) {
     this.paths = paths.filter((p) => p !== '-');
+    this.resolved = this.paths.map((p) => resolve(p));
     const setOpts = {
       ...(opts.namespace !== undefined ? { namespace: opts.namespace } : {}),
       ...(opts.limits ? { limits: opts.limits } : {}),
@@ -71,6 +88,8 @@ export class FileSource implements Source {
     this.rescanTimer = undefined;
     const ws = this.watchers;
     this.watchers = [];
+    for (const pw of this.parentWatchers.values()) pw.close();
+    this.parentWatchers.clear();
     await Promise.all(ws.map((w) => w.close().catch(() => undefined)));
     await this.running?.catch(() => undefined);
     this.sink?.status({ id: this.id, kind: 'file', state: 'stopped', detail: this.paths.join(', ') });
@@ -80,17 +99,18 @@ export class FileSource implements Source {
    * Loads every path now (the watcher and the rescan call it too); `force` re-reads every file instead of
    * trusting unchanged stats. Resolves when this reload (or the one it was queued behind) is applied.
    */
-  reload(force = false): Promise<void> {
+  reload(force = false, only?: ReadonlySet<string>): Promise<void> {
     if (!this.sink || this.stopped) return Promise.resolve();
     if (this.running) {
-      this.queued = { force: force || (this.queued?.force ?? false) };
+      this.queued = merge(this.queued, { force, only });
       return this.running;
     }
     const run = async () => {
-      let next: { force: boolean } | undefined = { force };
+      let next: Pending | undefined = { force, only };
       while (next && !this.stopped) {
         this.queued = undefined;
-        await this.reloadOnce(next.force);
+        await this.reloadOnce(next.force, next.only);
+        if (this.opts.watch && !this.stopped) this.watchParents();
         next = this.queued;
       }
     };
@@ -100,13 +120,21 @@ export class FileSource implements Source {
     return this.running;
   }
 
-  private async reloadOnce(force: boolean): Promise<void> {
+  /** The files changed in place since the last reload, or undefined when a full scan is needed. */
+  private takeChanged(): Set<string> | undefined {
+    const out = this.full ? undefined : this.changed;
+    this.full = false;
+    this.changed = new Set();
+    return out;
+  }
+
+  private async reloadOnce(force: boolean, only?: ReadonlySet<string>): Promise<void> {
     const sink = this.sink;
     if (!sink) return;
     const started = performance.now();
     let scan: ScanResult;
     try {
-      scan = await this.files.scan(force);
+      scan = await this.files.scan(force, only);
     } catch (e) {
       // Never lose the last good state: the store keeps what it has; the status says why.
       sink.status({ id: this.id, kind: 'file', state: 'failing', detail: this.paths.join(', '), lastError: `reload failed: ${String(e)}` });
@@ -131,31 +159,74 @@ export class FileSource implements Source {
     sink.status(status);
   }
 
-  private scheduleReload(): void {
+  private scheduleReload(changed?: string): void {
     if (this.stopped) return;
+    if (changed === undefined) this.full = true;
+    else this.changed.add(changed);
     if (this.timer) clearTimeout(this.timer);
     this.timer = setTimeout(() => {
       this.timer = undefined;
-      void this.reload();
+      void this.reload(false, this.takeChanged());
     }, this.opts.debounceMs ?? RELOAD_DEBOUNCE_MS);
   }
 
   private async watchAll(): Promise<void> {
-    // Each path and its parent (so the path's own creation, deletion and replacement are seen). Symlinks
-    // are not followed by the watcher (a loop cannot trap it); the scan follows them with loop detection.
-    const parents = [...new Set(this.paths.map((p) => dirname(p)))];
-    const ws = [this.watcher(this.paths, 64), this.watcher(parents, 0)];
-    pushAll(this.watchers, ws);
+    // chokidar on the paths themselves (symlinks are not followed by the watcher, so a loop cannot trap it;
+    // the scan follows them with loop detection), and a plain non-recursive fs.watch on each parent directory
+    // for the paths' own creation, deletion and replacement: then the path is re-added to chokidar too.
+    const w = this.watcher(this.paths);
+    this.watchers.push(w);
+    this.watchParents();
     // Bounded: a huge tree must not hold up the first load (the rescan covers anything missed meanwhile).
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const armed = Promise.all(ws.map((w) => new Promise<void>((resolve) => w.once('ready', () => resolve()))));
+    const armed = new Promise<void>((resolve) => w.once('ready', () => resolve()));
     await Promise.race([armed, new Promise<void>((resolve) => (timer = setTimeout(resolve, WATCH_READY_MS)))]);
     clearTimeout(timer);
   }
 
-  private watcher(targets: string[], depth: number): FSWatcher {
-    const w = watch(targets, { persistent: false, ignoreInitial: true, followSymlinks: false, depth, ignorePermissionErrors: true });
-    w.on('all', () => this.scheduleReload());
+  private watchParents(): void {
+    for (const p of this.paths) {
+      const parent = dirname(p);
+      const name = basename(p);
+      if (this.parentWatchers.has(p)) continue;
+      try {
+        const pw = fsWatch(parent, { persistent: false }, (_event, file) => {
+          if (file !== null && file.toString() !== name) return;
+          for (const w of this.watchers) w.unwatch(p).add(p); // re-arm: the path may be a new inode now
+          this.scheduleReload();
+        });
+        pw.on('error', () => {
+          pw.close();
+          this.parentWatchers.delete(p); // re-armed by the next reload
+        });
+        this.parentWatchers.set(p, pw);
+      } catch {
+        // The parent does not exist (yet): the periodic rescan and the next reload re-try.
+      }
+    }
+  }
+
+  /** Whether a watcher event's path is one of the configured paths or inside one. */
+  private concerns(path: string): boolean {
+    const p = resolve(path);
+    return this.resolved.some((r) => p === r || p.startsWith(r.endsWith(sep) ? r : r + sep));
+  }
+
+  private watcher(targets: string[]): FSWatcher {
+    const w = watch(targets, { persistent: true, ignoreInitial: true, followSymlinks: false, depth: 64, ignorePermissionErrors: true });
+    // In-place changes of known files need only those files re-read; anything else (add, unlink, dirs) a full scan.
+    // chokidar re-arms its fs.watch handles across renames, but drops some in-place changes of a file it
+    // just saw change (its access-time check), so the raw events drive the reloads too: a raw `change` of a
+    // file re-reads that file only; anything else (renames, adds, unlinks, directories) is a full scan.
+    w.on('all', (event, path) => {
+      if (this.concerns(path)) this.scheduleReload(event === 'change' ? path : undefined);
+    });
+    w.on('raw', (event, name, details) => {
+      const watched = (details as { watchedPath?: string } | undefined)?.watchedPath;
+      if (!watched || !name) return;
+      const path = basename(watched) === name ? watched : join(watched, name);
+      if (this.concerns(path)) this.scheduleReload(event === 'change' ? path : undefined);
+    });
     // A watcher error (e.g. ELOOP, EACCES) is reported by the next scan as a located error; keep watching.
     w.on('error', () => this.scheduleReload());
     return w;
