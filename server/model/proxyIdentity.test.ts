@@ -63,14 +63,16 @@ const proxy = (name: string, ns: string, ip: string): ProxyModel => ({
   locality: { region: '', zone: '', subzone: '' },
 });
 
-describe('proxyForNode (DESIGN.md §3)', () => {
+describe('proxyForNode (istiod getPodByProxy / podKeyByProxy)', () => {
   const a = proxy('a', 'ns', '10.0.0.1');
   const b = proxy('b', 'ns', '10.0.0.2');
   const snap = { proxies: [a, b], proxiesById: new Map([a, b].map((p) => [p.id, p])) } as unknown as MeshSnapshot;
-  it('by POD.NS first, then by any reported IP', () => {
+  it('by POD.NS; by IP only with ENABLE_PROXY_FIND_POD_BY_IP, and then by the first IP only', () => {
     expect(proxyForNode(snap, { proxyId: 'b.ns', ips: ['10.0.0.1'] })).toBe(b);
-    expect(proxyForNode(snap, { proxyId: 'gone.ns', ips: ['192.0.2.1', '10.0.0.1'] })).toBe(a);
-    expect(proxyForNode(snap, { proxyId: 'gone.ns', ips: [] })).toBeUndefined();
+    expect(proxyForNode(snap, { proxyId: 'gone.ns', ips: ['10.0.0.1'] })).toBeUndefined();
+    expect(proxyForNode(snap, { proxyId: 'gone.ns', ips: ['10.0.0.1'] }, { findPodByIp: true })).toBe(a);
+    expect(proxyForNode(snap, { proxyId: 'gone.ns', ips: ['192.0.2.1', '10.0.0.1'] }, { findPodByIp: true })).toBeUndefined();
+    expect(proxyForNode(snap, { proxyId: 'gone.ns', ips: [] }, { findPodByIp: true })).toBeUndefined();
   });
 });
 

@@ -114,13 +114,48 @@ export interface NodeIdentity {
   metadata: Readonly<Record<string, unknown>>;
 }
 
-/** DESIGN.md §3: the snapshot's proxy for a node: by `POD.NS` from the node id first, then by the IPs it reports. */
-export function proxyForNode(snapshot: MeshSnapshot, node: Pick<NodeIdentity, 'proxyId' | 'ips'>): ProxyModel | undefined {
-  const byId = snapshot.proxiesById.get(node.proxyId);
-  if (byId) return byId;
-  if (node.ips.length === 0) return undefined;
-  const ips = new Set(node.ips);
-  return snapshot.proxies.find((p) => p.ips.some((ip) => ips.has(ip)));
+/** How a connected node was matched: by its node id, by its IP, or not at all (a proxy made from its node). */
+export type MatchedBy = 'node id' | 'ip' | 'node metadata';
+
+/** How a node may be matched beyond its node id. */
+export interface MatchOptions {
+  /** istiod's ENABLE_PROXY_FIND_POD_BY_IP (off by default since istio/istio#56502). */
+  findPodByIp?: boolean;
+}
+
+type MatchInput = Pick<NodeIdentity, 'proxyId' | 'ips'> & Partial<Pick<NodeIdentity, 'namespace' | 'metadata'>>;
+
+/**
+ * The snapshot's proxy for a node, and how it was matched, as istiod finds a proxy's pod
+ * (pilot/pkg/serviceregistry/kube/controller/pod.go getPodByProxy, util.go podKeyByProxy):
+ * - by `POD.NAMESPACE` from the node id, unless the NAMESPACE metadata names another namespace;
+ * - by IP only when `findPodByIp` is on, and then by the node's FIRST IP only: one proxy with it → that one;
+ *   several → the one in the node's namespace; none there → no match.
+ * Otherwise there is no registry match (the caller models the proxy from the node, as istiod's
+ * GetProxyServiceTargetsFromMetadata does). One difference: a node without NAMESPACE metadata is still
+ * matched by name (istiod requires the metadata; the namespace is in the id anyway).
+ */
+export function matchNode(
+  snapshot: MeshSnapshot,
+  node: MatchInput,
+  opts: MatchOptions = {},
+): { proxy: ProxyModel; by: MatchedBy } | undefined {
+  const dot = node.proxyId.indexOf('.');
+  const idNamespace = dot > 0 ? node.proxyId.slice(dot + 1) : undefined;
+  const metaNamespace = asNonEmptyString(node.metadata?.['NAMESPACE']);
+  const byId = metaNamespace === undefined || metaNamespace === idNamespace ? snapshot.proxiesById.get(node.proxyId) : undefined;
+  if (byId) return { proxy: byId, by: 'node id' };
+  const ip = node.ips[0];
+  if (!opts.findPodByIp || !ip) return undefined;
+  const withIp = snapshot.proxies.filter((p) => p.ips.includes(ip));
+  if (withIp.length === 1) return { proxy: withIp[0]!, by: 'ip' };
+  const sameNs = withIp.find((p) => p.namespace === (node.namespace ?? idNamespace));
+  return sameNs ? { proxy: sameNs, by: 'ip' } : undefined;
+}
+
+/** The snapshot's proxy for a node (matchNode). */
+export function proxyForNode(snapshot: MeshSnapshot, node: MatchInput, opts: MatchOptions = {}): ProxyModel | undefined {
+  return matchNode(snapshot, node, opts)?.proxy;
 }
 
 /**

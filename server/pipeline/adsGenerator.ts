@@ -1,11 +1,12 @@
 // Connects the ADS server to the pipeline: a connecting client → its proxy in the current snapshot
-// (by `POD.NS` from the node id, else by IP; else a proxy made from its node metadata) → the encoded
+// (model/proxyIdentity matchNode: by `POD.NS` from the node id; by IP only as istiod's
+// ENABLE_PROXY_FIND_POD_BY_IP; else a proxy made from its node metadata; ResourceSet.matchedBy says which) → the encoded
 // resources for that proxy. Envoys get translateProxy's output; proxyless gRPC clients (flavour `grpc`)
 // get istiod's grpcgen output for exactly the names they watch (server/translate/grpc).
 import type { EncodedResource } from '../envoy/encode';
 import { TYPE, type TypeUrl } from '../envoy/typeUrls';
-import type { MeshSnapshot, TranslateOptions } from '../model/mesh';
-import { proxyForNode, proxyFromNode } from '../model/proxyIdentity';
+import type { MeshSnapshot, ProxyModel, TranslateOptions } from '../model/mesh';
+import { matchNode, proxyFromNode, type MatchOptions } from '../model/proxyIdentity';
 import { translateGrpc, type GrpcWatches } from '../translate/grpc';
 import { translateProxy } from '../translate/index';
 import type { ResourceTable } from '../translate/types';
@@ -38,8 +39,21 @@ export function clientResources(
   options: TranslateOptions,
   cache?: ResourceCache,
   memo?: EncodeMemo,
+  match: MatchOptions = {},
 ): ProxyResources | undefined {
-  const known = proxyForNode(snap, client);
+  return resourcesFor(snap, client, matchNode(snap, client, match)?.proxy, watches, options, cache, memo);
+}
+
+/** clientResources for a client already matched (`known`: its registry proxy, if any). */
+function resourcesFor(
+  snap: MeshSnapshot,
+  client: ClientInfo,
+  known: ProxyModel | undefined,
+  watches: Watches | undefined,
+  options: TranslateOptions,
+  cache?: ResourceCache,
+  memo?: EncodeMemo,
+): ProxyResources | undefined {
   const proxy = known ?? proxyFromNode(client);
   if (!proxy) return undefined;
   let key: string;
@@ -71,13 +85,23 @@ export function toResourceSet(r: ProxyResources, version: string): ResourceSet {
   return { version, byType };
 }
 
-export function createAdsGenerator(snapshot: () => MeshSnapshot, options: TranslateOptions, cache?: ResourceCache): AdsGenerator {
+export function createAdsGenerator(
+  snapshot: () => MeshSnapshot,
+  options: TranslateOptions,
+  cache?: ResourceCache,
+  match: MatchOptions = {},
+): AdsGenerator {
   const memo = new EncodeMemo();
   return {
     generate(client: ClientInfo, watches?: Watches): ResourceSet | undefined {
       const snap = snapshot();
-      const r = clientResources(snap, client, watches, options, cache, memo);
-      return r ? toResourceSet(r, String(snap.version)) : undefined;
+      const m = matchNode(snap, client, match);
+      const r = resourcesFor(snap, client, m?.proxy, watches, options, cache, memo);
+      if (!r) return undefined;
+      const set = toResourceSet(r, String(snap.version));
+      set.matchedBy = m?.by ?? 'node metadata';
+      if (m) set.matchedProxy = m.proxy.id;
+      return set;
     },
   };
 }

@@ -8,7 +8,7 @@ import type { LoadError } from '../../model/mesh';
 import type { RawInput } from '../types';
 import { DEFAULT_FILE_LIMITS, type FileLimits, type LoadResult, parseText } from './parseFile';
 
-export { parseText, type LoadResult } from './parseFile';
+export { parseText, type LoadResult, withNamespace } from './parseFile';
 
 const EXTENSIONS = /\.(ya?ml|json)$/i;
 export const STDIN_FILE = '<stdin>';

@@ -194,7 +194,8 @@ function refuse(c: Collector, count: number, doc: number): void {
   });
 }
 
-function withNamespace(obj: RawObject, namespace: string | undefined): RawObject {
+/** The object with `metadata.namespace` defaulted (cluster-scoped kinds and malformed metadata untouched). */
+export function withNamespace(obj: RawObject, namespace: string | undefined): RawObject {
   if (typeof obj.kind === 'string' && CLUSTER_SCOPED_KINDS.has(obj.kind)) return obj;
   const md = obj.metadata;
   if (md !== undefined && (typeof md !== 'object' || md === null || Array.isArray(md))) return obj; // reported by the parser
