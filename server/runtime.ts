@@ -3,7 +3,7 @@
 // bundle, route bundles, tsx), so the one instance lives on globalThis (stack-notes.md §1).
 // This is the only module with process state; everything it calls is pure or instance-owned.
 import { resolve } from 'node:path';
-import { parseRuntimeConfig, sourceMode, ENV_VAR, type RuntimeConfig } from './api/runtimeConfig';
+import { bindAddress, hostPort, parseRuntimeConfig, sourceMode, ENV_VAR, type RuntimeConfig } from './api/runtimeConfig';
 import type { MeshEvent } from './api/events';
 import type { ApiContext, SyncStatus, XdsState } from './api/types';
 import { DEFAULT_OPTIONS, type MeshSnapshot, type TranslateOptions } from './model/mesh';
@@ -35,6 +35,8 @@ export interface MeshscopeRuntime {
   xds(): XdsState;
   /** Connected xDS clients (what /debug/adsz shows). */
   adsConnections(): ConnectionStatus[];
+  /** Settles once the ADS server listens or failed to (at once when there is no xdsPort). */
+  readonly xdsSettled: Promise<XdsState>;
   /** The ADS server itself (tests and benchmarks drive pushes through it). */
   readonly ads: AdsServer;
   /** "proxy X changed" events; returns unsubscribe. */
@@ -129,16 +131,14 @@ function createRuntime(config: RuntimeConfig, configError?: string, overrides: A
   const ready = (async () => {
     await Promise.all(
       sources.map((s) =>
-        s
-          .start(sink)
-          .catch((e: unknown) =>
-            store.status({
-              id: s.id,
-              kind: mode === 'kube' ? 'kube' : mode === 'demo' ? 'demo' : 'file',
-              state: 'failing',
-              lastError: String(e),
-            }),
-          ),
+        s.start(sink).catch((e: unknown) =>
+          store.status({
+            id: s.id,
+            kind: mode === 'kube' ? 'kube' : mode === 'demo' ? 'demo' : 'file',
+            state: 'failing',
+            lastError: String(e),
+          }),
+        ),
       ),
     );
     store.flush();
@@ -150,13 +150,18 @@ function createRuntime(config: RuntimeConfig, configError?: string, overrides: A
   const adsOpts = adsOptionsFromEnv(overrides);
   const ads = new AdsServer({ generator: createAdsGenerator(() => store.snapshot(), options, cache), ...adsOpts });
   let xds: XdsState = config.xdsPort === undefined ? { state: 'off' } : { state: 'starting' };
+  // Loopback unless `--address` says otherwise (DESIGN.md §6), like the HTTP server.
+  const adsHost = bindAddress(config);
   const adsStarted =
     config.xdsPort === undefined
       ? Promise.resolve()
-      : ads.start(config.xdsPort).then(
+      : ads.start(config.xdsPort, adsHost).then(
           (port) => void (xds = { state: 'listening', port }),
           (e: unknown) =>
-            void (xds = { state: 'failing', error: `ADS server could not listen on :${config.xdsPort}: ${(e as Error).message}` }),
+            void (xds = {
+              state: 'failing',
+              error: `ADS server could not listen on ${hostPort(adsHost, config.xdsPort ?? 0)}: ${(e as Error).message}`,
+            }),
         );
   const unsubscribeAds = connectStoreToAds(store, ads);
   const sync = (): readonly SyncStatus[] => ads.syncz() as SyncStatus[];
@@ -181,6 +186,7 @@ function createRuntime(config: RuntimeConfig, configError?: string, overrides: A
       };
     },
     xds: () => xds,
+    xdsSettled: adsStarted.then(() => xds),
     adsConnections: () => ads.connections(),
     ads,
     async stop() {
