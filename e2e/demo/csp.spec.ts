@@ -42,4 +42,14 @@ test('pages render and run their scripts under the CSP, with no violation', asyn
   await expect(page.getByTestId('live-state')).toHaveText('● live');
 
   expect(await violations()).toEqual([]);
+  // The policy does block, and the watcher does see it: an inline script without the nonce, slipped
+  // into the page's HTML (what an injection would look like), is refused and reported.
+  await page.route('**/proxies', async (route) => {
+    const res = await route.fetch();
+    const body = (await res.text()).replace('</head>', '<script>window.__injected = true</script></head>');
+    await route.fulfill({ response: res, body });
+  });
+  await page.goto('/proxies');
+  await expect.poll(async () => (await violations()).length).toBeGreaterThan(0);
+  expect(await page.evaluate(() => (window as unknown as { __injected?: boolean }).__injected)).toBeUndefined();
 });
