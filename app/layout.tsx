@@ -24,6 +24,7 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
     <html lang="en" suppressHydrationWarning>
       <head>
         {/* Applies a stored light/dark choice before first paint. */}
+        {/* biome-ignore lint/security/noDangerouslySetInnerHtml: a constant in this file, no user input; runs under the CSP nonce */}
         <script nonce={nonce} dangerouslySetInnerHTML={{ __html: THEME_SCRIPT }} />
       </head>
       <body>

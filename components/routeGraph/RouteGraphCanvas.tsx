@@ -147,6 +147,7 @@ export default function RouteGraphCanvas({ elements, selected, onSelect, height 
     };
   }, [elements, palette]);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: re-apply the selection after a new graph (elements, palette) is laid out (done)
   useEffect(() => {
     const cy = cyRef.current;
     if (!cy) return;

@@ -270,7 +270,7 @@ export function clusterRows(clusters: readonly unknown[]): ClusterTableRow[] {
       outlierDetection: outlierDetection(c),
       raw,
     };
-    if (parsed && parsed.port) row.port = parsed.port;
+    if (parsed?.port) row.port = parsed.port;
     if (source !== undefined) row.source = source;
     return row;
   });
