@@ -103,23 +103,31 @@ async function main(): Promise<void> {
   const running = () => Date.now() < deadline;
   const loops: Promise<void>[] = [];
 
-  // File edits: weights move every 2 s; every 7th edit breaks the file for one round.
+  // File edits every 2 s: route weights (RDS) and the products DestinationRule's load balancer and
+  // connection pool (CDS, pushed to every sidecar that sees products); every 7th edit breaks the file
+  // for one round (the last good objects must keep serving).
+  const POLICIES = ['ROUND_ROBIN', 'RANDOM', 'LEAST_REQUEST'];
+  const edited = (i: number) =>
+    traffic
+      .replace('weight: 80', `weight: ${10 + ((i * 10) % 80)}`)
+      .replace('weight: 20', `weight: ${90 - ((i * 10) % 80)}`)
+      .replace(
+        '      simple: LEAST_REQUEST',
+        `      simple: ${POLICIES[i % 3]}\n    connectionPool:\n      tcp:\n        maxConnections: ${100 + i}`,
+      );
   let lastEditAt = Date.now();
   loops.push(
     (async () => {
-      for (let i = 1; running(); i++) {
-        const w = 10 + ((i * 10) % 80);
+      let i = 1;
+      for (; running(); i++) {
         const broken = i % 7 === 0;
-        const text = broken
-          ? `${traffic}\n  bad: [unclosed\n`
-          : traffic.replace('weight: 80', `weight: ${w}`).replace('weight: 20', `weight: ${100 - w}`);
-        writeFileSync(trafficFile, text);
+        writeFileSync(trafficFile, broken ? `${traffic}\n  bad: [unclosed\n` : edited(i));
         stats.edits++;
         if (broken) stats.brokenEdits++;
         else lastEditAt = Date.now();
         await sleep(2000);
       }
-      writeFileSync(trafficFile, traffic.replace('weight: 80', 'weight: 55').replace('weight: 20', 'weight: 45'));
+      writeFileSync(trafficFile, edited(i + 1));
       lastEditAt = Date.now();
     })(),
   );

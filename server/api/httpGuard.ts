@@ -118,7 +118,7 @@ const isJson = (contentType: string | null): boolean => {
  * A state-changing request must come from this origin: a browser sends `Sec-Fetch-Site` and/or
  * `Origin` on every cross-site POST, and a page cannot forge either. Requests with neither are not
  * from a browser page (curl, the CLI) and pass. A body must be JSON (a cross-site form cannot send it
- * without a CORS preflight, which is never granted). `formPath` accepts one form-encoded endpoint (login).
+ * without a CORS preflight, which is never granted). `allowForm` accepts a form-encoded body (the login form).
  */
 export function checkUnsafe(
   method: string,
