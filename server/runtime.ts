@@ -15,6 +15,7 @@ import { FileSource } from './sources/file/fileSource';
 import { KubeSource, type KubeSourceOptions } from './sources/kube/kubeSource';
 import { Store } from './sources/store';
 import { AdsServer, type AdsServerOptions, type ConnectionStatus } from './xds/server';
+import type { AdsLimits } from './xds/limits';
 import type { Source, SourceSink, SourceStatus } from './sources/types';
 
 export interface MeshscopeRuntime {
@@ -148,7 +149,11 @@ function createRuntime(config: RuntimeConfig, configError?: string, overrides: A
   // is a source-style status, never a crash. Every store change requests a (debounced) push: EDS only
   // for endpoint-only changes; connections whose resources did not change are sent nothing.
   const adsOpts = adsOptionsFromEnv(overrides);
-  const ads = new AdsServer({ generator: createAdsGenerator(() => store.snapshot(), options, cache), ...adsOpts });
+  // DESIGN.md §3 (a contract): a client whose POD.NS is unknown falls back to its IP in the registry, with
+  // istiod's rule for it (ENABLE_PROXY_FIND_POD_BY_IP: first IP; several pods → the one in its namespace).
+  // istiod turned that flag off by default (istio/istio#56502); MESHSCOPE_PROXY_FIND_POD_BY_IP=false does too.
+  const findPodByIp = !/^(0|false)$/i.test(process.env.MESHSCOPE_PROXY_FIND_POD_BY_IP ?? '');
+  const ads = new AdsServer({ generator: createAdsGenerator(() => store.snapshot(), options, cache, { findPodByIp }), ...adsOpts });
   let xds: XdsState = config.xdsPort === undefined ? { state: 'off' } : { state: 'starting' };
   // Loopback unless `--address` says otherwise (DESIGN.md §6), like the HTTP server.
   const adsHost = bindAddress(config);
@@ -232,7 +237,7 @@ export const createRuntimeForTest = (config: RuntimeConfig, overrides?: AdsOverr
   createRuntime(config, undefined, overrides);
 
 /** ADS settings a caller may override (tests, benchmarks); the rest come from the environment. */
-export type AdsOverrides = Partial<Pick<AdsServerOptions, 'log' | 'debounceMs' | 'maxDebounceMs' | 'pushConcurrency'>>;
+export type AdsOverrides = Partial<Pick<AdsServerOptions, 'log' | 'debounceMs' | 'maxDebounceMs' | 'pushConcurrency' | 'limits'>>;
 
 const intEnv = (name: string): number | undefined => {
   const v = process.env[name];
@@ -240,18 +245,35 @@ const intEnv = (name: string): number | undefined => {
   return Number(v.trim());
 };
 
+/** ADS limits from the environment (server/xds/limits.ts has the defaults and istiod's equivalents). */
+const LIMIT_ENV: ReadonlyArray<[string, keyof AdsLimits]> = [
+  ['MESHSCOPE_XDS_MAX_RECV_MSG_SIZE', 'maxRequestBytes'], // istiod ISTIO_GPRC_MAXRECVMSGSIZE
+  ['MESHSCOPE_XDS_MAX_SEND_MSG_SIZE', 'maxResponseBytes'],
+  ['MESHSCOPE_XDS_MAX_RESOURCE_NAMES', 'maxResourceNames'],
+  ['MESHSCOPE_XDS_MAX_NODE_METADATA', 'maxNodeMetadataBytes'],
+  ['MESHSCOPE_XDS_SEND_TIMEOUT', 'writeTimeoutMs'], // istiod PILOT_XDS_SEND_TIMEOUT
+  ['MESHSCOPE_XDS_STALLED_STREAM_CLOSE', 'stalledStreamCloseMs'],
+];
+
 /**
  * Push settings (istiod's PILOT_DEBOUNCE_AFTER / PILOT_DEBOUNCE_MAX / PILOT_PUSH_THROTTLE), in ms:
- * MESHSCOPE_DEBOUNCE_AFTER (100), MESHSCOPE_DEBOUNCE_MAX (10000), MESHSCOPE_PUSH_THROTTLE (100).
- * The log prints one line per ADS connect, disconnect and NACK (`meshscope serve` shows them).
+ * MESHSCOPE_DEBOUNCE_AFTER (100), MESHSCOPE_DEBOUNCE_MAX (10000), MESHSCOPE_PUSH_THROTTLE (100); ADS
+ * limits (LIMIT_ENV, bytes / counts / ms). The log prints one line per ADS connect and disconnect, and
+ * NACKs at a bounded rate (`meshscope serve` shows them).
  */
 function adsOptionsFromEnv(overrides: AdsOverrides): Partial<AdsServerOptions> {
-  const out: Partial<AdsServerOptions> = { log: (line) => console.log(line) };
+  const limits: Partial<AdsLimits> = {};
+  for (const [name, key] of LIMIT_ENV) {
+    const v = intEnv(name);
+    if (v !== undefined && (v > 0 || key === 'writeTimeoutMs' || key === 'stalledStreamCloseMs')) limits[key] = v;
+  }
+  const out: Partial<AdsServerOptions> = { log: (line) => console.log(line), limits: { ...limits, ...overrides.limits } };
   const after = intEnv('MESHSCOPE_DEBOUNCE_AFTER');
   const max = intEnv('MESHSCOPE_DEBOUNCE_MAX');
   const throttle = intEnv('MESHSCOPE_PUSH_THROTTLE');
   if (after !== undefined) out.debounceMs = after;
   if (max !== undefined) out.maxDebounceMs = max;
   if (throttle !== undefined && throttle > 0) out.pushConcurrency = throttle;
-  return { ...out, ...overrides };
+  const { limits: _limits, ...rest } = overrides;
+  return { ...out, ...rest };
 }

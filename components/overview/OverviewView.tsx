@@ -6,7 +6,7 @@ import { useCallback, useMemo } from 'react';
 import type { ErrorsResponse } from '@/components/data/fetchers';
 import { useMeshGraph } from '@/components/data/useMeshGraph';
 import { useInputErrors } from '@/components/data/useProxies';
-import { ErrorsTable } from '@/components/common/ErrorsTable';
+import { ProblemsTable } from '@/components/common/ProblemsTable';
 import { toElements, type NodeData } from '@/components/graph/elements';
 import { filterGraph, filterToParams, namespacesOf, parseFilter, type GraphFilter } from '@/components/graph/filter';
 import { MeshGraphCanvas } from '@/components/graph/GraphClient';
@@ -132,7 +132,7 @@ export function OverviewView({
         {errors.errors.length === 0 ? (
           <p className="muted">No input errors.</p>
         ) : (
-          <ErrorsTable errors={errors.errors} caption="Input errors" />
+          <ProblemsTable problems={errors.errors} caption="Input errors" />
         )}
       </section>
     </>

@@ -11,11 +11,11 @@ import { buildGatewayResources } from './xds/gateway';
 import { buildSidecarListeners } from './xds/listeners';
 import { buildSidecarRouteConfigs, buildSniffedRouteConfig } from './xds/routes';
 import type { RouteConfigurationJson } from './types';
+import { byteCompare, byteCompareBy } from '../lib/compare';
 
 export type { ResourceTable } from './types';
 
-const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-const byName = <T extends { name?: string }>(a: T, b: T) => compare(a.name ?? '', b.name ?? '');
+const byName = byteCompareBy((r: { name?: string }) => r.name ?? '');
 
 export function translateProxy(snapshot: MeshSnapshot, proxy: ProxyModel, options: TranslateOptions = DEFAULT_OPTIONS): ResourceTable {
   const view = buildProxyView(snapshot, proxy, options);
@@ -52,7 +52,7 @@ export function translateProxy(snapshot: MeshSnapshot, proxy: ProxyModel, option
   table.listeners.sort(byName);
   table.routes.sort(byName);
   table.clusters.sort(byName);
-  table.endpoints.sort((a, b) => compare(a.clusterName ?? '', b.clusterName ?? ''));
+  table.endpoints.sort((a, b) => byteCompare(a.clusterName ?? '', b.clusterName ?? ''));
   table.errors = dedupeErrors(errors);
   return table;
 }

@@ -1,6 +1,7 @@
 // The ADS server's contract with the rest of meshscope: what it asks a generator for, what it reports.
 import type { EncodedResource } from '../envoy/encode';
 import type { TypeUrl } from '../envoy/typeUrls';
+import type { MatchedBy } from '../model/proxyIdentity';
 
 export type { TypeUrl } from '../envoy/typeUrls';
 
@@ -42,7 +43,16 @@ export interface ClientInfo {
 export interface ResourceSet {
   version: string;
   byType: Map<TypeUrl, Map<string, EncodedResource>>;
+  /**
+   * How the client was matched to the proxy served: its node id (`POD.NAMESPACE`), its IP (istiod's
+   * ENABLE_PROXY_FIND_POD_BY_IP), or neither (a proxy made from the node's metadata). Shown in syncz.
+   */
+  matchedBy?: MatchedBy;
+  /** The registry proxy matched (`POD.NAMESPACE`), when one was. */
+  matchedProxy?: string;
 }
+
+export type { MatchedBy } from '../model/proxyIdentity';
 
 /** What a connection watches of one type: every resource (wildcard) and/or these names. */
 export interface WatchedNames {
@@ -107,4 +117,10 @@ export interface ConnectionStatus {
   connectedAt: string;
   pushCount: number;
   types: TypeStatus[];
+  /** Present once the stream was ever behind: a response not yet taken by the client, pushes deferred. */
+  backpressure?: { blocked: boolean; blockedSince?: string; deferredPushes: number; deferredTypes: string[] };
+  /** Type URLs the client asked for that meshscope does not serve (answered once, empty). */
+  unknownTypes?: string[];
+  matchedBy?: MatchedBy;
+  matchedProxy?: string;
 }

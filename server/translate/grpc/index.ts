@@ -12,6 +12,7 @@ import { buildEndpoints } from '../xds/endpoints';
 import { buildGrpcInboundListeners } from './inbound';
 import { buildGrpcListeners } from './listeners';
 import { buildGrpcRouteConfigs } from './routes';
+import { byteCompareBy } from '../../lib/compare';
 
 export { buildGrpcListeners, grpcApiListener, GRPC_HTTP_FILTERS } from './listeners';
 export { buildGrpcRouteConfigs } from './routes';
@@ -26,7 +27,7 @@ export interface GrpcWatches {
   endpoints: readonly string[];
 }
 
-const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+const byName = byteCompareBy((r: { name?: string }) => r.name ?? '');
 
 /** EDS clusters for EDS names: the requested cluster's eds service name is its own name in grpcgen. */
 function edsClustersFor(names: readonly string[], built: readonly ClusterJson[]): ClusterJson[] {
@@ -51,9 +52,9 @@ export function translateGrpc(
   const edsNames = [...new Set(watches.endpoints)];
   const endpoints = edsNames.length === 0 ? [] : buildEndpoints(view, edsClustersFor(edsNames, buildGrpcClusters(view, edsNames)));
   return {
-    listeners: listeners.sort((a, b) => compare(a.name ?? '', b.name ?? '')),
-    routes: rds.routes.sort((a, b) => compare(a.name ?? '', b.name ?? '')),
-    clusters: clusters.sort((a, b) => compare(a.name ?? '', b.name ?? '')),
+    listeners: listeners.sort(byName),
+    routes: rds.routes.sort(byName),
+    clusters: clusters.sort(byName),
     endpoints,
     errors,
   };

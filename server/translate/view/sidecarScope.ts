@@ -1,7 +1,8 @@
 // Sidecar resource scoping (model/push_context.go:getSidecarScope/initSidecarScopes, model/sidecar.go:
 // convertIstioListenerToWrapper, selectServices, selectVirtualServices).
 import type { IstioConfig, ProxyModel, ServiceModel, TranslateOptions } from '../../model/mesh';
-import { hostSubsetOf, hostsMatch, labelsMatch, resolveShortname } from './hosts';
+import { hostSubsetOf, hostsMatch, resolveShortname } from '../../model/host';
+import { labelsMatch } from './hosts';
 
 /**
  * The Sidecar in force for a sidecar proxy: Sidecars of its namespace whose workloadSelector selects it

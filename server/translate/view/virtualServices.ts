@@ -4,7 +4,7 @@
 import type { Destination, VirtualServiceSpec } from '../../model/istio';
 import type { IstioConfig, MeshSnapshot, TranslateOptions } from '../../model/mesh';
 import { delegateIndex, isRootVirtualService, mergeDelegates } from './delegation';
-import { resolveShortname } from './hosts';
+import { resolveShortname } from '../../model/host';
 
 export const MESH_GATEWAY = 'mesh';
 

@@ -14,7 +14,8 @@ import { buildGatewayListeners } from './listeners';
 import { mergeGateways } from './merge';
 import { buildGatewayRouteConfig, gatewayVsLookup } from './routeConfig';
 
-export { mergeGateways, resolvePort, sanitizeServerHosts } from './merge';
+export { sanitizeServerHosts } from '../../../model/host';
+export { mergeGateways, resolvePort } from './merge';
 export { buildGatewayRouteConfig } from './routeConfig';
 export { buildGatewayListeners } from './listeners';
 export type { MergedGateway, GwServer, ServerPort } from './types';

@@ -12,7 +12,9 @@ import { virtualServicesForGateway } from '../../view/virtualServices';
 import { buildHttpRoutesForVirtualService, gatewayRouteContext } from '../routes';
 import { MAX_DIRECT_RESPONSE_BODY_BYTES } from '../routes/sidecarRouteConfigs';
 import type { MergedGateway } from './types';
-import { collapseDuplicateRoutes, intersectHosts, namesForNamespace, sortVHostRoutes } from './vhosts';
+import { intersectHosts, namesForNamespace } from '../../../model/host';
+import { collapseDuplicateRoutes, sortVHostRoutes } from './vhosts';
+import { byteCompareBy } from '../../../lib/compare';
 
 /** The VirtualServices bound to a Gateway as seen from the router's namespace, memoized per build. */
 export type GatewayVsLookup = (gatewayName: string) => readonly IstioConfig<'VirtualService'>[];
@@ -26,7 +28,7 @@ export function gatewayVsLookup(view: ProxyView): GatewayVsLookup {
   };
 }
 
-const byName = (a: VirtualHostJson, b: VirtualHostJson) => ((a.name ?? '') < (b.name ?? '') ? -1 : (a.name ?? '') > (b.name ?? '') ? 1 : 0);
+const byName = byteCompareBy((v: VirtualHostJson) => v.name ?? '');
 
 export function buildGatewayRouteConfig(
   view: ProxyView,

@@ -5,11 +5,12 @@ import type { RouteJson, VirtualHostJson } from '../../../gen/envoy/config/route
 import type { IstioConfig, LoadError, Protocol, ServiceModel } from '../../../model/mesh';
 import { domainName, outboundCluster } from '../../names';
 import type { ProxyView } from '../../view/types';
-import { byteCompare, type RouteContext } from './context';
+import { byteCompare } from '../../../lib/compare';
+import type { RouteContext } from './context';
 import { defaultOutboundRoute, traceOperation } from './defaultRoute';
 import { dedupeDomains, ipv6Compliant, serviceDomains } from './domains';
 import { hashForDestination, hashForService, hashPolicy } from './hash';
-import { hostMatches, isWildcard, mostSpecificHostMatch } from './hosts';
+import { hostsMatch, isWildcard, mostSpecificHostMatch } from '../../../model/host';
 import { buildHttpRoutesForVirtualService, dedupeErrors } from './httpRoutes';
 
 const HTTP_OR_SNIFFED: ReadonlySet<Protocol> = new Set<Protocol>(['HTTP', 'HTTP2', 'GRPC', 'GRPC-Web', 'HTTP_PROXY', 'Unsupported']);
@@ -47,7 +48,7 @@ export function selectVirtualServices(vss: readonly VS[], services: ReadonlyMap<
       const h = raw.toLowerCase();
       if (services.has(h)) return true;
       const candidates = isWildcard(h) ? [...services.keys()] : wildcardSvc;
-      return candidates.some((s) => hostMatches(h, s));
+      return candidates.some((s) => hostsMatch(h, s));
     }),
   );
 }
@@ -87,7 +88,7 @@ function separateHosts(vs: VS, registry: ReadonlyMap<string, ServiceModel>, inde
   for (const w of wildcards) {
     let found = false;
     for (const [svcHost, svc] of registry) {
-      if (!hostMatches(svcHost, w)) continue;
+      if (!hostsMatch(svcHost, w)) continue;
       found = true;
       if (index.get(svcHost) === vsKey(vs)) services.push(svc);
     }
