@@ -2,7 +2,15 @@
 // ADS server once wired). Next.js evaluates this module more than once per process (instrumentation
 // bundle, route bundles, tsx), so the one instance lives on globalThis (stack-notes.md §1).
 // This is the only module with process state; everything it calls is pure or instance-owned.
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { DemoApplier } from './api/apply/demo';
+import { FilesApplier, watchedDirectory } from './api/apply/files';
+import { KubeApplier } from './api/apply/kube';
+import type { Applier } from './api/apply/types';
+import { randomToken } from './api/bearer';
+import type { ApplyContext } from './api/sandboxApply';
+import { type ContractsState, liveContracts } from './api/contracts';
 import { bindAddress, hostPort, parseRuntimeConfig, sourceMode, ENV_VAR, type RuntimeConfig } from './api/runtimeConfig';
 import type { MeshEvent } from './api/events';
 import type { ApiContext, SyncStatus, XdsState } from './api/types';
@@ -12,7 +20,9 @@ import { createCache } from './pipeline/cache';
 import { changeEvent, connectStoreToAds } from './pipeline/changes';
 import type { ProxyResources, ResourceCache } from './pipeline/proxyResources';
 import { FileSource } from './sources/file/fileSource';
+import { resolveKubeConfig } from './sources/kube/kubeConfig';
 import { KubeSource, type KubeSourceOptions } from './sources/kube/kubeSource';
+import type { BaseParts } from './sandbox/translateParts';
 import { Store } from './sources/store';
 import { AdsServer, type AdsServerOptions, type ConnectionStatus } from './xds/server';
 import type { AdsLimits } from './xds/limits';
@@ -40,6 +50,10 @@ export interface MeshscopeRuntime {
   readonly xdsSettled: Promise<XdsState>;
   /** The ADS server itself (tests and benchmarks drive pushes through it). */
   readonly ads: AdsServer;
+  /** What the sandbox apply endpoints need: the applier of this source, the cluster gate and the token. */
+  applyContext(): ApplyContext;
+  /** `serve --contracts FILE`: the contracts and their results on the current snapshot (undefined without a file). */
+  contracts(): ContractsState | undefined;
   /** "proxy X changed" events; returns unsubscribe. */
   subscribe(listener: (e: MeshEvent) => void): () => void;
   stop(): Promise<void>;
@@ -104,6 +118,7 @@ function createRuntime(config: RuntimeConfig, configError?: string, overrides: A
   const options = DEFAULT_OPTIONS;
   const store = new Store({ debounceMs: 100 });
   const cache = createCache<ProxyResources>(256);
+  const sandboxParts: BaseParts = createCache(512);
   const { sources, problems } = makeSources(config, mode);
   if (configError) problems.push({ id: 'config', kind: 'file', state: 'failing', lastError: configError });
   const listeners = new Set<(e: MeshEvent) => void>();
@@ -117,7 +132,10 @@ function createRuntime(config: RuntimeConfig, configError?: string, overrides: A
   const startedAt = new Date().toISOString();
 
   // Entries of older snapshot versions can never hit again: drop them when a new snapshot lands.
-  const unsubscribeCache = store.onChange(() => cache.clear());
+  const unsubscribeCache = store.onChange(() => {
+    cache.clear();
+    sandboxParts.clear();
+  });
   // Live events: which proxies a change may affect, from the changed objects and the two snapshots
   // (pipeline/affected.ts) — nothing is translated here, however many proxies the mesh has.
   let lastSnapshot: MeshSnapshot | undefined;
@@ -171,6 +189,10 @@ function createRuntime(config: RuntimeConfig, configError?: string, overrides: A
   const unsubscribeAds = connectStoreToAds(store, ads);
   const sync = (): readonly SyncStatus[] => ads.syncz() as SyncStatus[];
 
+  const applier = makeApplier(config, mode, store);
+  const token = applyToken(config);
+  const contracts = liveContracts(config.contracts, () => store.snapshot(), options, cache);
+
   const rt: MeshscopeRuntime = {
     config,
     mode,
@@ -182,7 +204,17 @@ function createRuntime(config: RuntimeConfig, configError?: string, overrides: A
     startedAt,
     snapshot: () => store.snapshot(),
     statuses: () => [...problems, ...store.statuses()],
-    context: () => ({ snapshot: store.snapshot(), options, cache, statuses: rt.statuses(), sync, xds, now: new Date().toISOString() }),
+    context: () => ({
+      snapshot: store.snapshot(),
+      inputs: () => store.inputs(),
+      sandboxParts,
+      options,
+      cache,
+      statuses: rt.statuses(),
+      sync,
+      xds,
+      now: new Date().toISOString(),
+    }),
     subscribe(listener) {
       if (!lastSnapshot) lastSnapshot = store.snapshot();
       listeners.add(listener);
@@ -190,6 +222,8 @@ function createRuntime(config: RuntimeConfig, configError?: string, overrides: A
         listeners.delete(listener);
       };
     },
+    applyContext: () => ({ applier, allowApply: config.allowApply === true, token }),
+    contracts: () => contracts?.(),
     xds: () => xds,
     xdsSettled: adsStarted.then(() => xds),
     adsConnections: () => ads.connections(),
@@ -207,6 +241,35 @@ function createRuntime(config: RuntimeConfig, configError?: string, overrides: A
     },
   };
   return rt;
+}
+
+function makeApplier(config: RuntimeConfig, mode: MeshscopeRuntime['mode'], store: Store): Applier {
+  if (mode === 'kube') return new KubeApplier(() => resolveKubeConfig(kubeSourceOptions(config)).kc);
+  if (mode === 'files') return new FilesApplier(watchedDirectory(config.config ?? []), () => store.inputs());
+  return new DemoApplier(store);
+}
+
+/**
+ * The apply bearer token: --auth-token-file, else MESHSCOPE_AUTH_TOKEN, else the random one `serve` made
+ * and printed (MESHSCOPE_APPLY_TOKEN), else a random one of this process (logged once: nothing else knows it).
+ */
+function applyToken(config: RuntimeConfig): string {
+  // `serve` already read --auth-token-file / MESHSCOPE_AUTH_TOKEN (it also protects UI and API: proxy.ts).
+  if (config.authToken) return config.authToken;
+  if (config.authTokenFile) {
+    try {
+      const t = readFileSync(config.authTokenFile, 'utf8').trim();
+      if (t) return t;
+    } catch (e) {
+      console.error(`meshscope: cannot read --auth-token-file ${config.authTokenFile}: ${(e as Error).message}; apply is refused`);
+    }
+    return '';
+  }
+  const env = process.env.MESHSCOPE_AUTH_TOKEN?.trim() || process.env.MESHSCOPE_APPLY_TOKEN?.trim();
+  if (env) return env;
+  const t = randomToken();
+  console.log(`meshscope: sandbox apply token (this process only): ${t}`);
+  return t;
 }
 
 /** The running instance, started on first use (from instrumentation register(), a route, or a page). */

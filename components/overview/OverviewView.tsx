@@ -15,6 +15,7 @@ import { SourceBanner } from '@/components/layout/SourceBanner';
 import type { MeshGraph } from '@/server/api/meshGraph';
 import { nodeId } from '@/server/api/meshGraphIds';
 import type { Finding } from '@/server/analyze/types';
+import { type ContractsSummary, ContractsLine } from './ContractsLine';
 import { CountsBar } from './CountsBar';
 import { FindingsPanel } from './FindingsPanel';
 import { GraphToolbar } from './GraphToolbar';
@@ -24,11 +25,14 @@ export function OverviewView({
   initialGraph,
   initialErrors,
   initialFindings,
+  contracts,
 }: {
   initialGraph: MeshGraph;
   initialErrors: ErrorsResponse;
   /** `meshscope analyze` findings (GET /api/analyze), when the page passes them. */
   initialFindings?: readonly Finding[];
+  /** `serve --contracts FILE` results on the live mesh, when a file is loaded. */
+  contracts?: ContractsSummary;
 }) {
   const graph = useMeshGraph(initialGraph).data ?? initialGraph;
   const errors = useInputErrors(initialErrors).data ?? initialErrors;
@@ -65,6 +69,7 @@ export function OverviewView({
       <h1>Mesh overview</h1>
       <SourceBanner sources={errors.sources} xds={errors.xds} errorCount={errors.errors.length} version={graph.version} />
       <CountsBar counts={graph.counts} />
+      {contracts ? <ContractsLine summary={contracts} /> : null}
       {graph.nodes.length === 0 ? (
         <p className="empty" data-testid="graph-empty">
           The inputs define no namespaces, services or workloads yet. Start meshscope with <code>meshscope serve --config DIR</code>{' '}

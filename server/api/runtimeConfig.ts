@@ -21,6 +21,12 @@ export const RuntimeConfigSchema = z
     authToken: z.string().min(1).optional(),
     /** Request body limit in bytes (MESHSCOPE_MAX_BODY_BYTES; default DEFAULT_MAX_BODY_BYTES). */
     maxBodyBytes: z.number().int().min(1).optional(),
+    /** `serve --allow-apply`: the sandbox may apply drafts to a cluster source. */
+    allowApply: z.boolean().optional(),
+    /** `serve --auth-token-file F`: the bearer token write requests (sandbox apply) must carry. */
+    authTokenFile: z.string().min(1).optional(),
+    /** `serve --contracts FILE`: routing contracts run on every live snapshot. */
+    contracts: z.string().min(1).optional(),
   })
   .strict();
 

@@ -2,7 +2,8 @@
 // holds) and returns an ApiResult; app/api route adapters and /debug turn it into a Response.
 import type { LoadError, MeshSnapshot, TranslateOptions } from '../model/mesh';
 import type { ResourceCache } from '../pipeline/proxyResources';
-import type { SourceStatus } from '../sources/types';
+import type { BaseParts } from '../sandbox/translateParts';
+import type { RawInput, SourceStatus } from '../sources/types';
 
 /** istiod's /debug/syncz entry (pilot/pkg/xds/debug.go SyncStatus): nonces sent / acked per type. */
 export interface SyncStatus {
@@ -33,6 +34,10 @@ export interface ApiContext {
   sync?: () => readonly SyncStatus[];
   /** The ADS server's state. */
   xds?: XdsState;
+  /** The raw inputs `snapshot` was built from (what the sandbox overlays a draft on). */
+  inputs?: () => readonly RawInput[];
+  /** Live-side sandbox translations kept across evaluations (server/sandbox/translateParts.ts BaseParts). */
+  sandboxParts?: BaseParts;
   /** RFC 3339 "now", when the caller has a clock (handlers themselves never read one). */
   now?: string;
 }

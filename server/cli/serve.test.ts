@@ -41,6 +41,22 @@ describe('planServe', () => {
     rmSync(join(file, '..'), { recursive: true, force: true });
   });
 
+  it('--allow-apply, --auth-token-file and --contracts reach the runtime config (paths resolved against the cwd)', async () => {
+    // The token file is read at once (a missing or empty one is a usage error, tested below).
+    const w = tmp();
+    writeFileSync(join(w, 'tok'), 's3cret\n');
+    const plan = await planServe(['--in-cluster', '--allow-apply', '--auth-token-file', 'tok', '--contracts', 'c.yaml'], w, undefined, {});
+    expect(plan.runtime).toMatchObject({
+      inCluster: true,
+      allowApply: true,
+      authTokenFile: join(w, 'tok'),
+      authToken: 's3cret',
+      contracts: join(w, 'c.yaml'),
+    });
+    expect(parseRuntimeConfig(JSON.stringify(plan.runtime))).toEqual({ config: plan.runtime });
+    expect((await planServe([], '/w')).runtime.allowApply).toBeUndefined();
+  });
+
   it('rejects --kubeconfig together with --in-cluster', async () => {
     await expect(planServe(['--kubeconfig', 'k', '--in-cluster'], '/w')).rejects.toThrow(/either/);
     expect(sourceMode((await planServe(['--in-cluster'], '/w')).runtime)).toBe('kube');
@@ -82,6 +98,13 @@ describe('planServe: --address, --allowed-host, the token (issue 14 items 9, 10,
 
   it('the start-up line shows the bound addresses, or says plainly that ADS could not bind', () => {
     const ready = { type: 'meshscope-ready' as const, http: 'http://127.0.0.1:41234' };
+    expect(
+      readyLine(
+        'k',
+        { ...ready, xds: '127.0.0.1:1', xdsState: { state: 'listening', port: 1 } },
+        { gate: ', cluster apply off', after: '; t' },
+      ),
+    ).toBe('meshscope: serving k on http://127.0.0.1:41234 (xDS 127.0.0.1:1, cluster apply off); t\n');
     expect(readyLine('the demo mesh', { ...ready, xds: '127.0.0.1:41235', xdsState: { state: 'listening', port: 41235 } })).toBe(
       'meshscope: serving the demo mesh on http://127.0.0.1:41234 (xDS 127.0.0.1:41235)\n',
     );

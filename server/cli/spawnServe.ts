@@ -90,7 +90,7 @@ export function spawnServe(
       if (ready || !m || !m[1]) return;
       ready = true;
       clearTimeout(timer);
-      const xds = /xDS (\S+?:\d+)\)/.exec(m[0])?.[1];
+      const xds = /xDS (\S+?:\d+)[,)]/.exec(m[0])?.[1];
       resolve({
         proc,
         http: m[1],

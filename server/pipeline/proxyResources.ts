@@ -4,6 +4,7 @@
 import type { EncodedResource } from '../envoy/encode';
 import { DEFAULT_OPTIONS, type LoadError, type MeshSnapshot, type ProxyModel, type TranslateOptions } from '../model/mesh';
 import { translateProxy } from '../translate/index';
+import type { RouteProvenance } from '../translate/types';
 import type { BoundedCache } from './cache';
 import { encodeTable, translateSafely } from './encodeTable';
 
@@ -17,6 +18,8 @@ export interface ProxyResources {
   endpoints: EncodedResource[];
   /** Translation problems plus any resource the encoder rejected (a translator bug, shown, not thrown). */
   errors: LoadError[];
+  /** Which VirtualService rule produced each route (translation's ResourceTable.provenance, as is). */
+  provenance: readonly RouteProvenance[];
 }
 
 export type ResourceCache = BoundedCache<ProxyResources>;

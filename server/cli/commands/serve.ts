@@ -1,6 +1,6 @@
 // `meshscope serve [--config PATH…] [--kubeconfig FILE [--context C] | --context C | --in-cluster]
 //                  [--namespace NS]… [--port 3000] [--xds-port 15010] [--address 127.0.0.1]
-//                  [--allowed-host NAME]… [--auth-token-file F]`
+//                  [--allowed-host NAME]… [--auth-token-file F] [--allow-apply] [--contracts FILE]`
 // (`--namespace`: with files, the namespace of objects that name none; with a cluster, repeatable,
 // the namespaces to watch instead of the whole cluster.)
 // HTTP and ADS bind `--address` (else MESHSCOPE_ADDRESS, else loopback). `--auth-token-file` (else MESHSCOPE_AUTH_TOKEN)
@@ -12,6 +12,7 @@ import { isIP } from 'node:net';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { randomToken } from '../../api/bearer';
 import { bindAddress, ENV_VAR, sourceMode, type RuntimeConfig } from '../../api/runtimeConfig';
 import { list, parseArgs, portFlag, str, UsageError } from '../args';
 import { buildStatus, distDir, preservingFile } from '../build';
@@ -52,6 +53,8 @@ export async function planServe(
     { name: 'address', kind: 'string' },
     { name: 'allowed-host', kind: 'string', repeat: true },
     { name: 'auth-token-file', kind: 'string' },
+    { name: 'allow-apply', kind: 'boolean' },
+    { name: 'contracts', kind: 'string' },
   ]);
   const kubeconfig = str(args, 'kubeconfig');
   const inCluster = args.flags['in-cluster'] === true;
@@ -74,6 +77,11 @@ export async function planServe(
     paths.push(file);
   }
   const runtime: RuntimeConfig = { xdsPort: portFlag(args, 'xds-port', 15010) };
+  if (args.flags['allow-apply'] === true) runtime.allowApply = true;
+  const tokenFile = str(args, 'auth-token-file');
+  if (tokenFile) runtime.authTokenFile = resolve(cwd, tokenFile);
+  const contracts = str(args, 'contracts');
+  if (contracts) runtime.contracts = resolve(cwd, contracts);
   if (paths.length) runtime.config = paths;
   const namespaces = [...new Set(list(args, 'namespace'))];
   if (kube) {
@@ -140,7 +148,17 @@ function kubeTarget(r: RuntimeConfig): string {
 export async function serveCommand(argv: readonly string[], io: Io, root: string): Promise<number> {
   const plan = await planServe(argv, process.cwd());
   const nextBin = createRequire(join(root, 'package.json')).resolve('next/dist/bin/next');
-  const env = { NEXT_TELEMETRY_DISABLED: '1', ...process.env, [ENV_VAR]: JSON.stringify(plan.runtime), MESHSCOPE_ROOT: root };
+  // The sandbox apply token: --auth-token-file or MESHSCOPE_AUTH_TOKEN when given, else a random one made
+  // here, handed to the server process and printed on the start-up line (the only place it appears).
+  // (planServe already read --auth-token-file / MESHSCOPE_AUTH_TOKEN into authToken.)
+  const generated = plan.runtime.authToken ? undefined : randomToken();
+  const env = {
+    NEXT_TELEMETRY_DISABLED: '1',
+    ...process.env,
+    [ENV_VAR]: JSON.stringify(plan.runtime),
+    MESHSCOPE_ROOT: root,
+    ...(generated ? { MESHSCOPE_APPLY_TOKEN: generated } : {}),
+  };
   // One build at a time per dist dir; a serve that waited finds the build up to date. An up-to-date
   // build takes no lock: the image's root filesystem is read-only in the cluster (deploy/deployment.yaml).
   const code = !buildStatus(root).needed
@@ -163,19 +181,26 @@ export async function serveCommand(argv: readonly string[], io: Io, root: string
       ? kubeTarget(plan.runtime)
       : 'the demo mesh';
   const address = bindAddress(plan.runtime);
-  const auth = plan.runtime.authToken ? ', token required' : '';
+  const apply = generated
+    ? `; sandbox apply token: ${generated}`
+    : `; token required (UI, API and sandbox apply), from ${plan.runtime.authTokenFile ? '--auth-token-file' : 'MESHSCOPE_AUTH_TOKEN'}`;
+  const gate = sourceMode(plan.runtime) === 'kube' ? (plan.runtime.allowApply ? ', cluster apply allowed' : ', cluster apply off') : '';
   return runChild(process.execPath, [nextBin, 'start', '-p', String(plan.port), '-H', address], {
     cwd: root,
     env: { ...env, NODE_ENV: 'production' },
-    onReady: (m) => io.stderr.write(readyLine(what, m, auth)),
+    onReady: (m) => io.stderr.write(readyLine(what, m, { gate, after: apply })),
   });
 }
 
-/** The start-up line, with the addresses the child really bound; a failed ADS bind is said plainly. */
-export function readyLine(what: string, m: ReadyMessage, auth = ''): string {
+/**
+ * The start-up line, with the addresses the child really bound (`gate` inside the parentheses, `after`
+ * at the end); a failed ADS bind is said plainly.
+ */
+export function readyLine(what: string, m: ReadyMessage, extra: { gate?: string; after?: string } = {}): string {
+  const after = extra.after ?? '';
   if (m.xdsState.state === 'failing') {
-    return `meshscope: serving ${what} on ${m.http}${auth}, but NOT READY: ${m.xdsState.error} (/api/healthz answers 503)\n`;
+    return `meshscope: serving ${what} on ${m.http}, but NOT READY: ${m.xdsState.error} (/api/healthz answers 503)${after}\n`;
   }
   const xds = m.xds ? `xDS ${m.xds}` : 'xDS off';
-  return `meshscope: serving ${what} on ${m.http} (${xds})${auth}\n`;
+  return `meshscope: serving ${what} on ${m.http} (${xds}${extra.gate ?? ''})${after}\n`;
 }

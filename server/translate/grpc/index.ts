@@ -4,6 +4,7 @@
 //   LDS: API listeners `host:port` (listeners.ts), xDS server listeners (inbound.ts)   RDS: `outbound|PORT||FQDN` route configs (routes.ts)
 //   CDS: EDS clusters, ROUND_ROBIN unless consistent hash (xds/clusters/grpc.ts)
 //   EDS: the sidecar EDS builder for the requested clusters (localities with load_balancing_weight).
+import { collectRouteProvenance, createRouteSourceSink } from '../routeSources';
 import { DEFAULT_OPTIONS, type LoadError, type MeshSnapshot, type ProxyModel, type TranslateOptions } from '../../model/mesh';
 import type { ClusterJson, ResourceTable } from '../types';
 import { buildProxyView } from '../view';
@@ -46,16 +47,19 @@ export function translateGrpc(
   const inbound = buildGrpcInboundListeners(view, watches.listeners);
   errors.push(...inbound.errors);
   const listeners = [...buildGrpcListeners(view, watches.listeners), ...inbound.listeners];
-  const rds = buildGrpcRouteConfigs(view, watches.routes);
+  const routeSources = createRouteSourceSink();
+  const rds = buildGrpcRouteConfigs(view, watches.routes, routeSources);
   errors.push(...rds.errors);
   const clusters = buildGrpcClusters(view, [...new Set(watches.clusters)]);
   const edsNames = [...new Set(watches.endpoints)];
   const endpoints = edsNames.length === 0 ? [] : buildEndpoints(view, edsClustersFor(edsNames, buildGrpcClusters(view, edsNames)));
+  const routes = rds.routes.sort(byName);
   return {
     listeners: listeners.sort(byName),
-    routes: rds.routes.sort(byName),
+    routes,
     clusters: clusters.sort(byName),
     endpoints,
     errors,
+    provenance: collectRouteProvenance(routes, routeSources),
   };
 }

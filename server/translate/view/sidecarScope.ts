@@ -85,10 +85,7 @@ export function dedupeByHostname(services: readonly ServiceModel[], proxyNamespa
 }
 
 /** selectVirtualServices: any VS host matching (bidirectional wildcard) an imported host of its namespace or `*`. */
-export function selectVirtualServices(
-  vss: readonly IstioConfig<'VirtualService'>[],
-  imported: ImportedHosts,
-): IstioConfig<'VirtualService'>[] {
+export function selectVirtualServices<V extends IstioConfig<'VirtualService'>>(vss: readonly V[], imported: ImportedHosts): V[] {
   return vss.filter((vs) =>
     (vs.spec.hosts ?? []).some((vh) =>
       [...(imported.get(vs.meta.namespace) ?? []), ...(imported.get('*') ?? [])].some((ih) => hostsMatch(vh, ih)),

@@ -7,6 +7,7 @@ import type { RouteJson, VirtualHostJson } from '../../../gen/envoy/config/route
 import type { RouteConfigurationJson } from '../../../gen/envoy/config/route/v3/route_pb';
 import type { IstioConfig, LoadError } from '../../../model/mesh';
 import { domainName } from '../../names';
+import type { RouteSourceSink } from '../../routeSources';
 import type { ProxyView } from '../../view/types';
 import { virtualServicesForGateway } from '../../view/virtualServices';
 import { buildHttpRoutesForVirtualService, gatewayRouteContext } from '../routes';
@@ -35,6 +36,7 @@ export function buildGatewayRouteConfig(
   merged: MergedGateway,
   routeName: string,
   lookup: GatewayVsLookup = gatewayVsLookup(view),
+  routeSources?: RouteSourceSink,
 ): { route: RouteConfigurationJson; errors: LoadError[] } {
   const errors: LoadError[] = [];
   const servers = merged.serversByRouteName.get(routeName);
@@ -58,6 +60,7 @@ export function buildGatewayRouteConfig(
           gatewayNames: new Set([s.gatewayName]),
           vsNamespace: vs.meta.namespace,
           isTLS: s.server.tls !== undefined,
+          ...(routeSources ? { routeSources } : {}),
         });
         const r = buildHttpRoutesForVirtualService(vs, ctx);
         errors.push(...r.errors);

@@ -3,6 +3,7 @@
 // listener port and {'mesh'}; gateways pass the server port and `<ns>/<name>`.
 import type { HTTPRetry, HTTPRouteDestination, LoadBalancerSettings } from '../../../model/istio';
 import type { IstioConfig, LoadError, ServiceModel } from '../../../model/mesh';
+import type { RouteSourceSink } from '../../routeSources';
 import { configError } from '../configError';
 
 export type ConsistentHashLB = NonNullable<LoadBalancerSettings['consistentHash']>;
@@ -23,6 +24,8 @@ export interface RouteContext {
   isTLS?: boolean;
   /** MeshConfig.defaultHttpRetryPolicy; undefined = Istio's built-in default. */
   defaultRetryPolicy?: HTTPRetry;
+  /** Where each translated route's VirtualService rule is recorded (provenance; never changes the output). */
+  routeSources?: RouteSourceSink;
 }
 
 /** `VirtualService ns/name` + origin, for located errors (severity error unless said). */

@@ -4,6 +4,7 @@
 import type { RouteJson, VirtualHostJson } from '../../../gen/envoy/config/route/v3/route_components_pb';
 import type { IstioConfig, LoadError, Protocol, ServiceModel } from '../../../model/mesh';
 import { domainName, outboundCluster } from '../../names';
+import type { RouteSourceSink } from '../../routeSources';
 import type { ProxyView } from '../../view/types';
 import { byteCompare } from '../../../lib/compare';
 import type { RouteContext } from './context';
@@ -98,8 +99,13 @@ function separateHosts(vs: VS, registry: ReadonlyMap<string, ServiceModel>, inde
 }
 
 /** The routing context of a sidecar on listener port P. */
-export function sidecarRouteContext(view: ProxyView, port: number, registry: ReadonlyMap<string, ServiceModel>): RouteContext {
-  return {
+export function sidecarRouteContext(
+  view: ProxyView,
+  port: number,
+  registry: ReadonlyMap<string, ServiceModel>,
+  routeSources?: RouteSourceSink,
+): RouteContext {
+  const ctx: RouteContext = {
     listenerPort: port,
     gatewayNames: new Set(['mesh']),
     proxyLabels: view.proxy.labels,
@@ -109,6 +115,8 @@ export function sidecarRouteContext(view: ProxyView, port: number, registry: Rea
       dst.destination ? hashForDestination(view.destinationRule(dst.destination.host)?.spec, dst.destination) : undefined,
     isGateway: false,
   };
+  if (routeSources) ctx.routeSources = routeSources;
+  return ctx;
 }
 
 /** Concrete-service aliases: ExternalName (Alias) services pointing at the hostname. */
@@ -119,12 +127,16 @@ function aliasesOf(view: ProxyView, hostname: string): string[] {
 }
 
 /** Virtual hosts (sorted by name, no catch-all) of route config `<port>` for a sidecar. */
-export function buildSidecarVirtualHosts(view: ProxyView, port: number): { vhosts: VirtualHostJson[]; errors: LoadError[] } {
+export function buildSidecarVirtualHosts(
+  view: ProxyView,
+  port: number,
+  routeSources?: RouteSourceSink,
+): { vhosts: VirtualHostJson[]; errors: LoadError[] } {
   const errors: LoadError[] = [];
   const registry = servicesForPort(view, port);
   const vss = port === 80 ? [...view.virtualServices] : selectVirtualServices(view.virtualServices, registry);
   const index = wildcardVsIndex(view.virtualServices, view.services);
-  const ctx = sidecarRouteContext(view, port, registry);
+  const ctx = sidecarRouteContext(view, port, registry, routeSources);
 
   const wrappers: Wrapper[] = [];
   for (const vs of vss) {
