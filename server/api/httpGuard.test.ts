@@ -41,9 +41,9 @@ describe('checkTarget (item 8: bad ids are 400, long URLs 414)', () => {
     expect(strictDecode('%25')).toBe('%');
   });
 
-  it('answers 414 past 8 KiB of path and query', () => {
-    expect(checkTarget(`/api/proxies?x=${'a'.repeat(8 * 1024)}`)?.status).toBe(414);
-    expect(checkTarget(`/api/proxies?x=${'a'.repeat(8000)}`)).toBeUndefined();
+  it('answers 414 past 48 KiB of path and query (a long sandbox draft link still fits)', () => {
+    expect(checkTarget(`/api/proxies?x=${'a'.repeat(48 * 1024)}`)?.status).toBe(414);
+    expect(checkTarget(`/sandbox?d=${'a'.repeat(40_000)}`)).toBeUndefined();
   });
 });
 

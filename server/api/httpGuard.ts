@@ -4,8 +4,13 @@
 // body. Plus the security headers every response carries. DESIGN.md §6 "closed by default".
 import { isIP } from 'node:net';
 
-/** Longest request target (path + query) accepted; longer is 414. Node itself answers 431 past ~16 KiB of headers. */
-export const MAX_URL_BYTES = 8 * 1024;
+/**
+ * Longest request target (path + query) accepted; longer is 414. Room for the sandbox's shareable
+ * drafts (`/sandbox?d=…`, up to 60k characters compressed). `serve` raises Node's header limit to
+ * MAX_HEADER_BYTES so this is what a client meets first; past that, Node answers 431 itself.
+ */
+export const MAX_URL_BYTES = 48 * 1024;
+export const MAX_HEADER_BYTES = 64 * 1024;
 
 export interface Refusal {
   status: number;

@@ -13,6 +13,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { randomToken } from '../../api/bearer';
+import { MAX_HEADER_BYTES } from '../../api/httpGuard';
 import { bindAddress, ENV_VAR, sourceMode, type RuntimeConfig } from '../../api/runtimeConfig';
 import { list, parseArgs, portFlag, str, UsageError } from '../args';
 import { buildStatus, distDir, preservingFile } from '../build';
@@ -185,7 +186,9 @@ export async function serveCommand(argv: readonly string[], io: Io, root: string
     ? `; sandbox apply token: ${generated}`
     : `; token required (UI, API and sandbox apply), from ${plan.runtime.authTokenFile ? '--auth-token-file' : 'MESHSCOPE_AUTH_TOKEN'}`;
   const gate = sourceMode(plan.runtime) === 'kube' ? (plan.runtime.allowApply ? ', cluster apply allowed' : ', cluster apply off') : '';
-  return runChild(process.execPath, [nextBin, 'start', '-p', String(plan.port), '-H', address], {
+  // Node's header limit above the proxy's URL limit, so an over-long URL gets its 414, not a bare 431.
+  const nodeFlags = [`--max-http-header-size=${MAX_HEADER_BYTES}`];
+  return runChild(process.execPath, [...nodeFlags, nextBin, 'start', '-p', String(plan.port), '-H', address], {
     cwd: root,
     env: { ...env, NODE_ENV: 'production' },
     onReady: (m) => io.stderr.write(readyLine(what, m, { gate, after: apply })),
