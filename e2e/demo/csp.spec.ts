@@ -36,6 +36,9 @@ test('pages render and run their scripts under the CSP, with no violation', asyn
   await expect(page.getByTestId('live-state')).toHaveText('● live');
   await page.goto('/dump');
   await expect(page.locator('main')).not.toBeEmpty();
+  // The sandbox's editor (CodeMirror) injects its styles at run time: allowed as inline styles.
+  await page.goto('/sandbox');
+  await expect(page.locator('.cm-editor')).toBeVisible();
   // Client-side navigation (RSC fetches) under the same policy.
   await page.goto('/');
   await page.getByRole('link', { name: 'meshscope' }).click();
