@@ -7,7 +7,7 @@ import { readyRuntime } from '@/server/runtime';
 export const dynamic = 'force-dynamic';
 
 export default async function ProxyPage({ params }: { params: Promise<{ id: string }> }) {
-  const id = decodeURIComponent((await params).id);
+  const { id } = await params;
   const rt = await readyRuntime();
   const res = proxyDetail(rt.context(), id);
   if (res.status !== 200) {

@@ -8,5 +8,5 @@ export const dynamic = 'force-dynamic';
 export async function GET(req: Request, ctx: { params: Promise<{ id: string }> }): Promise<Response> {
   const { id } = await ctx.params;
   const rt = await readyRuntime();
-  return toResponse(proxyDetail(rt.context(), decodeURIComponent(id)), req.url);
+  return toResponse(proxyDetail(rt.context(), id), req.url);
 }
