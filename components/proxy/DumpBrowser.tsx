@@ -22,7 +22,7 @@ import {
   routeFilters,
 } from './columns';
 import { changedKeys, removedCount, signatures } from './model/changes';
-import { rowsFromDump, type DumpRows } from './model/rows';
+import { rowsFromDump, type DumpRows } from '@/server/envoy/dumpModel/rows';
 import { formatUrlState, parseUrlState, type Tab, type UrlState } from './model/urlState';
 import { RawJsonTab } from './RawJsonTab';
 import { ClusterPanel, RoutePanel } from './RowPanels';

@@ -4,7 +4,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import { clusterRows, routeRows } from './model/rows';
+import { clusterRows, routeRows } from '@/server/envoy/dumpModel/rows';
 import { ClusterPanel, RoutePanel } from './RowPanels';
 
 const wrap = (n: ReactNode) => renderToStaticMarkup(<QueryClientProvider client={new QueryClient()}>{n}</QueryClientProvider>);

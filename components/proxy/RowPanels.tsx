@@ -4,7 +4,7 @@
 import type { ReactNode } from 'react';
 import { stringify } from 'yaml';
 import { useConfigObject } from '@/components/data/proxyDetailData';
-import type { ClusterTableRow, RouteTableRow } from './model/rows';
+import type { ClusterTableRow, RouteTableRow } from '@/server/envoy/dumpModel/rows';
 import { ruleForRoute } from './model/ruleIndex';
 
 interface VsSpecLike {

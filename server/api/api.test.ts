@@ -40,6 +40,15 @@ describe('proxies', () => {
     expect(Object.keys(body.tables).sort()).toEqual(['clusters', 'endpoints', 'listeners', 'routes']);
     expect(body.configDump.configs).toHaveLength(4);
   });
+
+  it('proxy detail without tables (what the proxy page asks for: it builds its rows from the dump)', () => {
+    const id = snapshot.proxies[0]!.id;
+    const full = proxyDetail(ctx, id).body as Json;
+    const lean = proxyDetail(ctx, id, { tables: false }).body as Json;
+    expect(lean.tables).toBeUndefined();
+    expect(lean.configDump).toEqual(full.configDump);
+    expect(JSON.stringify(lean).length).toBeLessThan(JSON.stringify(full).length);
+  });
 });
 
 describe('/debug/config_dump', () => {
