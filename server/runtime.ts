@@ -9,7 +9,7 @@ import type { ApiContext, SyncStatus, XdsState } from './api/types';
 import { DEFAULT_OPTIONS, type MeshSnapshot, type TranslateOptions } from './model/mesh';
 import { createAdsGenerator } from './pipeline/adsGenerator';
 import { createCache } from './pipeline/cache';
-import { changeEvent, connectStoreToAds } from './pipeline/changes';
+import { changeEvent, connectStoreToAds } from './impact/changes';
 import type { ProxyResources, ResourceCache } from './pipeline/proxyResources';
 import { FileSource } from './sources/file/fileSource';
 import { KubeSource, type KubeSourceOptions } from './sources/kube/kubeSource';
@@ -116,7 +116,7 @@ function createRuntime(config: RuntimeConfig, configError?: string, overrides: A
   // Entries of older snapshot versions can never hit again: drop them when a new snapshot lands.
   const unsubscribeCache = store.onChange(() => cache.clear());
   // Live events: which proxies a change may affect, from the changed objects and the two snapshots
-  // (pipeline/affected.ts) — nothing is translated here, however many proxies the mesh has.
+  // (impact/affected.ts) — nothing is translated here, however many proxies the mesh has.
   let lastSnapshot: MeshSnapshot | undefined;
   const unsubscribeStore = store.onChange((snap, info) => {
     const prev = lastSnapshot;
@@ -129,16 +129,14 @@ function createRuntime(config: RuntimeConfig, configError?: string, overrides: A
   const ready = (async () => {
     await Promise.all(
       sources.map((s) =>
-        s
-          .start(sink)
-          .catch((e: unknown) =>
-            store.status({
-              id: s.id,
-              kind: mode === 'kube' ? 'kube' : mode === 'demo' ? 'demo' : 'file',
-              state: 'failing',
-              lastError: String(e),
-            }),
-          ),
+        s.start(sink).catch((e: unknown) =>
+          store.status({
+            id: s.id,
+            kind: mode === 'kube' ? 'kube' : mode === 'demo' ? 'demo' : 'file',
+            state: 'failing',
+            lastError: String(e),
+          }),
+        ),
       ),
     );
     store.flush();

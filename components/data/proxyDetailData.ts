@@ -4,8 +4,7 @@
 // the existing mesh-event invalidation (prefix match) refreshes them too.
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
-import type { ConfigObjectResult } from '@/server/api/configObject';
-import type { ProxySyncResult } from '@/server/api/proxySync';
+import type { ConfigObjectResult, ProxySyncResult } from '@/server/api/contract';
 import { queryKeys } from './queryKeys';
 import { getJson } from './fetchers';
 

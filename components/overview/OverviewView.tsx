@@ -3,7 +3,7 @@
 // table, and the located input errors.
 import { usePathname, useRouter, useSearchParams } from 'next/navigation';
 import { useCallback, useMemo } from 'react';
-import type { ErrorsResponse } from '@/components/data/fetchers';
+import type { ErrorsResponse } from '@/server/api/contract';
 import { useMeshGraph } from '@/components/data/useMeshGraph';
 import { useInputErrors } from '@/components/data/useProxies';
 import { ErrorsTable } from '@/components/common/ErrorsTable';
@@ -12,9 +12,8 @@ import { filterGraph, filterToParams, namespacesOf, parseFilter, type GraphFilte
 import { MeshGraphCanvas } from '@/components/graph/GraphClient';
 import { useRecentlyChanged } from '@/components/layout/LiveContext';
 import { SourceBanner } from '@/components/layout/SourceBanner';
-import type { MeshGraph } from '@/server/api/meshGraph';
-import { nodeId } from '@/server/api/meshGraphIds';
-import type { Finding } from '@/server/analyze/types';
+import type { Finding, MeshGraph } from '@/server/api/contract';
+import { nodeId } from '@/server/meshGraph/ids';
 import { CountsBar } from './CountsBar';
 import { FindingsPanel } from './FindingsPanel';
 import { GraphToolbar } from './GraphToolbar';

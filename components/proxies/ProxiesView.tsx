@@ -3,8 +3,7 @@
 // namespace and type, with the filter in the URL (?q=&ns=&type=).
 import { usePathname, useRouter, useSearchParams } from 'next/navigation';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import type { ErrorsResponse, ProxiesResponse } from '@/components/data/fetchers';
-import type { SyncEntry } from '@/components/data/meshFetchers';
+import type { ErrorsResponse, ProxiesResponse, SyncStatus } from '@/server/api/contract';
 import { useSyncz } from '@/components/data/useMeshGraph';
 import { useInputErrors, useProxies } from '@/components/data/useProxies';
 import { useProxyCounts } from '@/components/data/useProxyCounts';
@@ -20,7 +19,7 @@ export function ProxiesView({
 }: {
   initialProxies: ProxiesResponse;
   initialErrors: ErrorsResponse;
-  initialSyncz: SyncEntry[];
+  initialSyncz: SyncStatus[];
 }) {
   const proxies = useProxies(initialProxies).data ?? initialProxies;
   const errors = useInputErrors(initialErrors).data ?? initialErrors;

@@ -4,7 +4,7 @@
 // only unusable input is a 4xx.
 import { z } from 'zod';
 import { readConfigDump } from '../envoy/dumpReader';
-import { simulateProxy } from '../pipeline/simulateProxy';
+import { simulateProxy } from '../simulateMesh/simulateProxy';
 import { simulate, type SimRequest, type SimResult } from '../simulate/index';
 import { fail, ok, type ApiContext, type ApiResult } from './types';
 

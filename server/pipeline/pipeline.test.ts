@@ -7,7 +7,7 @@ import { bookinfo } from '../testing/paths';
 import { TYPE } from '../envoy/typeUrls';
 import { createAdsGenerator, proxyForClient } from './adsGenerator';
 import { createCache } from './cache';
-import { diffProxies } from './changes';
+import { diffProxies } from '../impact/changes';
 import { configDumpFor } from './configDump';
 import { proxyResources, type ProxyResources } from './proxyResources';
 

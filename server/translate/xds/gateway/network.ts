@@ -10,9 +10,8 @@ import { hostsMatch, hostSubsetOf } from '../../view/hosts';
 import { configError, type BuildCtx } from '../listeners/context';
 import { routeFilters, singleDestinationFilters } from '../listeners/tcpProxy';
 import type { GatewayVsLookup } from './routeConfig';
-import type { GwServer } from './types';
+import type { GatewayChain, GwServer } from './types';
 import { buildGatewayTlsContext } from './tlsContext';
-import type { GatewayChain } from './listeners';
 
 /** listener.go allIstioMtlsALPNs: AUTO_PASSTHROUGH chains only accept Istio mTLS. */
 export const ISTIO_MTLS_ALPNS: readonly string[] = ['istio', 'istio-peer-exchange', 'istio-http/1.0', 'istio-http/1.1', 'istio-h2'];

@@ -2,7 +2,10 @@
 // Servers are wrapped so that the same server object identifies itself across the maps, as istiod's
 // *networking.Server pointers do, and so that errors can point back at `spec.servers[i]`.
 import type { Server } from '../../../model/istio';
+import type { DownstreamTlsContextJson } from '../../../gen/envoy/extensions/transport_sockets/tls/v3/tls_pb';
+import type { FilterJson } from '../../../gen/envoy/config/listener/v3/listener_components_pb';
 import type { IstioConfig, Protocol } from '../../../model/mesh';
+import type { ChainOpts } from '../listeners/chainOpts';
 
 export interface GwServer {
   /** The server with its hosts sanitized (`./h` → `<gw ns>/h`, `*\/h` → `h`, `*\/*` → `*`). */
@@ -44,4 +47,13 @@ export interface MergedGateway {
   tlsServerInfo: Map<GwServer, TlsServerInfo>;
   /** The Gateways that selected the router, creation order. */
   gateways: IstioConfig<'Gateway'>[];
+}
+
+/** One filter chain before it becomes Envoy JSON (istiod's filterChainOpts, the parts gateways use). */
+export interface GatewayChain {
+  opts: Pick<ChainOpts, 'sniHosts' | 'applicationProtocols'>;
+  tls?: DownstreamTlsContextJson;
+  /** HCM chain: RDS name and (HTTPS) the server name as stat prefix. */
+  hcm?: { rds: string; statPrefix?: string };
+  filters?: FilterJson[];
 }

@@ -9,9 +9,8 @@ import type { IstioConfig, MeshSnapshot, PodModel, ProxyModel, ServiceModel, Tra
 import { endpointKey } from '../model/mesh';
 import { buildProxyView, gatewaysForRouter } from '../translate/view/buildProxyView';
 import { hostsMatch, resolveShortname } from '../translate/view/hosts';
-import { ruleTargets, type RuleTarget } from './meshGraphRoutes';
-import { nodeId } from './meshGraphIds';
-import { ok, type ApiContext, type ApiResult } from './types';
+import { ruleTargets, type RuleTarget } from './routes';
+import { nodeId } from './ids';
 
 export type MeshNodeKind = 'namespace' | 'service' | 'workload' | 'proxy' | 'pod';
 export type MeshEdgeKind = 'route' | 'mirror' | 'default' | 'endpoint';
@@ -265,9 +264,4 @@ export function buildMeshGraph(snap: MeshSnapshot, options: TranslateOptions): M
       routeEdges: edges.filter((e) => e.kind === 'route').length,
     },
   };
-}
-
-/** GET /api/graph */
-export function meshGraph(ctx: ApiContext): ApiResult<MeshGraph> {
-  return ok(buildMeshGraph(ctx.snapshot, ctx.options));
 }

@@ -7,8 +7,8 @@ import { DEFAULT_OPTIONS, type MeshSnapshot, type TranslateOptions } from '../mo
 import { simulate } from '../simulate/index';
 import type { SimRequest, SimResult } from '../simulate/types';
 import { buildProxyView } from '../translate/view';
-import { configDumpFor, type ConfigDumpOptions } from './configDump';
-import { vsRuleOf } from './vsRule';
+import { configDumpFor, type ConfigDumpOptions } from '../pipeline/configDump';
+import { vsRuleOf } from '../pipeline/vsRule';
 
 export interface SimulateProxyOptions {
   options?: TranslateOptions;
