@@ -5,10 +5,10 @@
 # In a cluster, deploy/ runs it as `serve --in-cluster`.
 #
 # `meshscope serve` (server/cli/commands/serve.ts) runs `next start` on the prebuilt .next/ and the CLI
-# itself runs from TypeScript sources through tsx, so the image carries production node_modules,
-# .next/ and server/ rather than Next's `output: 'standalone'` bundle (whose server.js would bypass
-# the CLI). The build's .next/BUILD_ID is newer than every copied source (COPY keeps mtimes), so
-# `serve` sees an up-to-date build and never rebuilds at run time.
+# itself runs as an esbuild bundle of server/cli (dist/cli, scripts/build-cli.mjs), so the image carries
+# production node_modules, .next/, dist/ and server/ rather than Next's `output: 'standalone'` bundle
+# (whose server.js would bypass the CLI). The build's .next/BUILD_ID and dist/cli/main.mjs are newer than
+# every copied source (COPY keeps mtimes), so nothing is rebuilt at run time.
 ARG NODE_IMAGE=node:20-bookworm-slim
 
 # --- 1. all dependencies (dev included: buf + protoc-gen-es generate server/gen on postinstall) ---
@@ -23,7 +23,7 @@ RUN npm install && test -d server/gen
 # --- 2. build the Next.js app -----------------------------------------------------------------
 FROM deps AS build
 COPY . .
-RUN npx next build && rm -rf .next/cache
+RUN npx next build && rm -rf .next/cache && node scripts/build-cli.mjs
 
 # --- 3. production dependencies only -----------------------------------------------------------
 FROM ${NODE_IMAGE} AS prod-deps
@@ -42,6 +42,8 @@ COPY --from=prod-deps /app/node_modules ./node_modules
 COPY --from=build /app/package.json /app/tsconfig.json /app/next.config.* ./
 COPY --from=build /app/.next ./.next
 COPY --from=build /app/bin ./bin
+COPY --from=build /app/scripts ./scripts
+COPY --from=build /app/dist ./dist
 COPY --from=build /app/server ./server
 COPY --from=build /app/proto ./proto
 COPY --from=build /app/examples ./examples

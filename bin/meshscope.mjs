@@ -1,9 +1,9 @@
 #!/usr/bin/env node
-// meshscope CLI: registers tsx's ESM loader, then runs the TypeScript entry (server/cli/main.ts).
-import { register } from 'tsx/esm/api';
+// meshscope CLI: runs the compiled bundle of server/cli/main.ts (scripts/build-cli.mjs rebuilds it when a
+// source is newer; MESHSCOPE_CLI_TSX=1 runs the TypeScript through tsx instead).
+import { cliModule } from '../scripts/build-cli.mjs';
 
-register();
-const { main } = await import('../server/cli/main.ts');
+const { main } = await import(await cliModule());
 const code = await main(process.argv.slice(2));
 // Let stdout drain before exiting (large config dumps piped to another process).
 process.exitCode = code;

@@ -1,7 +1,10 @@
 #!/usr/bin/env node
 // `npm test`: unit tests (vitest) then e2e (Playwright with Debian's Chromium), one summary line.
-// Never skips silently: without Chromium it installs it (root + apt-get) or fails with the command.
+// Never skips silently: the conformance group (tests that read ../shared/fixtures) is reported as not run
+// when the fixtures are absent, and MESHSCOPE_REQUIRE_FIXTURES=1 (.ci/run) makes that a failure.
 import { spawnSync } from 'node:child_process';
+import { aptInstallChromium, installPlaywrightChromium, playwrightChromium, systemChromium } from './browser.mjs';
+import { conformanceTestFiles, fixturesPath, fixturesPresent, fixturesRequired, NOT_RUN } from './fixtures.mjs';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,27 +14,27 @@ const reports = join(root, '.reports');
 mkdirSync(reports, { recursive: true });
 
 const run = (cmd, args, opts = {}) => spawnSync(cmd, args, { cwd: root, stdio: 'inherit', ...opts }).status ?? 1;
-const onPath = (cmd) => spawnSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'ignore' }).status === 0;
 
-function ensureChromium() {
-  const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-  if (existsSync(chromium)) return;
-  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
-  if (isRoot && onPath('apt-get') && !process.env.CHROMIUM_PATH) {
-    console.log(`test-all: ${chromium} is missing; installing Debian's chromium: apt-get update && apt-get install -y chromium`);
-    const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-    if (
-      run('apt-get', ['update'], { env }) !== 0 ||
-      run('apt-get', ['install', '-y', 'chromium'], { env }) !== 0 ||
-      !existsSync(chromium)
-    ) {
-      console.error('test-all: installing chromium failed');
-      process.exit(1);
-    }
-    return;
+/**
+ * The browser for Playwright: CHROMIUM_PATH, a system Chromium, Playwright's own build (installed when
+ * missing and the network allows), apt as root; only then fail with the commands to run.
+ * Returns the executable path to hand to playwright.config.ts ('' = Playwright's own).
+ */
+async function ensureChromium() {
+  const system = systemChromium();
+  if (system) {
+    if (existsSync(system)) return system;
+    console.error(`test-all: CHROMIUM_PATH=${system} does not exist`);
+    process.exit(1);
   }
+  if (await playwrightChromium()) return '';
+  console.log("test-all: no system Chromium; trying Playwright's own (npx playwright install chromium)");
+  if (installPlaywrightChromium(root) && (await playwrightChromium())) return '';
+  console.log("test-all: Playwright's download failed; trying Debian's chromium (apt-get install -y chromium, as root)");
+  if (aptInstallChromium() && systemChromium()) return systemChromium();
   console.error(
-    `test-all: Chromium not found at ${chromium}. Install it with:\n  sudo apt-get update && sudo apt-get install -y chromium\n` +
+    'test-all: no Chromium found. Either:\n  npx playwright install chromium        (needs access to the Playwright CDN)\n' +
+      '  sudo apt-get update && sudo apt-get install -y chromium   (Debian/Ubuntu)\n' +
       'or point CHROMIUM_PATH at a Chromium binary.',
   );
   process.exit(1);
@@ -59,7 +62,14 @@ function playwrightCounts(file) {
   return { passed: (r.stats.expected ?? 0) + (r.stats.flaky ?? 0), failed: r.stats.unexpected ?? 0 };
 }
 
-ensureChromium();
+if (!fixturesPresent()) {
+  if (fixturesRequired()) {
+    console.error(`test-all: MESHSCOPE_REQUIRE_FIXTURES=1 but the shared fixtures are absent at ${fixturesPath()}`);
+    process.exit(1);
+  }
+  console.log(`test-all: conformance group (${conformanceTestFiles().length} unit files, the bookinfo e2e project): ${NOT_RUN}`);
+}
+const chromium = await ensureChromium();
 
 const bin = (name) => join(root, 'node_modules', '.bin', name);
 const vitestJson = join(reports, 'vitest.json');
@@ -70,7 +80,7 @@ rmSync(vitestJson, { force: true });
 rmSync(playwrightJson, { force: true });
 
 const unitStatus = run(bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile=${vitestJson}`]);
-const e2eStatus = run(bin('playwright'), ['test']);
+const e2eStatus = run(bin('playwright'), ['test'], { env: { ...process.env, CHROMIUM_PATH: chromium } });
 
 const u = vitestCounts(vitestJson);
 const e = playwrightCounts(playwrightJson);
@@ -78,6 +88,7 @@ for (const note of [u.note, e.note]) if (note) console.error(`test-all: ${note}`
 // A runner that failed without reporting a failed test (crash, config error) still counts as one failure.
 const failed = u.failed + e.failed + (unitStatus !== 0 && u.failed === 0 ? 1 : 0) + (e2eStatus !== 0 && e.failed === 0 ? 1 : 0);
 const passed = u.passed + e.passed;
-console.log(`unit: ${u.passed} passed, ${u.failed} failed; e2e: ${e.passed} passed, ${e.failed} failed`);
+const conformance = fixturesPresent() ? 'conformance: run' : `conformance: ${NOT_RUN}`;
+console.log(`unit: ${u.passed} passed, ${u.failed} failed; e2e: ${e.passed} passed, ${e.failed} failed; ${conformance}`);
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed > 0 ? 1 : 0);

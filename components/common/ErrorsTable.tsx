@@ -20,6 +20,7 @@ export function ErrorsTable({ errors, caption }: { errors: readonly LoadError[];
       </thead>
       <tbody>
         {errors.map((e, i) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: errors have no identity; the list is replaced whole
           <tr key={i} className={e.severity}>
             <td>{e.severity}</td>
             <td className="mono">{e.file ?? ''}</td>

@@ -90,6 +90,7 @@ export function DumpOpen() {
               istiod&apos;s <code>/debug/config_dump?proxyID=</code> or <code>istioctl proxy-config all -o json</code>). It is read in your
               browser and not uploaded.
             </p>
+            {/* biome-ignore lint/a11y/noStaticElementInteractions: a drop zone; the file input beside it is the keyboard path */}
             <div
               className={`dump-drop${over ? ' over' : ''}`}
               onDragOver={(e) => (e.preventDefault(), setOver(true))}
@@ -136,9 +137,7 @@ export function DumpOpen() {
             {error}
           </p>
         ) : null}
-        {opened && opened.parsed.warnings.length ? (
-          <p className="muted small">Skipped: {opened.parsed.warnings.slice(0, 3).join('; ')}</p>
-        ) : null}
+        {opened?.parsed.warnings.length ? <p className="muted small">Skipped: {opened.parsed.warnings.slice(0, 3).join('; ')}</p> : null}
       </section>
       {opened ? (
         <Suspense>

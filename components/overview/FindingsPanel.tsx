@@ -28,6 +28,7 @@ export function FindingsPanel({ findings }: { findings: readonly Finding[] }) {
       </thead>
       <tbody>
         {shown.map((f, i) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: findings have no identity; the list is replaced whole
           <tr key={i} className={f.level === 'Error' ? 'error' : 'warning'} data-code={f.code}>
             <td>{f.level}</td>
             <td className="mono">{f.code}</td>

@@ -55,14 +55,16 @@ export function ProxiesView({
   );
   const missing = useMemo(() => new Set(proxies.proxies.filter((p) => !p.counts).map((p) => p.id)), [proxies]);
   const baseRows = useMemo(() => proxyRows(proxies.proxies, syncz), [proxies, syncz]);
-  const shownBase = useMemo(() => filterRows(baseRows, filter), [baseRows, filter.q, filter.namespace, filter.kind]); // eslint-disable-line react-hooks/exhaustive-deps
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the filter object is new every render; its fields are the inputs
+  const shownBase = useMemo(() => filterRows(baseRows, filter), [baseRows, filter.q, filter.namespace, filter.kind]);
   const wanted = missing.size === 0 ? [] : (inView ?? shownBase.slice(0, 20).map((r) => r.id)).filter((id) => missing.has(id));
   const lazyCounts = useProxyCounts(proxies.version, wanted);
   const rows = useMemo(
     () => (lazyCounts.size === 0 ? baseRows : proxyRows(proxies.proxies, syncz, lazyCounts)),
     [baseRows, proxies, syncz, lazyCounts],
   );
-  const shown = useMemo(() => filterRows(rows, filter), [rows, filter.q, filter.namespace, filter.kind]); // eslint-disable-line react-hooks/exhaustive-deps
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the filter object is new every render; its fields are the inputs
+  const shown = useMemo(() => filterRows(rows, filter), [rows, filter.q, filter.namespace, filter.kind]);
   const namespaces = [...new Set(rows.map((r) => r.namespace))].sort();
   const changed = useRecentlyChanged();
   const connected = rows.filter((r) => r.connected).length;
@@ -71,7 +73,7 @@ export function ProxiesView({
     <>
       <h1>Proxies</h1>
       <SourceBanner sources={errors.sources} xds={errors.xds} errorCount={errors.errors.length} version={proxies.version} />
-      <div className="toolbar" role="search">
+      <search className="toolbar">
         <input
           ref={search}
           type="search"
@@ -114,7 +116,7 @@ export function ProxiesView({
         <button type="button" className="chip" onClick={() => void syncq.refetch()} title="re-read /debug/syncz">
           refresh sync state
         </button>
-      </div>
+      </search>
       {rows.length === 0 ? (
         <p className="empty">
           No proxies: the inputs define no pod with a sidecar or gateway, and no xDS client is connected. Pods count as proxies when they

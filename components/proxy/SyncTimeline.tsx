@@ -81,6 +81,7 @@ export function SyncTimeline({ proxyId }: { proxyId: string }) {
       ) : (
         <ol className="timeline">
           {events.map((e, i) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: events at the same instant differ only by position
             <li key={`${e.at}-${i}`} className={`ev-${e.kind}`}>
               <time className="mono small">{e.at.slice(11, 19)}</time> <span className="mono small">{e.connection}</span>{' '}
               {e.type ? <b>{e.type}</b> : null} {e.text}

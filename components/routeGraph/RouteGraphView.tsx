@@ -45,7 +45,7 @@ function FilterBar({ graph, filter, onChange }: { graph: RouteGraph; filter: Gra
     onChange(next);
   };
   return (
-    <div className="rg-filters" role="group" aria-label="Route graph filters">
+    <fieldset className="rg-filters" aria-label="Route graph filters">
       <label>
         listener{' '}
         <select
@@ -110,7 +110,7 @@ function FilterBar({ graph, filter, onChange }: { graph: RouteGraph; filter: Gra
       <button type="button" onClick={() => onChange({})} data-testid="graph-filter-clear">
         show all
       </button>
-    </div>
+    </fieldset>
   );
 }
 

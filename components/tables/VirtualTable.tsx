@@ -65,6 +65,7 @@ export function VirtualTable<R>(props: VirtualTableProps<R>) {
     filters: { ...query.filters },
     ...(query.sort ? { sort: query.sort } : {}),
   });
+  // biome-ignore lint/correctness/useExhaustiveDependencies: onQueryChange is a callback prop; re-running on its identity would loop
   useEffect(() => {
     const next: ViewQuery = { search, filters: filterValues, ...(sort ? { sort } : {}) };
     const t = setTimeout(() => {
@@ -72,8 +73,6 @@ export function VirtualTable<R>(props: VirtualTableProps<R>) {
       onQueryChange?.(next);
     }, SEARCH_DEBOUNCE_MS);
     return () => clearTimeout(t);
-    // onQueryChange is a callback prop; re-running on its identity would loop.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [search, filterValues, sort]);
 
   const view = useMemo(() => applyView(rows, columns, filters, applied), [rows, columns, filters, applied]);

@@ -41,7 +41,7 @@ describe('HopList', () => {
       <HopList view={traceView(trace())} routeLabel={(i) => (i === 0 ? 'prefix /, header end-user exact "jason"' : undefined)} />,
     );
     expect(html).toMatch(/subset v3/);
-    expect(html).toMatch(/data-hop="route" data-index="0"[^]*header end-user absent/);
+    expect(html).toMatch(/data-hop="route" data-index="0"[\s\S]*header end-user absent/);
     expect(html).toContain('#0 prefix /, header end-user exact &quot;jason&quot;');
   });
 

@@ -80,7 +80,7 @@ export type Arg = string | number | readonly (string | number)[];
 /** Go's fmt for the verbs the templates use: %q quotes, %v of a slice prints `[a b]`. */
 export function formatTemplate(template: string, args: readonly Arg[]): string {
   let i = 0;
-  return template.replace(/%([sdvq%])/g, (whole, verb: string) => {
+  return template.replace(/%([sdvq%])/g, (_whole, verb: string) => {
     if (verb === '%') return '%';
     const a = args[i++];
     if (a === undefined) return `%!${verb}(MISSING)`;

@@ -1,4 +1,4 @@
-// meshscope's CLI entry (bin/meshscope.mjs imports this through tsx). DESIGN.md §3.
+// meshscope's CLI entry (bin/meshscope.mjs runs its esbuild bundle, scripts/build-cli.mjs). DESIGN.md §3.
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { UsageError } from './args';

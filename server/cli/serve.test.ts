@@ -25,8 +25,11 @@ describe('planServe', () => {
   });
 
   it('resolves --config paths against the cwd and keeps their order; the env round-trips', async () => {
-    const plan = await planServe(['--config', 'a.yaml', '--config', '/abs/dir', '--port', '0', '--xds-port', '0', '-n', 'team'], '/work/x');
-    expect(plan.runtime).toEqual({ config: ['/work/x/a.yaml', '/abs/dir'], namespace: 'team', xdsPort: 0 });
+    const plan = await planServe(
+      ['--config', 'a.yaml', '--config', '/abs/dir', '--port', '0', '--xds-port', '0', '-n', 'team'],
+      '/project/x',
+    );
+    expect(plan.runtime).toEqual({ config: ['/project/x/a.yaml', '/abs/dir'], namespace: 'team', xdsPort: 0 });
     expect(plan.port).toBe(0);
     expect(parseRuntimeConfig(JSON.stringify(plan.runtime))).toEqual({ config: plan.runtime });
   });

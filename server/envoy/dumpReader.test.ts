@@ -1,13 +1,15 @@
 // readConfigDump over every ConfigDump section shape (envoy/admin/v3/{listeners,routes,clusters,endpoints,
-// config_dump_shared,config_dump}.proto) and the four real dumps in /work/shared/fixtures/envoy-config-dumps/.
+// config_dump_shared,config_dump}.proto) and the four real dumps in ../shared/fixtures/envoy-config-dumps/.
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readConfigDump } from './dumpReader';
 import { buildConfigDump } from './configDump';
 import { encodeResource } from './encode';
 import { TYPE } from './typeUrls';
+import { fixturesDir } from '../testing/paths';
 
-const FIXTURES = '/work/shared/fixtures/envoy-config-dumps';
+const FIXTURES = join(fixturesDir(), 'envoy-config-dumps');
 const load = (f: string): unknown => JSON.parse(readFileSync(`${FIXTURES}/${f}`, 'utf8'));
 const names = (xs: { [k: string]: unknown }[], key = 'name') => xs.map((x) => x[key]);
 const T = (s: string) => `type.googleapis.com/envoy.admin.v3.${s}`;

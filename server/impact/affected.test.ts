@@ -9,8 +9,9 @@ import { loadPaths } from '../sources/file/loadPaths';
 import type { RawInput } from '../sources/types';
 import { affectedProxies, exportScope, parseStoreKey } from './affected';
 import { exactDiff, mutations, storeTransition, typeDigests, type Mutation } from './affected.testing';
+import { bookinfo } from '../testing/paths';
 
-const F = '/work/shared/fixtures/istio-bookinfo';
+const F = bookinfo();
 const REPO = new URL('../../', import.meta.url).pathname;
 
 function load(paths: string[], namespace?: string): RawInput[] {

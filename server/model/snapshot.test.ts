@@ -4,8 +4,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadPaths } from '../sources/file/loadPaths';
 import { buildSnapshot } from './snapshot';
+import { bookinfo } from '../testing/paths';
 
-const FIX = '/work/shared/fixtures/istio-bookinfo';
+const FIX = bookinfo();
 const BOOKINFO = join(FIX, 'platform/bookinfo.yaml');
 const TD = join(import.meta.dirname, 'testdata');
 

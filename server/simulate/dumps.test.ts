@@ -1,4 +1,4 @@
-// One or more requests per real config dump in /work/shared/fixtures/envoy-config-dumps/. Each expectation
+// One or more requests per real config dump in ../shared/fixtures/envoy-config-dumps/. Each expectation
 // was derived by reading the dump (the derivation is in the comment above each test).
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -6,9 +6,10 @@ import { readConfigDump, type EnvoyConfig } from '../envoy/dumpReader';
 import { simulate, simulateRoute } from './index';
 import { clusterEndpoints } from './action';
 import { normalizeRequest } from './types';
+import { configDumpFixture } from '../testing/paths';
 
 const read = (f: string): EnvoyConfig => {
-  const { config, errors } = readConfigDump(JSON.parse(readFileSync(`/work/shared/fixtures/envoy-config-dumps/${f}`, 'utf8')));
+  const { config, errors } = readConfigDump(JSON.parse(readFileSync(configDumpFixture(f), 'utf8')));
   expect(errors).toEqual([]);
   return config;
 };

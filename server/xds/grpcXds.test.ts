@@ -1,6 +1,6 @@
 // Integration with the gRPC team's real xDS client (@grpc/grpc-js-xds 1.14.1): our ADS server drives a
 // proxyless gRPC channel `xds:///reviews.default.svc.cluster.local:9080` to two loopback echo backends.
-// Client behaviour relied on is documented in /work/shared/reference/grpc-xds-client-notes.md.
+// Client behaviour relied on is documented in ../shared/reference/grpc-xds-client-notes.md.
 import * as grpc from '@grpc/grpc-js';
 import * as grpcXds from '@grpc/grpc-js-xds';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

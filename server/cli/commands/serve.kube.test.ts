@@ -10,12 +10,12 @@ describe('planServe with a cluster', () => {
   it('resolves --kubeconfig against the cwd and keeps --context and every --namespace (deduplicated, in order)', async () => {
     const plan = await planServe(
       ['--kubeconfig', 'kc.yaml', '--context', 'prod', '--namespace', 'shop', '-n', 'pay', '--namespace', 'shop', '--xds-port', '0'],
-      '/work/x',
+      '/project/x',
     );
-    expect(plan.runtime).toEqual({ kubeconfig: '/work/x/kc.yaml', context: 'prod', namespaces: ['shop', 'pay'], xdsPort: 0 });
+    expect(plan.runtime).toEqual({ kubeconfig: '/project/x/kc.yaml', context: 'prod', namespaces: ['shop', 'pay'], xdsPort: 0 });
     expect(sourceMode(plan.runtime)).toBe('kube');
     expect(parseRuntimeConfig(JSON.stringify(plan.runtime))).toEqual({ config: plan.runtime });
-    expect(kubeSourceOptions(plan.runtime)).toEqual({ kubeconfig: '/work/x/kc.yaml', context: 'prod', namespaces: ['shop', 'pay'] });
+    expect(kubeSourceOptions(plan.runtime)).toEqual({ kubeconfig: '/project/x/kc.yaml', context: 'prod', namespaces: ['shop', 'pay'] });
   });
 
   it('--context alone selects the cluster mode (kubeconfig from $KUBECONFIG or ~/.kube/config)', async () => {

@@ -1,5 +1,5 @@
 // Small hand-built xDS resources and a switchable generator for the ADS tests and demos.
-// Shapes follow what grpc-js-xds accepts (see /work/shared/reference/grpc-xds-client-notes.md).
+// Shapes follow what grpc-js-xds accepts (see ../shared/reference/grpc-xds-client-notes.md).
 import { encodeResource, type EncodedResource } from '../../envoy/encode';
 import { EXT, TYPE, type TypeUrl } from '../../envoy/typeUrls';
 import type { AdsGenerator, ClientInfo, ResourceSet } from '../types';

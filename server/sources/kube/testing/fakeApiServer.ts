@@ -330,7 +330,7 @@ export class FakeApiServer {
   private watch(
     res: ServerResponse,
     key: string,
-    r: FakeResource,
+    _r: FakeResource,
     version: string,
     namespace: string | undefined,
     q: Record<string, string>,

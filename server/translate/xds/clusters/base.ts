@@ -67,11 +67,11 @@ export function baseCluster(i: BaseClusterInput): ClusterJson | undefined {
   const c: ClusterJson = { name: i.name, type: i.type, commonLbConfig: {}, altStatName: `${i.name};` };
   switch (i.type) {
     case 'STRICT_DNS':
+    // biome-ignore lint/suspicious/noFallthroughSwitchClause: DNS clusters carry a load assignment like STATIC ones
     case 'LOGICAL_DNS':
       c.dnsLookupFamily = dnsLookupFamily(i.proxy.ips);
       c.dnsRefreshRate = DEFAULT_DNS_REFRESH_RATE;
       c.respectDnsTtl = true;
-    // falls through: DNS clusters carry a load assignment like STATIC ones
     case 'STATIC':
       if (!i.localityLbEndpoints || i.localityLbEndpoints.length === 0) return undefined;
       c.loadAssignment = { clusterName: i.name, endpoints: i.localityLbEndpoints };

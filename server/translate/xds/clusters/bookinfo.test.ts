@@ -9,8 +9,9 @@ import { loadPaths } from '../../../sources/file/loadPaths';
 import { buildProxyView } from '../../view/buildProxyView';
 import { buildEndpoints } from '../endpoints/index';
 import { buildClusters } from './index';
+import { bookinfo } from '../../../testing/paths';
 
-const F = '/work/shared/fixtures/istio-bookinfo';
+const F = bookinfo();
 const loaded = loadPaths([`${F}/platform/bookinfo.yaml`, `${F}/networking/destination-rule-all.yaml`], { namespace: 'default' });
 const snap = buildSnapshot(loaded.inputs, { version: 1 });
 const proxy = snap.proxies.find((p) => p.labels['app'] === 'reviews' && p.labels['version'] === 'v2')!;

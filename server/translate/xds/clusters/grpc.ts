@@ -43,7 +43,7 @@ export function buildGrpcClusters(view: ProxyView, names?: readonly string[]): C
     if (seen.has(name)) continue;
     seen.add(name);
     const parsed = parseClusterName(name);
-    if (!parsed || parsed.direction !== 'outbound' || parsed.hostname === '' || parsed.port === 0) continue;
+    if (parsed?.direction !== 'outbound' || parsed.hostname === '' || parsed.port === 0) continue;
     const c = edsCluster(name);
     const svc = services.find((s) => s.hostname === parsed.hostname);
     const port = svc?.ports.find((p) => p.port === parsed.port);

@@ -8,6 +8,7 @@ import type { ClusterLoadAssignmentJson } from '../../types';
 import { buildProxyView } from '../../view/buildProxyView';
 import { buildClusters } from '../clusters/index';
 import { buildEndpoints } from './index';
+import { configDumpFixture } from '../../../testing/paths';
 
 const R = 'reviews.default.svc.cluster.local';
 const client = pod('productpage-1', 'default', '10.0.0.9', { labels: { app: 'productpage' } });
@@ -172,7 +173,7 @@ describe('EDS (endpoint_builder.go:BuildClusterLoadAssignment)', () => {
     const fixturePods = [reviewsPod('v3', '10.244.0.192'), reviewsPod('v2', '10.244.0.193'), reviewsPod('v1', '10.244.0.195')];
     const cla = eds({ services: [service('reviews')], pods: fixturePods }).get(`outbound|9080||${R}`);
     const mine = encodeResource(TYPE.endpoint, cla.clusterName ?? '', cla).json;
-    const dump = JSON.parse(readFileSync('/work/shared/fixtures/envoy-config-dumps/endpoints-config_dump.json', 'utf8')) as {
+    const dump = JSON.parse(readFileSync(configDumpFixture('endpoints-config_dump.json'), 'utf8')) as {
       configs: { dynamic_endpoint_configs?: { endpoint_config: Record<string, unknown> }[] }[];
     };
     const real = dump.configs[0]!.dynamic_endpoint_configs!.find(

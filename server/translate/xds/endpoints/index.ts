@@ -25,7 +25,7 @@ export function buildEndpoints(view: ProxyView, clusters: ClusterJson[]): Cluste
         services.find((s) => s.hostname === parsed.hostname))
       : undefined;
     const port = svc && parsed ? svc.ports.find((p) => p.port === parsed.port) : undefined;
-    if (!parsed || parsed.direction !== 'outbound' || !svc || !port) {
+    if (parsed?.direction !== 'outbound' || !svc || !port) {
       out.push({ clusterName });
       continue;
     }

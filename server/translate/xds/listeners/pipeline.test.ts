@@ -8,7 +8,7 @@ import { loadPaths } from '../../../sources/file/loadPaths';
 import { buildProxyView } from '../../view';
 import { buildSidecarListeners } from './index';
 import { chainNamed, encodeAll, listener, terminal } from './testing';
-import { BOOKINFO } from './testView';
+import { bookinfo } from '../../../testing/paths';
 
 function listenersFor(paths: string[], appLabel: string) {
   const loaded = loadPaths(paths);
@@ -20,7 +20,7 @@ function listenersFor(paths: string[], appLabel: string) {
 
 describe('pipeline: Bookinfo', () => {
   it('productpage: 0.0.0.0_9080 on RDS 9080, inbound chain for 9080, all encodable', () => {
-    const out = listenersFor([join(BOOKINFO, 'platform/bookinfo.yaml')], 'productpage');
+    const out = listenersFor([bookinfo('platform', 'bookinfo.yaml')], 'productpage');
     encodeAll(out.listeners);
     expect(out.listeners.map((l) => l.name)).toEqual(['0.0.0.0_9080', 'virtualInbound', 'virtualOutbound']);
     expect(out.httpRoutePorts).toEqual([9080]);
@@ -30,7 +30,7 @@ describe('pipeline: Bookinfo', () => {
   });
 
   it('ratings with a MySQL service and a tcp VirtualService: <VIP>_3306 with weighted clusters to the subsets', () => {
-    const out = listenersFor([join(BOOKINFO, 'platform/bookinfo.yaml'), join(import.meta.dirname, 'testdata/mysql.yaml')], 'ratings');
+    const out = listenersFor([bookinfo('platform', 'bookinfo.yaml'), join(import.meta.dirname, 'testdata/mysql.yaml')], 'ratings');
     encodeAll(out.listeners);
     const l = listener(out.listeners, '10.96.0.50_3306');
     expect(terminal(l.filterChains?.[0])).toMatchObject({

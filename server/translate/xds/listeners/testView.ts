@@ -15,8 +15,7 @@ import {
 } from '../../../model/mesh';
 import type { ProxyView, ServiceTarget } from '../../view/types';
 import { endpoint as meshEndpoint, istio } from '../../testing/meshBuilder';
-
-export const BOOKINFO = '/work/shared/fixtures/istio-bookinfo';
+import { bookinfo } from '../../../testing/paths';
 
 export interface SvcOpts {
   address?: string;
@@ -152,7 +151,7 @@ interface K8sService {
 
 /** The Services of Istio's Bookinfo sample, read from the fixture as it is (namespace `default`). */
 export function bookinfoServices(): ServiceModel[] {
-  const docs = parseAllDocuments(readFileSync(`${BOOKINFO}/platform/bookinfo.yaml`, 'utf8')).map((d) => d.toJS() as K8sService | null);
+  const docs = parseAllDocuments(readFileSync(bookinfo('platform', 'bookinfo.yaml'), 'utf8')).map((d) => d.toJS() as K8sService | null);
   return docs
     .filter((d): d is K8sService => d?.kind === 'Service')
     .map((d, i) => {

@@ -17,7 +17,7 @@ export function translateCorsPolicy(c: CorsPolicy): { policy: CorsPolicyJson; pr
   let origins: StringMatcherJson[] | undefined;
   if (Array.isArray(c.allowOrigins)) origins = c.allowOrigins.map(toStringMatcher).filter((m): m is StringMatcherJson => m !== undefined);
   else if (Array.isArray(c.allowOrigin)) origins = c.allowOrigin.map((exact) => ({ exact: String(exact) }));
-  if (origins && origins.length) out.allowOriginStringMatch = origins;
+  if (origins?.length) out.allowOriginStringMatch = origins;
   out.filterEnabled = { defaultValue: { numerator: 100 } };
   if (typeof c.allowCredentials === 'boolean') out.allowCredentials = c.allowCredentials;
   const join = (v: string[] | undefined) => (Array.isArray(v) ? v.map(String).join(',') : '');

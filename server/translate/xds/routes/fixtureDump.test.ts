@@ -1,15 +1,16 @@
 // Field-by-field comparison with a route istiod generated: the gateway route of the real Envoy
-// config dump in /work/shared/fixtures/envoy-config-dumps/gateway-routes-config_dump.json
+// config dump in ../shared/fixtures/envoy-config-dumps/gateway-routes-config_dump.json
 // (VirtualService default/httpbin: match prefix /get → httpbin:8000, served on gateway port 80).
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { buildHttpRoutesForVirtualService } from './httpRoutes';
-import { encodeRoute, FIXTURES, service, virtualService } from './testing';
+import { configDumpFixture } from '../../../testing/paths';
+import { encodeRoute, service, virtualService } from './testing';
 
 type Json = Record<string, unknown>;
 
 function dumpRoute(): Json {
-  const dump = JSON.parse(readFileSync(`${FIXTURES}/envoy-config-dumps/gateway-routes-config_dump.json`, 'utf8')) as {
+  const dump = JSON.parse(readFileSync(configDumpFixture('gateway-routes-config_dump.json'), 'utf8')) as {
     configs: { dynamic_route_configs?: { route_config: { virtual_hosts: { routes: Json[] }[] } }[] }[];
   };
   const route = dump.configs[0]?.dynamic_route_configs?.[0]?.route_config.virtual_hosts[0]?.routes[0];

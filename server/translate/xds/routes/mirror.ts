@@ -29,7 +29,7 @@ export function mirrorPolicies(r: HTTPRoute, ctx: RouteContext): RouteAction_Req
     if (mp) policy(destinationCluster(r.mirror, ctx.serviceLookup(str(r.mirror.host) ?? ''), ctx.listenerPort), mp);
   }
   for (const m of Array.isArray(r.mirrors) ? r.mirrors : []) {
-    if (!m || !m.destination) continue;
+    if (!m?.destination) continue;
     const mp = m.percentage !== undefined ? mirrorPercent({ mirrorPercentage: m.percentage }) : mirrorPercent({});
     if (mp) policy(destinationCluster(m.destination, ctx.serviceLookup(str(m.destination.host) ?? ''), ctx.listenerPort), mp);
   }

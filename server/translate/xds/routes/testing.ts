@@ -17,8 +17,7 @@ import {
 import type { ProxyView } from '../../view/types';
 import { istio, service as meshService } from '../../testing/meshBuilder';
 import { DEFAULT_RETRY_ON, PREVIOUS_HOSTS_TYPE } from './retry';
-
-export const FIXTURES = '/work/shared/fixtures';
+import { fixturesDir } from '../../../testing/paths';
 
 /** A Kubernetes Service with these ports (name `<protocol>-<port>`), VIP 10.96.0.10 and no selector or labels. */
 export function service(
@@ -128,7 +127,7 @@ export function fqdn(host: string, namespace: string): string {
 
 /** Loads a Bookinfo VirtualService fixture as it is, resolving short names relative to `namespace`. */
 export function bookinfoVirtualService(file: string, namespace = 'default'): IstioConfig<'VirtualService'> {
-  const text = readFileSync(`${FIXTURES}/istio-bookinfo/networking/${file}`, 'utf8');
+  const text = readFileSync(`${fixturesDir()}/istio-bookinfo/networking/${file}`, 'utf8');
   const doc = parseAllDocuments(text)
     .map((d) => d.toJS() as { kind: string; metadata: { name: string }; spec: VirtualServiceSpec })
     .find((d) => d?.kind === 'VirtualService');
