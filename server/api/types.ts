@@ -34,11 +34,7 @@ export interface ErrorBody {
 }
 
 export const ok = <T>(body: T): ApiResult<T> => ({ status: 200, body });
-export const fail = (
-  status: number,
-  error: string,
-  errors?: readonly LoadError[],
-): ApiResult<ErrorBody> => ({
+export const fail = (status: number, error: string, errors?: readonly LoadError[]): ApiResult<ErrorBody> => ({
   status,
   body: errors ? { error, errors } : { error },
 });
