@@ -16,9 +16,17 @@ export default async function Overview() {
   const graph = meshGraph(ctx).body;
   const errors = inputErrors(ctx).body as ErrorsResponse;
   const findings = analyzeMesh(ctx).body.findings;
+  const c = rt.contracts();
+  const contracts = c && {
+    file: c.file,
+    passed: c.passed,
+    failed: c.failed,
+    failures: c.results.filter((r) => !r.pass).map((r) => ({ name: r.contract.name, detail: r.detail })),
+    errors: c.errors.map((e) => `${e.line !== undefined ? `line ${e.line}: ` : ''}${e.path ? `${e.path}: ` : ''}${e.message}`),
+  };
   return (
     <Suspense>
-      <OverviewView initialGraph={graph} initialErrors={errors} initialFindings={findings} />
+      <OverviewView initialGraph={graph} initialErrors={errors} initialFindings={findings} {...(contracts ? { contracts } : {})} />
     </Suspense>
   );
 }

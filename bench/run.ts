@@ -5,6 +5,7 @@ import { DEFAULT_OPTIONS } from '../server/model/mesh';
 import { buildSnapshot } from '../server/model/snapshot';
 import { translateProxy } from '../server/translate/index';
 import { generateMesh } from './generateMesh';
+import { benchSandbox } from './sandbox';
 import { benchXdsFanout } from './xdsFanout';
 
 interface Row {
@@ -56,6 +57,9 @@ function benchTranslate(services: number, reps: number) {
 
 const sizes = (process.env.BENCH_SIZES ?? '100,1000,5000').split(',').map(Number);
 for (const n of sizes) benchTranslate(n, n >= 5000 ? 3 : 5);
+
+// Sandbox: evaluate a one-VirtualService draft (bench/sandbox.ts); BENCH_SANDBOX_SERVICES overrides the size.
+rows.push(...benchSandbox(Number(process.env.BENCH_SANDBOX_SERVICES ?? 1000), 5));
 
 // ADS push fan-out (bench/xdsFanout.ts): K loopback SotW clients; BENCH_XDS_CLIENTS overrides K.
 for (const k of (process.env.BENCH_XDS_CLIENTS ?? '100,1000').split(',').map(Number)) rows.push(...(await benchXdsFanout(k)));

@@ -125,4 +125,19 @@ describe('runtime ADS wiring (real gRPC on loopback)', () => {
     expect(second.xds()).toMatchObject({ state: 'failing' });
     expect(second.snapshot().proxies.length).toBeGreaterThan(0);
   });
+
+  it('ADS limits come from the environment (4 MiB request limit by default, like istiod ISTIO_GPRC_MAXRECVMSGSIZE)', async () => {
+    expect((await start({})).ads.limits).toMatchObject({ maxRequestBytes: 4 * 1024 * 1024, maxResponseBytes: 4 * 1024 * 1024 });
+    process.env.MESHSCOPE_XDS_MAX_RECV_MSG_SIZE = '1048576';
+    process.env.MESHSCOPE_XDS_MAX_RESOURCE_NAMES = 'not a number';
+    process.env.MESHSCOPE_XDS_SEND_TIMEOUT = '250';
+    try {
+      const rt = await start({});
+      expect(rt.ads.limits).toMatchObject({ maxRequestBytes: 1048576, maxResourceNames: 50_000, writeTimeoutMs: 250 });
+    } finally {
+      delete process.env.MESHSCOPE_XDS_MAX_RECV_MSG_SIZE;
+      delete process.env.MESHSCOPE_XDS_MAX_RESOURCE_NAMES;
+      delete process.env.MESHSCOPE_XDS_SEND_TIMEOUT;
+    }
+  });
 });

@@ -2,7 +2,15 @@
 // ADS server once wired). Next.js evaluates this module more than once per process (instrumentation
 // bundle, route bundles, tsx), so the one instance lives on globalThis (stack-notes.md §1).
 // This is the only module with process state; everything it calls is pure or instance-owned.
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { DemoApplier } from './api/apply/demo';
+import { FilesApplier, watchedDirectory } from './api/apply/files';
+import { KubeApplier } from './api/apply/kube';
+import type { Applier } from './api/apply/types';
+import { randomToken } from './api/bearer';
+import type { ApplyContext } from './api/sandboxApply';
+import { type ContractsState, liveContracts } from './api/contracts';
 import { parseRuntimeConfig, sourceMode, ENV_VAR, type RuntimeConfig } from './api/runtimeConfig';
 import type { MeshEvent } from './api/events';
 import type { ApiContext, SyncStatus, XdsState } from './api/types';
@@ -12,9 +20,12 @@ import { createCache } from './pipeline/cache';
 import { changeEvent, connectStoreToAds } from './impact/changes';
 import type { ProxyResources, ResourceCache } from './pipeline/proxyResources';
 import { FileSource } from './sources/file/fileSource';
+import { resolveKubeConfig } from './sources/kube/kubeConfig';
 import { KubeSource, type KubeSourceOptions } from './sources/kube/kubeSource';
+import type { BaseParts } from './sandbox/translateParts';
 import { Store } from './sources/store';
 import { AdsServer, type AdsServerOptions, type ConnectionStatus } from './xds/server';
+import type { AdsLimits } from './xds/limits';
 import type { Source, SourceSink, SourceStatus } from './sources/types';
 
 export interface MeshscopeRuntime {
@@ -37,6 +48,10 @@ export interface MeshscopeRuntime {
   adsConnections(): ConnectionStatus[];
   /** The ADS server itself (tests and benchmarks drive pushes through it). */
   readonly ads: AdsServer;
+  /** What the sandbox apply endpoints need: the applier of this source, the cluster gate and the token. */
+  applyContext(): ApplyContext;
+  /** `serve --contracts FILE`: the contracts and their results on the current snapshot (undefined without a file). */
+  contracts(): ContractsState | undefined;
   /** "proxy X changed" events; returns unsubscribe. */
   subscribe(listener: (e: MeshEvent) => void): () => void;
   stop(): Promise<void>;
@@ -101,6 +116,7 @@ function createRuntime(config: RuntimeConfig, configError?: string, overrides: A
   const options = DEFAULT_OPTIONS;
   const store = new Store({ debounceMs: 100 });
   const cache = createCache<ProxyResources>(256);
+  const sandboxParts: BaseParts = createCache(512);
   const { sources, problems } = makeSources(config, mode);
   if (configError) problems.push({ id: 'config', kind: 'file', state: 'failing', lastError: configError });
   const listeners = new Set<(e: MeshEvent) => void>();
@@ -114,7 +130,10 @@ function createRuntime(config: RuntimeConfig, configError?: string, overrides: A
   const startedAt = new Date().toISOString();
 
   // Entries of older snapshot versions can never hit again: drop them when a new snapshot lands.
-  const unsubscribeCache = store.onChange(() => cache.clear());
+  const unsubscribeCache = store.onChange(() => {
+    cache.clear();
+    sandboxParts.clear();
+  });
   // Live events: which proxies a change may affect, from the changed objects and the two snapshots
   // (impact/affected.ts) — nothing is translated here, however many proxies the mesh has.
   let lastSnapshot: MeshSnapshot | undefined;
@@ -146,7 +165,11 @@ function createRuntime(config: RuntimeConfig, configError?: string, overrides: A
   // is a source-style status, never a crash. Every store change requests a (debounced) push: EDS only
   // for endpoint-only changes; connections whose resources did not change are sent nothing.
   const adsOpts = adsOptionsFromEnv(overrides);
-  const ads = new AdsServer({ generator: createAdsGenerator(() => store.snapshot(), options, cache), ...adsOpts });
+  // DESIGN.md §3 (a contract): a client whose POD.NS is unknown falls back to its IP in the registry, with
+  // istiod's rule for it (ENABLE_PROXY_FIND_POD_BY_IP: first IP; several pods → the one in its namespace).
+  // istiod turned that flag off by default (istio/istio#56502); MESHSCOPE_PROXY_FIND_POD_BY_IP=false does too.
+  const findPodByIp = !/^(0|false)$/i.test(process.env.MESHSCOPE_PROXY_FIND_POD_BY_IP ?? '');
+  const ads = new AdsServer({ generator: createAdsGenerator(() => store.snapshot(), options, cache, { findPodByIp }), ...adsOpts });
   let xds: XdsState = config.xdsPort === undefined ? { state: 'off' } : { state: 'starting' };
   const adsStarted =
     config.xdsPort === undefined
@@ -159,6 +182,10 @@ function createRuntime(config: RuntimeConfig, configError?: string, overrides: A
   const unsubscribeAds = connectStoreToAds(store, ads);
   const sync = (): readonly SyncStatus[] => ads.syncz() as SyncStatus[];
 
+  const applier = makeApplier(config, mode, store);
+  const token = applyToken(config);
+  const contracts = liveContracts(config.contracts, () => store.snapshot(), options, cache);
+
   const rt: MeshscopeRuntime = {
     config,
     mode,
@@ -170,7 +197,17 @@ function createRuntime(config: RuntimeConfig, configError?: string, overrides: A
     startedAt,
     snapshot: () => store.snapshot(),
     statuses: () => [...problems, ...store.statuses()],
-    context: () => ({ snapshot: store.snapshot(), options, cache, statuses: rt.statuses(), sync, xds, now: new Date().toISOString() }),
+    context: () => ({
+      snapshot: store.snapshot(),
+      inputs: () => store.inputs(),
+      sandboxParts,
+      options,
+      cache,
+      statuses: rt.statuses(),
+      sync,
+      xds,
+      now: new Date().toISOString(),
+    }),
     subscribe(listener) {
       if (!lastSnapshot) lastSnapshot = store.snapshot();
       listeners.add(listener);
@@ -178,6 +215,8 @@ function createRuntime(config: RuntimeConfig, configError?: string, overrides: A
         listeners.delete(listener);
       };
     },
+    applyContext: () => ({ applier, allowApply: config.allowApply === true, token }),
+    contracts: () => contracts?.(),
     xds: () => xds,
     adsConnections: () => ads.connections(),
     ads,
@@ -194,6 +233,33 @@ function createRuntime(config: RuntimeConfig, configError?: string, overrides: A
     },
   };
   return rt;
+}
+
+function makeApplier(config: RuntimeConfig, mode: MeshscopeRuntime['mode'], store: Store): Applier {
+  if (mode === 'kube') return new KubeApplier(() => resolveKubeConfig(kubeSourceOptions(config)).kc);
+  if (mode === 'files') return new FilesApplier(watchedDirectory(config.config ?? []), () => store.inputs());
+  return new DemoApplier(store);
+}
+
+/**
+ * The apply bearer token: --auth-token-file, else MESHSCOPE_AUTH_TOKEN, else the random one `serve` made
+ * and printed (MESHSCOPE_APPLY_TOKEN), else a random one of this process (logged once: nothing else knows it).
+ */
+function applyToken(config: RuntimeConfig): string {
+  if (config.authTokenFile) {
+    try {
+      const t = readFileSync(config.authTokenFile, 'utf8').trim();
+      if (t) return t;
+    } catch (e) {
+      console.error(`meshscope: cannot read --auth-token-file ${config.authTokenFile}: ${(e as Error).message}; apply is refused`);
+    }
+    return '';
+  }
+  const env = process.env.MESHSCOPE_AUTH_TOKEN?.trim() || process.env.MESHSCOPE_APPLY_TOKEN?.trim();
+  if (env) return env;
+  const t = randomToken();
+  console.log(`meshscope: sandbox apply token (this process only): ${t}`);
+  return t;
 }
 
 /** The running instance, started on first use (from instrumentation register(), a route, or a page). */
@@ -224,7 +290,7 @@ export const createRuntimeForTest = (config: RuntimeConfig, overrides?: AdsOverr
   createRuntime(config, undefined, overrides);
 
 /** ADS settings a caller may override (tests, benchmarks); the rest come from the environment. */
-export type AdsOverrides = Partial<Pick<AdsServerOptions, 'log' | 'debounceMs' | 'maxDebounceMs' | 'pushConcurrency'>>;
+export type AdsOverrides = Partial<Pick<AdsServerOptions, 'log' | 'debounceMs' | 'maxDebounceMs' | 'pushConcurrency' | 'limits'>>;
 
 const intEnv = (name: string): number | undefined => {
   const v = process.env[name];
@@ -232,18 +298,35 @@ const intEnv = (name: string): number | undefined => {
   return Number(v.trim());
 };
 
+/** ADS limits from the environment (server/xds/limits.ts has the defaults and istiod's equivalents). */
+const LIMIT_ENV: ReadonlyArray<[string, keyof AdsLimits]> = [
+  ['MESHSCOPE_XDS_MAX_RECV_MSG_SIZE', 'maxRequestBytes'], // istiod ISTIO_GPRC_MAXRECVMSGSIZE
+  ['MESHSCOPE_XDS_MAX_SEND_MSG_SIZE', 'maxResponseBytes'],
+  ['MESHSCOPE_XDS_MAX_RESOURCE_NAMES', 'maxResourceNames'],
+  ['MESHSCOPE_XDS_MAX_NODE_METADATA', 'maxNodeMetadataBytes'],
+  ['MESHSCOPE_XDS_SEND_TIMEOUT', 'writeTimeoutMs'], // istiod PILOT_XDS_SEND_TIMEOUT
+  ['MESHSCOPE_XDS_STALLED_STREAM_CLOSE', 'stalledStreamCloseMs'],
+];
+
 /**
  * Push settings (istiod's PILOT_DEBOUNCE_AFTER / PILOT_DEBOUNCE_MAX / PILOT_PUSH_THROTTLE), in ms:
- * MESHSCOPE_DEBOUNCE_AFTER (100), MESHSCOPE_DEBOUNCE_MAX (10000), MESHSCOPE_PUSH_THROTTLE (100).
- * The log prints one line per ADS connect, disconnect and NACK (`meshscope serve` shows them).
+ * MESHSCOPE_DEBOUNCE_AFTER (100), MESHSCOPE_DEBOUNCE_MAX (10000), MESHSCOPE_PUSH_THROTTLE (100); ADS
+ * limits (LIMIT_ENV, bytes / counts / ms). The log prints one line per ADS connect and disconnect, and
+ * NACKs at a bounded rate (`meshscope serve` shows them).
  */
 function adsOptionsFromEnv(overrides: AdsOverrides): Partial<AdsServerOptions> {
-  const out: Partial<AdsServerOptions> = { log: (line) => console.log(line) };
+  const limits: Partial<AdsLimits> = {};
+  for (const [name, key] of LIMIT_ENV) {
+    const v = intEnv(name);
+    if (v !== undefined && (v > 0 || key === 'writeTimeoutMs' || key === 'stalledStreamCloseMs')) limits[key] = v;
+  }
+  const out: Partial<AdsServerOptions> = { log: (line) => console.log(line), limits: { ...limits, ...overrides.limits } };
   const after = intEnv('MESHSCOPE_DEBOUNCE_AFTER');
   const max = intEnv('MESHSCOPE_DEBOUNCE_MAX');
   const throttle = intEnv('MESHSCOPE_PUSH_THROTTLE');
   if (after !== undefined) out.debounceMs = after;
   if (max !== undefined) out.maxDebounceMs = max;
   if (throttle !== undefined && throttle > 0) out.pushConcurrency = throttle;
-  return { ...out, ...overrides };
+  const { limits: _limits, ...rest } = overrides;
+  return { ...out, ...rest };
 }

@@ -1,5 +1,6 @@
+import { byteCompare } from '@/server/lib/compare';
 export function Labels({ labels }: { labels: Readonly<Record<string, string>> }) {
-  const entries = Object.entries(labels).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const entries = Object.entries(labels).sort(([a], [b]) => byteCompare(a, b));
   if (entries.length === 0) return <span className="muted">—</span>;
   return (
     <span className="labels">

@@ -5,6 +5,7 @@ import { usePathname } from 'next/navigation';
 const LINKS = [
   { href: '/', label: 'Overview', match: (p: string) => p === '/' },
   { href: '/proxies', label: 'Proxies', match: (p: string) => p.startsWith('/proxies') },
+  { href: '/sandbox', label: 'Sandbox', match: (p: string) => p.startsWith('/sandbox') },
   { href: '/dump', label: 'Open a config dump', match: (p: string) => p.startsWith('/dump') },
 ];
 

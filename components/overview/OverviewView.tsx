@@ -7,7 +7,7 @@ import { useCallback, useMemo } from 'react';
 import type { ErrorsResponse } from '@/server/api/contract';
 import { useMeshGraph } from '@/components/data/useMeshGraph';
 import { useInputErrors } from '@/components/data/useProxies';
-import { ErrorsTable } from '@/components/common/ErrorsTable';
+import { ProblemsTable } from '@/components/common/ProblemsTable';
 import { toElements, type NodeData } from '@/components/graph/elements';
 import { filterGraph, filterToParams, namespacesOf, parseFilter, type GraphFilter } from '@/components/graph/filter';
 import { MeshGraphCanvas } from '@/components/graph/GraphClient';
@@ -15,6 +15,7 @@ import { useRecentlyChanged } from '@/components/layout/LiveContext';
 import { SourceBanner } from '@/components/layout/SourceBanner';
 import type { Finding, MeshGraph } from '@/server/api/contract';
 import { nodeId } from '@/server/meshGraph/ids';
+import { type ContractsSummary, ContractsLine } from './ContractsLine';
 import { CountsBar } from './CountsBar';
 import { FindingsPanel } from './FindingsPanel';
 import { GraphToolbar } from './GraphToolbar';
@@ -24,11 +25,14 @@ export function OverviewView({
   initialGraph,
   initialErrors,
   initialFindings,
+  contracts,
 }: {
   initialGraph: MeshGraph;
   initialErrors: ErrorsResponse;
   /** `meshscope analyze` findings (GET /api/analyze), when the page passes them. */
   initialFindings?: readonly Finding[];
+  /** `serve --contracts FILE` results on the live mesh, when a file is loaded. */
+  contracts?: ContractsSummary;
 }) {
   const graph = useMeshGraph(initialGraph).data ?? initialGraph;
   const errors = useInputErrors(initialErrors).data ?? initialErrors;
@@ -58,6 +62,7 @@ export function OverviewView({
       <h1>Mesh overview</h1>
       <SourceBanner sources={errors.sources} xds={errors.xds} errorCount={errors.errors.length} version={graph.version} />
       <CountsBar counts={graph.counts} />
+      {contracts ? <ContractsLine summary={contracts} /> : null}
       {graph.nodes.length === 0 ? (
         <p className="empty" data-testid="graph-empty">
           The inputs define no namespaces, services or workloads yet. Start meshscope with <code>meshscope serve --config DIR</code>{' '}
@@ -125,7 +130,7 @@ export function OverviewView({
         {errors.errors.length === 0 ? (
           <p className="muted">No input errors.</p>
         ) : (
-          <ErrorsTable errors={errors.errors} caption="Input errors" />
+          <ProblemsTable problems={errors.errors} caption="Input errors" />
         )}
       </section>
     </>

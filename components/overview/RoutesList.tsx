@@ -3,6 +3,7 @@
 import Link from 'next/link';
 import type { MeshEdge, MeshNode } from '@/server/api/contract';
 import { proxyHref } from '@/components/graph/elements';
+import { configPathFor, sandboxLoadHref } from '@/components/sandbox/model/urlState';
 
 export interface RouteRow {
   key: string;
@@ -16,6 +17,17 @@ export interface RouteRow {
   split: boolean;
   fault: boolean;
   proxies: string[];
+}
+
+/** "Load into sandbox" for a `namespace/name` VirtualService. */
+function LoadVs({ vs }: { vs: string }) {
+  const [ns, name] = vs.split('/');
+  if (!ns || !name) return null;
+  return (
+    <Link className="small" href={sandboxLoadHref(configPathFor('VirtualService', ns, name))} data-testid="load-into-sandbox">
+      Load into sandbox
+    </Link>
+  );
 }
 
 /** Groups route/mirror edges by (VS, rule, destination, subset, share); sources become a list. Pure. */
@@ -75,7 +87,7 @@ export function RoutesList({ rows }: { rows: readonly RouteRow[] }) {
             <td className="mono">
               {r.virtualService} {r.rule}
               {r.kind === 'mirror' ? <span className="badge warn">mirror</span> : null}
-              {r.fault ? <span className="badge warn">fault</span> : null}
+              {r.fault ? <span className="badge warn">fault</span> : null} <LoadVs vs={r.virtualService} />
             </td>
             <td className="mono">{r.match}</td>
             <td className="mono">{r.target}</td>

@@ -1,7 +1,7 @@
 'use client';
 // One mesh proxy: identity, translation problems, and its config in tabs (DumpBrowser), refetched on
 // the SSE "proxy changed" event (react-query invalidation) with changed rows flashed.
-import { ErrorsTable } from '@/components/common/ErrorsTable';
+import { ProblemsTable } from '@/components/common/ProblemsTable';
 import { Labels } from '@/components/common/Labels';
 import { useProxy } from '@/components/data/useProxy';
 import type { ProxyDetail } from '@/server/api/contract';
@@ -46,7 +46,7 @@ export function ProxyView({ id, initial }: { id: string; initial: ProxyDetail })
           <dd data-testid="snapshot-version">v{d.version}</dd>
         </dl>
         {q.error ? <p className="error-text">Refresh failed: {q.error.message}. The page shows the last good data.</p> : null}
-        <ErrorsTable errors={d.errors} caption="Translation problems" />
+        <ProblemsTable problems={d.errors} caption="Translation problems" />
       </section>
       {/* The page is dynamic, so useSearchParams needs no Suspense boundary here (and a streamed swap would
           briefly show two copies of a large table). */}

@@ -1,9 +1,12 @@
 // Route and cluster panels rendered on the server (no browser): what they show without a mesh (an
-// uploaded dump) and for a route without provenance.
+// uploaded dump), for a route without provenance, and the rule translation recorded for a mesh route.
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
+import { detailKeys } from '@/components/data/proxyDetailData';
+import { queryKeys } from '@/components/data/queryKeys';
+import type { RouteProvenance } from '@/server/api/contract';
 import { clusterRows, routeRows } from '@/server/envoy/dumpModel/rows';
 import { ClusterPanel, RoutePanel } from './RowPanels';
 
@@ -53,6 +56,72 @@ describe('RoutePanel', () => {
 
   it('a mesh route starts loading its VirtualService', () => {
     expect(wrap(<RoutePanel row={weighted!} proxyId="p.default" onClose={() => {}} />)).toContain(`Loading ${VS}`);
+  });
+});
+
+describe('RoutePanel rule from provenance', () => {
+  // The panel reads the proxy detail already in the query cache (translation's provenance), never counts routes.
+  const withData = (provenance: RouteProvenance[], objects: Record<string, unknown>) => {
+    const client = new QueryClient();
+    client.setQueryData(queryKeys.proxy('p.default'), { provenance });
+    for (const [path, spec] of Object.entries(objects))
+      client.setQueryData(detailKeys.config(path), {
+        path,
+        version: 1,
+        object: { kind: 'VirtualService', metadata: { namespace: path.split('/')[5], name: path.split('/')[7] }, spec },
+        origin: { source: 'file', file: 'vs.yaml' },
+      });
+    return (n: ReactNode) => renderToStaticMarkup(<QueryClientProvider client={client}>{n}</QueryClientProvider>);
+  };
+  const at = { routeConfig: '9080', virtualHost: 'reviews.default.svc.cluster.local:9080', index: 0 };
+
+  it('names spec.http[i].match[j] and shows that rule', () => {
+    const render = withData(
+      [{ ...at, source: { kind: 'VirtualService', namespace: 'default', name: 'reviews', rule: 'http[1]', match: 0 } }],
+      {
+        [VS]: {
+          http: [
+            { route: [{ destination: { host: 'a' } }] },
+            { match: [{ uri: { prefix: '/x' } }], route: [{ destination: { host: 'marker-host' } }] },
+          ],
+        },
+      },
+    );
+    const html = render(<RoutePanel row={weighted!} proxyId="p.default" onClose={() => {}} />);
+    expect(html).toContain('spec.http[1]</span><span class="mono">.match[0]');
+    expect(html).toContain('marker-host');
+    expect(html).toContain('from translation');
+  });
+
+  it('a delegated route names the delegate rule and shows it', () => {
+    const DELEGATE = '/apis/networking.istio.io/v1/namespaces/team/virtual-service/users';
+    const render = withData(
+      [
+        {
+          ...at,
+          source: {
+            kind: 'VirtualService',
+            namespace: 'default',
+            name: 'reviews',
+            rule: 'http[0]',
+            delegate: { namespace: 'team', name: 'users', rule: 'http[1]' },
+          },
+        },
+      ],
+      {
+        [VS]: { http: [{ delegate: { name: 'users', namespace: 'team' } }] },
+        [DELEGATE]: { http: [{ route: [{ destination: { host: 'first' } }] }, { route: [{ destination: { host: 'delegate-marker' } }] }] },
+      },
+    );
+    const html = render(<RoutePanel row={weighted!} proxyId="p.default" onClose={() => {}} />);
+    expect(html).toContain('team/users spec.http[1]');
+    expect(html).toContain('delegate-marker');
+    expect(html).not.toContain('host: first');
+  });
+
+  it('a route translation recorded nothing for shows no rule', () => {
+    const render = withData([], { [VS]: { http: [{ route: [{ destination: { host: 'a' } }] }] } });
+    expect(render(<RoutePanel row={weighted!} proxyId="p.default" onClose={() => {}} />)).not.toContain('data-testid="source-rule"');
   });
 });
 

@@ -1,18 +1,20 @@
 'use client';
-// Detail panels under the tables: a route (its match, split, JSON and the VirtualService http rule it
-// came from, via provenance filter_metadata.istio.config) and a cluster (JSON + its DestinationRule).
+// Detail panels under the tables: a route (its match, split, JSON, the object it came from via
+// filter_metadata.istio.config, and the VirtualService http rule as translation recorded it) and a
+// cluster (JSON + its DestinationRule).
 import type { ReactNode } from 'react';
 import { stringify } from 'yaml';
-import { useConfigObject } from '@/components/data/proxyDetailData';
+import { useConfigObject, useRouteSource } from '@/components/data/proxyDetailData';
 import type { ClusterTableRow, RouteTableRow } from '@/server/envoy/dumpModel/rows';
-import { ruleForRoute } from './model/ruleIndex';
+import { RuleLabel, RuleYaml } from '@/components/common/RouteRule';
 
 interface VsSpecLike {
-  http?: { name?: string; match?: { name?: string; port?: number }[] }[];
+  http?: unknown[];
 }
 
 function SourceObject({ path, proxyId, route }: { path: string; proxyId: string | null; route?: RouteTableRow }) {
   const q = useConfigObject(proxyId ? path : undefined);
+  const rs = useRouteSource(proxyId, route ? { routeConfig: route.routeConfig, virtualHost: route.vhost, index: route.index } : undefined);
   if (!proxyId)
     return (
       <p className="muted small">
@@ -23,9 +25,7 @@ function SourceObject({ path, proxyId, route }: { path: string; proxyId: string 
   if (q.error) return <p className="error-text">Could not load the source object: {q.error.message}</p>;
   const res = q.data;
   const obj = res.object as { kind: string; metadata: { name: string; namespace: string }; spec: VsSpecLike };
-  const listenPort = route && /^\d+$/.test(route.routeConfig) ? Number(route.routeConfig) : undefined;
-  const rule = route && obj.kind === 'VirtualService' ? ruleForRoute(obj.spec.http, route.name, route.ordinal, listenPort) : undefined;
-  const ruleYaml = rule ? stringify(obj.spec.http?.[rule.index] ?? {}) : undefined;
+  const rule = route && obj.kind === 'VirtualService' ? (rs.data ?? undefined) : undefined;
   const where = res.origin.file
     ? `${res.origin.file}${res.origin.doc !== undefined ? ` (document ${res.origin.doc})` : ''}`
     : res.origin.source;
@@ -36,23 +36,10 @@ function SourceObject({ path, proxyId, route }: { path: string; proxyId: string 
         <span className="mono">
           {obj.metadata.namespace}/{obj.metadata.name}
         </span>
-        {rule ? (
-          <span data-testid="source-rule">
-            {' '}
-            · <span className="mono">spec.http[{rule.index}]</span>
-            {rule.match !== undefined ? <span className="mono">.match[{rule.match}]</span> : null}
-          </span>
-        ) : null}
+        {rule ? <RuleLabel source={rule} testId="source-rule" /> : null}
       </h4>
       <p className="muted small">from {where}</p>
-      {ruleYaml ? (
-        <>
-          <div className="small muted">the http rule{rule?.by === 'order' ? ' (found by route order)' : ' (found by name)'}:</div>
-          <pre className="mono rule" data-testid="source-rule-yaml">
-            {ruleYaml}
-          </pre>
-        </>
-      ) : null}
+      {rule ? <RuleYaml source={rule} spec={obj.spec} testId="source-rule-yaml" className="rule" /> : null}
       <details>
         <summary>whole {obj.kind} (YAML)</summary>
         <pre className="mono">{stringify(res.object)}</pre>

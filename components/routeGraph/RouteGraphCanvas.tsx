@@ -71,6 +71,16 @@ function stylesheet(p: Palette): unknown[] {
     { selector: 'edge.rds, edge.inline, edge.tcp', style: { 'font-size': 8 } },
     { selector: 'edge.to-shadowed', style: { 'line-style': 'dashed' } },
     { selector: 'edge.on-path', style: { 'line-color': p.ok, 'target-arrow-color': p.ok } },
+    // Sandbox: what the draft changes.
+    { selector: 'node.diff-added', style: { 'border-color': p.ok, 'border-width': 3 } },
+    { selector: 'node.diff-changed', style: { 'border-color': p.warn, 'border-width': 3 } },
+    { selector: 'node.diff-removed', style: { 'border-color': p.error, 'border-style': 'dashed', 'border-width': 2, color: p.muted } },
+    { selector: 'edge.diff-added', style: { 'line-color': p.ok, 'target-arrow-color': p.ok, color: p.ok } },
+    { selector: 'edge.diff-changed', style: { 'line-color': p.warn, 'target-arrow-color': p.warn, color: p.warn, 'font-weight': 'bold' } },
+    {
+      selector: 'edge.diff-removed',
+      style: { 'line-color': p.error, 'target-arrow-color': p.error, 'line-style': 'dashed', color: p.error },
+    },
   ];
 }
 

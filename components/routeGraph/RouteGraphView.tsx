@@ -4,7 +4,7 @@
 // URL; TraceTab derives them from a trace). The canvas is browser-only (next/dynamic, ssr:false).
 import dynamic from 'next/dynamic';
 import { useMemo } from 'react';
-import { toElements } from './model/elements';
+import { type DiffMarks, toElements } from './model/elements';
 import { filterChoices, filterGraph } from './model/filter';
 import type { TracePath } from './model/trace';
 import type { GraphFilter, RouteGraph } from './model/types';
@@ -34,6 +34,8 @@ export interface RouteGraphViewProps {
   trace?: TracePath;
   proxyId: string | null;
   height?: number;
+  /** Sandbox: colour what a draft adds, removes and changes. */
+  diff?: DiffMarks;
 }
 
 function FilterBar({ graph, filter, onChange }: { graph: RouteGraph; filter: GraphFilter; onChange: (f: GraphFilter) => void }) {
@@ -114,9 +116,9 @@ function FilterBar({ graph, filter, onChange }: { graph: RouteGraph; filter: Gra
   );
 }
 
-export function RouteGraphView({ graph, filter, onFilterChange, selected, onSelect, trace, proxyId, height }: RouteGraphViewProps) {
+export function RouteGraphView({ graph, filter, onFilterChange, selected, onSelect, trace, proxyId, height, diff }: RouteGraphViewProps) {
   const shown = useMemo(() => filterGraph(graph, filter), [graph, filter]);
-  const elements = useMemo(() => toElements(shown, trace ? { trace } : {}), [shown, trace]);
+  const elements = useMemo(() => toElements(shown, { ...(trace ? { trace } : {}), ...(diff ? { diff } : {}) }), [shown, trace, diff]);
   const node = selected ? graph.nodes.find((n) => n.id === selected) : undefined;
   const shadowed = shown.nodes.filter((n) => n.shadowed).length;
   const tooBig = shown.nodes.length > MAX_DRAWN_NODES;

@@ -1,26 +1,30 @@
 'use client';
 // The Istio object a route or cluster came from (provenance filter_metadata.istio.config), and for a
-// route the VirtualService http rule that produced it (rule index by route name, else by route order:
-// components/proxy/model/ruleIndex.ts). Mesh proxies only: an uploaded dump has no objects behind it.
+// route the VirtualService http rule that produced it, as translation recorded it (the proxy's provenance,
+// keyed by route config / virtual host / index). Mesh proxies only: an uploaded dump has no objects behind it.
 import { stringify } from 'yaml';
-import { useConfigObject } from '@/components/data/proxyDetailData';
-import { ruleForRoute } from '@/components/proxy/model/ruleIndex';
+import Link from 'next/link';
+import { useConfigObject, useRouteSource } from '@/components/data/proxyDetailData';
+import { RuleLabel, RuleYaml } from '@/components/common/RouteRule';
+import { sandboxLoadHref } from '@/components/sandbox/model/urlState';
 import type { SimSource } from '@/server/simulate/types';
+import type { RouteKey } from './model/details';
 
 interface VsSpecLike {
-  http?: { name?: string; match?: { name?: string; port?: number }[] }[];
+  http?: unknown[];
 }
 
 export interface SourceRuleProps {
   proxyId: string | null;
   path: string;
   source?: SimSource;
-  /** For routes: the route's name, its ordinal among this object's routes in the virtual host, the listen port. */
-  route?: { name: string; ordinal: number; listenPort?: number };
+  /** For routes: where the route sits (route config, virtual host, index). */
+  route?: RouteKey;
 }
 
 export function SourceRule({ proxyId, path, source, route }: SourceRuleProps) {
   const q = useConfigObject(proxyId ? path : undefined);
+  const rs = useRouteSource(proxyId, route);
   const title = source ? `${source.kind} ${source.namespace}/${source.name}` : path;
   if (!proxyId)
     return (
@@ -36,8 +40,7 @@ export function SourceRule({ proxyId, path, source, route }: SourceRuleProps) {
       </p>
     );
   const obj = q.data.object as { kind: string; metadata: { name: string; namespace: string }; spec: VsSpecLike };
-  const rule =
-    route && obj.kind === 'VirtualService' ? ruleForRoute(obj.spec.http, route.name, route.ordinal, route.listenPort) : undefined;
+  const rule = route && obj.kind === 'VirtualService' ? (rs.data ?? undefined) : undefined;
   const origin = q.data.origin;
   const where = origin.file ? `${origin.file}${origin.doc !== undefined ? ` (document ${origin.doc})` : ''}` : origin.source;
   return (
@@ -47,17 +50,15 @@ export function SourceRule({ proxyId, path, source, route }: SourceRuleProps) {
         <span className="mono">
           {obj.metadata.namespace}/{obj.metadata.name}
         </span>
-        {rule ? (
-          <span data-testid="graph-source-rule">
-            {' '}
-            · <span className="mono">spec.http[{rule.index}]</span>
-            {rule.match !== undefined ? <span className="mono">.match[{rule.match}]</span> : null}
-            <span className="muted small"> ({rule.by === 'name' ? 'by route name' : 'by route order'})</span>
-          </span>
-        ) : null}
+        {rule ? <RuleLabel source={rule} testId="graph-source-rule" /> : null}
       </div>
-      <div className="muted small">{where}</div>
-      {rule ? <pre className="mono rg-json">{stringify(obj.spec.http?.[rule.index] ?? {})}</pre> : null}
+      <div className="muted small">
+        {where} ·{' '}
+        <Link href={sandboxLoadHref(path)} data-testid="load-into-sandbox">
+          Load into sandbox
+        </Link>
+      </div>
+      {rule ? <RuleYaml source={rule} spec={obj.spec} testId="graph-source-rule-yaml" className="rg-json" /> : null}
       <details>
         <summary>whole {obj.kind} (YAML)</summary>
         <pre className="mono rg-json">{stringify(q.data.object)}</pre>

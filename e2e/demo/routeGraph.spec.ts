@@ -57,8 +57,8 @@ test('weighted split 80/20: edge labels and widths, and a canvas tap opens the r
   await expect(g.details).toBeVisible();
   await expect(page).toHaveURL(/node=route/);
   await expect(page.getByTestId('graph-node-json')).toContainText('"weighted_clusters"');
-  // The route is named after the http rule (`shift`): found by name.
+  // The rule comes from translation's provenance (the proxy detail), not from matching names or counting.
   await expect(page.getByTestId('graph-source-rule')).toContainText('spec.http[0]');
-  await expect(page.getByTestId('graph-source-rule')).toContainText('by route name');
+  await expect(page.getByTestId('graph-source-rule')).toContainText('from translation');
   await page.screenshot({ path: info.outputPath('route-graph-weighted.png'), fullPage: true });
 });

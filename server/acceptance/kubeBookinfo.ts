@@ -8,6 +8,7 @@
 import { writeFileSync } from 'node:fs';
 import { stringify } from 'yaml';
 import { readManifest } from '../sources/kube/testing/harness';
+import { asObject, asStringRecord } from '../lib/json';
 
 type Obj = Record<string, unknown>;
 type Labels = Record<string, string>;
@@ -20,9 +21,8 @@ interface PodInfo {
   labels: Labels;
 }
 
-const asObj = (v: unknown): Obj => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : {});
-const asLabels = (v: unknown): Labels =>
-  Object.fromEntries(Object.entries(asObj(v)).filter((e): e is [string, string] => typeof e[1] === 'string'));
+const asObj: (v: unknown) => Obj = asObject;
+const asLabels: (v: unknown) => Labels = asStringRecord;
 const selects = (selector: Labels, labels: Labels): boolean => Object.entries(selector).every(([k, v]) => labels[k] === v);
 
 /** A stable, name-derived stand-in for the ReplicaSet's pod-template-hash (10 lowercase alphanumerics). */

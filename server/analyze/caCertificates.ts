@@ -2,7 +2,8 @@
 // trafficPolicy.tls (and each portLevelSettings[].tls) in SIMPLE or MUTUAL mode without caCertificates
 // (unless a credentialName is set on a DestinationRule with a workloadSelector) does not verify the server.
 import { report } from './messages';
-import type { Analyzer, Finding } from './types';
+import type { Problem } from '../model/problem';
+import type { Analyzer } from './types';
 import type { ClientTLSSettings } from '../model/istio';
 
 const unverified = (tls: ClientTLSSettings | undefined, hasSelector: boolean): tls is ClientTLSSettings =>
@@ -15,7 +16,7 @@ export const caCertificateAnalyzer: Analyzer = {
     inputs: ['DestinationRule'],
   },
   analyze(s) {
-    const out: Finding[] = [];
+    const out: Problem[] = [];
     for (const dr of s.destinationRules) {
       const name = `${dr.meta.namespace}/${dr.meta.name}`;
       const hasSelector = dr.spec.workloadSelector !== undefined;

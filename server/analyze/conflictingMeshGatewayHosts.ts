@@ -4,9 +4,11 @@
 // namespaces (no exportTo, or `*`) else each exportTo namespace (`.` = own); a namespace-scoped key also
 // collects the `*`-scoped VirtualServices whose host matches it. More than one → each is reported once.
 import type { IstioConfig } from '../model/mesh';
-import { hostsMatch, toFqdn } from './hosts';
+import { hostsMatch } from '../model/host';
+import { toFqdn } from './hosts';
 import { report } from './messages';
-import type { Analyzer, Finding } from './types';
+import type { Problem } from '../model/problem';
+import type { Analyzer } from './types';
 
 type VS = IstioConfig<'VirtualService'>;
 
@@ -34,7 +36,7 @@ export const conflictingMeshGatewayHostsAnalyzer: Analyzer = {
     }
     const split = (key: string) => [key.slice(0, key.indexOf('/')), key.slice(key.indexOf('/') + 1)] as const;
     const reported = new Set<VS>();
-    const out: Finding[] = [];
+    const out: Problem[] = [];
     for (const [key, own] of byKey) {
       const [scope, host] = split(key);
       const list = [...own];

@@ -6,7 +6,8 @@
 import type { PodModel } from '../model/mesh';
 import { buildHostMap, lookupHost, selects } from './hosts';
 import { report } from './messages';
-import type { Analyzer, Finding } from './types';
+import type { Problem } from '../model/problem';
+import type { Analyzer } from './types';
 
 /** Pod labels plus what Istio's registry adds from the node (subset.go augmentPodLabelsWithNodeTopology). */
 function podLabels(p: PodModel): Record<string, string> {
@@ -29,7 +30,7 @@ export const subsetSelectPodAnalyzer: Analyzer = {
     const suffix = ctx.options.domainSuffix;
     const hosts = buildHostMap(s, suffix);
     const labels = s.pods.map(podLabels);
-    const out: Finding[] = [];
+    const out: Problem[] = [];
     for (const dr of s.destinationRules) {
       const svc = lookupHost(hosts, dr.meta.namespace, dr.spec.exportTo ?? [], dr.spec.host, suffix);
       if (!svc) {

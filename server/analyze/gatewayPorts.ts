@@ -5,7 +5,8 @@
 // differs also counts (portMapping).
 import { selectorString, selects } from './hosts';
 import { report } from './messages';
-import type { Analyzer, Finding } from './types';
+import type { Problem } from '../model/problem';
+import type { Analyzer } from './types';
 
 export const ingressGatewayPortAnalyzer: Analyzer = {
   meta: {
@@ -14,7 +15,7 @@ export const ingressGatewayPortAnalyzer: Analyzer = {
     inputs: ['Gateway', 'Pod', 'Service'],
   },
   analyze(s) {
-    const out: Finding[] = [];
+    const out: Problem[] = [];
     for (const gw of s.gateways) {
       const selector = gw.spec.selector ?? {};
       const pods = s.pods.filter((p) => selects(selector, p.labels));

@@ -2,6 +2,7 @@
 // ConvertHostToFQDN / GetResourceNameFromHost, service_lookup.go InitServiceEntryHostMap /
 // GetDestinationHost): every ServiceEntry host and Kubernetes Service keyed by `scope/fqdn`, where scope is
 // `*` (exported everywhere) or the namespace it is visible in.
+import { hostSubsetOf, isWildcard } from '../model/host';
 import type { MeshSnapshot } from '../model/mesh';
 
 export interface HostEntry {
@@ -13,16 +14,6 @@ export interface HostEntry {
 }
 
 export type HostMap = ReadonlyMap<string, HostEntry>;
-
-/** Istio host.Name.Matches: equal, or one is a wildcard whose suffix covers the other. */
-export function hostsMatch(a: string, b: string): boolean {
-  const aw = a.startsWith('*');
-  const bw = b.startsWith('*');
-  if (aw && bw) return a.length < b.length ? b.slice(1).endsWith(a.slice(1)) : a.slice(1).endsWith(b.slice(1));
-  if (aw) return b.endsWith(a.slice(1));
-  if (bw) return a.endsWith(b.slice(1));
-  return a === b;
-}
 
 /** util.ConvertHostToFQDN: short names (no dot, not a wildcard) get `.NS.svc.DOMAIN`. */
 export function toFqdn(namespace: string, host: string, domainSuffix: string): string {
@@ -78,14 +69,13 @@ export function lookupHost(
     const hit = map.get(`${scope}/${fqdn}`);
     if (hit) return hit;
   }
-  const bare = host.startsWith('*') ? host.slice(1) : host;
   for (const [key, entry] of map) {
     const slash = key.indexOf('/');
     const scope = key.slice(0, slash);
     const seHost = key.slice(slash + 1);
-    if (!seHost.startsWith('*')) continue;
+    if (!isWildcard(seHost)) continue;
     if (scope !== '*' && scope !== ns) continue;
-    if (bare.endsWith(seHost.slice(1))) return entry;
+    if (hostSubsetOf(host, seHost)) return entry;
   }
   return undefined;
 }

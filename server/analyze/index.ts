@@ -6,11 +6,13 @@ import { conflictingMeshGatewayHostsAnalyzer } from './conflictingMeshGatewayHos
 import { subsetSelectPodAnalyzer } from './drSubsetPods';
 import { ingressGatewayPortAnalyzer } from './gatewayPorts';
 import { loadErrorAnalyzer } from './loadErrors';
+import { toFinding, type Problem } from '../model/problem';
 import type { Analyzer, Finding, Level } from './types';
 import { unreachableRulesAnalyzer } from './unreachableRules';
 import { destinationHostAnalyzer } from './vsDestinationHosts';
 import { destinationRuleAnalyzer } from './vsDestinationRules';
 import { gatewayAnalyzer } from './vsGateways';
+import { byteCompare as cmp } from '../lib/compare';
 
 export type { Analyzer, AnalyzeContext, AnalyzerMeta, Finding, Level } from './types';
 export { MESSAGES } from './messages';
@@ -42,7 +44,6 @@ export interface AnalyzeResult {
 }
 
 const LEVEL_ORDER: Record<Level, number> = { Error: 0, Warning: 1, Info: 2 };
-const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 export function compareFindings(a: Finding, b: Finding): number {
   return (
@@ -59,14 +60,14 @@ export function analyze(snapshot: MeshSnapshot, opts: AnalyzeOptions = {}): Anal
   const selected = ANALYZERS.filter(
     (a) => (!opts.only || opts.only.includes(a.meta.name)) && !(opts.skipLoadErrors && a === loadErrorAnalyzer),
   );
-  const all: Finding[] = [];
+  const all: Problem[] = [];
   for (const a of selected) {
     try {
       all.push(...a.analyze(snapshot, ctx));
     } catch (e) {
       all.push({
+        severity: 'error',
         code: 'IST0001',
-        level: 'Error',
         message: `Internal error: analyzer ${a.meta.name}: ${(e as Error).message}`,
         object: '',
       });
@@ -74,6 +75,7 @@ export function analyze(snapshot: MeshSnapshot, opts: AnalyzeOptions = {}): Anal
   }
   const seen = new Set<string>();
   const findings = all
+    .map(toFinding)
     .filter((f) => {
       const k = `${f.code}\0${f.object}\0${f.path ?? ''}\0${f.message}`;
       if (seen.has(k)) return false;

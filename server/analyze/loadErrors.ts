@@ -3,17 +3,20 @@
 // from the snapshot and keeps the error with its file, document, object and field path).
 import type { LoadError } from '../model/mesh';
 import { formatTemplate, MESSAGES } from './messages';
-import type { Analyzer, Finding } from './types';
+import { severityOf, type Problem } from '../model/problem';
+import type { Analyzer } from './types';
 
-export function loadErrorFinding(e: LoadError): Finding {
+export function loadErrorFinding(e: LoadError): Problem {
   const t = e.severity === 'error' ? MESSAGES.SchemaValidationError : MESSAGES.SchemaWarning;
-  const f: Finding = { code: t.code, level: t.level, message: formatTemplate(t.template, [e.message]), object: e.object ?? '' };
+  const f: Problem = {
+    severity: severityOf(t.level),
+    code: t.code,
+    message: formatTemplate(t.template, [e.message]),
+    object: e.object ?? '',
+  };
   if (e.path) f.path = e.path;
-  if (e.file !== undefined || e.doc !== undefined) {
-    f.origin = { source: 'file' };
-    if (e.file !== undefined) f.origin.file = e.file;
-    if (e.doc !== undefined) f.origin.doc = e.doc;
-  }
+  if (e.file !== undefined) f.file = e.file;
+  if (e.doc !== undefined) f.doc = e.doc;
   return f;
 }
 

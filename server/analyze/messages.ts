@@ -1,7 +1,8 @@
 // The code catalogue: the subset of Istio's pkg/config/analysis/msg/messages.yaml meshscope reports,
 // with Istio's names, levels and templates (Go fmt verbs: %s %v %d %q).
 import type { IstioConfig } from '../model/mesh';
-import type { Finding, Level } from './types';
+import { severityOf, type Problem } from '../model/problem';
+import type { Level } from './types';
 
 export interface MessageType {
   code: string;
@@ -98,10 +99,14 @@ export function report(
   cfg: Pick<IstioConfig, 'kind' | 'meta' | 'origin'>,
   path: string | undefined,
   ...args: Arg[]
-): Finding {
+): Problem {
   const t: MessageType = MESSAGES[name];
-  const f: Finding = { code: t.code, level: t.level, message: formatTemplate(t.template, args), object: objectName(cfg) };
+  const f: Problem = { severity: severityOf(t.level), code: t.code, message: formatTemplate(t.template, args), object: objectName(cfg) };
   if (path !== undefined) f.path = path;
-  if (cfg.origin.file !== undefined || cfg.origin.doc !== undefined) f.origin = { ...cfg.origin };
+  if (cfg.origin.file !== undefined || cfg.origin.doc !== undefined) {
+    f.source = cfg.origin.source;
+    if (cfg.origin.file !== undefined) f.file = cfg.origin.file;
+    if (cfg.origin.doc !== undefined) f.doc = cfg.origin.doc;
+  }
   return f;
 }

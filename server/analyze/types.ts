@@ -1,21 +1,11 @@
 // The analyzer contract (Istio's pkg/config/analysis/analyzer.go: Analyzer{Metadata, Analyze}), as pure
-// functions over one MeshSnapshot. Findings carry Istio's message codes (msg/messages.yaml).
-import type { MeshSnapshot, Origin, TranslateOptions } from '../model/mesh';
+// functions over one MeshSnapshot returning located Problems with Istio's message codes (msg/messages.yaml);
+// analyze() hands them out as Findings (the JSON contract).
+import type { MeshSnapshot, TranslateOptions } from '../model/mesh';
+import type { Problem } from '../model/problem';
 
-export type Level = 'Error' | 'Warning' | 'Info';
-
-export interface Finding {
-  /** Istio's code, e.g. IST0101. */
-  code: string;
-  level: Level;
-  message: string;
-  /** `Kind namespace/name` */
-  object: string;
-  /** YAML path inside the object, e.g. `spec.http[0].route[1].destination.host`. */
-  path?: string;
-  /** Where the object was read from (file + document index). */
-  origin?: Origin;
-}
+/** The analyze contract's finding and level (the JSON `meshscope analyze -o json` prints): server/model/problem. */
+export type { Finding, Level } from '../model/problem';
 
 export interface AnalyzerMeta {
   /** Istio's analyzer name where there is one, e.g. `virtualservice.DestinationHostAnalyzer`. */
@@ -31,5 +21,6 @@ export interface AnalyzeContext {
 
 export interface Analyzer {
   meta: AnalyzerMeta;
-  analyze(snapshot: MeshSnapshot, ctx: AnalyzeContext): Finding[];
+  /** Located problems, each with Istio's message code. */
+  analyze(snapshot: MeshSnapshot, ctx: AnalyzeContext): Problem[];
 }

@@ -7,7 +7,8 @@ import type { HTTPMatchRequest, HTTPRoute, StringMatch } from '../model/istio';
 import type { IstioConfig } from '../model/mesh';
 import { canonicalJson } from '../model/parse/hash';
 import { report } from './messages';
-import type { Analyzer, Finding } from './types';
+import type { Problem } from '../model/problem';
+import type { Analyzer } from './types';
 
 type VS = IstioConfig<'VirtualService'>;
 
@@ -42,7 +43,7 @@ function analyzeRules(
   vs: VS,
   kind: 'http' | 'tcp' | 'tls',
   routes: readonly ({ match?: readonly unknown[]; name?: string } | undefined)[],
-  out: Finding[],
+  out: Problem[],
 ): void {
   const seen = new Map<string, number>();
   let catchAll = -1;
@@ -135,7 +136,7 @@ function covers(a: PrefixMatch, b: PrefixMatch): boolean {
   return sameOrPrefixed(a.headers, b.headers) && sameOrPrefixed(a.query, b.query) && sameOrPrefixed(a.without, b.without);
 }
 
-function analyzePrefixOverlap(vs: VS, routes: readonly HTTPRoute[], out: Finding[]): void {
+function analyzePrefixOverlap(vs: VS, routes: readonly HTTPRoute[], out: Problem[]): void {
   // Only first occurrences of a match enter the list (duplicates were reported above), and nothing after a catch-all.
   const seen = new Set<string>();
   const list: PrefixMatch[] = [];
@@ -179,7 +180,7 @@ export const unreachableRulesAnalyzer: Analyzer = {
     inputs: ['VirtualService'],
   },
   analyze(s) {
-    const out: Finding[] = [];
+    const out: Problem[] = [];
     for (const vs of s.virtualServices) {
       const http = vs.spec.http ?? [];
       analyzeRules(vs, 'http', http, out);

@@ -3,10 +3,11 @@
 import { buildHostMap, lookupHost, type HostEntry } from './hosts';
 import { mirrorDestinations, routeDestinations, type LocatedDestination } from './destinations';
 import { report } from './messages';
-import type { Analyzer, Finding } from './types';
+import type { Problem } from '../model/problem';
+import type { Analyzer } from './types';
 import type { IstioConfig } from '../model/mesh';
 
-function checkPorts(vs: IstioConfig<'VirtualService'>, d: LocatedDestination, svc: HostEntry, out: Finding[]): void {
+function checkPorts(vs: IstioConfig<'VirtualService'>, d: LocatedDestination, svc: HostEntry, out: Problem[]): void {
   const host = d.destination.host;
   const port = d.destination.port?.number;
   if (port === undefined) {
@@ -27,7 +28,7 @@ export const destinationHostAnalyzer: Analyzer = {
   analyze(s, ctx) {
     const suffix = ctx.options.domainSuffix;
     const hosts = buildHostMap(s, suffix);
-    const out: Finding[] = [];
+    const out: Problem[] = [];
     for (const vs of s.virtualServices) {
       const ns = vs.meta.namespace;
       const exportTo = vs.spec.exportTo ?? [];

@@ -4,7 +4,8 @@
 import { resourceNameFromHost } from './hosts';
 import { mirrorDestinations, routeDestinations } from './destinations';
 import { report } from './messages';
-import type { Analyzer, Finding } from './types';
+import type { Problem } from '../model/problem';
+import type { Analyzer } from './types';
 
 export const destinationRuleAnalyzer: Analyzer = {
   meta: {
@@ -17,7 +18,7 @@ export const destinationRuleAnalyzer: Analyzer = {
     const defined = new Set<string>();
     for (const dr of s.destinationRules)
       for (const ss of dr.spec.subsets ?? []) defined.add(`${resourceNameFromHost(dr.meta.namespace, dr.spec.host, suffix)}+${ss.name}`);
-    const out: Finding[] = [];
+    const out: Problem[] = [];
     for (const vs of s.virtualServices) {
       const check = (list: ReturnType<typeof routeDestinations>, what: string) => {
         for (const d of list) {

@@ -3,32 +3,16 @@
 // and one of its hosts must be served by that Gateway (server hosts `./h`, `*/h`, `ns/h` per
 // sanitizeServerHostNamespace + host.NamesForNamespace, compared with host.Name.Matches).
 import type { IstioConfig } from '../model/mesh';
-import { hostsMatch } from './hosts';
+import { hostsMatch, namesForNamespace, sanitizeServerHosts } from '../model/host';
 import { report } from './messages';
-import type { Analyzer, Finding } from './types';
+import type { Problem } from '../model/problem';
+import type { Analyzer } from './types';
 
 function gatewayHostsFor(gw: IstioConfig<'Gateway'> | undefined, vsNamespace: string): string[] {
   if (!gw) return [];
-  const out: string[] = [];
-  for (const server of gw.spec.servers ?? []) {
-    for (const raw of server?.hosts ?? []) {
-      let h = raw;
-      const slash = h.indexOf('/');
-      if (slash >= 0) {
-        const ns = h.slice(0, slash);
-        const name = h.slice(slash + 1);
-        if (ns === '.') h = `${gw.meta.namespace}/${name}`;
-        else if (ns === '*') h = name;
-      }
-      const cut = h.indexOf('/');
-      if (cut >= 0) {
-        if (h.slice(0, cut) !== vsNamespace && h.slice(0, cut) !== '*') continue;
-        h = h.slice(cut + 1);
-      }
-      out.push(h);
-    }
-  }
-  return out;
+  return (gw.spec.servers ?? []).flatMap((server) =>
+    namesForNamespace(sanitizeServerHosts(server?.hosts ?? [], gw.meta.namespace), vsNamespace),
+  );
 }
 
 export const gatewayAnalyzer: Analyzer = {
@@ -39,7 +23,7 @@ export const gatewayAnalyzer: Analyzer = {
   },
   analyze(s) {
     const byName = new Map(s.gateways.map((g) => [`${g.meta.namespace}/${g.meta.name}`, g]));
-    const out: Finding[] = [];
+    const out: Problem[] = [];
     for (const vs of s.virtualServices) {
       const ns = vs.meta.namespace;
       const vsHosts = vs.spec.hosts ?? [];

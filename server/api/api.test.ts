@@ -49,6 +49,21 @@ describe('proxies', () => {
     expect(lean.configDump).toEqual(full.configDump);
     expect(JSON.stringify(lean).length).toBeLessThan(JSON.stringify(full).length);
   });
+
+  it('proxy detail carries the route provenance: reviews-80-20 http[0] made the weighted reviews route', () => {
+    // virtual-service-reviews-80-20.yaml: one http rule without match → one route (route.go
+    // BuildHTTPRoutesForVirtualService) in vhost reviews…:9080 of route config 9080, on every sidecar that imports reviews.
+    const id = snapshot.proxies.find((p) => p.labels.app === 'productpage')!.id;
+    const body = proxyDetail(ctx, id).body as Json;
+    expect(body.provenance).toEqual([
+      {
+        routeConfig: '9080',
+        virtualHost: 'reviews.default.svc.cluster.local:9080',
+        index: 0,
+        source: { kind: 'VirtualService', namespace: 'default', name: 'reviews', rule: 'http[0]' },
+      },
+    ]);
+  });
 });
 
 describe('/debug/config_dump', () => {

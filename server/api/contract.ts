@@ -3,6 +3,7 @@
 // Shapes are declared where they are produced (a handler, the mesh graph, the ADS server) and re-exported
 // here; the client never re-declares them. Types only: nothing here runs in the browser.
 export type { AnalyzeResponse } from './analyze';
+export type { ApplyOutcome } from './apply/types';
 export type { AdsClientJson, AdsClientsJson } from './adsz';
 export type { ConfigObjectResult } from './configObject';
 export type { ProxiesResponse, ProxyCounts, ProxyCountsResponse, ProxyDetail, ProxyInfo, ProxySummary, ResourceCounts } from './proxies';
@@ -18,3 +19,4 @@ export type { LoadError } from '../model/mesh';
 export type { SourceStatus } from '../model/inputs';
 export type { Finding, Level } from '../analyze/types';
 export type { ProxyTables } from '../envoy/dumpModel/tables';
+export type { RouteProvenance, RouteRuleSource } from '../translate/types';

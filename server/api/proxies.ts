@@ -6,6 +6,7 @@ import type { LoadError, MeshSnapshot, ProxyModel } from '../model/mesh';
 import { configDumpFor, isDumpType } from '../pipeline/configDump';
 import { proxyResources, resourceCacheKey, type ProxyResources } from '../pipeline/proxyResources';
 import { translateProxy } from '../translate/index';
+import type { RouteProvenance } from '../translate/types';
 import { tablesFromConfigDump, type ProxyTables } from '../envoy/dumpModel/tables';
 import { fail, ok, type ApiContext, type ApiResult } from './types';
 
@@ -148,6 +149,11 @@ export interface ProxyDetail {
   errors: LoadError[];
   /** The full ConfigDump, as /debug/config_dump prints it. */
   configDump: unknown;
+  /**
+   * Which VirtualService rule (and delegate) produced each route of the dump, from translation: keyed by
+   * route config, virtual host and route index (server/translate/types.ts RouteProvenance).
+   */
+  provenance: readonly RouteProvenance[];
 }
 
 /** `GET /api/proxies/POD.NS[?tables=0]`: identity, problems, the config dump and (unless `tables=0`) its summary tables. */
@@ -166,6 +172,7 @@ export function proxyDetail(ctx: ApiContext, id: string, opts: { tables?: boolea
     ...(opts.tables === false ? {} : { tables: tablesFromConfigDump(res.dump) }),
     errors: res.errors,
     configDump: res.dump,
+    provenance: res.provenance,
   });
 }
 

@@ -2,6 +2,7 @@
 // state, the version + nonce sent and acked, and the last NACK with its text and the version it rejected.
 // Read from the ADS server's connection statuses when the caller has them, else from its /debug/syncz
 // entries (istiod's SyncStatus carries nonces, not versions).
+import { asNonEmptyString } from '../lib/json';
 import { TYPE } from '../envoy/typeUrls';
 import type { ConnectionStatus } from '../xds/types';
 import { fail, ok, type ApiContext, type ApiResult } from './types';
@@ -33,7 +34,7 @@ export interface ProxySyncResult {
 }
 
 type Entry = Record<string, unknown>;
-const s = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
+const s = asNonEmptyString;
 
 export function connectionSync(e: Entry): ConnectionSync {
   const sync = (e['sync'] ?? {}) as Record<string, unknown>;

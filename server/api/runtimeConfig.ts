@@ -13,6 +13,12 @@ export const RuntimeConfigSchema = z
     /** Kube: watch only these namespaces (users without cluster-wide read). */
     namespaces: z.array(z.string().min(1)).optional(),
     xdsPort: z.number().int().min(0).max(65535).optional(),
+    /** `serve --allow-apply`: the sandbox may apply drafts to a cluster source. */
+    allowApply: z.boolean().optional(),
+    /** `serve --auth-token-file F`: the bearer token write requests (sandbox apply) must carry. */
+    authTokenFile: z.string().min(1).optional(),
+    /** `serve --contracts FILE`: routing contracts run on every live snapshot. */
+    contracts: z.string().min(1).optional(),
   })
   .strict();
 

@@ -3,6 +3,8 @@
 import type { LoadError, MeshSnapshot, TranslateOptions } from '../model/mesh';
 import type { ResourceCache } from '../pipeline/proxyResources';
 import type { SourceStatus } from '../model/inputs';
+import type { BaseParts } from '../sandbox/translateParts';
+import type { RawInput } from '../sources/types';
 import type { SyncStatus } from '../xds/types';
 
 export type { SyncStatus } from '../xds/types';
@@ -18,6 +20,10 @@ export interface ApiContext {
   sync?: () => readonly SyncStatus[];
   /** The ADS server's state. */
   xds?: XdsState;
+  /** The raw inputs `snapshot` was built from (what the sandbox overlays a draft on). */
+  inputs?: () => readonly RawInput[];
+  /** Live-side sandbox translations kept across evaluations (server/sandbox/translateParts.ts BaseParts). */
+  sandboxParts?: BaseParts;
   /** RFC 3339 "now", when the caller has a clock (handlers themselves never read one). */
   now?: string;
 }

@@ -1,5 +1,6 @@
 // Text formatting for the CLI: located errors (`file:doc: Kind ns/name: path: message`) and tables.
 import type { LoadError } from '../model/mesh';
+import { byteCompare } from '../lib/compare';
 
 export function formatError(e: LoadError): string {
   const parts: string[] = [];
@@ -24,6 +25,6 @@ export function formatTable(header: readonly string[], rows: readonly (readonly 
 
 export const formatLabels = (labels: Readonly<Record<string, string>>): string =>
   Object.entries(labels)
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .sort(([a], [b]) => byteCompare(a, b))
     .map(([k, v]) => `${k}=${v}`)
     .join(',');

@@ -2,10 +2,13 @@
 import { buildSnapshot } from '../model/snapshot';
 import type { LoadError, MeshSnapshot } from '../model/mesh';
 import { loadPaths } from '../sources/file/loadPaths';
+import type { RawInput } from '../sources/types';
 
 export interface LoadedMesh {
   snapshot: MeshSnapshot;
   errors: readonly LoadError[];
+  /** The raw inputs the snapshot was built from (what `meshscope diff` overlays a draft on). */
+  inputs: readonly RawInput[];
 }
 
 export async function readStdin(stream: NodeJS.ReadableStream = process.stdin): Promise<string> {
@@ -24,7 +27,7 @@ export async function loadMesh(
     ...(stdin !== undefined ? { stdin } : {}),
   });
   const snapshot = buildSnapshot(loaded.inputs, { version: 1, extraErrors: loaded.errors });
-  return { snapshot, errors: snapshot.errors };
+  return { snapshot, errors: snapshot.errors, inputs: loaded.inputs };
 }
 
 /** Whether anything the mesh model knows about was loaded (else the CLI exits non-zero). */

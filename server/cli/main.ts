@@ -3,6 +3,8 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { UsageError } from './args';
 import { analyzeCommand } from './commands/analyze';
+import { checkCommand } from './commands/check';
+import { diffCommand } from './commands/diff';
 import type { Io } from './commands/common';
 import { proxiesCommand } from './commands/proxies';
 import { serveCommand } from './commands/serve';
@@ -14,6 +16,7 @@ export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', 
 export const USAGE = `usage: meshscope <command> [flags]
 
   serve     [--config PATH…] [--kubeconfig FILE | --in-cluster] [--port 3000] [--xds-port 15010]
+            [--allow-apply] [--auth-token-file F] [--contracts FILE]
             the dashboard + xDS control plane (no --config: the embedded demo mesh)
   proxies   --config PATH… [-o json|table]
   translate --config PATH… --proxy POD.NAMESPACE [--type listeners|routes|clusters|endpoints|all]
@@ -21,6 +24,10 @@ export const USAGE = `usage: meshscope <command> [flags]
             --port N [--address IP] [--host AUTHORITY] [--path /p?q] [--method GET] [-H 'k: v']…
             [--protocol http|http2|tcp] [--tls plaintext|tls] [--sni NAME]
   analyze   --config PATH… [-o json|table]   (findings with Istio's codes; exit 1 on errors)
+  diff      --config BASE… --draft FILE… [--proxy ID]… [-o json|text]
+            what a draft would change: blast radius and semantic diffs per proxy (the sandbox)
+  check     --config BASE… [--draft FILE…] --contracts FILE [-o json|text]
+            routing contracts on the base (or the draft over it); exit 1 when one fails
 
   --config takes files and directories (*.yaml|*.yml|*.json, multi-document), repeated, or - for stdin.
   --namespace NS applies to objects that have no namespace.
@@ -40,6 +47,10 @@ export async function main(argv: readonly string[], io: Io = { stdout: process.s
         return await simulateCommand(rest, io);
       case 'analyze':
         return await analyzeCommand(rest, io);
+      case 'diff':
+        return await diffCommand(rest, io);
+      case 'check':
+        return await checkCommand(rest, io);
       case undefined:
       case 'help':
       case '--help':

@@ -41,6 +41,13 @@ describe('planServe', () => {
     rmSync(join(file, '..'), { recursive: true, force: true });
   });
 
+  it('--allow-apply, --auth-token-file and --contracts reach the runtime config (paths resolved against the cwd)', async () => {
+    const plan = await planServe(['--in-cluster', '--allow-apply', '--auth-token-file', 'tok', '--contracts', 'c.yaml'], '/w');
+    expect(plan.runtime).toMatchObject({ inCluster: true, allowApply: true, authTokenFile: '/w/tok', contracts: '/w/c.yaml' });
+    expect(parseRuntimeConfig(JSON.stringify(plan.runtime))).toEqual({ config: plan.runtime });
+    expect((await planServe([], '/w')).runtime.allowApply).toBeUndefined();
+  });
+
   it('rejects --kubeconfig together with --in-cluster', async () => {
     await expect(planServe(['--kubeconfig', 'k', '--in-cluster'], '/w')).rejects.toThrow(/either/);
     expect(sourceMode((await planServe(['--in-cluster'], '/w')).runtime)).toBe('kube');

@@ -2,6 +2,7 @@
 // /debug/config_dump print it) into flat lists of resources in Envoy JSON (snake_case), without the outer
 // "@type". Every section shape is accepted; ScopedRoutes/Secrets and unknown @types are ignored. Never throws.
 import type { JsonValue } from '@bufbuild/protobuf';
+import { getArray, isJsonObject } from '../lib/json';
 import type { EnvoyJson } from './encode';
 
 export interface EnvoyConfig {
@@ -13,12 +14,8 @@ export interface EnvoyConfig {
 
 type Kind = keyof EnvoyConfig;
 
-const isObj = (v: unknown): v is EnvoyJson => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-function list(section: EnvoyJson, key: string): unknown[] {
-  const v = section[key];
-  return Array.isArray(v) ? v : [];
-}
+const isObj = isJsonObject as (v: unknown) => v is EnvoyJson;
+const list = getArray;
 
 /** The resource without its "@type" (as encodeResource().json). */
 function strip(r: EnvoyJson): EnvoyJson {

@@ -8,7 +8,8 @@
 import type { IstioConfig, MeshSnapshot, PodModel, ProxyModel, ServiceModel, TranslateOptions } from '../model/mesh';
 import { endpointKey } from '../model/mesh';
 import { buildProxyView, gatewaysForRouter } from '../translate/view/buildProxyView';
-import { hostsMatch, resolveShortname } from '../translate/view/hosts';
+import { hostsMatch, resolveShortname } from '../model/host';
+import { proxyIdOf } from '../model/proxyIdentity';
 import { ruleTargets, type RuleTarget } from './routes';
 import { nodeId } from './ids';
 
@@ -196,7 +197,7 @@ export function buildMeshGraph(snap: MeshSnapshot, options: TranslateOptions): M
         parent: nodeId.namespace(p.namespace),
         badges: [],
       });
-    const proxy = snap.proxiesById.get(`${p.name}.${p.namespace}`);
+    const proxy = snap.proxiesById.get(proxyIdOf(p.name, p.namespace));
     if (proxy) {
       proxies++;
       const badges: Badge[] = [];

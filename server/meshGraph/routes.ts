@@ -11,7 +11,7 @@
 //  - weights: one destination → 100%; several → each weight over their sum (route.go translateRoute).
 import type { Destination, HTTPMatchRequest, HTTPRoute, L4MatchAttributes, StringMatch } from '../model/istio';
 import type { IstioConfig, ProxyModel } from '../model/mesh';
-import { hostsMatch, mostSpecificHostMatch } from '../translate/view/hosts';
+import { hostsMatch, isWildcard, mostSpecificHost } from '../model/host';
 import { gatewayNames, MESH_GATEWAY } from '../translate/view/virtualServices';
 
 /** One destination a rule sends traffic to, as seen from one proxy. */
@@ -184,10 +184,7 @@ export function effectiveVirtualServices(
           break;
         }
         if (pass === 'wildcard') {
-          const m = mostSpecificHostMatch(
-            h,
-            hosts.filter((x) => x.startsWith('*')),
-          );
+          const m = mostSpecificHost(h, hosts.filter(isWildcard));
           if (m && (!best || m.length > best.len)) best = { vs, len: m.length };
         }
       }

@@ -1,10 +1,11 @@
 // The service model meshscope translates from: istiod's model.Service / IstioEndpoint / Proxy,
 // in plain immutable data. Built by ./snapshot from parsed inputs; read by server/translate.
 import type { IstioKind, IstioSpecs } from './istio';
+import type { InputSource, Problem } from './problem';
 
 /** Where an object came from, so every error and every generated resource can point back at it. */
 export interface Origin {
-  source: 'file' | 'kube' | 'sandbox' | 'demo';
+  source: InputSource;
   /** File path (file source) or API path (kube source). */
   file?: string;
   /** 0-based index of the YAML document inside the file. */
@@ -31,17 +32,8 @@ export interface IstioConfig<K extends IstioKind = IstioKind> {
   origin: Origin;
 }
 
-/** A located problem with the inputs. Never thrown: collected and shown. */
-export interface LoadError {
-  severity: 'error' | 'warning';
-  message: string;
-  file?: string;
-  doc?: number;
-  /** `Kind namespace/name` when known. */
-  object?: string;
-  /** YAML path inside the object, e.g. `spec.http[0].route[0].weight`. */
-  path?: string;
-}
+/** A located problem with the inputs or their translation: the one Problem type (./problem). */
+export type LoadError = Problem;
 
 /** Istio's protocol names (pkg/config/protocol). `Unsupported` means auto-detected (sniffed). */
 export type Protocol =

@@ -1,13 +1,15 @@
 // buildSnapshot: raw inputs → immutable, indexed MeshSnapshot (istiod's PushContext + service registry).
 // Pure and deterministic: no I/O, clock, env or randomness; the same inputs give the same snapshot.
 import type { IstioKind } from './istio';
-import type { EndpointModel, IstioConfig, LoadError, MeshSnapshot, NamespaceModel, PodModel, ProxyModel, ServiceModel } from './mesh';
+import type { EndpointModel, IstioConfig, LoadError, MeshSnapshot, NamespaceModel, ProxyModel, ServiceModel } from './mesh';
 import type { RawInput } from './inputs';
 import { type EndpointIndex, kubeEndpoints, serviceEntryEndpoints, sortEndpoints } from './parse/endpoints';
 import { locate, parseInputs } from './parse/objects';
 import { objectKey } from './schema/kinds';
-import { buildPods, cmp } from './parse/pods';
+import { buildPods } from './parse/pods';
+import { proxyOf } from './proxyIdentity';
 import { kubeServices, serviceEntryServices } from './parse/services';
+import { byteCompare as cmp } from '../lib/compare';
 
 export interface BuildSnapshotOptions {
   version: number;
@@ -32,20 +34,6 @@ export function byCreation<T extends { meta: { creationTimestamp: string; name: 
 /** push_context.go:sortServicesByCreationTime: creation time, then hostname, then namespace. */
 export function byServiceCreation(a: ServiceModel, b: ServiceModel): number {
   return time(a.creationTimestamp) - time(b.creationTimestamp) || cmp(a.hostname, b.hostname) || cmp(a.namespace, b.namespace);
-}
-
-/** The ProxyModel of a pod that runs a proxy: id `POD.NS`, a gateway (`router`) or a `sidecar` (DESIGN §3 proxy identity). */
-export function proxyOf(p: PodModel): ProxyModel {
-  return {
-    id: `${p.name}.${p.namespace}`,
-    type: p.proxy === 'router' ? 'router' : 'sidecar',
-    name: p.name,
-    namespace: p.namespace,
-    labels: p.labels,
-    ips: [p.ip],
-    serviceAccount: p.serviceAccount,
-    locality: p.locality,
-  };
 }
 
 function deepFreeze<T>(v: T): T {

@@ -1,47 +1,18 @@
 // Connects the ADS server to the pipeline: a connecting client → its proxy in the current snapshot
-// (by `POD.NS` from the node id, else by IP; else a proxy made from its node metadata) → the encoded
+// (model/proxyIdentity matchNode: by `POD.NS` from the node id; by IP only as istiod's
+// ENABLE_PROXY_FIND_POD_BY_IP; else a proxy made from its node metadata; ResourceSet.matchedBy says which) → the encoded
 // resources for that proxy. Envoys get translateProxy's output; proxyless gRPC clients (flavour `grpc`)
 // get istiod's grpcgen output for exactly the names they watch (server/translate/grpc).
 import type { EncodedResource } from '../envoy/encode';
 import { TYPE, type TypeUrl } from '../envoy/typeUrls';
 import type { MeshSnapshot, ProxyModel, TranslateOptions } from '../model/mesh';
+import { matchNode, proxyFromNode, type MatchOptions } from '../model/proxyIdentity';
 import { translateGrpc, type GrpcWatches } from '../translate/grpc';
 import { translateProxy } from '../translate/index';
 import type { ResourceTable } from '../translate/types';
 import type { AdsGenerator, ClientInfo, ResourceSet, Watches } from '../xds/types';
 import { EncodeMemo, encodeTable, translateSafely } from './encodeTable';
 import { resourceCacheKey, type ProxyResources, type ResourceCache } from './proxyResources';
-
-/** DESIGN.md §3 proxy identity: node id `POD.NS` first, then the IPs the client reports. */
-export function proxyForClient(snapshot: MeshSnapshot, client: Pick<ClientInfo, 'proxyId' | 'ips'>): ProxyModel | undefined {
-  const byId = snapshot.proxiesById.get(client.proxyId);
-  if (byId) return byId;
-  if (client.ips.length === 0) return undefined;
-  const ips = new Set(client.ips);
-  return snapshot.proxies.find((p) => p.ips.some((ip) => ips.has(ip)));
-}
-
-/**
- * A proxy for a client the registry does not know, from its node (istiod builds model.Proxy from the node
- * id and metadata alone): needs a namespace (NAMESPACE metadata or an Istio-shaped node id).
- */
-export function proxyFromNode(client: ClientInfo): ProxyModel | undefined {
-  if (!client.namespace) return undefined;
-  const dot = client.proxyId.indexOf('.');
-  const name = dot > 0 ? client.proxyId.slice(0, dot) : client.proxyId;
-  const metadata: Record<string, string> = {};
-  for (const [k, v] of Object.entries(client.metadata)) if (typeof v === 'string') metadata[k] = v;
-  return {
-    id: client.proxyId,
-    type: client.nodeType === 'router' ? 'router' : 'sidecar',
-    name,
-    namespace: client.namespace,
-    labels: client.labels,
-    ips: client.ips,
-    locality: { region: client.locality?.region ?? '', zone: client.locality?.zone ?? '', subzone: client.locality?.subZone ?? '' },
-    metadata,
-  };
-}
 
 const byName = (list: readonly EncodedResource[]): Map<string, EncodedResource> => new Map(list.map((r) => [r.name, r]));
 
@@ -68,8 +39,21 @@ export function clientResources(
   options: TranslateOptions,
   cache?: ResourceCache,
   memo?: EncodeMemo,
+  match: MatchOptions = {},
 ): ProxyResources | undefined {
-  const known = proxyForClient(snap, client);
+  return resourcesFor(snap, client, matchNode(snap, client, match)?.proxy, watches, options, cache, memo);
+}
+
+/** clientResources for a client already matched (`known`: its registry proxy, if any). */
+function resourcesFor(
+  snap: MeshSnapshot,
+  client: ClientInfo,
+  known: ProxyModel | undefined,
+  watches: Watches | undefined,
+  options: TranslateOptions,
+  cache?: ResourceCache,
+  memo?: EncodeMemo,
+): ProxyResources | undefined {
   const proxy = known ?? proxyFromNode(client);
   if (!proxy) return undefined;
   let key: string;
@@ -101,13 +85,23 @@ export function toResourceSet(r: ProxyResources, version: string): ResourceSet {
   return { version, byType };
 }
 
-export function createAdsGenerator(snapshot: () => MeshSnapshot, options: TranslateOptions, cache?: ResourceCache): AdsGenerator {
+export function createAdsGenerator(
+  snapshot: () => MeshSnapshot,
+  options: TranslateOptions,
+  cache?: ResourceCache,
+  match: MatchOptions = {},
+): AdsGenerator {
   const memo = new EncodeMemo();
   return {
     generate(client: ClientInfo, watches?: Watches): ResourceSet | undefined {
       const snap = snapshot();
-      const r = clientResources(snap, client, watches, options, cache, memo);
-      return r ? toResourceSet(r, String(snap.version)) : undefined;
+      const m = matchNode(snap, client, match);
+      const r = resourcesFor(snap, client, m?.proxy, watches, options, cache, memo);
+      if (!r) return undefined;
+      const set = toResourceSet(r, String(snap.version));
+      set.matchedBy = m?.by ?? 'node metadata';
+      if (m) set.matchedProxy = m.proxy.id;
+      return set;
     },
   };
 }

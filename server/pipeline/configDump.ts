@@ -2,6 +2,7 @@
 import { buildConfigDump, DUMP_SECTIONS, type DumpSection } from '../envoy/configDump';
 import type { EnvoyJson } from '../envoy/encode';
 import { DEFAULT_OPTIONS, type LoadError, type MeshSnapshot, type TranslateOptions } from '../model/mesh';
+import type { RouteProvenance } from '../translate/types';
 import { proxyResources, type ResourceCache } from './proxyResources';
 
 /** `--type` / `?type=`: one section or all of them. */
@@ -21,6 +22,8 @@ export interface ConfigDumpOptions {
 export interface ConfigDumpResult {
   dump: EnvoyJson;
   errors: LoadError[];
+  /** Which VirtualService rule produced each route of the dump (from translation). */
+  provenance: readonly RouteProvenance[];
 }
 
 /** undefined when the proxy is unknown. */
@@ -40,5 +43,5 @@ export function configDumpFor(snapshot: MeshSnapshot, proxyId: string, opts: Con
     },
     sections,
   );
-  return { dump, errors: res.errors };
+  return { dump, errors: res.errors, provenance: res.provenance };
 }

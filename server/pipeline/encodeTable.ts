@@ -67,7 +67,7 @@ export function translateSafely(proxy: ProxyModel, build: () => ResourceTable): 
       message: `internal: translation failed: ${(e as Error).message}`,
       object: `Proxy ${proxy.id}`,
     };
-    return { listeners: [], routes: [], clusters: [], endpoints: [], errors: [error] };
+    return { listeners: [], routes: [], clusters: [], endpoints: [], errors: [error], provenance: [] };
   }
 }
 
@@ -82,5 +82,6 @@ export function encodeTable(proxy: ProxyModel, version: number, table: ResourceT
     clusters: encodeAll(TYPE.cluster, 'Cluster', table.clusters, (c) => c.name, errors, memo),
     endpoints: encodeAll(TYPE.endpoint, 'ClusterLoadAssignment', table.endpoints, (e) => e.clusterName, errors, memo),
     errors,
+    provenance: table.provenance,
   };
 }

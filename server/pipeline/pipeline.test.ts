@@ -5,7 +5,8 @@ import { buildSnapshot } from '../model/snapshot';
 import { loadPaths } from '../sources/file/loadPaths';
 import { bookinfo } from '../testing/paths';
 import { TYPE } from '../envoy/typeUrls';
-import { createAdsGenerator, proxyForClient } from './adsGenerator';
+import { proxyForNode as proxyForClient } from '../model/proxyIdentity';
+import { createAdsGenerator } from './adsGenerator';
 import { createCache } from './cache';
 import { diffProxies } from '../impact/changes';
 import { configDumpFor } from './configDump';
@@ -106,12 +107,16 @@ describe('diffProxies', () => {
   });
 });
 
-describe('proxyForClient (DESIGN.md §3 proxy identity)', () => {
-  it('matches the POD.NS of the node id first, then any reported IP', () => {
+describe('proxyForClient (istiod getPodByProxy / podKeyByProxy)', () => {
+  it('matches the POD.NS of the node id; by IP only with findPodByIp, and then by the first IP only', () => {
     const p = snap.proxies[1]!;
     expect(proxyForClient(snap, { proxyId: p.id, ips: [] })).toBe(p);
-    expect(proxyForClient(snap, { proxyId: 'unknown-pod.default', ips: ['192.0.2.1', p.ips[0]!] })).toBe(p);
-    expect(proxyForClient(snap, { proxyId: 'unknown-pod.default', ips: ['192.0.2.1'] })).toBeUndefined();
+    // istiod podKeyByProxy: NAMESPACE metadata naming another namespace means no match by name.
+    expect(proxyForClient(snap, { proxyId: p.id, ips: [], metadata: { NAMESPACE: 'elsewhere' } })).toBeUndefined();
+    // ENABLE_PROXY_FIND_POD_BY_IP is off by default (istio/istio#56502): a known IP alone matches nothing.
+    expect(proxyForClient(snap, { proxyId: 'unknown-pod.default', ips: [p.ips[0]!] })).toBeUndefined();
+    expect(proxyForClient(snap, { proxyId: 'unknown-pod.default', ips: [p.ips[0]!] }, { findPodByIp: true })).toBe(p);
+    expect(proxyForClient(snap, { proxyId: 'unknown-pod.default', ips: ['192.0.2.1', p.ips[0]!] }, { findPodByIp: true })).toBeUndefined();
   });
 
   it('the generator answers nothing for unknown clients and the proxy resources by type otherwise', () => {

@@ -3,6 +3,7 @@
 // importing each other.
 import type { EncodedResource } from '../envoy/encode';
 import type { LoadError, ProxyModel } from '../model/mesh';
+import type { RouteProvenance } from '../translate/types';
 import type { BoundedCache } from './cache';
 
 export interface ProxyResources {
@@ -15,6 +16,8 @@ export interface ProxyResources {
   endpoints: EncodedResource[];
   /** Translation problems plus any resource the encoder rejected (a translator bug, shown, not thrown). */
   errors: LoadError[];
+  /** Which VirtualService rule produced each route (translation's ResourceTable.provenance, as is). */
+  provenance: readonly RouteProvenance[];
 }
 
 export type ResourceCache = BoundedCache<ProxyResources>;

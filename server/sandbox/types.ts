@@ -9,6 +9,8 @@ export type DraftEdit =
   | { op: 'delete'; ref: ObjectRefKey; origin?: DraftOrigin };
 
 export interface ObjectRefKey {
+  /** Tells same-named kinds of different groups apart (Istio vs Gateway API `Gateway`); any group when absent. */
+  apiVersion?: string;
   kind: string;
   namespace: string;
   name: string;
@@ -96,6 +98,8 @@ export interface BlastRadiusEntry {
   /** Resource types that change for this proxy. */
   types: ResourceType[];
   summary: string[];
+  /** The proxy may change but was not translated (more candidates than the evaluation's translation limit). */
+  unverified?: boolean;
 }
 
 export interface RequestCheck {
@@ -151,5 +155,9 @@ export interface EvaluateResult {
   findings: SandboxFinding[];
   checks: RequestCheckResult[];
   contracts?: ContractResult[];
-  stats: { proxies: number; translated: number; ms?: number };
+  /**
+   * proxies: in the draft mesh; candidates: named by the change-impact logic; translated: proxies translated
+   * (per side — proxies of one shape share a translation); ms: wall time of the evaluation (set by the caller).
+   */
+  stats: { proxies: number; translated: number; candidates?: number; ms?: number };
 }

@@ -1,14 +1,14 @@
 // Simulates a request against one mesh proxy's generated config: the config_dump the proxy would get,
-// walked by server/simulate, plus what only the mesh inputs can tell — the VirtualService rule behind
-// the matched route, and, for gateways, the Service port → pod port mapping (traffic sent to a gateway
+// walked by server/simulate, plus what only translation can tell — the VirtualService rule behind the
+// matched route (translation's provenance, looked up by route config / virtual host / index), and, for gateways, the Service port → pod port mapping (traffic sent to a gateway
 // Service's port 80 reaches the pod on its targetPort, where Istio's listener is; model/gateway.go resolvePorts).
 import { readConfigDump } from '../envoy/dumpReader';
 import { DEFAULT_OPTIONS, type MeshSnapshot, type TranslateOptions } from '../model/mesh';
 import { simulate } from '../simulate/index';
 import type { SimRequest, SimResult } from '../simulate/types';
+import { routeSourceIndex, ruleLabel } from '../translate/routeSources';
 import { buildProxyView } from '../translate/view';
 import { configDumpFor, type ConfigDumpOptions } from '../pipeline/configDump';
-import { vsRuleOf } from '../pipeline/vsRule';
 
 export interface SimulateProxyOptions {
   options?: TranslateOptions;
@@ -38,9 +38,13 @@ export function simulateProxy(
       result = { ...retried, notes: [note, ...(retried.notes ?? [])] };
     }
   }
-  if (result.source) {
-    const rule = vsRuleOf(snapshot, proxyId, result, options);
-    if (rule) result = { ...result, source: { ...result.source, rule } };
+  const { routeConfig, virtualHost, routeIndex } = result;
+  if (routeConfig !== undefined && virtualHost !== undefined && routeIndex !== undefined) {
+    const src = routeSourceIndex(res.provenance)(routeConfig, virtualHost, routeIndex);
+    if (src) {
+      const base = result.source ?? { kind: src.kind, namespace: src.namespace, name: src.name };
+      result = { ...result, source: { ...base, rule: ruleLabel(src) } };
+    }
   }
   return result;
 }

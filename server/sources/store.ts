@@ -27,6 +27,8 @@ interface SourceState {
   errors: readonly LoadError[];
   /** Last valid version per key, used when the current version fails validation. */
   lastGood: Map<string, RawInput>;
+  /** Keys this source removes from the sources registered before it (an overlay's deletions). */
+  hidden: Set<string>;
 }
 
 export class Store implements SourceSink {
@@ -42,6 +44,7 @@ export class Store implements SourceSink {
   private maxTimer: ReturnType<typeof setTimeout> | undefined;
   private version = 0;
   private cached: MeshSnapshot | undefined;
+  private builtInputs: readonly RawInput[] = [];
   private dirty = true;
   /** Validation results per stored input object (inputs are replaced, never mutated, by sources). */
   private readonly issuesOf = new WeakMap<RawInput, ReturnType<typeof validateRaw>>();
@@ -58,6 +61,15 @@ export class Store implements SourceSink {
       this.dirty = false;
     }
     return this.cached;
+  }
+
+  /**
+   * The raw inputs the current snapshot was built from (sources merged, last-good versions substituted):
+   * what the sandbox overlays a draft on. Never mutated; replaced with every build.
+   */
+  inputs(): readonly RawInput[] {
+    this.snapshot();
+    return this.builtInputs;
   }
 
   onChange(cb: (snap: MeshSnapshot, change: StoreChange) => void): () => void {
@@ -122,6 +134,18 @@ export class Store implements SourceSink {
     this.schedule();
   }
 
+  /**
+   * Sets the keys `sourceId` hides from the sources registered before it (an overlay source's deletions,
+   * e.g. the sandbox apply on the demo mesh). A later-registered source's own objects are not affected.
+   */
+  hide(sourceId: string, keys: readonly string[]): void {
+    const state = this.state(sourceId);
+    const next = new Set(keys);
+    for (const k of new Set([...state.hidden, ...next])) if (state.hidden.has(k) !== next.has(k)) this.mark(k, undefined, undefined);
+    state.hidden = next;
+    this.schedule();
+  }
+
   /** Applies pending changes now: bumps the version, rebuilds, and notifies listeners. */
   flush(): void {
     this.clearTimers();
@@ -150,7 +174,7 @@ export class Store implements SourceSink {
 
   private state(id: string): SourceState {
     let s = this.sources.get(id);
-    if (!s) this.sources.set(id, (s = { objects: new Map(), unkeyed: [], errors: [], lastGood: new Map() }));
+    if (!s) this.sources.set(id, (s = { objects: new Map(), unkeyed: [], errors: [], lastGood: new Map(), hidden: new Set<string>() }));
     return s;
   }
 
@@ -181,6 +205,7 @@ export class Store implements SourceSink {
     for (const state of this.sources.values()) {
       errors.push(...state.errors);
       unkeyed.push(...state.unkeyed);
+      for (const key of state.hidden) merged.delete(key);
       for (const [key, input] of state.objects) {
         let use = input;
         let issues = this.issuesOf.get(input);
@@ -197,7 +222,8 @@ export class Store implements SourceSink {
         merged.set(key, use);
       }
     }
-    return buildSnapshot([...merged.values(), ...unkeyed], {
+    this.builtInputs = [...merged.values(), ...unkeyed];
+    return buildSnapshot(this.builtInputs, {
       version: this.version,
       ...(this.domainSuffix !== undefined ? { domainSuffix: this.domainSuffix } : {}),
       extraErrors: errors,

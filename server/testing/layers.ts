@@ -37,6 +37,7 @@ export const COMPONENTS_MAY_IMPORT: readonly string[] = [
   'server/simulate/',
   'server/sandbox/types.ts',
   'server/meshGraph/ids.ts',
+  'server/translate/provenance.ts',
   'server/api/types.ts',
   'server/api/contract.ts',
 ];

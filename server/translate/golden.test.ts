@@ -1,5 +1,6 @@
 // Translator goldens: testdata/<case>/case.json names the inputs and the proxies; the expected Envoy config
-// of each proxy is in testdata/<case>/out/<proxy>.<type>.json (Envoy's JSON, as config_dump prints it).
+// of each proxy is in testdata/<case>/out/<proxy>.<type>.json (Envoy's JSON, as config_dump prints it), and
+// the route provenance beside it in out/<proxy>.provenance.json (which VirtualService rule made each route).
 // UPDATE_GOLDEN=1 rewrites the outputs and deletes stale ones. Every case's expectation was checked by hand
 // against Istio's rules: case.json's "checked" field says which rules and what was verified.
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -70,6 +71,14 @@ describe('translator goldens', () => {
             expect(existsSync(file), `${file} missing: run UPDATE_GOLDEN=1 and check it`).toBe(true);
             expect(JSON.parse(text)).toEqual(JSON.parse(readFileSync(file, 'utf8')));
           }
+        }
+        const file = join(outDir, `${label}.provenance.json`);
+        written.add(file);
+        const text = JSON.stringify(table.provenance, null, 2) + '\n';
+        if (update) writeFileSync(file, text);
+        else {
+          expect(existsSync(file), `${file} missing: run UPDATE_GOLDEN=1 and check it`).toBe(true);
+          expect(JSON.parse(text)).toEqual(JSON.parse(readFileSync(file, 'utf8')));
         }
       }
       if (update && existsSync(outDir)) for (const f of readdirSync(outDir)) if (!written.has(join(outDir, f))) rmSync(join(outDir, f));

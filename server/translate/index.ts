@@ -3,6 +3,7 @@
 // clusters → endpoints. Routers get gateway listeners and route configs (xds/gateway, istio-translation.md §6)
 // and the gateway cluster set (§6, last paragraph).
 import { DEFAULT_OPTIONS, type LoadError, type MeshSnapshot, type ProxyModel, type TranslateOptions } from '../model/mesh';
+import { collectRouteProvenance, createRouteSourceSink } from './routeSources';
 import type { ResourceTable } from './types';
 import { buildProxyView } from './view';
 import { buildClusters } from './xds/clusters';
@@ -11,34 +12,36 @@ import { buildGatewayResources } from './xds/gateway';
 import { buildSidecarListeners } from './xds/listeners';
 import { buildSidecarRouteConfigs, buildSniffedRouteConfig } from './xds/routes';
 import type { RouteConfigurationJson } from './types';
+import { byteCompare, byteCompareBy } from '../lib/compare';
 
-export type { ResourceTable } from './types';
+export type { ResourceTable, RouteProvenance, RouteRuleSource } from './types';
+export { routeSourceIndex, ruleLabel } from './routeSources';
 
-const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-const byName = <T extends { name?: string }>(a: T, b: T) => compare(a.name ?? '', b.name ?? '');
+const byName = byteCompareBy((r: { name?: string }) => r.name ?? '');
 
 export function translateProxy(snapshot: MeshSnapshot, proxy: ProxyModel, options: TranslateOptions = DEFAULT_OPTIONS): ResourceTable {
   const view = buildProxyView(snapshot, proxy, options);
   const errors: LoadError[] = [];
-  const table: ResourceTable = { listeners: [], routes: [], clusters: [], endpoints: [], errors };
+  const table: ResourceTable = { listeners: [], routes: [], clusters: [], endpoints: [], errors, provenance: [] };
+  const routeSources = createRouteSourceSink();
 
   if (proxy.type === 'sidecar') {
     const lds = buildSidecarListeners(view);
     table.listeners = lds.listeners;
     errors.push(...lds.errors);
-    const rds = buildSidecarRouteConfigs(view, lds.httpRoutePorts);
+    const rds = buildSidecarRouteConfigs(view, lds.httpRoutePorts, routeSources);
     const routes: RouteConfigurationJson[] = [...rds.routes];
     errors.push(...rds.errors);
     for (const s of lds.sniffedRoutes) {
       const service = view.service(s.hostname);
       if (!service) continue;
-      const sniffed = buildSniffedRouteConfig(view, service, s.port);
+      const sniffed = buildSniffedRouteConfig(view, service, s.port, routeSources);
       routes.push(sniffed.route);
       errors.push(...sniffed.errors);
     }
     table.routes = routes;
   } else {
-    const gw = buildGatewayResources(view);
+    const gw = buildGatewayResources(view, routeSources);
     table.listeners = gw.listeners;
     table.routes = gw.routes;
     errors.push(...gw.errors);
@@ -52,8 +55,9 @@ export function translateProxy(snapshot: MeshSnapshot, proxy: ProxyModel, option
   table.listeners.sort(byName);
   table.routes.sort(byName);
   table.clusters.sort(byName);
-  table.endpoints.sort((a, b) => compare(a.clusterName ?? '', b.clusterName ?? ''));
+  table.endpoints.sort((a, b) => byteCompare(a.clusterName ?? '', b.clusterName ?? ''));
   table.errors = dedupeErrors(errors);
+  table.provenance = collectRouteProvenance(table.routes, routeSources);
   return table;
 }
 

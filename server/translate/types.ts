@@ -19,4 +19,39 @@ export interface ResourceTable {
   endpoints: ClusterLoadAssignmentJson[];
   /** Problems met while translating (e.g. a VirtualService destination with no service). */
   errors: LoadError[];
+  /**
+   * Which VirtualService rule produced each route of `routes`, recorded while translating (never re-derived):
+   * one entry per route that came from a VirtualService http rule, sorted by (route config, virtual host,
+   * index). Default, catch-all and inbound routes have none. Not part of what Envoy gets.
+   */
+  provenance: RouteProvenance[];
+}
+
+/**
+ * The VirtualService rule behind a route. Structurally a sandbox `RuleSource` (server/sandbox/types.ts):
+ * `rule` is the root VirtualService's `http[i]`; for a route merged from a delegate, `delegate` names the
+ * delegate VirtualService and its `http[j]` (Istio model/virtualservice.go mergeVirtualServices).
+ */
+export interface RouteRuleSource {
+  kind: 'VirtualService';
+  namespace: string;
+  name: string;
+  /** `http[i]`: the index as written in the (root) VirtualService. */
+  rule: string;
+  /** Index of the match condition within that rule (`http[i].match[j]`), when the rule has matches and no delegate. */
+  match?: number;
+  delegate?: { namespace: string; name: string; rule: string };
+}
+
+/** One route's provenance, keyed by where the route sits in the RDS output. */
+export interface RouteProvenance {
+  /** RouteConfiguration name (`9080`, `http.8080`, `reviews.default.svc.cluster.local:9080`, …). */
+  routeConfig: string;
+  /** Virtual host name. */
+  virtualHost: string;
+  /** Position of the route in the virtual host. */
+  index: number;
+  /** The Envoy route name, when it has one. */
+  route?: string;
+  source: RouteRuleSource;
 }

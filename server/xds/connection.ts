@@ -9,13 +9,18 @@ import type { AdsGenerator, ClientInfo, ConnectionStatus, ResourceSet, TypeUrl, 
 import { TypeTracker } from './status';
 import { parseNode } from './node';
 import { TYPE } from '../envoy/typeUrls';
+import { KNOWN_TYPES, nodeProblem, truncateText, type AdsLimits } from './limits';
+import type { LogLimiter } from './logLimit';
+import { resetStream } from './streamReset';
 
 /** What a connection needs from its server. */
 export interface ConnectionContext {
   generator: AdsGenerator;
   anyCache: AnyCache;
   log: (line: string) => void;
-  maxResponseBytes: number;
+  /** NACK lines go through this rate limit. */
+  nackLog: LogLimiter;
+  limits: AdsLimits;
   controlPlane: string;
   now: () => Date;
   /** Called once, when the first request (with the node) identifies the client. */
@@ -50,6 +55,21 @@ export const shortType = (typeUrl: string): string => {
   }
 };
 
+const NONE: ReadonlySet<string> = new Set();
+
+/** Resolves when `p` settles or after `ms` (0: no deadline), whichever comes first. */
+function untilDeadline(p: Promise<unknown>, ms: number): Promise<void> {
+  if (!(ms > 0)) return p.then(() => undefined);
+  return new Promise((resolve) => {
+    const t = setTimeout(resolve, ms);
+    t.unref?.();
+    void p.then(() => {
+      clearTimeout(t);
+      resolve();
+    });
+  });
+}
+
 /** The common interface the server drives. */
 export interface AdsConnection {
   readonly mode: 'sotw' | 'delta';
@@ -82,6 +102,19 @@ export abstract class ConnectionBase<Req extends AdsRequest, W extends WatchedNa
   protected readonly call: grpc.ServerDuplexStream<unknown, Uint8Array>;
   private onClose: Array<() => void> = [];
   private readonly connNumber: number;
+  // Back-pressure: at most one batch of responses in flight. While one is, new responses are deferred
+  // (per type, merged: the latest state is generated when the stream drains), and pushes return at once.
+  private inFlight = 0;
+  private pendingWrites = new Set<() => void>();
+  private blockedAt: Date | undefined;
+  private stallTimer: ReturnType<typeof setTimeout> | undefined;
+  private deferred = new Map<string, { requested: boolean; justSubscribed: Set<string> }>();
+  private deferredCount = 0;
+  /** How the generator matched this client to a proxy (node id, ip, node metadata), when it says. */
+  private matchedBy: ResourceSet['matchedBy'];
+  private matchedProxy: string | undefined;
+  /** Unknown type URLs this stream asked for (each answered once, empty). */
+  private readonly unknownTypes = new Set<string>();
 
   constructor(call: grpc.ServerDuplexStream<Req, Uint8Array>, ctx: ConnectionContext, connNumber: number) {
     this.call = call as grpc.ServerDuplexStream<unknown, Uint8Array>;
@@ -115,6 +148,10 @@ export abstract class ConnectionBase<Req extends AdsRequest, W extends WatchedNa
   close(): void {
     if (this.closed) return;
     this.closed = true;
+    if (this.stallTimer) clearTimeout(this.stallTimer);
+    this.deferred.clear();
+    for (const done of [...this.pendingWrites]) done();
+    this.pendingWrites.clear();
     const fns = this.onClose;
     this.onClose = [];
     for (const fn of fns) fn();
@@ -135,8 +172,11 @@ export abstract class ConnectionBase<Req extends AdsRequest, W extends WatchedNa
   /** Handles one request of an identified client. */
   abstract onRequest(req: Req): void;
 
-  /** Sends what changed for one watched type after a push; `set` is this client's current resources. */
-  protected abstract pushType(w: W, set: ResourceSet): Promise<void>;
+  /**
+   * Sends one watched type from `set` (this client's current resources). `requested`: answering a request
+   * (sent even when unchanged); `justSubscribed`: names a Delta request just subscribed. Resolves when written.
+   */
+  protected abstract sendType(w: W, set: ResourceSet | undefined, requested: boolean, justSubscribed: ReadonlySet<string>): Promise<void>;
 
   /** `SotW` / `Delta` (log lines). */
   protected abstract modeName(): string;
@@ -151,8 +191,10 @@ export abstract class ConnectionBase<Req extends AdsRequest, W extends WatchedNa
   /** The first request of a stream must carry the node: it identifies the client. False: the stream failed. */
   private identifyFrom(req: Req): boolean {
     if (this.client) return true;
-    if (!req.node) {
-      this.fail(grpcStatus.INVALID_ARGUMENT, `the first ${this.requestName()} of a stream must carry the node`);
+    const problem = nodeProblem(req.node, this.ctx.limits);
+    if (problem) {
+      this.ctx.log(`ADS: refused ${this.modeName()} stream from ${this.call.getPeer()}: ${problem}`);
+      this.fail(grpcStatus.INVALID_ARGUMENT, `${this.requestName()}: ${problem}`);
       return false;
     }
     this.identify(parseNode(req.node, this.call.getPeer()));
@@ -185,7 +227,12 @@ export abstract class ConnectionBase<Req extends AdsRequest, W extends WatchedNa
   protected generate(): ResourceSet | undefined {
     if (!this.client) return undefined;
     try {
-      return this.ctx.generator.generate(this.client, this.watches);
+      const set = this.ctx.generator.generate(this.client, this.watches);
+      if (set?.matchedBy) {
+        this.matchedBy = set.matchedBy;
+        this.matchedProxy = set.matchedProxy;
+      }
+      return set;
     } catch (e) {
       this.ctx.log(`ADS: generator failed for ${this.id}: ${(e as Error).message}`);
       return undefined;
@@ -197,44 +244,142 @@ export abstract class ConnectionBase<Req extends AdsRequest, W extends WatchedNa
    * on reconnects. Logs it loudly and marks the type ERROR. Returns whether the response may be sent.
    */
   protected checkSize(typeUrl: string, size: number, count: number): boolean {
-    if (size <= this.ctx.maxResponseBytes) return true;
-    const msg = `${shortType(typeUrl)} response of ${size} bytes (${count} resources) exceeds maxResponseBytes ${this.ctx.maxResponseBytes}; not sent`;
+    const max = this.ctx.limits.maxResponseBytes;
+    if (size <= max) return true;
+    const msg = `${shortType(typeUrl)} response of ${size} bytes (${count} resources) exceeds maxResponseBytes ${max}; not sent`;
     this.ctx.log(`ADS: ERROR ${this.id}: ${msg}`);
     this.tracker(typeUrl).failed(msg, this.ctx.now());
     return false;
   }
 
-  /** Writes one encoded response; resolves when grpc-js took it (or the stream closed). */
+  /** Writes one encoded response; resolves when grpc-js took it (its callback) or the stream closed. */
   protected write(bytes: Uint8Array): Promise<void> {
     if (this.closed || this.call.destroyed || this.call.writableEnded) return Promise.resolve();
     return new Promise((resolve) => {
       let done = false;
       const finish = () => {
-        if (!done) {
-          done = true;
-          resolve();
-        }
+        if (done) return;
+        done = true;
+        this.pendingWrites.delete(finish);
+        resolve();
       };
-      this.whenClosed(finish);
+      this.pendingWrites.add(finish);
+      this.began();
       try {
-        this.call.write(bytes, () => finish());
+        this.call.write(bytes, () => {
+          this.taken();
+          finish();
+        });
       } catch {
+        this.taken();
         finish();
       }
     });
   }
 
-  /** Re-generates and sends what changed for the watched types (all when `types` is undefined), in push order. */
+  private began(): void {
+    if (this.inFlight++ > 0) return;
+    this.blockedAt = this.ctx.now();
+    const ms = this.ctx.limits.stalledStreamCloseMs;
+    if (ms > 0) {
+      this.stallTimer = setTimeout(() => this.resetStalled(ms), ms);
+      this.stallTimer.unref?.();
+    }
+  }
+
+  private taken(): void {
+    if (this.inFlight === 0 || --this.inFlight > 0) return;
+    this.blockedAt = undefined;
+    if (this.stallTimer) clearTimeout(this.stallTimer);
+    this.stallTimer = undefined;
+    if (this.deferred.size > 0 && !this.closed) setImmediate(() => this.flushDeferred());
+  }
+
+  /** The client has not taken a response for `ms`: reset the stream (it reconnects and gets the full state). */
+  private resetStalled(ms: number): void {
+    if (this.closed || this.inFlight === 0) return;
+    this.ctx.log(`ADS: ${this.id} has not read a response for ${ms} ms (${this.inFlight} pending): stream reset`);
+    resetStream(this.call);
+    this.close();
+  }
+
+  private defer(typeUrl: string, requested: boolean, justSubscribed: ReadonlySet<string>): void {
+    this.deferredCount++;
+    const d = this.deferred.get(typeUrl);
+    if (!d) {
+      this.deferred.set(typeUrl, { requested, justSubscribed: new Set(justSubscribed) });
+      return;
+    }
+    d.requested ||= requested;
+    for (const n of justSubscribed) d.justSubscribed.add(n);
+  }
+
+  /** The stream drained: send what was deferred, generated from the latest state, in push order. */
+  private flushDeferred(): void {
+    if (this.closed || this.inFlight > 0 || this.deferred.size === 0) return;
+    const d = this.deferred;
+    this.deferred = new Map();
+    const set = this.generate();
+    for (const t of orderTypes(d.keys())) {
+      const w = this.watches.get(t);
+      const x = d.get(t)!;
+      if (w) void this.sendType(w, set, x.requested, x.justSubscribed);
+    }
+  }
+
+  /** Answers a request for `typeUrl` now, or once the stream drained. */
+  protected respond(typeUrl: string, requested: boolean, justSubscribed: ReadonlySet<string> = NONE): void {
+    if (this.inFlight > 0) {
+      this.defer(typeUrl, requested, justSubscribed);
+      return;
+    }
+    const w = this.watches.get(typeUrl);
+    if (w) void this.sendType(w, this.generate(), requested, justSubscribed);
+  }
+
+  /**
+   * Re-generates and sends what changed for the watched types (all when `types` is undefined), in push
+   * order. A stream still holding an earlier response is skipped (the types are deferred until it drains);
+   * otherwise the push waits for its writes at most `writeTimeoutMs`, so a slow reader never keeps a push slot.
+   */
   async push(types: ReadonlySet<TypeUrl> | undefined, _reason: string): Promise<void> {
     if (this.closed || !this.client) return;
+    const list = orderTypes([...this.watches.keys()].filter((x) => !types || types.has(x as TypeUrl)));
+    if (list.length === 0) return;
+    if (this.inFlight > 0) {
+      for (const t of list) this.defer(t, false, NONE);
+      return;
+    }
     const set = this.generate();
     if (!set) return;
-    const writes: Promise<void>[] = [];
-    for (const t of orderTypes([...this.watches.keys()].filter((x) => !types || types.has(x as TypeUrl)))) {
-      const w = this.watches.get(t);
-      if (w) writes.push(this.pushType(w, set));
+    const writes = list.map((t) => this.sendType(this.watches.get(t)!, set, false, NONE));
+    await untilDeadline(Promise.all(writes), this.ctx.limits.writeTimeoutMs);
+  }
+
+  /**
+   * Checks a request's type URL and names against the limits. False: the request is not processed further
+   * (an unknown type is answered once, empty, then ignored; too many names end the stream).
+   */
+  protected admit(typeUrl: string, names: number, emptyAnswer: (nonce: string) => Uint8Array): boolean {
+    if (names > this.ctx.limits.maxResourceNames) {
+      const msg = `${shortType(typeUrl)} request names ${names} resources; the limit is ${this.ctx.limits.maxResourceNames} (MESHSCOPE_XDS_MAX_RESOURCE_NAMES)`;
+      this.ctx.log(`ADS: ${this.id}: ${msg}; stream ended`);
+      this.fail(grpcStatus.RESOURCE_EXHAUSTED, msg);
+      return false;
     }
-    await Promise.all(writes);
+    if (KNOWN_TYPES.has(typeUrl)) return true;
+    if (this.unknownTypes.has(typeUrl) || this.unknownTypes.size >= this.ctx.limits.maxUnknownTypes) return false;
+    this.unknownTypes.add(typeUrl);
+    this.ctx.log(`ADS: ${this.id} asked for unknown type ${truncateText(typeUrl, 200)}: answered once, empty; later requests ignored`);
+    void this.write(emptyAnswer(this.nextNonce()));
+    return false;
+  }
+
+  /** Records a NACK (text cut to maxNackMessageChars) and logs it through the rate limit. */
+  protected recordNack(typeUrl: string, nonce: string, code: number, message: string, detail: string): void {
+    const text = truncateText(message, this.ctx.limits.maxNackMessageChars);
+    this.tracker(typeUrl).nacked(nonce, code, text, this.ctx.now());
+    this.ctx.nackLog.line(`ADS: NACK ${shortType(typeUrl)}${this.mode === 'delta' ? ' (delta)' : ''} from ${this.id} ${detail}: ${text}`);
   }
 
   status(): ConnectionStatus | undefined {
@@ -246,6 +391,25 @@ export abstract class ConnectionBase<Req extends AdsRequest, W extends WatchedNa
     });
     let pushCount = 0;
     for (const t of this.trackers.values()) pushCount += t.pushCount;
-    return { id: this.id, mode: this.mode, client: this.client, connectedAt: this.connectedAt.toISOString(), pushCount, types };
+    const out: ConnectionStatus = {
+      id: this.id,
+      mode: this.mode,
+      client: this.client,
+      connectedAt: this.connectedAt.toISOString(),
+      pushCount,
+      types,
+    };
+    if (this.blockedAt || this.deferredCount > 0) {
+      out.backpressure = {
+        blocked: this.inFlight > 0,
+        deferredPushes: this.deferredCount,
+        deferredTypes: orderTypes(this.deferred.keys()),
+      };
+      if (this.blockedAt) out.backpressure.blockedSince = this.blockedAt.toISOString();
+    }
+    if (this.unknownTypes.size > 0) out.unknownTypes = [...this.unknownTypes].sort();
+    if (this.matchedBy) out.matchedBy = this.matchedBy;
+    if (this.matchedProxy) out.matchedProxy = this.matchedProxy;
+    return out;
   }
 }

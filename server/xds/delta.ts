@@ -5,12 +5,14 @@
 // has that are no longer served go in removed_resources; initial_resource_versions on a reconnect tell
 // what the client already has, so unchanged resources are not resent. A NACKed resource version is not
 // resent: the client is assumed to hold what was last sent until the content changes again.
+import { status as grpcStatus } from '@grpc/grpc-js';
 import type { DeltaDiscoveryRequest } from '../gen/envoy/service/discovery/v3/discovery_pb';
 import type { EncodedResource } from '../envoy/encode';
 import { ConnectionBase, shortType, type AdsConnection } from './connection';
 import { WILDCARD_TYPES } from './shouldRespond';
 import { encodeDeltaDiscoveryResponse, type DeltaResourcePart } from './wire';
 import type { ResourceSet, TypeUrl } from './types';
+import { byteCompareBy } from '../lib/compare';
 
 interface DeltaWatch {
   typeUrl: string;
@@ -41,7 +43,7 @@ export function deltaChanges(
   const removed = new Set<string>();
   for (const n of w.known.keys()) if (!inScope(n)) removed.add(n);
   for (const n of justSubscribed) if (!all.has(n)) removed.add(n);
-  resources.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  resources.sort(byteCompareBy((r) => r.name));
   return { resources, removed: [...removed].sort() };
 }
 
@@ -59,6 +61,16 @@ export class DeltaConnection extends ConnectionBase<DeltaDiscoveryRequest, Delta
   onRequest(req: DeltaDiscoveryRequest): void {
     const typeUrl = req.typeUrl;
     if (!typeUrl) return;
+    const empty = (nonce: string) =>
+      encodeDeltaDiscoveryResponse({
+        systemVersionInfo: '',
+        resources: [],
+        typeUrl,
+        nonce,
+        removed: [],
+        controlPlane: this.ctx.controlPlane,
+      });
+    if (!this.admit(typeUrl, req.resourceNamesSubscribe.length + req.resourceNamesUnsubscribe.length, empty)) return;
     let w = this.watches.get(typeUrl);
     const first = !w;
     if (!w) {
@@ -73,8 +85,7 @@ export class DeltaConnection extends ConnectionBase<DeltaDiscoveryRequest, Delta
     const t = this.tracker(typeUrl);
     if (req.errorDetail) {
       if (req.responseNonce && req.responseNonce === w.nonceSent) {
-        t.nacked(req.responseNonce, req.errorDetail.code, req.errorDetail.message, this.ctx.now());
-        this.ctx.log(`ADS: NACK ${shortType(typeUrl)} (delta) from ${this.id} nonce=${req.responseNonce}: ${req.errorDetail.message}`);
+        this.recordNack(typeUrl, req.responseNonce, req.errorDetail.code, req.errorDetail.message, `nonce=${req.responseNonce}`);
       }
     } else if (req.responseNonce && req.responseNonce === w.nonceSent) {
       t.acked(req.responseNonce, t.sentVersion ?? '');
@@ -99,16 +110,18 @@ export class DeltaConnection extends ConnectionBase<DeltaDiscoveryRequest, Delta
         w.known.delete(n);
       }
     }
+    if (w.names.size > this.ctx.limits.maxResourceNames) {
+      const msg = `${shortType(typeUrl)} subscriptions reached ${w.names.size} names; the limit is ${this.ctx.limits.maxResourceNames} (MESHSCOPE_XDS_MAX_RESOURCE_NAMES)`;
+      this.ctx.log(`ADS: ${this.id}: ${msg}; stream ended`);
+      this.fail(grpcStatus.RESOURCE_EXHAUSTED, msg);
+      return;
+    }
     if (first || justSubscribed.size > 0 || req.resourceNamesSubscribe.includes('*')) {
-      void this.send(w, this.generate(), first, justSubscribed);
+      this.respond(typeUrl, first, justSubscribed);
     }
   }
 
-  protected pushType(w: DeltaWatch, set: ResourceSet): Promise<void> {
-    return this.send(w, set, false, new Set());
-  }
-
-  private send(w: DeltaWatch, set: ResourceSet | undefined, always: boolean, justSubscribed: ReadonlySet<string>): Promise<void> {
+  protected sendType(w: DeltaWatch, set: ResourceSet | undefined, always: boolean, justSubscribed: ReadonlySet<string>): Promise<void> {
     if (!set) return Promise.resolve();
     const { resources, removed } = deltaChanges(w, set, justSubscribed);
     if (!always && resources.length === 0 && removed.length === 0) return Promise.resolve();

@@ -1,21 +1,12 @@
-// Node identification, as istiod does it (pilot/pkg/model/context.go ParseServiceNodeWithMetadata):
-// id = TYPE~IP~POD.NAMESPACE~NAMESPACE.svc.DOMAIN; metadata NAMESPACE, LABELS, GENERATOR, CLUSTER_ID,
-// INSTANCE_IPS. GENERATOR "grpc" marks a proxyless gRPC client (istiod's grpcgen).
+// A client's node → ClientInfo: id and metadata parsed by server/model/proxyIdentity (istiod's
+// ParseServiceNodeWithMetadata), plus what the xDS server needs: GENERATOR "grpc" marks a proxyless gRPC
+// client (istiod's grpcgen), CLUSTER_ID, locality, user agent.
 import type { Node } from '../gen/envoy/config/core/v3/base_pb';
+import { asNonEmptyString } from '../lib/json';
+import { nodeLabels, parseNodeId } from '../model/proxyIdentity';
 import type { ClientInfo } from './types';
 
-/** Node types istiod accepts in the first id segment (model.IsApplicationNodeType). */
-const NODE_TYPES = new Set(['sidecar', 'router', 'waypoint', 'ztunnel']);
-
-const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
-
-function labelsOf(v: unknown): Record<string, string> {
-  const out: Record<string, string> = {};
-  if (v && typeof v === 'object' && !Array.isArray(v)) {
-    for (const [k, val] of Object.entries(v)) if (typeof val === 'string') out[k] = val;
-  }
-  return out;
-}
+const str = asNonEmptyString;
 
 /** Parses a client's node (from the first request of a stream) into ClientInfo. Never throws. */
 export function parseNode(node: Node | undefined, peer: string): ClientInfo {
@@ -26,7 +17,7 @@ export function parseNode(node: Node | undefined, peer: string): ClientInfo {
     nodeId,
     proxyId: nodeId,
     ips: [],
-    labels: labelsOf(metadata['LABELS']),
+    labels: nodeLabels(metadata),
     flavour: generator === 'grpc' ? 'grpc' : 'envoy',
     metadata,
     peer,
@@ -43,32 +34,12 @@ export function parseNode(node: Node | undefined, peer: string): ClientInfo {
     info.userAgent = v ? `${node.userAgentName}/${v}` : node.userAgentName;
   }
 
-  const parts = nodeId.split('~');
-  if (parts.length !== 4) {
-    info.parseError = `node id "${nodeId}" is not TYPE~IP~POD.NAMESPACE~DOMAIN (${parts.length} parts)`;
-  } else {
-    const [type, ip, id, domain] = parts as [string, string, string, string];
-    if (!NODE_TYPES.has(type)) info.parseError = `node id "${nodeId}": unknown node type "${type}"`;
-    info.nodeType = type;
-    if (id) info.proxyId = id;
-    if (ip) info.ips = [ip];
-    // istiod: the namespace comes from metadata; otherwise the id's suffix after the first "." and then the domain.
-    const dot = id.indexOf('.');
-    const fromId = dot > 0 ? id.slice(dot + 1) : undefined;
-    const fromDomain = domain.split('.')[0] || undefined;
-    const ns = str(metadata['NAMESPACE']) ?? fromId ?? fromDomain;
-    if (ns) info.namespace = ns;
-  }
-  if (!info.namespace) {
-    const ns = str(metadata['NAMESPACE']);
-    if (ns) info.namespace = ns;
-  }
-  const instanceIps = str(metadata['INSTANCE_IPS']);
-  if (instanceIps)
-    info.ips = instanceIps
-      .split(',')
-      .map((s) => s.trim())
-      .filter(Boolean);
+  const id = parseNodeId(nodeId, metadata);
+  info.proxyId = id.proxyId;
+  info.ips = id.ips;
+  if (id.error) info.parseError = id.error;
+  if (id.type !== undefined) info.nodeType = id.type;
+  if (id.namespace) info.namespace = id.namespace;
   return info;
 }
 

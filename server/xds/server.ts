@@ -6,6 +6,8 @@ import { AnyCache } from './cache';
 import type { AdsConnection, ConnectionContext } from './connection';
 import { Debouncer, mergePushRequests } from './debounce';
 import { DeltaConnection } from './delta';
+import { DEFAULT_LIMITS, type AdsLimits } from './limits';
+import { LogLimiter } from './logLimit';
 import { PushQueue } from './pushQueue';
 import { adsServerDefinition } from './service';
 import { SotwConnection } from './sotw';
@@ -17,8 +19,12 @@ export * from './types';
 export interface AdsServerOptions {
   generator: AdsGenerator;
   log?: (line: string) => void;
-  /** Largest response sent to a client (grpc's default receive limit): 4 MiB. */
+  /** Largest response sent to a client (grpc's default receive limit): 4 MiB. Same as limits.maxResponseBytes. */
   maxResponseBytes?: number;
+  /** Request, node, name, NACK and back-pressure limits (limits.ts DEFAULT_LIMITS for the rest). */
+  limits?: Partial<AdsLimits>;
+  /** NACK log lines: burst and lines per second (default 20 and 2). */
+  nackLogRate?: { burst: number; perSecond: number };
   /** istiod PILOT_DEBOUNCE_AFTER: 100 ms. */
   debounceMs?: number;
   /** istiod PILOT_DEBOUNCE_MAX: 10 s. */
@@ -48,14 +54,22 @@ export class AdsServer {
   private readonly ctx: ConnectionContext;
   private connCounter = 0;
   private readonly log: (line: string) => void;
+  readonly limits: Readonly<AdsLimits>;
 
   constructor(opts: AdsServerOptions) {
     this.log = opts.log ?? (() => {});
+    this.limits = {
+      ...DEFAULT_LIMITS,
+      ...(opts.maxResponseBytes ? { maxResponseBytes: opts.maxResponseBytes } : {}),
+      ...opts.limits,
+    };
+    const rate = opts.nackLogRate ?? { burst: 20, perSecond: 2 };
     this.ctx = {
       generator: opts.generator,
       anyCache: new AnyCache(),
       log: this.log,
-      maxResponseBytes: opts.maxResponseBytes ?? 4 * 1024 * 1024,
+      nackLog: new LogLimiter(this.log, 'NACK', { ...rate, maxChars: 600 }),
+      limits: this.limits,
       controlPlane: opts.controlPlane ?? '{"Component":"meshscope"}',
       now: () => new Date(),
       identified: () => {},
@@ -77,7 +91,7 @@ export class AdsServer {
   /** Binds (port 0 = ephemeral) and returns the bound port. */
   start(port: number, host = '0.0.0.0'): Promise<number> {
     if (this.server) return Promise.reject(new Error('AdsServer already started'));
-    const server = new grpc.Server({ 'grpc.max_receive_message_length': 16 * 1024 * 1024 });
+    const server = new grpc.Server({ 'grpc.max_receive_message_length': this.limits.maxRequestBytes });
     server.addService(adsServerDefinition, {
       StreamAggregatedResources: (call: grpc.ServerDuplexStream<DiscoveryRequest, Uint8Array>) =>
         this.track(new SotwConnection(call, this.ctx, ++this.connCounter)),
@@ -99,6 +113,7 @@ export class AdsServer {
   /** Stops at once (forceShutdown: grpc-js-xds clients keep streams open forever). */
   async stop(): Promise<void> {
     this.debouncer.stop();
+    this.ctx.nackLog.report();
     for (const c of [...this.conns]) c.close();
     this.conns.clear();
     this.server?.forceShutdown();

@@ -92,6 +92,8 @@ describe('SotW ADS', () => {
   it('NACK: recorded with the client text, version not resent, next good config sent', async () => {
     const r1 = await s.request({ typeUrl: TYPE.cluster });
     s.ack(r1);
+    // The ACK must be handled before the push below sends a new nonce (else it is stale): requests are in order.
+    await barrier();
     const bad = [...base().filter((r) => r.typeUrl !== TYPE.cluster), edsCluster('c1'), edsCluster('c2', { type: 'STATIC' })];
     h.gen.set('v2', bad);
     h.server.push({ proxies: 'all', reason: 'bad config' });

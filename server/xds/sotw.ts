@@ -4,12 +4,13 @@
 // config); a push re-sends a type only when its content for this client changed.
 import type { DiscoveryRequest } from '../gen/envoy/service/discovery/v3/discovery_pb';
 import type { EncodedResource } from '../envoy/encode';
-import { ConnectionBase, shortType, type AdsConnection } from './connection';
+import { ConnectionBase, type AdsConnection } from './connection';
 import { isGrpcListenerRequest } from './node';
 import { TYPE } from '../envoy/typeUrls';
 import { shouldRespond } from './shouldRespond';
 import { discoveryResponseSize, encodeDiscoveryResponse } from './wire';
 import type { ResourceSet, TypeUrl } from './types';
+import { byteCompareBy } from '../lib/compare';
 
 interface SotwWatch {
   typeUrl: string;
@@ -36,7 +37,7 @@ export function selectSotw(set: ResourceSet, typeUrl: string, wildcard: boolean,
       if (r) out.push(r);
     }
   }
-  return out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return out.sort(byteCompareBy((r) => r.name));
 }
 
 const fingerprint = (rs: readonly EncodedResource[]): string => rs.map((r) => `${r.name}@${r.hash}`).join('\n');
@@ -55,6 +56,9 @@ export class SotwConnection extends ConnectionBase<DiscoveryRequest, SotwWatch> 
   onRequest(req: DiscoveryRequest): void {
     const typeUrl = req.typeUrl;
     if (!typeUrl) return;
+    const empty = (nonce: string) =>
+      encodeDiscoveryResponse({ versionInfo: '', anys: [], typeUrl, nonce, controlPlane: this.ctx.controlPlane });
+    if (!this.admit(typeUrl, req.resourceNames.length, empty)) return;
     const watch = this.watches.get(typeUrl);
     const errorDetail = req.errorDetail ? { code: req.errorDetail.code, message: req.errorDetail.message } : undefined;
     const d = shouldRespond(watch, {
@@ -63,15 +67,16 @@ export class SotwConnection extends ConnectionBase<DiscoveryRequest, SotwWatch> 
       resourceNames: req.resourceNames,
       ...(errorDetail ? { errorDetail } : {}),
     });
-    const now = this.ctx.now();
     switch (d.kind) {
       case 'nack': {
         const w = watch!;
         w.nackedFingerprint = w.sentFingerprint;
-        this.tracker(typeUrl).nacked(req.responseNonce, errorDetail?.code ?? 0, errorDetail?.message ?? '', now);
-        this.ctx.log(
-          `ADS: NACK ${shortType(typeUrl)} from ${this.id} nonce=${req.responseNonce} version=${this.tracker(typeUrl).sentVersion ?? ''} ` +
-            `(keeps ${req.versionInfo || 'nothing'}): ${errorDetail?.message ?? ''}`,
+        this.recordNack(
+          typeUrl,
+          req.responseNonce,
+          errorDetail?.code ?? 0,
+          errorDetail?.message ?? '',
+          `nonce=${req.responseNonce} version=${this.tracker(typeUrl).sentVersion ?? ''} (keeps ${(req.versionInfo || 'nothing').slice(0, 100)})`,
         );
         return;
       }
@@ -95,18 +100,14 @@ export class SotwConnection extends ConnectionBase<DiscoveryRequest, SotwWatch> 
         w.wildcard = sub.wildcard;
         w.names = sub.names;
         this.watches.set(typeUrl, w);
-        void this.send(w, this.generate(), true);
+        this.respond(typeUrl, true);
         return;
       }
     }
   }
 
-  protected pushType(w: SotwWatch, set: ResourceSet): Promise<void> {
-    return this.send(w, set, false);
-  }
-
   /** Sends the watch's full set. `requested`: answering a request (sent even when unchanged). */
-  private send(w: SotwWatch, set: ResourceSet | undefined, requested: boolean): Promise<void> {
+  protected sendType(w: SotwWatch, set: ResourceSet | undefined, requested: boolean): Promise<void> {
     if (!set) return Promise.resolve();
     const resources = selectSotw(set, w.typeUrl, w.wildcard, w.names);
     const fp = fingerprint(resources);

@@ -82,7 +82,8 @@ const SYNCZ_FIELDS: ReadonlyArray<[string, string]> = [
 /**
  * One entry of istiod's /debug/syncz (pilot/pkg/xds/debug.go SyncStatus): `proxy`, `proxy_type`,
  * `cluster_id`, `proxy_version`, and `<type>_sent` / `<type>_acked` nonces; meshscope adds
- * `connection_id`, `sync` (state per short type) and `nacks` (text of the last NACK per type).
+ * `connection_id`, `sync` (state per short type), `nacks` (text of the last NACK per type, cut to
+ * maxNackMessageChars), `matched_by` / `matched_proxy` and `blocked_since` (a response not yet read).
  */
 export function syncStatusOf(c: ConnectionStatus): SyncStatus {
   const out: SyncStatus = { proxy: c.client.proxyId };
@@ -105,6 +106,10 @@ export function syncStatusOf(c: ConnectionStatus): SyncStatus {
   }
   out['connection_id'] = c.id;
   out['mode'] = c.mode;
+  // meshscope: how the client was matched to the proxy served (node id, ip, or node metadata only).
+  if (c.matchedBy) out['matched_by'] = c.matchedBy;
+  if (c.matchedProxy) out['matched_proxy'] = c.matchedProxy;
+  if (c.backpressure?.blocked) out['blocked_since'] = c.backpressure.blockedSince;
   out['sync'] = sync;
   if (Object.keys(nacks).length > 0) out['nacks'] = nacks;
   return out;

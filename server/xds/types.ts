@@ -1,6 +1,7 @@
 // The ADS server's contract with the rest of meshscope: what it asks a generator for, what it reports.
 import type { EncodedResource } from '../envoy/encode';
 import type { TypeUrl } from '../envoy/typeUrls';
+import type { MatchedBy } from '../model/proxyIdentity';
 
 export type { TypeUrl } from '../envoy/typeUrls';
 
@@ -42,7 +43,16 @@ export interface ClientInfo {
 export interface ResourceSet {
   version: string;
   byType: Map<TypeUrl, Map<string, EncodedResource>>;
+  /**
+   * How the client was matched to the proxy served: its node id (`POD.NAMESPACE`), its IP (istiod's
+   * ENABLE_PROXY_FIND_POD_BY_IP), or neither (a proxy made from the node's metadata). Shown in syncz.
+   */
+  matchedBy?: MatchedBy;
+  /** The registry proxy matched (`POD.NAMESPACE`), when one was. */
+  matchedProxy?: string;
 }
+
+export type { MatchedBy } from '../model/proxyIdentity';
 
 /** What a connection watches of one type: every resource (wildcard) and/or these names. */
 export interface WatchedNames {
@@ -84,7 +94,8 @@ export interface NackRecord {
 /**
  * One entry of /debug/syncz: istiod's SyncStatus (pilot/pkg/xds/debug.go: proxy, proxy_type, cluster_id,
  * proxy_version and `<type>_sent` / `<type>_acked` nonces) plus what meshscope adds per connection:
- * connection_id, mode, flavour (envoy | grpc), sync (state per short type) and nacks (last NACK per type).
+ * connection_id, mode, flavour (envoy | grpc), sync (state per short type), nacks (last NACK per type),
+ * matched_by / matched_proxy and blocked_since.
  * The one syncz shape: the ADS server writes it (status.ts), /debug/syncz serves it, the UI reads it.
  */
 export interface SyncStatus {
@@ -113,6 +124,11 @@ export interface SyncStatus {
   sync?: Record<string, SyncState | (string & {})>;
   /** Last NACK per short type. */
   nacks?: Record<string, NackRecord>;
+  /** How the client was matched to the proxy served (node id, ip, or node metadata only). */
+  matched_by?: MatchedBy;
+  matched_proxy?: string;
+  /** Since when a response waits to be read by the client (backpressure). */
+  blocked_since?: string;
 }
 
 export interface TypeStatus {
@@ -141,4 +157,10 @@ export interface ConnectionStatus {
   connectedAt: string;
   pushCount: number;
   types: TypeStatus[];
+  /** Present once the stream was ever behind: a response not yet taken by the client, pushes deferred. */
+  backpressure?: { blocked: boolean; blockedSince?: string; deferredPushes: number; deferredTypes: string[] };
+  /** Type URLs the client asked for that meshscope does not serve (answered once, empty). */
+  unknownTypes?: string[];
+  matchedBy?: MatchedBy;
+  matchedProxy?: string;
 }

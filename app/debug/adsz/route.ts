@@ -1,4 +1,5 @@
-// Thin adapter: GET /debug/adsz[?proxyID=POD.NS] (istiod's AdsClients: the connected xDS clients).
+// Thin adapter: GET /debug/adsz[?proxyID=POD.NS][&page=N&limit=N] (istiod's AdsClients: the connected xDS
+// clients; paged, 100 per page by default).
 import { adsz } from '@/server/api/adsz';
 import { toResponse } from '@/server/api/http';
 import { readyRuntime } from '@/server/runtime';
@@ -7,5 +8,6 @@ export const dynamic = 'force-dynamic';
 
 export async function GET(req: Request): Promise<Response> {
   const rt = await readyRuntime();
-  return toResponse(adsz(rt.adsConnections(), new URL(req.url).searchParams.get('proxyID')), req.url);
+  const q = new URL(req.url).searchParams;
+  return toResponse(adsz(rt.adsConnections(), q.get('proxyID'), { page: q.get('page'), limit: q.get('limit') }), req.url);
 }

@@ -1,29 +1,20 @@
-// Facts about one node for the details panel: where a route sits among the routes its source object
-// contributed to the same virtual host (Istio emits a VirtualService's routes in rule order), its listen
-// port (sidecar route configs are named by port), and what the node leads to.
+// Facts about one node for the details panel: where a route sits in the RDS output (route config, virtual
+// host, index: the key of translation's provenance, which names the VirtualService rule behind it), and
+// what the node leads to.
 import type { GraphNode, RouteGraph } from './types';
 
-export interface RouteContext {
-  name: string;
-  /** Index among the routes of the same virtual host with the same source object. */
-  ordinal: number;
-  listenPort?: number;
+export interface RouteKey {
+  routeConfig: string;
+  virtualHost: string;
+  index: number;
 }
 
-export function routeContext(g: RouteGraph, node: GraphNode): RouteContext | undefined {
+export function routeContext(g: RouteGraph, node: GraphNode): RouteKey | undefined {
   if (node.kind !== 'route' || node.routeIndex === undefined) return undefined;
-  const json = node.json as { name?: unknown } | undefined;
-  const name = typeof json?.name === 'string' ? json.name : '';
-  const ordinal = g.nodes.filter(
-    (n) =>
-      n.kind === 'route' &&
-      n.virtualHostId === node.virtualHostId &&
-      n.sourcePath === node.sourcePath &&
-      (n.routeIndex ?? 0) < (node.routeIndex ?? 0),
-  ).length;
   const rc = g.nodes.find((n) => n.id === node.routeConfigId);
-  const listenPort = rc && /^\d+$/.test(rc.label) ? Number(rc.label) : undefined;
-  return { name, ordinal, ...(listenPort !== undefined ? { listenPort } : {}) };
+  const vh = g.nodes.find((n) => n.id === node.virtualHostId);
+  if (!rc || !vh || rc.missing) return undefined;
+  return { routeConfig: rc.label, virtualHost: vh.label, index: node.routeIndex };
 }
 
 /** Outgoing edges of a node with their targets' labels (e.g. a route's clusters with %). */

@@ -1,6 +1,7 @@
 // Route graph → cytoscape element definitions (plain data; the renderer passes them to cytoscape as is).
 // Classes carry the state the stylesheet draws: kind, shadowed (dashed), missing, on the traced path,
-// rejected by the trace, selected. Edge width grows with the traffic share.
+// rejected by the trace, selected, and for the sandbox a draft's change (diff-added / diff-removed /
+// diff-changed). Edge width grows with the traffic share.
 import type { TracePath } from './trace';
 import type { RouteGraph } from './types';
 
@@ -20,7 +21,13 @@ export function labelBox(label: string): { width: number; height: number } {
   return { width: Math.min(300, longest * 6.2 + 18), height: lines.length * 13 + 12 };
 }
 
-export function toElements(g: RouteGraph, opts: { selected?: string; trace?: TracePath } = {}): ElementDef[] {
+/** Sandbox marks: what a draft adds, removes or changes (by node / edge id). */
+export interface DiffMarks {
+  nodes: ReadonlyMap<string, 'added' | 'removed' | 'changed'>;
+  edges: ReadonlyMap<string, 'added' | 'removed' | 'changed'>;
+}
+
+export function toElements(g: RouteGraph, opts: { selected?: string; trace?: TracePath; diff?: DiffMarks } = {}): ElementDef[] {
   const out: ElementDef[] = [];
   const t = opts.trace;
   for (const n of g.nodes) {
@@ -30,6 +37,8 @@ export function toElements(g: RouteGraph, opts: { selected?: string; trace?: Tra
     if (t?.nodes.has(n.id)) classes.push('on-path');
     if (t?.rejected.has(n.id)) classes.push('rejected');
     if (opts.selected === n.id) classes.push('selected');
+    const nm = opts.diff?.nodes.get(n.id);
+    if (nm) classes.push(`diff-${nm}`);
     const box = labelBox(n.label);
     out.push({ group: 'nodes', data: { id: n.id, label: n.label, kind: n.kind, w: box.width, h: box.height }, classes: classes.join(' ') });
   }
@@ -38,6 +47,8 @@ export function toElements(g: RouteGraph, opts: { selected?: string; trace?: Tra
     const classes: string[] = [e.kind];
     if (shadowed.has(e.target)) classes.push('to-shadowed');
     if (t?.edges.has(e.id)) classes.push('on-path');
+    const em = opts.diff?.edges.get(e.id);
+    if (em) classes.push(`diff-${em}`);
     out.push({
       group: 'edges',
       data: { id: e.id, source: e.source, target: e.target, label: e.label ?? '', width: edgeWidth(e.percent) },

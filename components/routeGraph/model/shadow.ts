@@ -3,13 +3,14 @@
 // earlier route accepts every request it would accept: an earlier catch-all (`prefix: /` with no other
 // condition), an identical earlier match, or an earlier match that is strictly more general (a covering path
 // and a subset of the same header / query conditions). Conservative: only proven coverage is reported.
+import { asArray, asObject } from '@/server/lib/json';
 import { isDeepStrictEqualJson } from './jsonEqual';
 import type { Shadow } from './types';
 
 type M = Record<string, unknown>;
 
-const asObj = (v: unknown): M => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as M) : {});
-const asArr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
+const asObj: (v: unknown) => M = asObject;
+const asArr = asArray;
 
 /** Keys of RouteMatch that name the path condition (exactly one is set). */
 const PATH_KEYS = ['prefix', 'path', 'path_separated_prefix', 'safe_regex', 'connect_matcher', 'path_match_policy'] as const;

@@ -1,5 +1,6 @@
 // `meshscope serve [--config PATH…] [--kubeconfig FILE [--context C] | --context C | --in-cluster]
-//                  [--namespace NS]… [--port 3000] [--xds-port 15010]`
+//                  [--namespace NS]… [--port 3000] [--xds-port 15010] [--allow-apply] [--auth-token-file F]
+//                  [--contracts FILE]`
 // (`--namespace`: with files, the namespace of objects that name none; with a cluster, repeatable,
 // the namespaces to watch instead of the whole cluster.)
 // Builds the Next app when needed, then runs `next start` as a child with MESHSCOPE_CONFIG set.
@@ -9,6 +10,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { randomToken } from '../../api/bearer';
 import { ENV_VAR, sourceMode, type RuntimeConfig } from '../../api/runtimeConfig';
 import { list, parseArgs, portFlag, str, UsageError } from '../args';
 import { buildStatus, distDir, preservingFile } from '../build';
@@ -34,6 +36,9 @@ export async function planServe(
     { name: 'in-cluster', kind: 'boolean' },
     { name: 'port', kind: 'string' },
     { name: 'xds-port', kind: 'string' },
+    { name: 'allow-apply', kind: 'boolean' },
+    { name: 'auth-token-file', kind: 'string' },
+    { name: 'contracts', kind: 'string' },
   ]);
   const kubeconfig = str(args, 'kubeconfig');
   const inCluster = args.flags['in-cluster'] === true;
@@ -56,6 +61,11 @@ export async function planServe(
     paths.push(file);
   }
   const runtime: RuntimeConfig = { xdsPort: portFlag(args, 'xds-port', 15010) };
+  if (args.flags['allow-apply'] === true) runtime.allowApply = true;
+  const tokenFile = str(args, 'auth-token-file');
+  if (tokenFile) runtime.authTokenFile = resolve(cwd, tokenFile);
+  const contracts = str(args, 'contracts');
+  if (contracts) runtime.contracts = resolve(cwd, contracts);
   if (paths.length) runtime.config = paths;
   const namespaces = [...new Set(list(args, 'namespace'))];
   if (kube) {
@@ -101,7 +111,16 @@ function run(cmd: string, args: string[], opts: { cwd: string; env: NodeJS.Proce
 export async function serveCommand(argv: readonly string[], io: Io, root: string): Promise<number> {
   const plan = await planServe(argv, process.cwd());
   const nextBin = createRequire(join(root, 'package.json')).resolve('next/dist/bin/next');
-  const env = { NEXT_TELEMETRY_DISABLED: '1', ...process.env, [ENV_VAR]: JSON.stringify(plan.runtime), MESHSCOPE_ROOT: root };
+  // The sandbox apply token: --auth-token-file or MESHSCOPE_AUTH_TOKEN when given, else a random one made
+  // here, handed to the server process and printed on the start-up line (the only place it appears).
+  const generated = plan.runtime.authTokenFile || process.env.MESHSCOPE_AUTH_TOKEN ? undefined : randomToken();
+  const env = {
+    NEXT_TELEMETRY_DISABLED: '1',
+    ...process.env,
+    [ENV_VAR]: JSON.stringify(plan.runtime),
+    MESHSCOPE_ROOT: root,
+    ...(generated ? { MESHSCOPE_APPLY_TOKEN: generated } : {}),
+  };
   // One build at a time per dist dir; a serve that waited finds the build up to date. An up-to-date
   // build takes no lock: the image's root filesystem is read-only in the cluster (deploy/deployment.yaml).
   const code = !buildStatus(root).needed
@@ -123,6 +142,10 @@ export async function serveCommand(argv: readonly string[], io: Io, root: string
     : sourceMode(plan.runtime) === 'kube'
       ? kubeTarget(plan.runtime)
       : 'the demo mesh';
-  io.stderr.write(`meshscope: serving ${what} on http://localhost:${plan.port} (xDS :${plan.runtime.xdsPort})\n`);
+  const apply = generated
+    ? `; sandbox apply token: ${generated}`
+    : `; sandbox apply token from ${plan.runtime.authTokenFile ? '--auth-token-file' : 'MESHSCOPE_AUTH_TOKEN'}`;
+  const gate = sourceMode(plan.runtime) === 'kube' ? (plan.runtime.allowApply ? ', cluster apply allowed' : ', cluster apply off') : '';
+  io.stderr.write(`meshscope: serving ${what} on http://localhost:${plan.port} (xDS :${plan.runtime.xdsPort}${gate})${apply}\n`);
   return run(process.execPath, [nextBin, 'start', '-p', String(plan.port)], { cwd: root, env: { ...env, NODE_ENV: 'production' } });
 }

@@ -5,6 +5,7 @@ import type { EndpointModel, IstioConfig, Locality, PodModel, ServiceModel } fro
 import type { KubeEndpointSlice } from '../schema/kube';
 import type { KubeObject } from './objects';
 import { localityOf } from './pods';
+import { byteCompare } from '../../lib/compare';
 
 export type EndpointIndex = Map<string, Map<number, EndpointModel[]>>;
 
@@ -190,5 +191,5 @@ function compareAddress(a: string, b: string): number {
     for (let i = 0; i < 4; i++) if (x[i] !== y[i]) return (x[i] ?? 0) - (y[i] ?? 0);
     return 0;
   }
-  return a < b ? -1 : a > b ? 1 : 0;
+  return byteCompare(a, b);
 }

@@ -1,4 +1,5 @@
 // Stable, dependency-free hashing for deterministic synthetic names and addresses.
+import { byteCompare } from '../../lib/compare';
 
 /** 32-bit FNV-1a over the UTF-16 code units of `s`, with an optional seed mixed in. */
 export function fnv1a(s: string, seed = 0): number {
@@ -32,7 +33,7 @@ export function canonicalJson(v: unknown): string {
   if (v && typeof v === 'object') {
     const entries = Object.entries(v as Record<string, unknown>)
       .filter(([, x]) => x !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+      .sort(([a], [b]) => byteCompare(a, b));
     return `{${entries.map(([k, x]) => `${JSON.stringify(k)}:${canonicalJson(x)}`).join(',')}}`;
   }
   return JSON.stringify(v) ?? 'null';

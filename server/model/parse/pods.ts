@@ -1,10 +1,12 @@
 // Pods: explicit Pods as they are, plus synthetic pods expanded from Deployments/ReplicaSets/StatefulSets
 // (Kubernetes naming: `<deploy>-<pod-template-hash>-<5>`, `<rs>-<5>`, `<sts>-<i>`), with deterministic IPs,
-// locality, and Istio proxy detection (injection rules).
+// locality, and Istio proxy detection (server/model/proxyIdentity: injection rules).
 import type { Locality, NamespaceModel, ObjectMeta, Origin, PodModel } from '../mesh';
 import type { KubePodSpec } from '../schema/kube';
 import { allocateIp, canonicalJson, safeSuffix, stableHex } from './hash';
 import type { KubeObject, ParsedInputs } from './objects';
+import { proxyType } from '../proxyIdentity';
+import { byteCompare } from '../../lib/compare';
 
 interface PodDraft {
   meta: ObjectMeta;
@@ -14,10 +16,6 @@ interface PodDraft {
   owner?: { kind: string; name: string };
   origin: Origin;
 }
-
-const INJECT = 'sidecar.istio.io/inject';
-/** pkg/kube/inject/inject.go:IgnoredNamespaces: the injector never injects pods of these namespaces. */
-const NEVER_INJECTED_NAMESPACES = new Set(['kube-system', 'kube-public', 'kube-node-lease', 'local-path-storage']);
 
 function explicitPod(p: KubeObject<import('../schema/kube').KubePod>): PodDraft {
   const status = p.body.status;
@@ -69,30 +67,6 @@ export function localityOf(labels: Readonly<Record<string, string>>, nodeLabels?
   };
 }
 
-/** Istio proxy detection (DESIGN.md §3 proxy identity + sidecar injector namespace/pod opt-in/out). */
-export function proxyType(
-  meta: Pick<ObjectMeta, 'labels' | 'annotations' | 'namespace'>,
-  spec: KubePodSpec,
-  namespaces: ReadonlyMap<string, NamespaceModel>,
-  anyNamespaceDeclared: boolean,
-): PodModel['proxy'] {
-  const proxyContainer = (spec.containers ?? []).find((c) => c.name === 'istio-proxy');
-  const gatewayLabel = meta.labels.istio === 'ingressgateway' || meta.labels.istio === 'egressgateway';
-  const isRouter = gatewayLabel || (proxyContainer?.args ?? []).includes('router');
-  const injectFlag = meta.labels[INJECT] ?? meta.annotations[INJECT];
-  const nsLabels = namespaces.get(meta.namespace)?.labels ?? {};
-  const nsInjection = nsLabels['istio-injection'];
-  const nsEnabled = nsInjection === 'enabled' || (nsLabels['istio.io/rev'] !== undefined && nsInjection !== 'disabled');
-  const injected =
-    !spec.hostNetwork &&
-    !NEVER_INJECTED_NAMESPACES.has(meta.namespace) &&
-    injectFlag !== 'false' &&
-    (nsEnabled || !anyNamespaceDeclared || (injectFlag === 'true' && nsInjection !== 'disabled'));
-  const isProxy = proxyContainer !== undefined || meta.annotations['sidecar.istio.io/status'] !== undefined || gatewayLabel || injected;
-  if (!isProxy) return 'none';
-  return isRouter ? 'router' : 'sidecar';
-}
-
 export function buildPods(
   parsed: ParsedInputs,
   namespaces: ReadonlyMap<string, NamespaceModel>,
@@ -107,7 +81,7 @@ export function buildPods(
     drafts.push(explicitPod(p));
   }
   for (const w of parsed.workloads) drafts.push(...expandWorkload(w, taken));
-  drafts.sort((a, b) => cmp(a.meta.namespace, b.meta.namespace) || cmp(a.meta.name, b.meta.name));
+  drafts.sort((a, b) => byteCompare(a.meta.namespace, b.meta.namespace) || byteCompare(a.meta.name, b.meta.name));
 
   const used = new Set(drafts.flatMap((d) => (d.ip ? [d.ip] : [])));
   const nodes = new Map(parsed.nodes.map((n) => [n.meta.name, n.meta.labels]));
@@ -142,5 +116,3 @@ export function buildPods(
     return pod;
   });
 }
-
-export const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);

@@ -2,6 +2,8 @@
 // (pilot/pkg/config/validation/validation.go: ValidateVirtualService, validateHTTPRoute,
 // validateHTTPRouteConflict, validateHTTPRouteDestinations, validateTLSMatch, validateHTTPRetry, …).
 import type { HTTPRoute, RouteDestination, HTTPRouteDestination, VirtualServiceSpec } from '../istio';
+import { parseDurationNanos } from '../../lib/duration';
+import { hostSubsetOf, hostsMatch } from '../host';
 import type { PathIssue } from './common';
 import { DURATION_RE } from './common';
 import {
@@ -40,25 +42,8 @@ const RETRY_ON = new Set([
   'unavailable',
 ]);
 
-/** Host `a` is within `b` (Istio host.Name.SubsetOf, with `*` wildcards). */
-function hostSubsetOf(a: string, b: string): boolean {
-  if (b === '*') return true;
-  if (b.startsWith('*')) {
-    const suffix = b.slice(1);
-    return a.startsWith('*') ? a.slice(1).endsWith(suffix) : a.endsWith(suffix);
-  }
-  return a === b;
-}
-function hostsOverlap(a: string, b: string): boolean {
-  return hostSubsetOf(a, b) || hostSubsetOf(b, a);
-}
-
-function durationMs(d: string): number {
-  const units: Record<string, number> = { ns: 1e-6, us: 1e-3, µs: 1e-3, ms: 1, s: 1000, m: 60000, h: 3600000 };
-  let total = 0;
-  for (const m of d.matchAll(/(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h)/g)) total += Number(m[1]) * (units[m[2] ?? 's'] ?? 0);
-  return total;
-}
+/** Nanoseconds of a duration the schema has already accepted (DURATION_RE), exact (server/lib/duration). */
+const nanos = (d: string): bigint => parseDurationNanos(d) ?? 0n;
 
 export function checkVirtualService(spec: VirtualServiceSpec): PathIssue[] {
   const out: PathIssue[] = [];
@@ -87,7 +72,7 @@ export function checkVirtualService(spec: VirtualServiceSpec): PathIssue[] {
   if (allValid) {
     for (let i = 0; i < hosts.length; i++)
       for (let j = i + 1; j < hosts.length; j++)
-        if (hostsOverlap(hosts[i]!, hosts[j]!))
+        if (hostsMatch(hosts[i]!, hosts[j]!))
           out.push({ path: `spec.hosts[${j}]`, message: `duplicate hosts in virtual service: ${hosts[i]} & ${hosts[j]}` });
   }
   if (!spec.http?.length && !spec.tcp?.length && !spec.tls?.length)
@@ -210,7 +195,7 @@ function checkHttpRoute(r: HTTPRoute, p: string, inDelegate: boolean): PathIssue
     (r.corsPolicy.allowOrigins ?? []).forEach((o, i) => out.push(...stringMatchIssues(o, `${cp}.allowOrigins[${i}]`)));
     out.push(...headerNameIssues(r.corsPolicy.allowHeaders ?? [], `${cp}.allowHeaders`));
     out.push(...headerNameIssues(r.corsPolicy.exposeHeaders ?? [], `${cp}.exposeHeaders`));
-    if (r.corsPolicy.maxAge && durationMs(r.corsPolicy.maxAge) % 1000 !== 0)
+    if (r.corsPolicy.maxAge && nanos(r.corsPolicy.maxAge) % 1_000_000_000n !== 0n)
       add(`${cp}.maxAge`, 'max_age duration is accurate only to seconds precision');
   }
 
@@ -232,7 +217,8 @@ function checkHttpRoute(r: HTTPRoute, p: string, inDelegate: boolean): PathIssue
       if (d.fixedDelay === undefined && d.exponentialDelay === undefined) add(`${fp}.delay`, 'delay must specify fixedDelay');
       if (d.fixedDelay !== undefined && d.exponentialDelay !== undefined)
         add(`${fp}.delay`, 'only one of fixedDelay, exponentialDelay may be set (oneof)');
-      if (d.fixedDelay !== undefined && durationMs(d.fixedDelay) < 1) add(`${fp}.delay.fixedDelay`, 'duration must be greater than 1ms');
+      if (d.fixedDelay !== undefined && nanos(d.fixedDelay) < 1_000_000n)
+        add(`${fp}.delay.fixedDelay`, 'duration must be greater than 1ms');
       if (d.percentage?.value !== undefined && percentError(d.percentage.value))
         add(`${fp}.delay.percentage.value`, percentError(d.percentage.value)!);
       if (d.percent !== undefined && percentError(d.percent)) add(`${fp}.delay.percent`, percentError(d.percent)!);
@@ -262,7 +248,7 @@ function checkHttpRoute(r: HTTPRoute, p: string, inDelegate: boolean): PathIssue
   if (r.retries) {
     const rp = `${p}.retries`;
     if ((r.retries.attempts ?? 0) < 0) add(`${rp}.attempts`, 'attempts cannot be negative');
-    if (r.retries.perTryTimeout !== undefined && durationMs(r.retries.perTryTimeout) < 1)
+    if (r.retries.perTryTimeout !== undefined && nanos(r.retries.perTryTimeout) < 1_000_000n)
       add(`${rp}.perTryTimeout`, 'perTryTimeout must be greater than 1ms');
     if (r.retries.retryOn !== undefined) {
       for (const policy of r.retries.retryOn.split(',').map((s) => s.trim())) {

@@ -133,7 +133,7 @@ function collect(value: unknown, file: string, doc: number, namespace: string | 
   inputs.push({ object: withNamespace(obj, namespace), origin: { source: 'file', file, doc } });
 }
 
-function withNamespace(obj: RawObject, namespace: string | undefined): RawObject {
+export function withNamespace(obj: RawObject, namespace: string | undefined): RawObject {
   if (typeof obj.kind === 'string' && CLUSTER_SCOPED_KINDS.has(obj.kind)) return obj;
   const md = obj.metadata;
   if (md !== undefined && (typeof md !== 'object' || md === null || Array.isArray(md))) return obj; // reported by the parser

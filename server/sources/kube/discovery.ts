@@ -2,14 +2,14 @@
 // resources each version has. Istio serves networking.istio.io at v1 (1.22+), v1beta1 and v1alpha3;
 // older control planes only some of them, and a cluster without Istio serves none.
 import type { KubeConfig } from '@kubernetes/client-node';
+import { asObjectOrUndefined } from '../../lib/json';
 import { getJson, KubeHttpError, statusMessage } from './http';
 import type { WatchedResource } from './resources';
 
 /** version → names of resources in it that support list and watch. */
 export type ServedResources = ReadonlyMap<string, ReadonlySet<string>>;
 
-const record = (v: unknown): Record<string, unknown> | undefined =>
-  v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+const record = asObjectOrUndefined;
 
 /**
  * Reads `/apis/GROUP` and `/apis/GROUP/VERSION` for each served version. A 404 on the group means

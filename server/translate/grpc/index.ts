@@ -4,6 +4,7 @@
 //   LDS: API listeners `host:port` (listeners.ts), xDS server listeners (inbound.ts)   RDS: `outbound|PORT||FQDN` route configs (routes.ts)
 //   CDS: EDS clusters, ROUND_ROBIN unless consistent hash (xds/clusters/grpc.ts)
 //   EDS: the sidecar EDS builder for the requested clusters (localities with load_balancing_weight).
+import { collectRouteProvenance, createRouteSourceSink } from '../routeSources';
 import { DEFAULT_OPTIONS, type LoadError, type MeshSnapshot, type ProxyModel, type TranslateOptions } from '../../model/mesh';
 import type { ClusterJson, ResourceTable } from '../types';
 import { buildProxyView } from '../view';
@@ -12,6 +13,7 @@ import { buildEndpoints } from '../xds/endpoints';
 import { buildGrpcInboundListeners } from './inbound';
 import { buildGrpcListeners } from './listeners';
 import { buildGrpcRouteConfigs } from './routes';
+import { byteCompareBy } from '../../lib/compare';
 
 export { buildGrpcListeners, grpcApiListener, GRPC_HTTP_FILTERS } from './listeners';
 export { buildGrpcRouteConfigs } from './routes';
@@ -26,7 +28,7 @@ export interface GrpcWatches {
   endpoints: readonly string[];
 }
 
-const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+const byName = byteCompareBy((r: { name?: string }) => r.name ?? '');
 
 /** EDS clusters for EDS names: the requested cluster's eds service name is its own name in grpcgen. */
 function edsClustersFor(names: readonly string[], built: readonly ClusterJson[]): ClusterJson[] {
@@ -45,16 +47,19 @@ export function translateGrpc(
   const inbound = buildGrpcInboundListeners(view, watches.listeners);
   errors.push(...inbound.errors);
   const listeners = [...buildGrpcListeners(view, watches.listeners), ...inbound.listeners];
-  const rds = buildGrpcRouteConfigs(view, watches.routes);
+  const routeSources = createRouteSourceSink();
+  const rds = buildGrpcRouteConfigs(view, watches.routes, routeSources);
   errors.push(...rds.errors);
   const clusters = buildGrpcClusters(view, [...new Set(watches.clusters)]);
   const edsNames = [...new Set(watches.endpoints)];
   const endpoints = edsNames.length === 0 ? [] : buildEndpoints(view, edsClustersFor(edsNames, buildGrpcClusters(view, edsNames)));
+  const routes = rds.routes.sort(byName);
   return {
-    listeners: listeners.sort((a, b) => compare(a.name ?? '', b.name ?? '')),
-    routes: rds.routes.sort((a, b) => compare(a.name ?? '', b.name ?? '')),
-    clusters: clusters.sort((a, b) => compare(a.name ?? '', b.name ?? '')),
+    listeners: listeners.sort(byName),
+    routes,
+    clusters: clusters.sort(byName),
     endpoints,
     errors,
+    provenance: collectRouteProvenance(routes, routeSources),
   };
 }

@@ -10,6 +10,7 @@ import type { LoadError } from '../../model/mesh';
 import { domainName, parseClusterName } from '../names';
 import type { VirtualHostJson } from '../../gen/envoy/config/route/v3/route_components_pb';
 import type { RouteConfigurationJson } from '../types';
+import type { RouteSourceSink } from '../routeSources';
 import type { ProxyView } from '../view/types';
 import { buildSidecarVirtualHosts } from '../xds/routes/virtualHosts';
 
@@ -18,7 +19,11 @@ export function withPortDomains(vhosts: readonly VirtualHostJson[], port: number
   return vhosts.map((vh) => ({ ...vh, domains: (vh.domains ?? []).flatMap((d) => (d === '*' ? [d] : [d, domainName(d, port)])) }));
 }
 
-export function buildGrpcRouteConfigs(view: ProxyView, names: Iterable<string>): { routes: RouteConfigurationJson[]; errors: LoadError[] } {
+export function buildGrpcRouteConfigs(
+  view: ProxyView,
+  names: Iterable<string>,
+  routeSources?: RouteSourceSink,
+): { routes: RouteConfigurationJson[]; errors: LoadError[] } {
   const routes: RouteConfigurationJson[] = [];
   const errors: LoadError[] = [];
   const byPort = new Map<number, ReturnType<typeof buildSidecarVirtualHosts>>();
@@ -27,7 +32,7 @@ export function buildGrpcRouteConfigs(view: ProxyView, names: Iterable<string>):
     if (!parsed || parsed.hostname === '' || parsed.port === 0) continue; // istiod: "Failed to parse"
     let built = byPort.get(parsed.port);
     if (!built) {
-      built = buildSidecarVirtualHosts(view, parsed.port);
+      built = buildSidecarVirtualHosts(view, parsed.port, routeSources);
       byPort.set(parsed.port, built);
       errors.push(...built.errors);
     }

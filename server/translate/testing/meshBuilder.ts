@@ -16,7 +16,8 @@ import {
   type ServiceModel,
   type ServicePort,
 } from '../../model/mesh';
-import { byCreation, byServiceCreation, proxyOf } from '../../model/snapshot';
+import { proxyOf } from '../../model/proxyIdentity';
+import { byCreation, byServiceCreation } from '../../model/snapshot';
 
 /** The ProxyModel for a pod (id `POD.NS`): the product's rule. */
 export { proxyOf };

@@ -2,7 +2,7 @@
 // (istio-translation.md §1–2). Pure: reads only its arguments.
 import type { IstioConfig, MeshSnapshot, ProxyModel, ServiceModel, TranslateOptions } from '../../model/mesh';
 import { endpointKey } from '../../model/mesh';
-import type { ProxyView } from './types';
+import type { BoundVirtualService, ProxyView } from './types';
 import { destinationRuleLookup } from './destinationRules';
 import { isVisibleTo, labelsMatch } from './hosts';
 import { serviceTargets } from './serviceTargets';
@@ -27,9 +27,9 @@ export function gatewaysForRouter(snapshot: MeshSnapshot, proxy: ProxyModel): Is
  * per-gateway import order (VirtualServicesForGateway), first occurrence kept. Gateway route generation
  * should call virtualServicesForGateway per server instead; this is the union the view exposes.
  */
-function routerVirtualServices(snapshot: MeshSnapshot, proxy: ProxyModel, options: TranslateOptions): IstioConfig<'VirtualService'>[] {
+function routerVirtualServices(snapshot: MeshSnapshot, proxy: ProxyModel, options: TranslateOptions): BoundVirtualService[] {
   const seen = new Set<string>();
-  const out: IstioConfig<'VirtualService'>[] = [];
+  const out: BoundVirtualService[] = [];
   for (const gw of gatewaysForRouter(snapshot, proxy)) {
     for (const vs of virtualServicesForGateway(snapshot, proxy.namespace, `${gw.meta.namespace}/${gw.meta.name}`, options)) {
       const key = `${vs.meta.namespace}/${vs.meta.name}`;
@@ -45,7 +45,7 @@ export function buildProxyView(snapshot: MeshSnapshot, proxy: ProxyModel, option
   const visible = servicesVisibleTo(snapshot, proxy.namespace);
   const sidecar = chooseSidecar(snapshot.sidecars, proxy, options.rootNamespace);
   let services: ServiceModel[];
-  let virtualServices: IstioConfig<'VirtualService'>[];
+  let virtualServices: BoundVirtualService[];
   if (proxy.type === 'router') {
     // DefaultSidecarScopeForGateway: every service exported to the gateway's namespace.
     services = dedupeByHostname(visible, proxy.namespace);

@@ -3,7 +3,8 @@
 import type { DestinationRuleSpec, Subset } from '../../model/istio';
 import type { IstioConfig, MeshSnapshot, ProxyModel, TranslateOptions } from '../../model/mesh';
 import type { EffectiveDestinationRule } from './types';
-import { isVisibleTo, labelsMatch, mostSpecificHostMatch, resolveShortname } from './hosts';
+import { mostSpecificHost, resolveShortname } from '../../model/host';
+import { isVisibleTo, labelsMatch } from './hosts';
 
 interface IndexedRule {
   config: IstioConfig<'DestinationRule'>;
@@ -77,7 +78,7 @@ export function destinationRuleLookup(
       if (r.selector) return direction === 'outbound' && local && labelsMatch(r.selector, proxy.labels);
       return true;
     });
-    const host = mostSpecificHostMatch(hostname, [...new Set(rules.map((r) => r.host))]);
+    const host = mostSpecificHost(hostname, [...new Set(rules.map((r) => r.host))]);
     if (host === undefined) return undefined;
     const same = rules.filter((r) => r.host === host);
     const selected = same.find((r) => r.selector);

@@ -2,5 +2,6 @@
 export { buildProxyView, gatewaysForRouter, servicesVisibleTo } from './buildProxyView';
 export { servicesForClusters, destinationHosts } from './clusterServices';
 export { virtualServicesForGateway, resolveGatewayName, resolveVirtualService, gatewayNames, MESH_GATEWAY } from './virtualServices';
-export { resolveShortname, hostsMatch, hostSubsetOf, isVisibleTo } from './hosts';
-export type { ProxyView, ServiceTarget, EffectiveDestinationRule } from './types';
+export { hostSubsetOf, hostsMatch, resolveShortname } from '../../model/host';
+export { isVisibleTo } from './hosts';
+export type { ProxyView, ServiceTarget, EffectiveDestinationRule, BoundVirtualService } from './types';

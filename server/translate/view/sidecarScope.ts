@@ -1,7 +1,8 @@
 // Sidecar resource scoping (model/push_context.go:getSidecarScope/initSidecarScopes, model/sidecar.go:
 // convertIstioListenerToWrapper, selectServices, selectVirtualServices).
 import type { IstioConfig, ProxyModel, ServiceModel, TranslateOptions } from '../../model/mesh';
-import { hostSubsetOf, hostsMatch, labelsMatch, resolveShortname } from './hosts';
+import { hostSubsetOf, hostsMatch, resolveShortname } from '../../model/host';
+import { labelsMatch } from './hosts';
 
 /**
  * The Sidecar in force for a sidecar proxy: Sidecars of its namespace whose workloadSelector selects it
@@ -84,10 +85,7 @@ export function dedupeByHostname(services: readonly ServiceModel[], proxyNamespa
 }
 
 /** selectVirtualServices: any VS host matching (bidirectional wildcard) an imported host of its namespace or `*`. */
-export function selectVirtualServices(
-  vss: readonly IstioConfig<'VirtualService'>[],
-  imported: ImportedHosts,
-): IstioConfig<'VirtualService'>[] {
+export function selectVirtualServices<V extends IstioConfig<'VirtualService'>>(vss: readonly V[], imported: ImportedHosts): V[] {
   return vss.filter((vs) =>
     (vs.spec.hosts ?? []).some((vh) =>
       [...(imported.get(vs.meta.namespace) ?? []), ...(imported.get('*') ?? [])].some((ih) => hostsMatch(vh, ih)),

@@ -2,6 +2,14 @@
 // computed once per (snapshot, proxy) by buildProxyView and read by every xDS builder.
 import type { DestinationRuleSpec } from '../../model/istio';
 import type { EndpointModel, IstioConfig, MeshSnapshot, ProxyModel, ServiceModel, ServicePort, TranslateOptions } from '../../model/mesh';
+import type { MergedRouteOrigin } from './delegation';
+
+/**
+ * A VirtualService as bound to a proxy: names resolved and, for a root VirtualService, its delegates merged
+ * in. `httpOrigins` (parallel to `spec.http`) says which rule each http route was as written: the root's
+ * index and, for a merged delegate route, the delegate's. Absent when `spec.http` is as written (no merge).
+ */
+export type BoundVirtualService = IstioConfig<'VirtualService'> & { readonly httpOrigins?: readonly MergedRouteOrigin[] };
 
 /** A (service, port) whose selector selects the proxy's pod: the source of inbound config. */
 export interface ServiceTarget {
@@ -32,7 +40,7 @@ export interface ProxyView {
    * exported-to-namespace, public; each by creation. Short names in hosts and destinations are
    * already resolved to FQDNs relative to the VirtualService's namespace.
    */
-  virtualServices: readonly IstioConfig<'VirtualService'>[];
+  virtualServices: readonly BoundVirtualService[];
   serviceTargets: readonly ServiceTarget[];
   /** The DestinationRule for a hostname as seen from this proxy (client ns, service ns, root ns). */
   destinationRule(hostname: string): EffectiveDestinationRule | undefined;

@@ -3,8 +3,9 @@
 // resolution (model/config.go:resolveGatewayName).
 import type { Destination, VirtualServiceSpec } from '../../model/istio';
 import type { IstioConfig, MeshSnapshot, TranslateOptions } from '../../model/mesh';
-import { delegateIndex, isRootVirtualService, mergeDelegates } from './delegation';
-import { resolveShortname } from './hosts';
+import { delegateIndex, isRootVirtualService, mergeDelegatesWithOrigins } from './delegation';
+import type { BoundVirtualService } from './types';
+import { resolveShortname } from '../../model/host';
 
 export const MESH_GATEWAY = 'mesh';
 
@@ -91,14 +92,15 @@ function tierFor(vs: IstioConfig<'VirtualService'>, proxyNamespace: string): Tie
  * VirtualServicesForGateway(proxyNamespace, gateway): the VirtualServices bound to `gateway` (`mesh` or
  * `ns/name`) that the namespace may see, in import order: private of that namespace, exported to it, public;
  * each in creation order. Delegates (no hosts) are never bound directly; root VirtualServices come back with
- * their delegates merged in (./delegation). Names are resolved (see above).
+ * their delegates merged in (./delegation) and `httpOrigins` saying where each merged rule came from. Names
+ * are resolved (see above).
  */
 export function virtualServicesForGateway(
   snapshot: MeshSnapshot,
   proxyNamespace: string,
   gateway: string,
   options: Pick<TranslateOptions, 'domainSuffix'>,
-): IstioConfig<'VirtualService'>[] {
+): BoundVirtualService[] {
   const tiers: Record<Tier, IstioConfig<'VirtualService'>[]> = { private: [], exported: [], public: [], none: [] };
   for (const vs of snapshot.virtualServices) {
     if (!vs.spec.hosts || vs.spec.hosts.length === 0) continue;
@@ -109,5 +111,9 @@ export function virtualServicesForGateway(
   const resolve = (vs: IstioConfig<'VirtualService'>) => resolveVirtualService(vs, options.domainSuffix);
   // Root VirtualServices get their delegates merged in (virtualservice_controller.go:mergeVirtualServices).
   const delegates = ordered.some(isRootVirtualService) ? delegateIndex(snapshot.virtualServices) : undefined;
-  return ordered.map((vs) => (delegates ? mergeDelegates(resolve(vs), delegates, resolve) : resolve(vs)));
+  return ordered.map((vs): BoundVirtualService => {
+    if (!delegates || !isRootVirtualService(vs)) return resolve(vs);
+    const { vs: merged, origins } = mergeDelegatesWithOrigins(resolve(vs), delegates, resolve);
+    return { ...merged, httpOrigins: origins };
+  });
 }

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import * as grpc from '@grpc/grpc-js';
 import * as grpcXds from '@grpc/grpc-js-xds';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adsz } from '../../api/adsz';
+import { adsz, type AdsClientsJson } from '../../api/adsz';
 import { TYPE } from '../../envoy/typeUrls';
 import { createRuntimeForTest, type MeshscopeRuntime } from '../../runtime';
 import { ECHO_PATH, startEchoBackend, waitFor, type EchoBackend } from '../testing/echo';
@@ -106,11 +106,11 @@ describe('live ADS path: store → grpcgen → ADS → @grpc/grpc-js-xds', () =>
     ]);
     await waitFor(() => synced(ALL, version()), 'all four types SYNCED');
     // /debug/adsz lists the client with its watches.
-    const body = adsz(rt.adsConnections(), 'ratings-grpc.default').body;
+    const body = adsz(rt.adsConnections(), 'ratings-grpc.default').body as AdsClientsJson;
     expect(body.totalClients).toBe(1);
     expect(body.clients[0]).toMatchObject({ proxy: 'ratings-grpc.default', flavour: 'grpc', mode: 'sotw' });
     expect(body.clients[0]?.watches[TYPE.listener]).toEqual([TARGET]);
-    expect(adsz(rt.adsConnections(), 'someone-else.default').body.totalClients).toBe(0);
+    expect((adsz(rt.adsConnections(), 'someone-else.default').body as AdsClientsJson).totalClients).toBe(0);
     expect(logs.some((l) => l.includes('new SotW connection') && l.includes('ratings-grpc.default'))).toBe(true);
   });
 

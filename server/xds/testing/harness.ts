@@ -1,5 +1,6 @@
 // Test harness: an AdsServer on 127.0.0.1:0 with a switchable generator and a raw test client.
-import { AdsServer } from '../server';
+import { AdsServer, type AdsServerOptions } from '../server';
+import type { AdsLimits } from '../limits';
 import { AdsTestClient } from './adsTestClient';
 import { SwitchableGenerator } from './fixtures';
 
@@ -12,15 +13,20 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function startHarness(opts: { maxResponseBytes?: number; debounceMs?: number } = {}): Promise<Harness> {
+export async function startHarness(
+  opts: { maxResponseBytes?: number; debounceMs?: number; nackLogRate?: AdsServerOptions['nackLogRate'] } & Partial<AdsLimits> = {},
+): Promise<Harness> {
+  const { maxResponseBytes, debounceMs, nackLogRate, ...limits } = opts;
   const gen = new SwitchableGenerator();
   const logs: string[] = [];
   const server = new AdsServer({
     generator: gen,
     log: (l) => logs.push(l),
-    debounceMs: opts.debounceMs ?? 5,
+    debounceMs: debounceMs ?? 5,
     maxDebounceMs: 1_000,
-    ...(opts.maxResponseBytes ? { maxResponseBytes: opts.maxResponseBytes } : {}),
+    ...(maxResponseBytes ? { maxResponseBytes } : {}),
+    ...(nackLogRate ? { nackLogRate } : {}),
+    limits,
   });
   const port = await server.start(0, '127.0.0.1');
   const client = new AdsTestClient(port);

@@ -3,6 +3,7 @@
 // (ADDED/MODIFIED/DELETED, BOOKMARK on request), 410 Gone (as HTTP status or in-stream ERROR event)
 // after compact(), dropped streams, injected failures, stop()/restart on the same port, and API
 // discovery with configurable served versions. Never imported by product code.
+import { parse as parseYaml } from 'yaml';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { DEFAULT_FAKE_RESOURCES, matchesSelectors, parseApiPath, resourceIndex, type FakeResource } from './fakeApiPaths';
@@ -297,7 +298,8 @@ export class FakeApiServer {
       this.failures = this.failures.filter((f) => f.remaining > 0);
       return this.status(res, failure.status, `injected failure ${failure.status}`);
     }
-    if (req.method !== 'GET') return this.status(res, 405, 'only GET is served');
+    if (req.method === 'PATCH') return void this.serverSideApply(req, res, url.pathname, query);
+    if (req.method !== 'GET') return this.status(res, 405, 'only GET and server-side apply (PATCH) are served');
     const parsed = parseApiPath(url.pathname, this.resources);
     switch (parsed.type) {
       case 'json':
@@ -324,6 +326,35 @@ export class FakeApiServer {
           items,
         });
       }
+    }
+  }
+
+  /**
+   * Server-side apply (PATCH application/apply-patch+yaml) of one named object: with `dryRun=All` the object
+   * is answered and nothing is stored (Kubernetes' dry run); without, it is created or updated like apply().
+   */
+  private async serverSideApply(req: IncomingMessage, res: ServerResponse, pathname: string, query: Record<string, string>): Promise<void> {
+    const parsed = parseApiPath(pathname, this.resources);
+    if (parsed.type !== 'resource' || !parsed.name) return this.status(res, 404, 'the server could not find the requested resource');
+    if (req.headers['content-type'] !== 'application/apply-patch+yaml')
+      return this.status(res, 415, 'only server-side apply patches are served');
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    let obj: Record<string, unknown>;
+    try {
+      obj = parseYaml(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>;
+    } catch (e) {
+      return this.status(res, 400, `invalid patch: ${(e as Error).message}`);
+    }
+    const md = (obj.metadata ?? {}) as Record<string, unknown>;
+    if (md.name !== parsed.name) return this.status(res, 400, 'metadata.name does not match the request path');
+    const r = parsed.resource;
+    if (r.namespaced) obj = { ...obj, metadata: { ...md, namespace: parsed.namespace } };
+    if (query.dryRun === 'All') return this.json(res, 200, obj);
+    try {
+      return this.json(res, 200, this.present(this.apply(obj), r, parsed.version, false));
+    } catch (e) {
+      return this.status(res, 422, (e as Error).message);
     }
   }
 

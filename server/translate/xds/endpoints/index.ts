@@ -6,11 +6,12 @@
 import type { ClusterLoadAssignmentJson, ClusterJson } from '../../types';
 import { parseClusterName } from '../../names';
 import { servicesForClusters } from '../../view/clusterServices';
-import { isIP } from '../../view/hosts';
+import { isIP } from '../../../model/host';
 import type { ProxyView } from '../../view/types';
 import { mergeSubsetPolicy, portLevelPolicy } from '../clusters/trafficPolicy/select';
 import { applyLocalityFailover, shouldApplyFailover } from './localityFailover';
 import { buildLocalityLbEndpoints, filterBySubset, podIndex } from './localityEndpoints';
+import { byteCompareBy } from '../../../lib/compare';
 
 export function buildEndpoints(view: ProxyView, clusters: ClusterJson[]): ClusterLoadAssignmentJson[] {
   const pods = podIndex(view.snapshot);
@@ -44,5 +45,5 @@ export function buildEndpoints(view: ProxyView, clusters: ClusterJson[]): Cluste
       applyLocalityFailover(endpoints, view.proxy.locality, setting?.failover);
     out.push(endpoints.length > 0 ? { clusterName, endpoints } : { clusterName });
   }
-  return out.sort((a, b) => ((a.clusterName ?? '') < (b.clusterName ?? '') ? -1 : (a.clusterName ?? '') > (b.clusterName ?? '') ? 1 : 0));
+  return out.sort(byteCompareBy((c) => c.clusterName ?? ''));
 }

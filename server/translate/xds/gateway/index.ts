@@ -9,12 +9,14 @@
 import type { ListenerJson } from '../../../gen/envoy/config/listener/v3/listener_pb';
 import type { RouteConfigurationJson } from '../../../gen/envoy/config/route/v3/route_pb';
 import type { LoadError } from '../../../model/mesh';
+import type { RouteSourceSink } from '../../routeSources';
 import type { ProxyView } from '../../view/types';
 import { buildGatewayListeners } from './listeners';
 import { mergeGateways } from './merge';
 import { buildGatewayRouteConfig, gatewayVsLookup } from './routeConfig';
 
-export { mergeGateways, resolvePort, sanitizeServerHosts } from './merge';
+export { sanitizeServerHosts } from '../../../model/host';
+export { mergeGateways, resolvePort } from './merge';
 export { buildGatewayRouteConfig } from './routeConfig';
 export { buildGatewayListeners } from './listeners';
 export type { MergedGateway, GwServer, ServerPort } from './types';
@@ -26,7 +28,7 @@ export interface GatewayResources {
   errors: LoadError[];
 }
 
-export function buildGatewayResources(view: ProxyView): GatewayResources {
+export function buildGatewayResources(view: ProxyView, routeSources?: RouteSourceSink): GatewayResources {
   const errors: LoadError[] = [];
   try {
     const { merged, errors: mergeErrors } = mergeGateways(view);
@@ -36,7 +38,7 @@ export function buildGatewayResources(view: ProxyView): GatewayResources {
     errors.push(...lds.errors);
     const routes: RouteConfigurationJson[] = [];
     for (const name of lds.routeNames) {
-      const r = buildGatewayRouteConfig(view, merged, name, lookup);
+      const r = buildGatewayRouteConfig(view, merged, name, lookup, routeSources);
       routes.push(r.route);
       errors.push(...r.errors);
     }

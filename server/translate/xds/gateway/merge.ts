@@ -3,6 +3,7 @@
 // resolved to the port the pod listens on (resolvePorts), and servers merged per resolved port:
 // plaintext HTTP servers share `http.<port>`, TLS servers are told apart by SNI (duplicate hosts skipped),
 // HTTPS servers that terminate TLS get `https.<server port>.<port name>.<gw name>.<gw ns>`.
+import { sanitizeServerHosts } from '../../../model/host';
 import type { Server } from '../../../model/istio';
 import type { LoadError } from '../../../model/mesh';
 import { parseProtocol } from '../../../model/parse/protocol';
@@ -12,29 +13,10 @@ import type { ProxyView, ServiceTarget } from '../../view/types';
 import { configError } from '../listeners/context';
 import { isHttpProtocol } from '../listeners/protocol';
 import { serverPortKey, type GwServer, type MergedGateway, type ServerPort } from './types';
+import { byteCompare } from '../../../lib/compare';
 
 /** kube label that opts a gateway Service out of port translation (model.DisableGatewayPortTranslationLabel). */
 export const DISABLE_PORT_TRANSLATION_LABEL = 'networking.istio.io/disable-gateway-port-translation';
-
-/** sanitizeServerHostNamespace: `./h` → `<ns>/h`, `*\/h` → `h`, `*\/*` → the single host `*`. */
-export function sanitizeServerHosts(hosts: readonly string[], namespace: string): string[] {
-  const out: string[] = [];
-  for (const h of hosts) {
-    const slash = h.indexOf('/');
-    if (slash < 0) {
-      out.push(h);
-      continue;
-    }
-    const ns = h.slice(0, slash);
-    const name = h.slice(slash + 1);
-    if (ns === '.') out.push(`${namespace}/${name}`);
-    else if (ns === '*') {
-      if (name === '*') return ['*'];
-      out.push(name);
-    } else out.push(h);
-  }
-  return out;
-}
 
 /**
  * resolvePorts with legacy label selection: the target port of the first service target whose service
@@ -73,7 +55,7 @@ export function sniHostsForServer(s: Server): string[] {
   if (!s.tls) return [];
   const set = new Set<string>();
   for (const h of s.hosts ?? []) set.add(h.includes('/') ? (h.split('/')[1] ?? h) : h);
-  return [...set].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return [...set].sort(byteCompare);
 }
 
 /** canMergeProtocols: an HTTP-class server may join an HTTP-class (or same-protocol) plaintext port. */

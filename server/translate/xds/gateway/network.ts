@@ -6,7 +6,7 @@
 import type { FilterJson } from '../../../gen/envoy/config/listener/v3/listener_components_pb';
 import type { L4MatchAttributes } from '../../../model/istio';
 import type { IstioConfig } from '../../../model/mesh';
-import { hostsMatch, hostSubsetOf } from '../../view/hosts';
+import { hostsMatch, hostSubsetOf } from '../../../model/host';
 import { configError, type BuildCtx } from '../listeners/context';
 import { routeFilters, singleDestinationFilters } from '../listeners/tcpProxy';
 import type { GatewayVsLookup } from './routeConfig';

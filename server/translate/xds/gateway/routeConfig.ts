@@ -7,12 +7,15 @@ import type { RouteJson, VirtualHostJson } from '../../../gen/envoy/config/route
 import type { RouteConfigurationJson } from '../../../gen/envoy/config/route/v3/route_pb';
 import type { IstioConfig, LoadError } from '../../../model/mesh';
 import { domainName } from '../../names';
+import type { RouteSourceSink } from '../../routeSources';
 import type { ProxyView } from '../../view/types';
 import { virtualServicesForGateway } from '../../view/virtualServices';
 import { buildHttpRoutesForVirtualService, gatewayRouteContext } from '../routes';
 import { MAX_DIRECT_RESPONSE_BODY_BYTES } from '../routes/sidecarRouteConfigs';
 import type { MergedGateway } from './types';
-import { collapseDuplicateRoutes, intersectHosts, namesForNamespace, sortVHostRoutes } from './vhosts';
+import { intersectHosts, namesForNamespace } from '../../../model/host';
+import { collapseDuplicateRoutes, sortVHostRoutes } from './vhosts';
+import { byteCompareBy } from '../../../lib/compare';
 
 /** The VirtualServices bound to a Gateway as seen from the router's namespace, memoized per build. */
 export type GatewayVsLookup = (gatewayName: string) => readonly IstioConfig<'VirtualService'>[];
@@ -26,13 +29,14 @@ export function gatewayVsLookup(view: ProxyView): GatewayVsLookup {
   };
 }
 
-const byName = (a: VirtualHostJson, b: VirtualHostJson) => ((a.name ?? '') < (b.name ?? '') ? -1 : (a.name ?? '') > (b.name ?? '') ? 1 : 0);
+const byName = byteCompareBy((v: VirtualHostJson) => v.name ?? '');
 
 export function buildGatewayRouteConfig(
   view: ProxyView,
   merged: MergedGateway,
   routeName: string,
   lookup: GatewayVsLookup = gatewayVsLookup(view),
+  routeSources?: RouteSourceSink,
 ): { route: RouteConfigurationJson; errors: LoadError[] } {
   const errors: LoadError[] = [];
   const servers = merged.serversByRouteName.get(routeName);
@@ -56,6 +60,7 @@ export function buildGatewayRouteConfig(
           gatewayNames: new Set([s.gatewayName]),
           vsNamespace: vs.meta.namespace,
           isTLS: s.server.tls !== undefined,
+          ...(routeSources ? { routeSources } : {}),
         });
         const r = buildHttpRoutesForVirtualService(vs, ctx);
         errors.push(...r.errors);

@@ -2,8 +2,9 @@
 import { describe, expect, it } from 'vitest';
 import type { RouteJson, VirtualHostJson } from '../../../gen/envoy/config/route/v3/route_components_pb';
 import type { ServiceTarget } from '../../view/types';
-import { resolvePort, sanitizeServerHosts, sniHostsForServer } from './merge';
-import { collapseDuplicateRoutes, intersectHosts, moreSpecificFirst, namesForNamespace, sortVHostRoutes } from './vhosts';
+import { resolvePort, sniHostsForServer } from './merge';
+import { compareHostSpecificity as moreSpecificFirst, intersectHosts, namesForNamespace, sanitizeServerHosts } from '../../../model/host';
+import { collapseDuplicateRoutes, sortVHostRoutes } from './vhosts';
 import { credentialResourceName } from './tlsContext';
 
 const target = (port: number, targetPort: number, labels: Record<string, string> = {}): ServiceTarget =>

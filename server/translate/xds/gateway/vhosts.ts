@@ -1,46 +1,8 @@
 // Gateway virtual host post-processing (networking/core/gateway.go: collapseDuplicateRoutes,
-// vhostMergeable; route/route.go: SortVHostRoutes; pkg/config/host/names.go: MoreSpecific, Intersection,
-// NamesForNamespace).
+// vhostMergeable; route/route.go: SortVHostRoutes). Host name order and intersection: server/model/host.
 import type { RouteJson, VirtualHostJson } from '../../../gen/envoy/config/route/v3/route_components_pb';
-import { hostSubsetOf } from '../../view/hosts';
+import { compareHostSpecificity } from '../../../model/host';
 import { isCatchAllRoute } from '../routes/match';
-
-/** host.MoreSpecific: non-wildcards first, then longest first, then alphabetical. */
-export function moreSpecificFirst(a: string, b: string): number {
-  const aw = a.startsWith('*');
-  const bw = b.startsWith('*');
-  if (aw !== bw) return aw ? 1 : -1;
-  if (a.length !== b.length) return b.length - a.length;
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
-/** host.NamesForNamespace: `ns/h` kept (as `h`) only for the VirtualService's namespace or `*`; plain hosts kept. */
-export function namesForNamespace(hosts: readonly string[], namespace: string): string[] {
-  const out: string[] = [];
-  for (const h of hosts) {
-    const slash = h.indexOf('/');
-    if (slash < 0) {
-      out.push(h);
-      continue;
-    }
-    const ns = h.slice(0, slash);
-    if (ns !== namespace && ns !== '*') continue;
-    out.push(h.slice(slash + 1));
-  }
-  return out;
-}
-
-/** host.Names.Intersection: for every pair where one covers the other, the more specific (covered) name, once. */
-export function intersectHosts(server: readonly string[], vs: readonly string[]): string[] {
-  const out: string[] = [];
-  for (const s of server) {
-    for (const v of vs) {
-      const pick = hostSubsetOf(s, v) ? s : hostSubsetOf(v, s) ? v : undefined;
-      if (pick !== undefined && !out.includes(pick)) out.push(pick);
-    }
-  }
-  return out;
-}
 
 /** SortVHostRoutes: catch-all routes moved last, both groups keeping their order. */
 export function sortVHostRoutes(routes: readonly RouteJson[]): RouteJson[] {
@@ -73,7 +35,7 @@ export function collapseDuplicateRoutes(byHost: ReadonlyMap<string, VirtualHostJ
   // istiod keys by a hash of the route pointers; the key here is the list of route identities.
   const known = new Map<string, VirtualHostJson>();
   const kept: VirtualHostJson[] = [];
-  for (const h of [...byHost.keys()].sort(moreSpecificFirst)) {
+  for (const h of [...byHost.keys()].sort(compareHostSpecificity)) {
     const vh = byHost.get(h) as VirtualHostJson;
     const key = (vh.routes ?? []).map(idOf).join(',');
     const into = known.get(key);

@@ -18,6 +18,7 @@ import { buildVirtualInboundListener } from './inbound';
 import { buildOutboundListeners } from './outbound';
 import type { RouteRefs } from './outboundListener';
 import { buildVirtualOutboundListener } from './virtualOutbound';
+import { byteCompare, byteCompareBy } from '../../../lib/compare';
 
 export {
   isGrpcProtocol,
@@ -39,7 +40,7 @@ export interface SidecarListeners {
   errors: LoadError[];
 }
 
-const byName = (a: ListenerJson, b: ListenerJson) => ((a.name ?? '') < (b.name ?? '') ? -1 : (a.name ?? '') > (b.name ?? '') ? 1 : 0);
+const byName = byteCompareBy((l: ListenerJson) => l.name ?? '');
 
 /** Says so when the Sidecar in force uses listener features meshscope does not translate. */
 function unmodelledSidecarFeatures(ctx: BuildCtx): void {
@@ -96,7 +97,7 @@ export function buildSidecarListeners(view: ProxyView): SidecarListeners {
   return {
     listeners,
     httpRoutePorts: [...refs.ports].sort((a, b) => a - b),
-    sniffedRoutes: [...refs.sniffed.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, v]) => v),
+    sniffedRoutes: [...refs.sniffed.entries()].sort(([a], [b]) => byteCompare(a, b)).map(([, v]) => v),
     errors: ctx.errors,
   };
 }

@@ -6,7 +6,8 @@ import type { IstioConfig, ServiceModel, ServicePort } from '../../../model/mesh
 import { outboundCluster } from '../../names';
 import { istioConfigMetadata } from '../../provenance';
 import type { ChainOpts } from './chainOpts';
-import { hostsOverlap, type BuildCtx } from './context';
+import { hostsMatch } from '../../../model/host';
+import type { BuildCtx } from './context';
 import { isTlsProtocol } from './protocol';
 import { routeFilters, singleDestinationFilters } from './tcpProxy';
 
@@ -36,7 +37,7 @@ function staticMatch(ctx: BuildCtx, m: L4MatchAttributes | undefined, port: numb
 
 /** tls.go getConfigsForHost: VirtualServices with a host overlapping the service (any namespace). */
 function configsForHost(vss: readonly IstioConfig<'VirtualService'>[], hostname: string): IstioConfig<'VirtualService'>[] {
-  return vss.filter((vs) => (vs.spec.hosts ?? []).some((h) => hostsOverlap(h, hostname)));
+  return vss.filter((vs) => (vs.spec.hosts ?? []).some((h) => hostsMatch(h, hostname)));
 }
 
 /** Default chain to `outbound|<p>||<host>`: p is the service's only port if it has one, else the listener port. */

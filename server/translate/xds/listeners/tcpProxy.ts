@@ -8,7 +8,8 @@ import type { TcpProxyJson } from '../../../gen/envoy/extensions/filters/network
 import type { Destination, DestinationRuleSpec, RouteDestination } from '../../../model/istio';
 import type { IstioConfig, ServiceModel } from '../../../model/mesh';
 import { outboundCluster } from '../../names';
-import { configError, protoDuration, type BuildCtx } from './context';
+import { normalizeDuration } from '../../../lib/duration';
+import { configError, type BuildCtx } from './context';
 import { tcpProxyFilter } from './filters';
 
 /** route.go GetDestinationCluster: explicit port, else the service's only port, else the listener port. */
@@ -25,11 +26,11 @@ function applyDestinationRule(tcp: TcpProxyJson, dr: DestinationRuleSpec | undef
   if (!dr) return;
   const pool = dr.trafficPolicy?.connectionPool?.tcp;
   if (pool?.idleTimeout !== undefined) {
-    const d = protoDuration(pool.idleTimeout);
+    const d = normalizeDuration(pool.idleTimeout);
     if (d !== undefined) tcp.idleTimeout = d;
   }
   if (pool?.maxConnectionDuration !== undefined) {
-    const d = protoDuration(pool.maxConnectionDuration);
+    const d = normalizeDuration(pool.maxConnectionDuration);
     if (d !== undefined) tcp.maxDownstreamConnectionDuration = d;
   }
   // maybeSetHashPolicy: top-level consistentHash.useSourceIp, overridden by the named subset's LB.

@@ -1,7 +1,8 @@
 // Small helpers against Istio's definitions (pkg/config/protocol, pkg/config/host, listener.go).
 import { describe, expect, it } from 'vitest';
 import { conflictsWith, isMatchAll, toFilterChainMatch } from './chainOpts';
-import { hostsOverlap, protoDuration } from './context';
+import { normalizeDuration as protoDuration } from '../../../lib/duration';
+import { hostsMatch as hostsOverlap } from '../../../model/host';
 import { isHttpProtocol, isSniffedProtocol, isTcpProtocol, isTlsProtocol, listenerProtocol } from './protocol';
 
 describe('protocol classes (pkg/config/protocol/instance.go, networking.go ModelProtocolToListenerProtocol)', () => {

@@ -4,7 +4,7 @@ import type { RouteActionJson, RouteJson, WeightedCluster_ClusterWeightJson } fr
 import type { HTTPRoute } from '../../../model/istio';
 import { num, str, type RouteContext } from './context';
 import { destinationCluster } from './destination';
-import { normalizeDuration } from '../duration';
+import { normalizeDuration } from '../../../lib/duration';
 import { hashPolicy } from './hash';
 import { applyHeaderOps, translateHeadersOperations } from './headers';
 import { mirrorPolicies } from './mirror';

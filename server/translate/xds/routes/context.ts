@@ -3,6 +3,7 @@
 // listener port and {'mesh'}; gateways pass the server port and `<ns>/<name>`.
 import type { HTTPRetry, HTTPRouteDestination, LoadBalancerSettings } from '../../../model/istio';
 import type { IstioConfig, LoadError, ServiceModel } from '../../../model/mesh';
+import type { RouteSourceSink } from '../../routeSources';
 import { configError } from '../configError';
 
 export type ConsistentHashLB = NonNullable<LoadBalancerSettings['consistentHash']>;
@@ -23,6 +24,8 @@ export interface RouteContext {
   isTLS?: boolean;
   /** MeshConfig.defaultHttpRetryPolicy; undefined = Istio's built-in default. */
   defaultRetryPolicy?: HTTPRetry;
+  /** Where each translated route's VirtualService rule is recorded (provenance; never changes the output). */
+  routeSources?: RouteSourceSink;
 }
 
 /** `VirtualService ns/name` + origin, for located errors (severity error unless said). */
@@ -35,15 +38,5 @@ export function vsError(
   return configError(vs, path, message, severity);
 }
 
-/** Go-style byte-wise string order (sort.Strings / `<` on strings). */
-export const byteCompare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
-
-/** Scalar → string (numbers/booleans stringified as YAML would have them); objects/arrays/null → undefined. */
-export const str = (v: unknown): string | undefined =>
-  typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : undefined;
-
-/** Finite number or undefined. */
-export const num = (v: unknown): number | undefined => {
-  const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN;
-  return Number.isFinite(n) ? n : undefined;
-};
+/** Scalar/number readers over specs (server/lib/json). */
+export { asNumber as num, asScalarString as str } from '../../../lib/json';

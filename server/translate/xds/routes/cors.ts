@@ -3,7 +3,7 @@
 import type { CorsPolicyJson } from '../../../gen/envoy/extensions/filters/http/cors/v3/cors_pb';
 import type { StringMatcherJson } from '../../../gen/envoy/type/matcher/v3/string_pb';
 import type { CorsPolicy } from '../../../model/istio';
-import { durationSeconds } from '../duration';
+import { durationSeconds } from '../../../lib/duration';
 import { toStringMatcher } from './match';
 
 export const CORS_FILTER = 'envoy.filters.http.cors';

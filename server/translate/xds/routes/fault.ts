@@ -2,7 +2,7 @@
 // placed in the route's typed_per_filter_config["envoy.filters.http.fault"].
 import type { HTTPFaultJson } from '../../../gen/envoy/extensions/filters/http/fault/v3/fault_pb';
 import type { HTTPFaultInjection } from '../../../model/istio';
-import { normalizeDuration } from '../duration';
+import { normalizeDuration } from '../../../lib/duration';
 import { integerToFractional, percentToFractional } from './percent';
 
 export const FAULT_FILTER = 'envoy.filters.http.fault';

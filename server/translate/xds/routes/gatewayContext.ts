@@ -1,13 +1,14 @@
 // RouteContext for a gateway server (networking/core/gateway.go:buildGatewayHTTPRouteConfig): routes
 // are built with the server port as listen port and `<gw ns>/<gw name>` as gateway name; service
 // lookup prefers the VirtualService's namespace; the proxy's DestinationRules give hash policies.
+import type { RouteSourceSink } from '../../routeSources';
 import type { ProxyView } from '../../view/types';
 import type { RouteContext } from './context';
 import { hashForDestination } from './hash';
 
 export function gatewayRouteContext(
   view: ProxyView,
-  opts: { serverPort: number; gatewayNames: ReadonlySet<string>; vsNamespace: string; isTLS?: boolean },
+  opts: { serverPort: number; gatewayNames: ReadonlySet<string>; vsNamespace: string; isTLS?: boolean; routeSources?: RouteSourceSink },
 ): RouteContext {
   const ctx: RouteContext = {
     listenerPort: opts.serverPort,
@@ -20,5 +21,6 @@ export function gatewayRouteContext(
     isGateway: true,
   };
   if (opts.isTLS !== undefined) ctx.isTLS = opts.isTLS;
+  if (opts.routeSources) ctx.routeSources = opts.routeSources;
   return ctx;
 }

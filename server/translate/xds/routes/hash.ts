@@ -3,7 +3,7 @@
 import type { RouteAction_HashPolicyJson } from '../../../gen/envoy/config/route/v3/route_components_pb';
 import type { Destination, DestinationRuleSpec, TrafficPolicy } from '../../../model/istio';
 import type { ConsistentHashLB } from './context';
-import { normalizeDuration } from '../duration';
+import { normalizeDuration } from '../../../lib/duration';
 
 type PortSettings = NonNullable<TrafficPolicy['portLevelSettings']>;
 

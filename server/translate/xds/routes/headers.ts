@@ -1,7 +1,8 @@
 // VirtualService `headers` → Envoy header mutations (istio route.go:TranslateHeadersOperations).
 import type { HeaderValueOptionJson } from '../../../gen/envoy/config/core/v3/base_pb';
 import type { HeaderOperations, Headers } from '../../../model/istio';
-import { byteCompare } from './context';
+import { byteCompare } from '../../../lib/compare';
+import { asObject } from '../../../lib/json';
 
 export interface HeadersOperations {
   requestHeadersToAdd: HeaderValueOptionJson[];
@@ -36,7 +37,7 @@ const dropInternal = (keys: string[] | undefined) =>
   (Array.isArray(keys) ? keys : []).filter((k): k is string => typeof k === 'string' && !isInternalHeader(k));
 
 export function translateHeadersOperations(h: Headers): HeadersOperations {
-  const obj = (v: unknown): HeaderOperations => (v && typeof v === 'object' && !Array.isArray(v) ? (v as HeaderOperations) : {});
+  const obj = (v: unknown): HeaderOperations => asObject(v) as HeaderOperations;
   const req = obj(h?.request);
   const resp = obj(h?.response);
   const reqSet = appendHeaders(req.set, false);

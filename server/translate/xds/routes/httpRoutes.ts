@@ -7,6 +7,8 @@ import type { IstioConfig, LoadError } from '../../../model/mesh';
 import { EXT } from '../../../envoy/typeUrls';
 import { parseClusterName } from '../../names';
 import { istioConfigMetadata } from '../../provenance';
+import type { RouteRuleSource } from '../../types';
+import type { BoundVirtualService } from '../../view/types';
 import { buildRouteAction, type Problem } from './action';
 import { str, vsError, type RouteContext } from './context';
 import { CORS_FILTER, translateCorsPolicy } from './cors';
@@ -87,14 +89,29 @@ export function translateRoute(
 }
 
 /**
+ * The rule as written behind `spec.http[index]` of a bound VirtualService (delegates merged: the root's rule
+ * and the delegate's), with the match index when the rule is the VirtualService's own.
+ */
+export function ruleSourceOf(vs: BoundVirtualService, index: number, match: number | undefined): RouteRuleSource {
+  const origin = vs.httpOrigins?.[index];
+  const source: RouteRuleSource = {
+    kind: 'VirtualService',
+    namespace: vs.meta.namespace,
+    name: vs.meta.name,
+    rule: `http[${origin?.rootIndex ?? index}]`,
+  };
+  const d = origin?.delegate;
+  if (d) source.delegate = { namespace: d.namespace, name: d.name, rule: `http[${d.index}]` };
+  else if (match !== undefined) source.match = match;
+  return source;
+}
+
+/**
  * BuildHTTPRoutesForVirtualService: routes in order; an http route without match yields one route
  * and stops; a translated catch-all route (IsCatchAllRoute) stops all later matches and routes;
  * a match filtered out for this proxy is neither emitted nor catch-all. Never throws.
  */
-export function buildHttpRoutesForVirtualService(
-  vs: IstioConfig<'VirtualService'>,
-  ctx: RouteContext,
-): { routes: RouteJson[]; errors: LoadError[] } {
+export function buildHttpRoutesForVirtualService(vs: BoundVirtualService, ctx: RouteContext): { routes: RouteJson[]; errors: LoadError[] } {
   const routes: RouteJson[] = [];
   const errors: LoadError[] = [];
   const http = Array.isArray(vs.spec?.http) ? vs.spec.http : [];
@@ -128,15 +145,19 @@ export function buildHttpRoutesForVirtualService(
         return undefined;
       }
     };
+    const emit = (r: RouteJson, match: number | undefined) => {
+      routes.push(r);
+      ctx.routeSources?.record(r, ruleSourceOf(vs, i, match));
+    };
     if (matches.length === 0) {
       const r = safeTranslate(undefined);
-      if (r) routes.push(r);
+      if (r) emit(r, undefined);
       catchAll = true;
     } else {
-      for (const m of matches) {
-        const r = safeTranslate(m ?? undefined);
+      for (let j = 0; j < matches.length; j++) {
+        const r = safeTranslate(matches[j] ?? undefined);
         if (!r) continue;
-        routes.push(r);
+        emit(r, j);
         if (isCatchAllRoute(r)) {
           catchAll = true;
           break;

@@ -11,4 +11,4 @@ export { isCatchAllRoute, translateRouteMatch, resolveGatewayName } from './matc
 export { destinationCluster } from './destination';
 export { hashForDestination, hashForService, hashPolicy } from './hash';
 export { convertRetryPolicy, defaultRetryPolicy } from './retry';
-export { normalizeDuration } from '../duration';
+export { normalizeDuration } from '../../../lib/duration';

@@ -9,7 +9,7 @@ import type {
 import type { StringMatcherJson } from '../../../gen/envoy/type/matcher/v3/string_pb';
 import type { MetadataMatcherJson } from '../../../gen/envoy/type/matcher/v3/metadata_pb';
 import type { HTTPMatchRequest, StringMatch } from '../../../model/istio';
-import { byteCompare } from './context';
+import { byteCompare } from '../../../lib/compare';
 
 /** Istio StringMatch → Envoy StringMatcher (networking/util ConvertToEnvoyMatch); undefined when no match type is set. */
 export function toStringMatcher(m: StringMatch | undefined): StringMatcherJson | undefined {

@@ -1,7 +1,7 @@
 // HTTPRetry → Envoy RetryPolicy (istio route/retry/retry.go:ConvertPolicy, DefaultPolicy).
 import type { RetryPolicyJson } from '../../../gen/envoy/config/route/v3/route_components_pb';
 import type { HTTPRetry } from '../../../model/istio';
-import { normalizeDuration } from '../duration';
+import { normalizeDuration } from '../../../lib/duration';
 
 export const PREVIOUS_HOSTS_PREDICATE = 'envoy.retry_host_predicates.previous_hosts';
 export const PREVIOUS_HOSTS_TYPE = 'type.googleapis.com/envoy.extensions.retry.host.previous_hosts.v3.PreviousHostsPredicate';

@@ -3,6 +3,7 @@
 import type { RouteConfigurationJson } from '../../../gen/envoy/config/route/v3/route_pb';
 import type { LoadError, ServiceModel } from '../../../model/mesh';
 import { sidecarRouteName, sniffedRouteName } from '../../names';
+import type { RouteSourceSink } from '../../routeSources';
 import type { ProxyView } from '../../view/types';
 import { viewForRoutePort } from '../listeners/egress';
 import { catchAllVirtualHost } from './catchAll';
@@ -26,13 +27,14 @@ function routeConfig(name: string, virtualHosts: RouteConfigurationJson['virtual
 export function buildSidecarRouteConfigs(
   view: ProxyView,
   ports: readonly number[],
+  routeSources?: RouteSourceSink,
 ): { routes: RouteConfigurationJson[]; errors: LoadError[] } {
   const routes: RouteConfigurationJson[] = [];
   const errors: LoadError[] = [];
   const egressProxy = view.sidecar?.spec?.outboundTrafficPolicy?.egressProxy;
   for (const port of [...new Set(ports)]) {
     // GetEgressListenerForRDS: a Sidecar egress listener on this port scopes the services and VirtualServices.
-    const built = buildSidecarVirtualHosts(viewForRoutePort(view, port), port);
+    const built = buildSidecarVirtualHosts(viewForRoutePort(view, port), port, routeSources);
     errors.push(...built.errors);
     const catchAll = catchAllVirtualHost(view.outboundTrafficPolicy, view.outboundTrafficPolicy === 'ALLOW_ANY' ? egressProxy : undefined);
     routes.push(routeConfig(sidecarRouteName(port), [...built.vhosts, catchAll]));
@@ -48,9 +50,10 @@ export function buildSniffedRouteConfig(
   view: ProxyView,
   service: ServiceModel,
   port: number,
+  routeSources?: RouteSourceSink,
 ): { route: RouteConfigurationJson; errors: LoadError[] } {
   const name = sniffedRouteName(service.hostname, port);
-  const built = buildSidecarVirtualHosts(viewForRoutePort(view, port), port);
+  const built = buildSidecarVirtualHosts(viewForRoutePort(view, port), port, routeSources);
   const host = service.hostname.toLowerCase();
   const matched = built.vhosts.filter((vh) => (vh.domains ?? []).some((d) => d === name || d === host));
   const vhosts = matched.length === 1 ? [{ ...(matched[0] as (typeof matched)[number]), domains: ['*'] }] : matched;

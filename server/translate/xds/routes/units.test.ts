@@ -3,8 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { destinationCluster } from './destination';
 import { altVirtualHosts } from './domains';
-import { formatDuration, normalizeDuration } from '../duration';
-import { hostMatches, mostSpecificHostMatch } from './hosts';
+import { formatDuration, normalizeDuration } from '../../../lib/duration';
+import { hostsMatch as hostMatches, mostSpecificHostMatch } from '../../../model/host';
 import { buildSidecarRouteConfigs } from './sidecarRouteConfigs';
 import { encodeRoute, service, view, virtualService } from './testing';
 

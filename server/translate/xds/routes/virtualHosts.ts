@@ -4,12 +4,14 @@
 import type { RouteJson, VirtualHostJson } from '../../../gen/envoy/config/route/v3/route_components_pb';
 import type { IstioConfig, LoadError, Protocol, ServiceModel } from '../../../model/mesh';
 import { domainName, outboundCluster } from '../../names';
+import type { RouteSourceSink } from '../../routeSources';
 import type { ProxyView } from '../../view/types';
-import { byteCompare, type RouteContext } from './context';
+import { byteCompare } from '../../../lib/compare';
+import type { RouteContext } from './context';
 import { defaultOutboundRoute, traceOperation } from './defaultRoute';
 import { dedupeDomains, ipv6Compliant, serviceDomains } from './domains';
 import { hashForDestination, hashForService, hashPolicy } from './hash';
-import { hostMatches, isWildcard, mostSpecificHostMatch } from './hosts';
+import { hostsMatch, isWildcard, mostSpecificHostMatch } from '../../../model/host';
 import { buildHttpRoutesForVirtualService, dedupeErrors } from './httpRoutes';
 
 const HTTP_OR_SNIFFED: ReadonlySet<Protocol> = new Set<Protocol>(['HTTP', 'HTTP2', 'GRPC', 'GRPC-Web', 'HTTP_PROXY', 'Unsupported']);
@@ -47,7 +49,7 @@ export function selectVirtualServices(vss: readonly VS[], services: ReadonlyMap<
       const h = raw.toLowerCase();
       if (services.has(h)) return true;
       const candidates = isWildcard(h) ? [...services.keys()] : wildcardSvc;
-      return candidates.some((s) => hostMatches(h, s));
+      return candidates.some((s) => hostsMatch(h, s));
     }),
   );
 }
@@ -87,7 +89,7 @@ function separateHosts(vs: VS, registry: ReadonlyMap<string, ServiceModel>, inde
   for (const w of wildcards) {
     let found = false;
     for (const [svcHost, svc] of registry) {
-      if (!hostMatches(svcHost, w)) continue;
+      if (!hostsMatch(svcHost, w)) continue;
       found = true;
       if (index.get(svcHost) === vsKey(vs)) services.push(svc);
     }
@@ -97,8 +99,13 @@ function separateHosts(vs: VS, registry: ReadonlyMap<string, ServiceModel>, inde
 }
 
 /** The routing context of a sidecar on listener port P. */
-export function sidecarRouteContext(view: ProxyView, port: number, registry: ReadonlyMap<string, ServiceModel>): RouteContext {
-  return {
+export function sidecarRouteContext(
+  view: ProxyView,
+  port: number,
+  registry: ReadonlyMap<string, ServiceModel>,
+  routeSources?: RouteSourceSink,
+): RouteContext {
+  const ctx: RouteContext = {
     listenerPort: port,
     gatewayNames: new Set(['mesh']),
     proxyLabels: view.proxy.labels,
@@ -108,6 +115,8 @@ export function sidecarRouteContext(view: ProxyView, port: number, registry: Rea
       dst.destination ? hashForDestination(view.destinationRule(dst.destination.host)?.spec, dst.destination) : undefined,
     isGateway: false,
   };
+  if (routeSources) ctx.routeSources = routeSources;
+  return ctx;
 }
 
 /** Concrete-service aliases: ExternalName (Alias) services pointing at the hostname. */
@@ -118,12 +127,16 @@ function aliasesOf(view: ProxyView, hostname: string): string[] {
 }
 
 /** Virtual hosts (sorted by name, no catch-all) of route config `<port>` for a sidecar. */
-export function buildSidecarVirtualHosts(view: ProxyView, port: number): { vhosts: VirtualHostJson[]; errors: LoadError[] } {
+export function buildSidecarVirtualHosts(
+  view: ProxyView,
+  port: number,
+  routeSources?: RouteSourceSink,
+): { vhosts: VirtualHostJson[]; errors: LoadError[] } {
   const errors: LoadError[] = [];
   const registry = servicesForPort(view, port);
   const vss = port === 80 ? [...view.virtualServices] : selectVirtualServices(view.virtualServices, registry);
   const index = wildcardVsIndex(view.virtualServices, view.services);
-  const ctx = sidecarRouteContext(view, port, registry);
+  const ctx = sidecarRouteContext(view, port, registry, routeSources);
 
   const wrappers: Wrapper[] = [];
   for (const vs of vss) {

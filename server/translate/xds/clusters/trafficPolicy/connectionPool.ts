@@ -4,7 +4,7 @@
 // h2UpgradePolicy and useClientProtocol live in HttpProtocolOptions (typed_extension_protocol_options),
 // which the generated registry cannot encode: they are skipped.
 import type { ConnectionPoolSettings } from '../../../../model/istio';
-import { durationTextSeconds, normalizeDurationText } from '../../duration';
+import { durationTextSeconds, normalizeDurationText } from '../../../../lib/duration';
 import { reportBadDuration, type MutableCluster, type PolicyContext } from './context';
 import type { Located } from './select';
 

@@ -2,7 +2,7 @@
 // applyRoundRobinLoadBalancer, applyLeastRequestLoadBalancer, setWarmup, ApplyRingHashLoadBalancer).
 // Locality failover priorities/weights on the load assignment are not applied (see endpoints/).
 import type { LoadBalancerSettings } from '../../../../model/istio';
-import { normalizeDurationText } from '../../duration';
+import { normalizeDurationText } from '../../../../lib/duration';
 import { reportBadDuration, type MutableCluster, type PolicyContext } from './context';
 import type { Located } from './select';
 

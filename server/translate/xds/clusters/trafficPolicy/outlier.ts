@@ -1,6 +1,6 @@
 // Outlier detection (cluster_traffic_policy.go:applyOutlierDetection).
 import type { OutlierDetection } from '../../../../model/istio';
-import { normalizeDurationText } from '../../duration';
+import { normalizeDurationText } from '../../../../lib/duration';
 import { reportBadDuration, type MutableCluster, type PolicyContext } from './context';
 import type { Located } from './select';
 

@@ -7,7 +7,7 @@ import { buildSnapshot, istio, pod, port, service } from '../../../testing/meshB
 import type { ClusterJson } from '../../../types';
 import { buildProxyView } from '../../../view/buildProxyView';
 import { buildClusters } from '../index';
-import { normalizeDurationText } from '../../duration';
+import { normalizeDurationText } from '../../../../lib/duration';
 
 const R = 'reviews.default.svc.cluster.local';
 

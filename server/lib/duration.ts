@@ -1,5 +1,6 @@
 // google.protobuf.Duration as written in Istio YAML (Go time.ParseDuration syntax: "10s", "1.5s", "500ms",
-// "1m30s", "24h") → canonical proto3 JSON ("10s", "1.500s"). Shared by routes and clusters.
+// "1m30s", "24h") → canonical proto3 JSON ("10s", "1.500s"). The one duration parser: routes, clusters,
+// listeners (tcp_proxy) and VirtualService validation.
 // Pure; invalid input returns undefined (the caller reports it).
 
 const UNIT_NANOS: Record<string, bigint> = {
