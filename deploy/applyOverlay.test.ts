@@ -10,7 +10,6 @@ import { parse, parseAllDocuments } from 'yaml';
 
 const DIR = dirname(fileURLToPath(import.meta.url));
 const OVERLAY = join(DIR, 'overlays', 'apply');
-// biome-ignore lint/suspicious/noExplicitAny: parsed manifests are walked loosely, as in deploy.test.ts
 type Doc = Record<string, any>;
 const read = (file: string): Doc[] => parseAllDocuments(readFileSync(file, 'utf8')).map((d) => d.toJS() as Doc);
 const WRITE = ['create', 'update', 'patch', 'delete', 'deletecollection', '*'];

@@ -7,9 +7,9 @@
 // Pure: reads only the snapshot and options.
 import type { IstioConfig, MeshSnapshot, PodModel, ProxyModel, ServiceModel, TranslateOptions } from '../model/mesh';
 import { endpointKey } from '../model/mesh';
-import { buildProxyView, gatewaysForRouter } from '../translate/view/buildProxyView';
 import { hostsMatch, resolveShortname } from '../model/host';
 import { proxyIdOf } from '../model/proxyIdentity';
+import { buildProxyView, gatewaysForRouter } from '../translate/view';
 import { ruleTargets, type RuleTarget } from './routes';
 import { nodeId } from './ids';
 

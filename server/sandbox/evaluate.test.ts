@@ -77,6 +77,14 @@ describe('evaluate: blast radius and semantic diff', () => {
     expect(d?.routes[0]?.detail).toContain('weights v1 100 → v1 50/v2 50');
   });
 
+  it('over the translation limit: the rest are listed as unverified, and a proxy asked for by name still gets its diff', () => {
+    const pp = SIDECARS[1]!;
+    const { result } = evaluate(bookinfoBase(), reviewsSplit({ v1: 50, v2: 50 }), { maxTranslate: 0, proxies: [pp] });
+    expect(result.blastRadius.map((e) => [e.proxy, e.unverified])).toEqual(SIDECARS.map((id) => [id, true]));
+    expect(result.diffs.map((d) => d.proxy)).toEqual([pp]);
+    expect(result.diffs[0]?.routes[0]?.weights?.after).toEqual({ [cluster('v1')]: 50, [cluster('v2')]: 50 });
+  });
+
   it('an unchanged draft changes nothing and translates nothing', () => {
     const { result } = evaluate(bookinfoBase(), readBookinfo('networking/virtual-service-all-v1.yaml'));
     expect(result.blastRadius).toEqual([]);

@@ -14,7 +14,8 @@ import { nodeAt, parseDraft, type ParsedDraft } from './draft';
 import { withEnvoyJson } from './envoyJson';
 import { compareFindings } from './findings';
 import { applyEdits } from './overlay';
-import type { BaseParts } from './translateParts';
+import { type BaseParts, translateBoth } from './translateParts';
+import { diffProxy } from './diffProxy';
 import type { DraftEdit, EvaluateResult, ProxyDiff, RequestCheck, RoutingContract, SandboxProblem } from './types';
 
 export interface SandboxBase {
@@ -98,8 +99,14 @@ export function evaluate(base: SandboxBase, draft: string | readonly DraftEdit[]
   const maxDiffs = opts.maxDiffs ?? 20;
   const wanted = opts.proxies ?? (radius.diffs.size <= maxDiffs ? [...radius.diffs.keys()] : []);
   const diffs: ProxyDiff[] = [];
+  const unverified = new Set(radius.entries.filter((e) => e.unverified).map((e) => e.proxy));
   for (const id of wanted) {
-    const d = radius.diffs.get(id);
+    let d = radius.diffs.get(id);
+    // A proxy asked for by name that was over the translation limit is translated now (the list is bounded).
+    if (!d && unverified.has(id)) {
+      const both = translateBoth(base.snapshot, draftSnap, id, options, false);
+      d = diffProxy(id, both.before, both.after)?.diff;
+    }
     if (d) diffs.push(withEnvoyJson(d));
   }
   const result: EvaluateResult = {

@@ -21,7 +21,7 @@ const byName = byteCompareBy((r: { name?: string }) => r.name ?? '');
 
 export function translateProxy(snapshot: MeshSnapshot, proxy: ProxyModel, options: TranslateOptions = DEFAULT_OPTIONS): ResourceTable {
   const view = buildProxyView(snapshot, proxy, options);
-  const errors: LoadError[] = [];
+  const errors: LoadError[] = [...view.errors];
   const table: ResourceTable = { listeners: [], routes: [], clusters: [], endpoints: [], errors, provenance: [] };
   const routeSources = createRouteSourceSink();
 

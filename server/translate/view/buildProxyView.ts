@@ -1,12 +1,22 @@
 // buildProxyView: istiod's SidecarScope for one proxy plus the PushContext lookups builders need
 // (istio-translation.md §1–2). Pure: reads only its arguments.
-import type { IstioConfig, MeshSnapshot, ProxyModel, ServiceModel, TranslateOptions } from '../../model/mesh';
+import type { LoadError, MeshSnapshot, ProxyModel, ServiceModel, TranslateOptions } from '../../model/mesh';
 import { endpointKey } from '../../model/mesh';
-import type { BoundVirtualService, ProxyView } from './types';
+import { completeView } from './complete';
 import { destinationRuleLookup } from './destinationRules';
-import { isVisibleTo, labelsMatch } from './hosts';
+import { buildGatewayView } from './gateway/binding';
+import type { GatewayView } from './gateway/types';
+import { isVisibleTo } from './hosts';
 import { serviceTargets } from './serviceTargets';
-import { chooseSidecar, dedupeByHostname, importedHosts, selectServices, selectVirtualServices } from './sidecarScope';
+import {
+  chooseSidecar,
+  dedupeByHostname,
+  importedHosts,
+  selectServices,
+  selectVirtualServices,
+  unmatchedEgressHosts,
+} from './sidecarScope';
+import type { BoundVirtualService, ProxyView, ProxyViewBase } from './types';
 import { MESH_GATEWAY, virtualServicesForGateway } from './virtualServices';
 
 /** Services exported to a namespace (servicesExportedToNamespace), in snapshot order. */
@@ -15,23 +25,15 @@ export function servicesVisibleTo(snapshot: MeshSnapshot, namespace: string): Se
 }
 
 /**
- * The Gateways (`ns/name`) whose selector selects a router's labels, in creation order
- * (push_context.go:mergeGateways; no selector = every gateway pod).
+ * The VirtualServices bound to any Gateway selecting the router, in the per-gateway import order
+ * (VirtualServicesForGateway), first occurrence kept: the union the view exposes (route generation binds per
+ * server through view.gateway).
  */
-export function gatewaysForRouter(snapshot: MeshSnapshot, proxy: ProxyModel): IstioConfig<'Gateway'>[] {
-  return snapshot.gateways.filter((g) => labelsMatch(g.spec?.selector, proxy.labels));
-}
-
-/**
- * Extension point for gateways: the VirtualServices bound to any Gateway selecting the router, in the
- * per-gateway import order (VirtualServicesForGateway), first occurrence kept. Gateway route generation
- * should call virtualServicesForGateway per server instead; this is the union the view exposes.
- */
-function routerVirtualServices(snapshot: MeshSnapshot, proxy: ProxyModel, options: TranslateOptions): BoundVirtualService[] {
+function routerVirtualServices(gateway: GatewayView): BoundVirtualService[] {
   const seen = new Set<string>();
   const out: BoundVirtualService[] = [];
-  for (const gw of gatewaysForRouter(snapshot, proxy)) {
-    for (const vs of virtualServicesForGateway(snapshot, proxy.namespace, `${gw.meta.namespace}/${gw.meta.name}`, options)) {
+  for (const gw of gateway.merged.gateways) {
+    for (const vs of gateway.virtualServices(`${gw.meta.namespace}/${gw.meta.name}`)) {
       const key = `${vs.meta.namespace}/${vs.meta.name}`;
       if (seen.has(key)) continue;
       seen.add(key);
@@ -44,18 +46,22 @@ function routerVirtualServices(snapshot: MeshSnapshot, proxy: ProxyModel, option
 export function buildProxyView(snapshot: MeshSnapshot, proxy: ProxyModel, options: TranslateOptions): ProxyView {
   const visible = servicesVisibleTo(snapshot, proxy.namespace);
   const sidecar = chooseSidecar(snapshot.sidecars, proxy, options.rootNamespace);
+  const targets = serviceTargets(snapshot, proxy);
+  const gateway = proxy.type === 'router' ? buildGatewayView(snapshot, proxy, options, targets) : undefined;
   let services: ServiceModel[];
   let virtualServices: BoundVirtualService[];
-  if (proxy.type === 'router') {
+  const errors: LoadError[] = [...(gateway?.errors ?? [])];
+  if (gateway) {
     // DefaultSidecarScopeForGateway: every service exported to the gateway's namespace.
     services = dedupeByHostname(visible, proxy.namespace);
-    virtualServices = routerVirtualServices(snapshot, proxy, options);
+    virtualServices = routerVirtualServices(gateway);
   } else {
     const meshVs = virtualServicesForGateway(snapshot, proxy.namespace, MESH_GATEWAY, options);
     if (sidecar && (sidecar.spec.egress ?? []).length > 0) {
       const imported = importedHosts(sidecar, proxy.namespace, options);
       services = dedupeByHostname(selectServices(visible, imported), proxy.namespace);
       virtualServices = selectVirtualServices(meshVs, imported);
+      errors.push(...unmatchedEgressHosts(sidecar, proxy.namespace, options, visible, meshVs));
     } else {
       // Default scope (`*/*`); a Sidecar without egress also imports everything.
       services = dedupeByHostname(visible, proxy.namespace);
@@ -75,18 +81,18 @@ export function buildProxyView(snapshot: MeshSnapshot, proxy: ProxyModel, option
     );
   };
   const destinationRule = destinationRuleLookup(snapshot, proxy, options, (h) => service(h)?.namespace);
-  const view: ProxyView = {
+  const base: ProxyViewBase = {
     snapshot,
     proxy,
     options,
     outboundTrafficPolicy,
     services,
     virtualServices,
-    serviceTargets: serviceTargets(snapshot, proxy),
+    serviceTargets: targets,
     destinationRule,
     service,
     endpoints: (svc, port) => snapshot.endpoints.get(endpointKey(svc))?.get(port) ?? [],
   };
-  if (sidecar) view.sidecar = sidecar;
-  return view;
+  if (sidecar) base.sidecar = sidecar;
+  return completeView(base, gateway ? { errors, gateway } : { errors });
 }

@@ -1,10 +1,10 @@
 // Services a proxy needs clusters for (model/sidecar.go:collectImportedServices): the imported services plus,
 // for CDS only, the visible services that are destinations of imported VirtualServices.
 import type { ServiceModel } from '../../model/mesh';
-import type { ProxyView } from './types';
+import type { ProxyViewBase } from './types';
 import { isVisibleTo } from './hosts';
 
-export function destinationHosts(view: Pick<ProxyView, 'virtualServices'>): string[] {
+export function destinationHosts(view: Pick<ProxyViewBase, 'virtualServices'>): string[] {
   const hosts = new Set<string>();
   for (const vs of view.virtualServices) {
     for (const r of vs.spec.http ?? []) {
@@ -18,7 +18,7 @@ export function destinationHosts(view: Pick<ProxyView, 'virtualServices'>): stri
   return [...hosts];
 }
 
-export function servicesForClusters(view: ProxyView): ServiceModel[] {
+export function servicesForClusters(view: Pick<ProxyViewBase, 'services' | 'virtualServices' | 'snapshot' | 'proxy'>): ServiceModel[] {
   const have = new Set(view.services.map((s) => s.hostname));
   const extra: ServiceModel[] = [];
   for (const host of destinationHosts(view)) {

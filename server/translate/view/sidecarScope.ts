@@ -1,7 +1,8 @@
 // Sidecar resource scoping (model/push_context.go:getSidecarScope/initSidecarScopes, model/sidecar.go:
 // convertIstioListenerToWrapper, selectServices, selectVirtualServices).
-import type { IstioConfig, ProxyModel, ServiceModel, TranslateOptions } from '../../model/mesh';
 import { hostSubsetOf, hostsMatch, resolveShortname } from '../../model/host';
+import type { IstioConfig, LoadError, ProxyModel, ServiceModel, TranslateOptions } from '../../model/mesh';
+import { configError } from '../configError';
 import { labelsMatch } from './hosts';
 
 /**
@@ -91,4 +92,42 @@ export function selectVirtualServices<V extends IstioConfig<'VirtualService'>>(v
       [...(imported.get(vs.meta.namespace) ?? []), ...(imported.get('*') ?? [])].some((ih) => hostsMatch(vh, ih)),
     ),
   );
+}
+
+/**
+ * Egress hosts that import nothing for this proxy: no visible service (hostname a subset of the host) and no
+ * VirtualService bound to the mesh (a host matching it) in the host's namespace. istiod accepts such a host
+ * silently and the proxy simply gets no config for it (model/sidecar.go convertIstioListenerToWrapper;
+ * sidecar_test.go TestCreateSidecarScope "sidecar-scope-with-illegal-host"); meshscope says so, located.
+ */
+export function unmatchedEgressHosts(
+  sidecar: IstioConfig<'Sidecar'>,
+  proxyNamespace: string,
+  options: TranslateOptions,
+  visible: readonly ServiceModel[],
+  meshVirtualServices: readonly IstioConfig<'VirtualService'>[],
+): LoadError[] {
+  const out: LoadError[] = [];
+  (sidecar.spec.egress ?? []).forEach((eg, i) => {
+    (eg.hosts ?? []).forEach((h, j) => {
+      const slash = typeof h === 'string' ? h.indexOf('/') : -1;
+      if (slash < 0) return; // rejected by validation
+      let ns = h.slice(0, slash);
+      if (ns === '~') return;
+      if (ns === '.') ns = proxyNamespace;
+      const host = resolveShortname(h.slice(slash + 1), sidecar.meta.namespace, options.domainSuffix);
+      const inNs = (n: string) => ns === '*' || ns === n;
+      const service = visible.some((s) => inNs(s.namespace) && hostSubsetOf(s.hostname, host));
+      const vs = meshVirtualServices.some((v) => inNs(v.meta.namespace) && (v.spec.hosts ?? []).some((vh) => hostsMatch(vh, host)));
+      if (service || vs) return;
+      out.push(
+        configError(
+          sidecar,
+          `spec.egress[${i}].hosts[${j}]`,
+          `egress host ${h} imports nothing for namespace ${proxyNamespace}: no visible service or VirtualService matches it`,
+        ),
+      );
+    });
+  });
+  return out;
 }

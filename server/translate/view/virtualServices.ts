@@ -3,9 +3,9 @@
 // resolution (model/config.go:resolveGatewayName).
 import type { Destination, VirtualServiceSpec } from '../../model/istio';
 import type { IstioConfig, MeshSnapshot, TranslateOptions } from '../../model/mesh';
+import { resolveShortname } from '../../model/host';
 import { delegateIndex, isRootVirtualService, mergeDelegatesWithOrigins } from './delegation';
 import type { BoundVirtualService } from './types';
-import { resolveShortname } from '../../model/host';
 
 export const MESH_GATEWAY = 'mesh';
 

@@ -4,7 +4,6 @@
 // TLS (certificate providers) is not generated yet.
 import { outboundCluster, parseClusterName } from '../../names';
 import type { ClusterJson } from '../../types';
-import { servicesForClusters } from '../../view/clusterServices';
 import type { ProxyView } from '../../view/types';
 import { applyLoadBalancer } from './trafficPolicy/loadBalancer';
 import { mergeSubsetPolicy, portLevelPolicy } from './trafficPolicy/select';
@@ -28,7 +27,7 @@ function applyHash(c: ClusterJson, lb: Parameters<typeof applyLoadBalancer>[1]) 
  * port and subset the proxy could ask for. Unknown services still get a bare default cluster, as istiod does.
  */
 export function buildGrpcClusters(view: ProxyView, names?: readonly string[]): ClusterJson[] {
-  const services = servicesForClusters(view);
+  const services = view.destinationServices();
   const wanted =
     names ??
     services.flatMap((s) =>

@@ -7,7 +7,6 @@ import type { LoadError, ServiceModel } from '../../../model/mesh';
 import { inboundCluster } from '../../names';
 import { configPathOf } from '../../provenance';
 import type { ClusterJson } from '../../types';
-import { destinationRuleLookup } from '../../view/destinationRules';
 import type { ProxyView, ServiceTarget } from '../../view/types';
 import { baseCluster, istioMetadata, upstreamBind } from './base';
 import { applyTrafficPolicy } from './trafficPolicy/apply';
@@ -27,7 +26,7 @@ interface InboundSpec {
 
 /** The rule for inbound clusters: like outbound, but workloadSelector rules are ignored (sidecar.go:DestinationRule). */
 function inboundRule(view: ProxyView, hostname: string) {
-  return destinationRuleLookup(view.snapshot, view.proxy, view.options, (h) => view.service(h)?.namespace, 'inbound')(hostname);
+  return view.inboundDestinationRule(hostname);
 }
 
 /** InboundConnectionPoolForPort: an ingress listener's connectionPool for the port, else inboundConnectionPool. */

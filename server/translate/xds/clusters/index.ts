@@ -14,10 +14,8 @@
 // - locality failover priorities and the DR tunnel / proxyProtocol settings.
 import type { LoadError } from '../../../model/mesh';
 import type { ClusterJson } from '../../types';
-import { servicesForClusters } from '../../view/clusterServices';
 import type { ProxyView } from '../../view/types';
 import { podIndex } from '../endpoints/localityEndpoints';
-import { clusterScopeView } from '../listeners/egress';
 import { buildInboundClusters } from './inbound';
 import { buildServicePortClusters } from './outbound';
 import { blackHoleCluster, inboundPassthroughCluster, passthroughCluster } from './special';
@@ -27,7 +25,7 @@ export function buildClusters(view: ProxyView): { clusters: ClusterJson[]; error
   const pods = podIndex(view.snapshot);
   const timeout = view.options.connectTimeout;
   const all: ClusterJson[] = [];
-  for (const svc of servicesForClusters(clusterScopeView(view))) {
+  for (const svc of view.clusterServices()) {
     if (svc.resolution === 'Alias') continue;
     for (const port of svc.ports) {
       if (port.protocol === 'UDP') continue;

@@ -5,7 +5,6 @@
 // Locality failover priorities are applied as ApplyLocalityLoadBalancer does (see localityFailover.ts).
 import type { ClusterLoadAssignmentJson, ClusterJson } from '../../types';
 import { parseClusterName } from '../../names';
-import { servicesForClusters } from '../../view/clusterServices';
 import { isIP } from '../../../model/host';
 import type { ProxyView } from '../../view/types';
 import { mergeSubsetPolicy, portLevelPolicy } from '../clusters/trafficPolicy/select';
@@ -15,7 +14,7 @@ import { byteCompareBy } from '../../../lib/compare';
 
 export function buildEndpoints(view: ProxyView, clusters: ClusterJson[]): ClusterLoadAssignmentJson[] {
   const pods = podIndex(view.snapshot);
-  const services = servicesForClusters(view);
+  const services = view.destinationServices();
   const out: ClusterLoadAssignmentJson[] = [];
   for (const c of clusters) {
     if (c.type !== 'EDS') continue;

@@ -12,14 +12,10 @@ import type { LoadError } from '../../../model/mesh';
 import type { RouteSourceSink } from '../../routeSources';
 import type { ProxyView } from '../../view/types';
 import { buildGatewayListeners } from './listeners';
-import { mergeGateways } from './merge';
-import { buildGatewayRouteConfig, gatewayVsLookup } from './routeConfig';
+import { buildGatewayRouteConfig } from './routeConfig';
 
-export { sanitizeServerHosts } from '../../../model/host';
-export { mergeGateways, resolvePort } from './merge';
 export { buildGatewayRouteConfig } from './routeConfig';
 export { buildGatewayListeners } from './listeners';
-export type { MergedGateway, GwServer, ServerPort } from './types';
 
 export interface GatewayResources {
   listeners: ListenerJson[];
@@ -30,15 +26,14 @@ export interface GatewayResources {
 
 export function buildGatewayResources(view: ProxyView, routeSources?: RouteSourceSink): GatewayResources {
   const errors: LoadError[] = [];
+  const gateway = view.gateway;
+  if (!gateway) return { listeners: [], routes: [], errors };
   try {
-    const { merged, errors: mergeErrors } = mergeGateways(view);
-    errors.push(...mergeErrors);
-    const lookup = gatewayVsLookup(view);
-    const lds = buildGatewayListeners(view, merged, lookup);
+    const lds = buildGatewayListeners(view, gateway);
     errors.push(...lds.errors);
     const routes: RouteConfigurationJson[] = [];
     for (const name of lds.routeNames) {
-      const r = buildGatewayRouteConfig(view, merged, name, lookup, routeSources);
+      const r = buildGatewayRouteConfig(view, gateway, name, routeSources);
       routes.push(r.route);
       errors.push(...r.errors);
     }

@@ -10,16 +10,14 @@ import type { ListenerJson } from '../../../gen/envoy/config/listener/v3/listene
 import type { LoadError } from '../../../model/mesh';
 import { parseProtocol } from '../../../model/parse/protocol';
 import { listenerName } from '../../names';
-import type { ProxyView } from '../../view/types';
+import type { GatewayView, ProxyView } from '../../view/types';
 import { toFilterChainMatch } from '../listeners/chainOpts';
 import type { BuildCtx } from '../listeners/context';
 import { delimitedStatPrefix, tlsInspector } from '../listeners/filters';
-import { isHttpProtocol } from '../listeners/protocol';
+import { isHttpProtocol } from '../../../model/protocol';
+import type { GatewayChain } from './chain';
 import { gatewayHcmFilter } from './hcm';
-import { isHttpsWithTermination } from './merge';
 import { networkChains } from './network';
-import type { GatewayVsLookup } from './routeConfig';
-import { serverPortKey, type GatewayChain, type MergedGateway } from './types';
 import { buildGatewayTlsContext, tlsTransportSocket } from './tlsContext';
 
 /** PILOT_GATEWAY_TRANSPORT_SOCKET_CONNECT_TIMEOUT default. */
@@ -33,14 +31,14 @@ function wildcard(view: ProxyView): string {
 
 export function buildGatewayListeners(
   view: ProxyView,
-  merged: MergedGateway,
-  lookup: GatewayVsLookup,
+  gateway: GatewayView,
 ): { listeners: ListenerJson[]; routeNames: string[]; errors: LoadError[] } {
+  const merged = gateway.merged;
   const ctx: BuildCtx = { view, errors: [] };
   const byName = new Map<string, { bind: string; port: number; chains: GatewayChain[] }>();
   const tlsHostsByPort = new Map<number, Map<string, string>>();
   for (const sp of merged.serverPorts) {
-    const servers = merged.mergedServers.get(serverPortKey(sp));
+    const servers = gateway.serversAt(sp);
     if (!servers) continue;
     const bind = sp.bind || wildcard(view);
     const chains: GatewayChain[] = [];
@@ -49,12 +47,12 @@ export function buildGatewayListeners(
     } else {
       for (const g of servers.servers) {
         const info = merged.tlsServerInfo.get(g);
-        if (isHttpsWithTermination(g) && g.server.tls) {
+        if (g.httpsTermination && g.server.tls) {
           const hcm: GatewayChain['hcm'] = { rds: info?.routeName ?? '' };
           if (g.server.name) hcm.statPrefix = g.server.name;
           chains.push({ opts: { sniHosts: [...(info?.sniHosts ?? [])] }, tls: buildGatewayTlsContext(g.server.tls), hcm });
         } else {
-          chains.push(...networkChains(ctx, g, sp.number, lookup, info?.sniHosts ?? [], tlsHostsByPort));
+          chains.push(...networkChains(ctx, g, sp.number, gateway, info?.sniHosts ?? [], tlsHostsByPort));
         }
       }
     }

@@ -5,32 +5,15 @@
 // with the *server* port as the destination port default.
 import type { FilterJson } from '../../../gen/envoy/config/listener/v3/listener_components_pb';
 import type { L4MatchAttributes } from '../../../model/istio';
-import type { IstioConfig } from '../../../model/mesh';
-import { hostsMatch, hostSubsetOf } from '../../../model/host';
+import { hostSubsetOf } from '../../../model/host';
+import type { GatewayView, GwServer } from '../../view/types';
 import { configError, type BuildCtx } from '../listeners/context';
 import { routeFilters, singleDestinationFilters } from '../listeners/tcpProxy';
-import type { GatewayVsLookup } from './routeConfig';
-import type { GatewayChain, GwServer } from './types';
+import type { GatewayChain } from './chain';
 import { buildGatewayTlsContext } from './tlsContext';
 
 /** listener.go allIstioMtlsALPNs: AUTO_PASSTHROUGH chains only accept Istio mTLS. */
 export const ISTIO_MTLS_ALPNS: readonly string[] = ['istio', 'istio-peer-exchange', 'istio-http/1.0', 'istio-http/1.1', 'istio-h2'];
-
-/** pickMatchingGatewayHosts: some VirtualService host overlaps a server host (`ns/h` only for that namespace). */
-export function vsMatchesServerHosts(serverHosts: readonly string[], vs: IstioConfig<'VirtualService'>): boolean {
-  for (const v of vs.spec.hosts ?? []) {
-    for (const g of serverHosts) {
-      let h = g;
-      const slash = g.indexOf('/');
-      if (slash >= 0) {
-        if (g.slice(0, slash) !== vs.meta.namespace) continue;
-        h = g.slice(slash + 1);
-      }
-      if (hostsMatch(h, v)) return true;
-    }
-  }
-  return false;
-}
 
 /** l4SingleMatch: match.port (if set) = server port, match.gateways (if set) holds the gateway. */
 const l4Match = (m: L4MatchAttributes | undefined, g: GwServer): boolean =>
@@ -40,9 +23,8 @@ const l4Match = (m: L4MatchAttributes | undefined, g: GwServer): boolean =>
 const l4MultiMatch = (ms: readonly L4MatchAttributes[] | undefined, g: GwServer): boolean => !ms?.length || ms.some((m) => l4Match(m, g));
 
 /** buildGatewayNetworkFiltersFromTCPRoutes: the first bound VirtualService tcp route that applies. */
-function tcpRouteFilters(ctx: BuildCtx, g: GwServer, lookup: GatewayVsLookup): FilterJson[] | undefined {
-  for (const vs of lookup(g.gatewayName)) {
-    if (!vsMatchesServerHosts(g.server.hosts, vs)) continue;
+function tcpRouteFilters(ctx: BuildCtx, g: GwServer, gateway: GatewayView): FilterJson[] | undefined {
+  for (const vs of gateway.l4Bindings(g)) {
     const tcp = vs.spec.tcp ?? [];
     for (let i = 0; i < tcp.length; i++) {
       const r = tcp[i];
@@ -59,13 +41,13 @@ export function networkChains(
   ctx: BuildCtx,
   g: GwServer,
   listenerPort: number,
-  lookup: GatewayVsLookup,
+  gateway: GatewayView,
   sniHosts: readonly string[],
   tlsHostsByPort: Map<number, Map<string, string>>,
 ): GatewayChain[] {
   const tls = g.server.tls;
   if (!tls || (tls.mode !== 'PASSTHROUGH' && tls.mode !== 'AUTO_PASSTHROUGH')) {
-    const filters = tcpRouteFilters(ctx, g, lookup);
+    const filters = tcpRouteFilters(ctx, g, gateway);
     if (filters?.length) {
       return [tls ? { opts: { sniHosts: [...sniHosts] }, tls: buildGatewayTlsContext(tls), filters } : { opts: {}, filters }];
     }
@@ -83,8 +65,7 @@ export function networkChains(
   let known = tlsHostsByPort.get(listenerPort);
   if (!known) tlsHostsByPort.set(listenerPort, (known = new Map()));
   const bind = g.server.bind ?? '';
-  for (const vs of lookup(g.gatewayName)) {
-    if (!vsMatchesServerHosts(g.server.hosts, vs)) continue;
+  for (const vs of gateway.l4Bindings(g)) {
     (vs.spec.tls ?? []).forEach((r, ri) => {
       if (!r?.route?.length) return;
       (r.match ?? []).forEach((m, mi) => {

@@ -5,41 +5,25 @@
 // catch-all routes moved last, vhosts sorted by name; `blackhole:<port>` when nothing binds.
 import type { RouteJson, VirtualHostJson } from '../../../gen/envoy/config/route/v3/route_components_pb';
 import type { RouteConfigurationJson } from '../../../gen/envoy/config/route/v3/route_pb';
-import type { IstioConfig, LoadError } from '../../../model/mesh';
+import type { LoadError } from '../../../model/mesh';
 import { domainName } from '../../names';
 import type { RouteSourceSink } from '../../routeSources';
-import type { ProxyView } from '../../view/types';
-import { virtualServicesForGateway } from '../../view/virtualServices';
+import type { GatewayView, ProxyView } from '../../view/types';
 import { buildHttpRoutesForVirtualService, gatewayRouteContext } from '../routes';
 import { MAX_DIRECT_RESPONSE_BODY_BYTES } from '../routes/sidecarRouteConfigs';
-import type { MergedGateway } from './types';
-import { intersectHosts, namesForNamespace } from '../../../model/host';
-import { collapseDuplicateRoutes, sortVHostRoutes } from './vhosts';
 import { byteCompareBy } from '../../../lib/compare';
-
-/** The VirtualServices bound to a Gateway as seen from the router's namespace, memoized per build. */
-export type GatewayVsLookup = (gatewayName: string) => readonly IstioConfig<'VirtualService'>[];
-
-export function gatewayVsLookup(view: ProxyView): GatewayVsLookup {
-  const cache = new Map<string, readonly IstioConfig<'VirtualService'>[]>();
-  return (gatewayName) => {
-    let vss = cache.get(gatewayName);
-    if (!vss) cache.set(gatewayName, (vss = virtualServicesForGateway(view.snapshot, view.proxy.namespace, gatewayName, view.options)));
-    return vss;
-  };
-}
+import { collapseDuplicateRoutes, sortVHostRoutes } from './vhosts';
 
 const byName = byteCompareBy((v: VirtualHostJson) => v.name ?? '');
 
 export function buildGatewayRouteConfig(
   view: ProxyView,
-  merged: MergedGateway,
+  gateway: GatewayView,
   routeName: string,
-  lookup: GatewayVsLookup = gatewayVsLookup(view),
   routeSources?: RouteSourceSink,
 ): { route: RouteConfigurationJson; errors: LoadError[] } {
   const errors: LoadError[] = [];
-  const servers = merged.serversByRouteName.get(routeName);
+  const servers = gateway.merged.serversByRouteName.get(routeName);
   if (!servers || servers.length === 0) {
     return { route: { name: routeName, virtualHosts: [], validateClusters: false }, errors };
   }
@@ -49,9 +33,7 @@ export function buildGatewayRouteConfig(
   for (const s of servers) {
     const port = s.server.port.number;
     const redirect = s.server.tls?.httpsRedirect === true;
-    for (const vs of lookup(s.gatewayName)) {
-      const hosts = intersectHosts(namesForNamespace(s.server.hosts, vs.meta.namespace), vs.spec.hosts ?? []);
-      if (hosts.length === 0) continue;
+    for (const { vs, hosts } of gateway.httpBindings(s)) {
       const key = `${s.gatewayName}\u0000${vs.meta.namespace}/${vs.meta.name}`;
       let routes = built.get(key);
       if (!routes) {

@@ -1,5 +1,6 @@
 // Gateway virtual host post-processing (networking/core/gateway.go: collapseDuplicateRoutes,
-// vhostMergeable; route/route.go: SortVHostRoutes). Host name order and intersection: server/model/host.
+// vhostMergeable; route/route.go: SortVHostRoutes). Host name order and intersection: server/model/host; which
+// hosts a VirtualService binds to a server is the view's (view/gateway/binding.ts).
 import type { RouteJson, VirtualHostJson } from '../../../gen/envoy/config/route/v3/route_components_pb';
 import { compareHostSpecificity } from '../../../model/host';
 import { isCatchAllRoute } from '../routes/match';

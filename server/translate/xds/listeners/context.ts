@@ -2,7 +2,7 @@
 import type { LoadError } from '../../../model/mesh';
 import type { ProxyView } from '../../view/types';
 
-export { configError } from '../configError';
+export { configError } from '../../configError';
 
 export interface BuildCtx {
   view: ProxyView;

@@ -19,7 +19,7 @@ import type { RouteConfigurationJson } from '../../../gen/envoy/config/route/v3/
 import type { Protocol } from '../../../model/mesh';
 import { EXT } from '../../../envoy/typeUrls';
 import { corsFilter, faultFilter, HCM_FILTER, routerFilter, typed } from './filters';
-import { isHttp2Protocol } from './protocol';
+import { isHttp2Protocol } from '../../../model/protocol';
 
 export interface HcmOptions {
   direction: 'outbound' | 'inbound';

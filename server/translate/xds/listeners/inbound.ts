@@ -29,7 +29,7 @@ import { delimitedStatPrefix, PLAINTEXT_HTTP_ALPNS, RAW_BUFFER_TRANSPORT, RESERV
 import { hcmFilter } from './hcm';
 import { inboundListenerFilters } from './inboundFilters';
 import { inboundRouteConfig } from './inboundRoute';
-import { listenerProtocol, type ListenerProtocol } from './protocol';
+import { listenerProtocol, type ListenerProtocol } from '../../../model/protocol';
 
 export const VIRTUAL_INBOUND_BLACKHOLE_CHAIN = 'virtualInbound-blackhole';
 export const VIRTUAL_INBOUND_CATCHALL_HTTP_CHAIN = 'virtualInbound-catchall-http';

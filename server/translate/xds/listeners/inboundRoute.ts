@@ -6,7 +6,7 @@
 import type { RouteConfigurationJson } from '../../../gen/envoy/config/route/v3/route_pb';
 import type { Protocol } from '../../../model/mesh';
 import { DEFAULT_ROUTE_NAME, domainName } from '../../names';
-import { isGrpcProtocol } from './protocol';
+import { isGrpcProtocol } from '../../../model/protocol';
 
 export interface InboundRouteTarget {
   /** `inbound|<targetPort>||` or InboundPassthroughCluster; also the route config's name. */

@@ -28,7 +28,7 @@ export {
   isTcpProtocol,
   isTlsProtocol,
   listenerProtocol,
-} from './protocol';
+} from '../../../model/protocol';
 
 export interface SidecarListeners {
   /** Sorted by name. */

@@ -1,7 +1,7 @@
 // Sidecar outbound listeners, one per (bind, port) key, with istiod's conflict rules
 // (listener.go: buildSidecarOutboundListeners, buildSidecarOutboundListener, mergeTCPFilterChains,
 // isConflictWithWellKnownPort, buildSidecarOutboundHTTPListenerOpts).
-// Sidecar egress listeners with an explicit port get their own listener on that port (./egress);
+// Sidecar egress listeners with an explicit port get their own listener on that port (view/egress.ts);
 // captureMode NONE (bindToPort) is not modelled (see index.ts).
 import type { ListenerJson } from '../../../gen/envoy/config/listener/v3/listener_pb';
 import type { Protocol, ServiceModel, ServicePort } from '../../../model/mesh';
@@ -10,9 +10,8 @@ import { conflictsWith, parsePrefix, type ChainOpts } from './chainOpts';
 import type { BuildCtx } from './context';
 import { PLAINTEXT_HTTP_ALPNS, RAW_BUFFER_TRANSPORT, RESERVED_PORTS } from './filters';
 import { buildOutboundListener, type OutboundEntry, type RouteRefs } from './outboundListener';
-import { egressListeners } from './egress';
 import { tcpListenerChains } from './outboundTcp';
-import { isHttpProtocol, isSniffedProtocol, isTcpProtocol, listenerProtocol, type ListenerProtocol } from './protocol';
+import { isHttpProtocol, isSniffedProtocol, isTcpProtocol, listenerProtocol, type ListenerProtocol } from '../../../model/protocol';
 
 const WILDCARD = '0.0.0.0';
 
@@ -183,7 +182,7 @@ export function buildOutboundListeners(ctx: BuildCtx, refs: RouteRefs): Listener
   const { view } = ctx;
   const map = new Map<string, OutboundEntry>();
   const selfIp = view.proxy.ips[0];
-  for (const egress of egressListeners(view)) {
+  for (const egress of view.egressListeners()) {
     const ectx: BuildCtx = { view: egress.view, errors: ctx.errors };
     const listenPort = egress.port;
     if (!listenPort) for (const e of map.values()) e.locked = true;

@@ -7,8 +7,8 @@ import { outboundCluster } from '../../names';
 import { istioConfigMetadata } from '../../provenance';
 import type { ChainOpts } from './chainOpts';
 import { hostsMatch } from '../../../model/host';
+import { isTlsProtocol } from '../../../model/protocol';
 import type { BuildCtx } from './context';
-import { isTlsProtocol } from './protocol';
 import { routeFilters, singleDestinationFilters } from './tcpProxy';
 
 export interface OutboundTarget {

@@ -13,7 +13,8 @@ import {
   type Resolution,
   type ServiceModel,
 } from '../../../model/mesh';
-import type { ProxyView, ServiceTarget } from '../../view/types';
+import { completeView } from '../../view/complete';
+import type { ProxyView, ProxyViewBase, ServiceTarget } from '../../view/types';
 import { endpoint as meshEndpoint, istio } from '../../testing/meshBuilder';
 import { bookinfo } from '../../../testing/paths';
 
@@ -99,7 +100,7 @@ export function makeView(o: ViewOpts = {}): ProxyView {
     ...o.proxy,
   };
   const services = o.services ?? [];
-  const view: ProxyView = {
+  const view: ProxyViewBase = {
     snapshot: { ...EMPTY_SNAPSHOT, services },
     proxy,
     options: DEFAULT_OPTIONS,
@@ -123,7 +124,7 @@ export function makeView(o: ViewOpts = {}): ProxyView {
       origin: { source: 'file' },
     };
   }
-  return view;
+  return completeView(view);
 }
 
 /** Protocol from a port name as Kubernetes services declare it (conversion.go ConvertProtocol, name prefix). */

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { conflictsWith, isMatchAll, toFilterChainMatch } from './chainOpts';
 import { normalizeDuration as protoDuration } from '../../../lib/duration';
 import { hostsMatch as hostsOverlap } from '../../../model/host';
-import { isHttpProtocol, isSniffedProtocol, isTcpProtocol, isTlsProtocol, listenerProtocol } from './protocol';
+import { isHttpProtocol, isSniffedProtocol, isTcpProtocol, isTlsProtocol, listenerProtocol } from '../../../model/protocol';
 
 describe('protocol classes (pkg/config/protocol/instance.go, networking.go ModelProtocolToListenerProtocol)', () => {
   it('classifies every Istio protocol', () => {

@@ -4,7 +4,7 @@
 import type { HTTPRetry, HTTPRouteDestination, LoadBalancerSettings } from '../../../model/istio';
 import type { IstioConfig, LoadError, ServiceModel } from '../../../model/mesh';
 import type { RouteSourceSink } from '../../routeSources';
-import { configError } from '../configError';
+import { configError } from '../../configError';
 
 export type ConsistentHashLB = NonNullable<LoadBalancerSettings['consistentHash']>;
 

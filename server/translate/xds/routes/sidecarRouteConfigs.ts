@@ -5,7 +5,6 @@ import type { LoadError, ServiceModel } from '../../../model/mesh';
 import { sidecarRouteName, sniffedRouteName } from '../../names';
 import type { RouteSourceSink } from '../../routeSources';
 import type { ProxyView } from '../../view/types';
-import { viewForRoutePort } from '../listeners/egress';
 import { catchAllVirtualHost } from './catchAll';
 import { dedupeErrors } from './httpRoutes';
 import { buildSidecarVirtualHosts } from './virtualHosts';
@@ -34,7 +33,7 @@ export function buildSidecarRouteConfigs(
   const egressProxy = view.sidecar?.spec?.outboundTrafficPolicy?.egressProxy;
   for (const port of [...new Set(ports)]) {
     // GetEgressListenerForRDS: a Sidecar egress listener on this port scopes the services and VirtualServices.
-    const built = buildSidecarVirtualHosts(viewForRoutePort(view, port), port, routeSources);
+    const built = buildSidecarVirtualHosts(view.routeView(port), port, routeSources);
     errors.push(...built.errors);
     const catchAll = catchAllVirtualHost(view.outboundTrafficPolicy, view.outboundTrafficPolicy === 'ALLOW_ANY' ? egressProxy : undefined);
     routes.push(routeConfig(sidecarRouteName(port), [...built.vhosts, catchAll]));
@@ -53,7 +52,7 @@ export function buildSniffedRouteConfig(
   routeSources?: RouteSourceSink,
 ): { route: RouteConfigurationJson; errors: LoadError[] } {
   const name = sniffedRouteName(service.hostname, port);
-  const built = buildSidecarVirtualHosts(viewForRoutePort(view, port), port, routeSources);
+  const built = buildSidecarVirtualHosts(view.routeView(port), port, routeSources);
   const host = service.hostname.toLowerCase();
   const matched = built.vhosts.filter((vh) => (vh.domains ?? []).some((d) => d === name || d === host));
   const vhosts = matched.length === 1 ? [{ ...(matched[0] as (typeof matched)[number]), domains: ['*'] }] : matched;

@@ -14,7 +14,8 @@ import {
   type ProxyModel,
   type ServiceModel,
 } from '../../../model/mesh';
-import type { ProxyView } from '../../view/types';
+import { completeView } from '../../view/complete';
+import type { ProxyView, ProxyViewBase } from '../../view/types';
 import { istio, service as meshService } from '../../testing/meshBuilder';
 import { DEFAULT_RETRY_ON, PREVIOUS_HOSTS_TYPE } from './retry';
 import { fixturesDir } from '../../../testing/paths';
@@ -101,7 +102,7 @@ export function view(input: ViewInput = {}): ProxyView {
     sidecars: [],
     errors: [],
   };
-  const v: ProxyView = {
+  const v: ProxyViewBase = {
     snapshot,
     proxy: input.proxy ?? proxy('productpage-v1-abc', 'default', { app: 'productpage', version: 'v1' }),
     options: DEFAULT_OPTIONS,
@@ -117,7 +118,7 @@ export function view(input: ViewInput = {}): ProxyView {
     endpoints: () => [],
   };
   if (input.sidecar) v.sidecar = input.sidecar;
-  return v;
+  return completeView(v);
 }
 
 /** model/config.go ResolveShortnameToFQDN for fixture VirtualServices (what the view does). */

@@ -2,10 +2,8 @@
 // Servers are wrapped so that the same server object identifies itself across the maps, as istiod's
 // *networking.Server pointers do, and so that errors can point back at `spec.servers[i]`.
 import type { Server } from '../../../model/istio';
-import type { DownstreamTlsContextJson } from '../../../gen/envoy/extensions/transport_sockets/tls/v3/tls_pb';
-import type { FilterJson } from '../../../gen/envoy/config/listener/v3/listener_components_pb';
-import type { IstioConfig, Protocol } from '../../../model/mesh';
-import type { ChainOpts } from '../listeners/chainOpts';
+import type { IstioConfig, LoadError, Protocol } from '../../../model/mesh';
+import type { BoundVirtualService } from '../boundVirtualService';
 
 export interface GwServer {
   /** The server with its hosts sanitized (`./h` → `<gw ns>/h`, `*\/h` → `h`, `*\/*` → `*`). */
@@ -16,6 +14,8 @@ export interface GwServer {
   /** `<gw ns>/<gw name>`. */
   gatewayName: string;
   protocol: Protocol;
+  /** gateway.IsHTTPSServerWithTLSTermination: an HTTPS server that terminates TLS (HCM chain, not tcp_proxy). */
+  httpsTermination: boolean;
 }
 
 /** model.ServerPort: the resolved (listened) port, the server's protocol as written, and its bind. */
@@ -49,11 +49,26 @@ export interface MergedGateway {
   gateways: IstioConfig<'Gateway'>[];
 }
 
-/** One filter chain before it becomes Envoy JSON (istiod's filterChainOpts, the parts gateways use). */
-export interface GatewayChain {
-  opts: Pick<ChainOpts, 'sniHosts' | 'applicationProtocols'>;
-  tls?: DownstreamTlsContextJson;
-  /** HCM chain: RDS name and (HTTPS) the server name as stat prefix. */
-  hcm?: { rds: string; statPrefix?: string };
-  filters?: FilterJson[];
+/** A VirtualService bound to a gateway server for HTTP: the hosts both sides admit (Names.Intersection). */
+export interface HttpBinding {
+  vs: BoundVirtualService;
+  hosts: readonly string[];
+}
+
+/**
+ * What applies to a router (istiod's MergedGateway + PushContext.VirtualServicesForGateway): the Gateways
+ * selecting it merged per port, and which VirtualServices bind to each server.
+ */
+export interface GatewayView {
+  merged: MergedGateway;
+  /** The merged servers of a server port. */
+  serversAt(port: ServerPort): MergedServers | undefined;
+  /** VirtualServices bound to a Gateway `ns/name`, as the router's namespace sees them, in import order. */
+  virtualServices(gatewayName: string): readonly BoundVirtualService[];
+  /** buildGatewayHTTPRouteConfig: every bound VirtualService sharing a host with the server, with those hosts. */
+  httpBindings(server: GwServer): readonly HttpBinding[];
+  /** pickMatchingGatewayHosts: the bound VirtualServices with a host overlapping the server's (TCP / TLS routes). */
+  l4Bindings(server: GwServer): readonly BoundVirtualService[];
+  /** Servers skipped while merging (conflicting ports, duplicate TLS hosts, …), located. */
+  errors: readonly LoadError[];
 }

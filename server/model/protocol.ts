@@ -1,7 +1,7 @@
 // Protocol classes of Istio's port protocols (pkg/config/protocol/instance.go: IsHTTP, IsTCP, IsTLS,
 // IsHTTP2, IsGRPC, IsUnsupported) and the listener protocol they map to
 // (pilot/pkg/networking/networking.go: ModelProtocolToListenerProtocol). `Unsupported` = sniffed.
-import type { Protocol } from '../../../model/mesh';
+import type { Protocol } from './mesh';
 
 /** HTTP, HTTP2, HTTP_PROXY, GRPC, GRPC-Web (instance.go: IsHTTP). */
 export function isHttpProtocol(p: Protocol): boolean {

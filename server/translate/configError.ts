@@ -1,6 +1,6 @@
 // A located problem about an Istio object (kind ns/name, field path, file and document), as every
 // translator reports it. Pure.
-import type { IstioConfig, LoadError } from '../../model/mesh';
+import type { IstioConfig, LoadError } from '../model/mesh';
 
 /** `Kind ns/name` at `path`, located in its source file and document when known. */
 export function configError(

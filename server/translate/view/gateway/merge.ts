@@ -5,15 +5,23 @@
 // HTTPS servers that terminate TLS get `https.<server port>.<port name>.<gw name>.<gw ns>`.
 import { sanitizeServerHosts } from '../../../model/host';
 import type { Server } from '../../../model/istio';
-import type { LoadError } from '../../../model/mesh';
+import type { IstioConfig, LoadError, MeshSnapshot, ProxyModel } from '../../../model/mesh';
 import { parseProtocol } from '../../../model/parse/protocol';
+import { isHttpProtocol } from '../../../model/protocol';
+import { configError } from '../../configError';
 import { gatewayHttpRouteName, gatewayHttpsRouteName } from '../../names';
-import { gatewaysForRouter } from '../../view/buildProxyView';
-import type { ProxyView, ServiceTarget } from '../../view/types';
-import { configError } from '../listeners/context';
-import { isHttpProtocol } from '../listeners/protocol';
+import { labelsMatch } from '../hosts';
+import type { ServiceTarget } from '../types';
 import { serverPortKey, type GwServer, type MergedGateway, type ServerPort } from './types';
 import { byteCompare } from '../../../lib/compare';
+
+/**
+ * The Gateways whose selector selects a router's labels, in creation order
+ * (push_context.go:mergeGateways; no selector = every gateway pod).
+ */
+export function gatewaysForRouter(snapshot: MeshSnapshot, proxy: ProxyModel): IstioConfig<'Gateway'>[] {
+  return snapshot.gateways.filter((g) => labelsMatch(g.spec?.selector, proxy.labels));
+}
 
 /** kube label that opts a gateway Service out of port translation (model.DisableGatewayPortTranslationLabel). */
 export const DISABLE_PORT_TRANSLATION_LABEL = 'networking.istio.io/disable-gateway-port-translation';
@@ -65,9 +73,11 @@ const canMergeProtocols = (current: string, p: string): boolean => {
   return (isHttpProtocol(c) || c === n) && isHttpProtocol(n);
 };
 
-export function mergeGateways(view: ProxyView): { merged: MergedGateway; errors: LoadError[] } {
+export function mergeGateways(
+  gateways: IstioConfig<'Gateway'>[],
+  serviceTargets: readonly ServiceTarget[],
+): { merged: MergedGateway; errors: LoadError[] } {
   const errors: LoadError[] = [];
-  const gateways = gatewaysForRouter(view.snapshot, view.proxy);
   const merged: MergedGateway = {
     serverPorts: [],
     mergedServers: new Map(),
@@ -100,8 +110,9 @@ export function mergeGateways(view: ProxyView): { merged: MergedGateway; errors:
       }
       const hosts = Array.isArray(raw.hosts) ? raw.hosts.filter((h): h is string => typeof h === 'string') : [];
       const server: Server = { ...raw, hosts: sanitizeServerHosts(hosts, gw.meta.namespace) };
-      const g: GwServer = { server, gateway: gw, index, gatewayName, protocol: parseProtocol(raw.port.protocol) };
-      const resolved = resolvePort(raw.port.number, view.serviceTargets);
+      const g: GwServer = { server, gateway: gw, index, gatewayName, protocol: parseProtocol(raw.port.protocol), httpsTermination: false };
+      g.httpsTermination = isHttpsWithTermination(g);
+      const resolved = resolvePort(raw.port.number, serviceTargets);
       const routeName = gatewayRouteName(g, resolved);
       const bind = server.bind ?? '';
       if (server.tls) {
