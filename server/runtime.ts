@@ -8,7 +8,7 @@ import { DemoApplier } from './api/apply/demo';
 import { FilesApplier, watchedDirectory } from './api/apply/files';
 import { KubeApplier } from './api/apply/kube';
 import type { Applier } from './api/apply/types';
-import { randomToken } from './api/bearer';
+import { randomToken } from './api/auth';
 import type { ApplyContext } from './api/sandboxApply';
 import { type ContractsState, liveContracts } from './api/contracts';
 import { bindAddress, hostPort, parseRuntimeConfig, sourceMode, ENV_VAR, type RuntimeConfig } from './api/runtimeConfig';
