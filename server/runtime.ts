@@ -8,10 +8,10 @@ import { DemoApplier } from './api/apply/demo';
 import { FilesApplier, watchedDirectory } from './api/apply/files';
 import { KubeApplier } from './api/apply/kube';
 import type { Applier } from './api/apply/types';
-import { randomToken } from './api/bearer';
+import { randomToken } from './api/auth';
 import type { ApplyContext } from './api/sandboxApply';
 import { type ContractsState, liveContracts } from './api/contracts';
-import { parseRuntimeConfig, sourceMode, ENV_VAR, type RuntimeConfig } from './api/runtimeConfig';
+import { bindAddress, hostPort, parseRuntimeConfig, sourceMode, ENV_VAR, type RuntimeConfig } from './api/runtimeConfig';
 import type { MeshEvent } from './api/events';
 import type { ApiContext, SyncStatus, XdsState } from './api/types';
 import { DEFAULT_OPTIONS, type MeshSnapshot, type TranslateOptions } from './model/mesh';
@@ -46,6 +46,8 @@ export interface MeshscopeRuntime {
   xds(): XdsState;
   /** Connected xDS clients (what /debug/adsz shows). */
   adsConnections(): ConnectionStatus[];
+  /** Settles once the ADS server listens or failed to (at once when there is no xdsPort). */
+  readonly xdsSettled: Promise<XdsState>;
   /** The ADS server itself (tests and benchmarks drive pushes through it). */
   readonly ads: AdsServer;
   /** What the sandbox apply endpoints need: the applier of this source, the cluster gate and the token. */
@@ -171,13 +173,18 @@ function createRuntime(config: RuntimeConfig, configError?: string, overrides: A
   const findPodByIp = !/^(0|false)$/i.test(process.env.MESHSCOPE_PROXY_FIND_POD_BY_IP ?? '');
   const ads = new AdsServer({ generator: createAdsGenerator(() => store.snapshot(), options, cache, { findPodByIp }), ...adsOpts });
   let xds: XdsState = config.xdsPort === undefined ? { state: 'off' } : { state: 'starting' };
+  // Loopback unless `--address` says otherwise (DESIGN.md §6), like the HTTP server.
+  const adsHost = bindAddress(config);
   const adsStarted =
     config.xdsPort === undefined
       ? Promise.resolve()
-      : ads.start(config.xdsPort).then(
+      : ads.start(config.xdsPort, adsHost).then(
           (port) => void (xds = { state: 'listening', port }),
           (e: unknown) =>
-            void (xds = { state: 'failing', error: `ADS server could not listen on :${config.xdsPort}: ${(e as Error).message}` }),
+            void (xds = {
+              state: 'failing',
+              error: `ADS server could not listen on ${hostPort(adsHost, config.xdsPort ?? 0)}: ${(e as Error).message}`,
+            }),
         );
   const unsubscribeAds = connectStoreToAds(store, ads);
   const sync = (): readonly SyncStatus[] => ads.syncz() as SyncStatus[];
@@ -218,6 +225,7 @@ function createRuntime(config: RuntimeConfig, configError?: string, overrides: A
     applyContext: () => ({ applier, allowApply: config.allowApply === true, token }),
     contracts: () => contracts?.(),
     xds: () => xds,
+    xdsSettled: adsStarted.then(() => xds),
     adsConnections: () => ads.connections(),
     ads,
     async stop() {
@@ -246,6 +254,8 @@ function makeApplier(config: RuntimeConfig, mode: MeshscopeRuntime['mode'], stor
  * and printed (MESHSCOPE_APPLY_TOKEN), else a random one of this process (logged once: nothing else knows it).
  */
 function applyToken(config: RuntimeConfig): string {
+  // `serve` already read --auth-token-file / MESHSCOPE_AUTH_TOKEN (it also protects UI and API: proxy.ts).
+  if (config.authToken) return config.authToken;
   if (config.authTokenFile) {
     try {
       const t = readFileSync(config.authTokenFile, 'utf8').trim();

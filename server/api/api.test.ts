@@ -124,4 +124,11 @@ describe('istiod debug shapes', () => {
     expect(inputErrors(ctx).body).toMatchObject({ version: 3, errors: snapshot.errors });
     expect(healthz(ctx).body).toMatchObject({ status: 'ok', version: 3, proxies: 6 });
   });
+
+  it('healthz is not ready (503) while ADS binds or when it could not bind its port (issue 14 item 13)', () => {
+    expect(healthz({ ...ctx, xds: { state: 'listening', port: 15010 } }).status).toBe(200);
+    expect(healthz({ ...ctx, xds: { state: 'starting' } })).toMatchObject({ status: 503, body: { status: 'starting' } });
+    const taken = healthz({ ...ctx, xds: { state: 'failing', error: 'ADS server could not listen on 127.0.0.1:15010: EADDRINUSE' } });
+    expect(taken).toMatchObject({ status: 503, body: { status: 'failing', xds: { state: 'failing' } } });
+  });
 });

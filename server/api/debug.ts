@@ -78,14 +78,23 @@ export function inputErrors(ctx: ApiContext): ApiResult<ErrorsResponse> {
   return ok({ version: ctx.snapshot.version, errors: ctx.snapshot.errors, sources: ctx.statuses ?? [], xds: ctx.xds ?? { state: 'off' } });
 }
 
+/**
+ * Liveness + readiness: 503 while the ADS server is still binding or could not bind (another process
+ * holds the port), so a second `meshscope serve` on a taken port never reports healthy.
+ */
 export function healthz(ctx: ApiContext): ApiResult {
-  return ok({
-    status: 'ok',
-    version: ctx.snapshot.version,
-    proxies: ctx.snapshot.proxies.length,
-    services: ctx.snapshot.services.length,
-    errors: ctx.snapshot.errors.length,
-    sources: ctx.statuses ?? [],
-    xds: ctx.xds ?? { state: 'off' },
-  });
+  const xds = ctx.xds ?? { state: 'off' };
+  const ready = xds.state === 'off' || xds.state === 'listening';
+  return {
+    status: ready ? 200 : 503,
+    body: {
+      status: ready ? 'ok' : xds.state === 'failing' ? 'failing' : 'starting',
+      version: ctx.snapshot.version,
+      proxies: ctx.snapshot.proxies.length,
+      services: ctx.snapshot.services.length,
+      errors: ctx.snapshot.errors.length,
+      sources: ctx.statuses ?? [],
+      xds,
+    },
+  };
 }

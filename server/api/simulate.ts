@@ -67,12 +67,3 @@ export function simulateRequest(ctx: ApiContext, body: unknown): ApiResult<Simul
   if (errors.length > 0) result.dumpErrors = errors;
   return ok(result);
 }
-
-/** Reads a Request body as JSON (a body that is not JSON becomes a 400, never a throw). */
-export async function readJsonBody(req: Request): Promise<{ body?: unknown; error?: string }> {
-  try {
-    return { body: (await req.json()) as unknown };
-  } catch (e) {
-    return { error: `body is not JSON: ${(e as Error).message}` };
-  }
-}

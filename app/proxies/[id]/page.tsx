@@ -7,7 +7,7 @@ import { readyRuntime } from '@/server/runtime';
 export const dynamic = 'force-dynamic';
 
 export default async function ProxyPage({ params }: { params: Promise<{ id: string }> }) {
-  const id = decodeURIComponent((await params).id);
+  const { id } = await params;
   const rt = await readyRuntime();
   // The view derives its rows from the config dump (server/envoy/dumpModel), so it never asks for the tables.
   const res = proxyDetail(rt.context(), id, { tables: false });

@@ -9,5 +9,5 @@ export async function GET(req: Request, ctx: { params: Promise<{ id: string }> }
   const { id } = await ctx.params;
   const rt = await readyRuntime();
   const tables = new URL(req.url, 'http://x').searchParams.get('tables') !== '0';
-  return toResponse(proxyDetail(rt.context(), decodeURIComponent(id), { tables }), req.url);
+  return toResponse(proxyDetail(rt.context(), id, { tables }), req.url);
 }
