@@ -8,7 +8,7 @@ import { DemoApplier } from './api/apply/demo';
 import { FilesApplier, watchedDirectory } from './api/apply/files';
 import { KubeApplier } from './api/apply/kube';
 import type { Applier } from './api/apply/types';
-import { randomToken } from './api/bearer';
+import { randomToken } from './api/auth';
 import type { ApplyContext } from './api/sandboxApply';
 import { type ContractsState, liveContracts } from './api/contracts';
 import { bindAddress, hostPort, parseRuntimeConfig, sourceMode, ENV_VAR, type RuntimeConfig } from './api/runtimeConfig';
@@ -17,7 +17,7 @@ import type { ApiContext, SyncStatus, XdsState } from './api/types';
 import { DEFAULT_OPTIONS, type MeshSnapshot, type TranslateOptions } from './model/mesh';
 import { createAdsGenerator } from './pipeline/adsGenerator';
 import { createCache } from './pipeline/cache';
-import { changeEvent, connectStoreToAds } from './pipeline/changes';
+import { changeEvent, connectStoreToAds } from './impact/changes';
 import type { ProxyResources, ResourceCache } from './pipeline/proxyResources';
 import { FileSource } from './sources/file/fileSource';
 import { resolveKubeConfig } from './sources/kube/kubeConfig';
@@ -137,7 +137,7 @@ function createRuntime(config: RuntimeConfig, configError?: string, overrides: A
     sandboxParts.clear();
   });
   // Live events: which proxies a change may affect, from the changed objects and the two snapshots
-  // (pipeline/affected.ts) — nothing is translated here, however many proxies the mesh has.
+  // (impact/affected.ts) — nothing is translated here, however many proxies the mesh has.
   let lastSnapshot: MeshSnapshot | undefined;
   const unsubscribeStore = store.onChange((snap, info) => {
     const prev = lastSnapshot;

@@ -41,6 +41,15 @@ describe('proxies', () => {
     expect(body.configDump.configs).toHaveLength(4);
   });
 
+  it('proxy detail without tables (what the proxy page asks for: it builds its rows from the dump)', () => {
+    const id = snapshot.proxies[0]!.id;
+    const full = proxyDetail(ctx, id).body as Json;
+    const lean = proxyDetail(ctx, id, { tables: false }).body as Json;
+    expect(lean.tables).toBeUndefined();
+    expect(lean.configDump).toEqual(full.configDump);
+    expect(JSON.stringify(lean).length).toBeLessThan(JSON.stringify(full).length);
+  });
+
   it('proxy detail carries the route provenance: reviews-80-20 http[0] made the weighted reviews route', () => {
     // virtual-service-reviews-80-20.yaml: one http rule without match → one route (route.go
     // BuildHTTPRoutesForVirtualService) in vhost reviews…:9080 of route config 9080, on every sidecar that imports reviews.

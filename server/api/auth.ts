@@ -3,7 +3,7 @@
 // then carries an HttpOnly, SameSite=Strict session cookie derived from the token (the cookie never
 // holds the token itself). Every comparison is constant-time. Used by proxy.ts for UI and API, and by
 // the apply endpoints, which require the token even when the UI does not (DESIGN.md §6).
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /** Request header proxy.ts sets (overwriting any the client sent): '1' when the caller proved the token. */
 export const AUTHENTICATED_HEADER = 'x-meshscope-authenticated';
@@ -63,3 +63,6 @@ export function isAuthenticated(req: HasHeaders, token: string | undefined): boo
 export function sessionCookie(token: string, secure: boolean): string {
   return `${AUTH_COOKIE}=${sessionValue(token)}; Path=/; HttpOnly; SameSite=Strict${secure ? '; Secure' : ''}`;
 }
+
+/** A fresh random token (what `serve` prints for the apply endpoints when no token is configured). */
+export const randomToken = (): string => randomBytes(24).toString('base64url');

@@ -1,7 +1,8 @@
 // istiod-shaped debug endpoints (pilot/pkg/xds/debug.go): /debug/registryz (model.Service JSON),
 // /debug/configz (Kubernetes-shaped configs, crd.ConvertConfig), /debug/syncz (SyncStatus[]).
-import type { IstioConfig, MeshSnapshot, Resolution, ServiceModel } from '../model/mesh';
-import { ok, type ApiContext, type ApiResult, type SyncStatus } from './types';
+import type { SourceStatus } from '../model/inputs';
+import type { IstioConfig, LoadError, MeshSnapshot, Resolution, ServiceModel } from '../model/mesh';
+import { ok, type ApiContext, type ApiResult, type SyncStatus, type XdsState } from './types';
 
 /** pilot/pkg/model/service.go Resolution is an iota enum, serialized as a number. */
 const RESOLUTION: Record<Resolution, number> = { ClientSideLB: 0, DNS: 1, Passthrough: 2, DNSRoundRobin: 3, Alias: 4 };
@@ -65,7 +66,15 @@ export function syncz(ctx: ApiContext): ApiResult<SyncStatus[]> {
   return ok([...(ctx.sync?.() ?? [])]);
 }
 
-export function inputErrors(ctx: ApiContext): ApiResult {
+/** `GET /api/errors`: located input errors, each source's health and the ADS server's state. */
+export interface ErrorsResponse {
+  version: number;
+  errors: readonly LoadError[];
+  sources: readonly SourceStatus[];
+  xds: XdsState;
+}
+
+export function inputErrors(ctx: ApiContext): ApiResult<ErrorsResponse> {
   return ok({ version: ctx.snapshot.version, errors: ctx.snapshot.errors, sources: ctx.statuses ?? [], xds: ctx.xds ?? { state: 'off' } });
 }
 

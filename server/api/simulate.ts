@@ -4,7 +4,7 @@
 // only unusable input is a 4xx.
 import { z } from 'zod';
 import { readConfigDump } from '../envoy/dumpReader';
-import { simulateProxy } from '../pipeline/simulateProxy';
+import { simulateProxy } from '../simulateMesh/simulateProxy';
 import { simulate, type SimRequest, type SimResult } from '../simulate/index';
 import { fail, ok, type ApiContext, type ApiResult } from './types';
 
@@ -66,13 +66,4 @@ export function simulateRequest(ctx: ApiContext, body: unknown): ApiResult<Simul
   const result: SimulateResponse = simulate(config, request);
   if (errors.length > 0) result.dumpErrors = errors;
   return ok(result);
-}
-
-/** Reads a Request body as JSON (a body that is not JSON becomes a 400, never a throw). */
-export async function readJsonBody(req: Request): Promise<{ body?: unknown; error?: string }> {
-  try {
-    return { body: (await req.json()) as unknown };
-  } catch (e) {
-    return { error: `body is not JSON: ${(e as Error).message}` };
-  }
 }

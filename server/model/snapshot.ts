@@ -2,7 +2,7 @@
 // Pure and deterministic: no I/O, clock, env or randomness; the same inputs give the same snapshot.
 import type { IstioKind } from './istio';
 import type { EndpointModel, IstioConfig, LoadError, MeshSnapshot, NamespaceModel, ProxyModel, ServiceModel } from './mesh';
-import type { RawInput } from '../sources/types';
+import type { RawInput } from './inputs';
 import { type EndpointIndex, kubeEndpoints, serviceEntryEndpoints, sortEndpoints } from './parse/endpoints';
 import { locate, parseInputs } from './parse/objects';
 import { objectKey } from './schema/kinds';

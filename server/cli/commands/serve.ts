@@ -12,7 +12,7 @@ import { isIP } from 'node:net';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { randomToken } from '../../api/bearer';
+import { randomToken } from '../../api/auth';
 import { MAX_HEADER_BYTES } from '../../api/httpGuard';
 import { bindAddress, ENV_VAR, sourceMode, type RuntimeConfig } from '../../api/runtimeConfig';
 import { list, parseArgs, portFlag, str, UsageError } from '../args';

@@ -2,7 +2,7 @@
 // located LoadError and the offending object is dropped, while everything else still loads.
 import type { IstioKind, IstioSpecs } from '../istio';
 import type { IstioConfig, LoadError, ObjectMeta, Origin } from '../mesh';
-import type { RawInput, RawObject } from '../../sources/types';
+import type { RawInput, RawObject } from '../inputs';
 import { objectMeta } from '../schema/kube';
 import {
   CLUSTER_SCOPED_KINDS,
