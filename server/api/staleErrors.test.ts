@@ -23,7 +23,7 @@ describe('/api/errors stale marks', () => {
     store.flush();
     const snapshot = store.snapshot();
     expect(snapshot.virtualServices[0]?.spec.http?.[0]?.route?.[0]?.weight).toBe(100);
-    const body = inputErrors({ snapshot, options: DEFAULT_OPTIONS }).body as { errors: unknown[] };
+    const body = inputErrors({ snapshot, options: DEFAULT_OPTIONS }).body as { errors: readonly unknown[] };
     expect(body.errors).toEqual([
       {
         severity: 'error',
