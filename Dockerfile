@@ -1,8 +1,11 @@
 # syntax=docker/dockerfile:1
 # meshscope production image: `docker build -t meshscope:latest .`
-#   docker run -p 3000:3000 -p 15010:15010 meshscope:latest serve              (embedded demo mesh)
-#   docker run -v ~/.kube:/kube:ro meshscope:latest serve --kubeconfig /kube/config
-# In a cluster, deploy/ runs it as `serve --in-cluster`.
+#   docker run -p 127.0.0.1:3000:3000 -p 127.0.0.1:15010:15010 meshscope:latest serve      (embedded demo mesh)
+#   docker run -p 127.0.0.1:3000:3000 -v ~/.kube:/kube:ro meshscope:latest serve --kubeconfig /kube/config
+# In a cluster, deploy/ runs it as `serve --in-cluster --address 0.0.0.0`.
+# meshscope binds loopback unless told otherwise; inside a container that would be unreachable, so the
+# image sets MESHSCOPE_ADDRESS=0.0.0.0 explicitly (every interface of the container; publish the ports
+# on 127.0.0.1 as above, or protect them: README "Security", --auth-token-file).
 #
 # `meshscope serve` (server/cli/commands/serve.ts) runs `next start` on the prebuilt .next/ and the CLI
 # itself runs as an esbuild bundle of server/cli (dist/cli, scripts/build-cli.mjs), so the image carries
@@ -35,7 +38,7 @@ RUN npm install --omit=dev --ignore-scripts && npm cache clean --force
 # --- 4. runtime ---------------------------------------------------------------------------------
 FROM ${NODE_IMAGE} AS runtime
 WORKDIR /app
-ENV NODE_ENV=production NEXT_TELEMETRY_DISABLED=1 HOSTNAME=0.0.0.0
+ENV NODE_ENV=production NEXT_TELEMETRY_DISABLED=1 MESHSCOPE_ADDRESS=0.0.0.0
 RUN groupadd --gid 10001 meshscope \
  && useradd --uid 10001 --gid 10001 --no-create-home --shell /usr/sbin/nologin meshscope
 COPY --from=prod-deps /app/node_modules ./node_modules

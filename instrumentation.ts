@@ -2,6 +2,10 @@
 // (sources, store, xDS) there without waiting for it. The edge build drops this branch.
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== 'nodejs') return;
-  const { startRuntime } = await import('./server/runtime');
-  startRuntime();
+  const { getRuntime } = await import('./server/runtime');
+  const { bindAddress } = await import('./server/api/runtimeConfig');
+  const { linkToParent } = await import('./server/cli/childLink');
+  const rt = getRuntime();
+  // Under `meshscope serve`: report the bound addresses, and exit when that parent process dies.
+  linkToParent(rt, bindAddress(rt.config));
 }

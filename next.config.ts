@@ -1,4 +1,5 @@
 import type { NextConfig } from 'next';
+import { ENV_VAR, maxBodyBytes, parseRuntimeConfig } from './server/api/runtimeConfig';
 
 const config: NextConfig = {
   // Several builds may share a checkout (parallel test runs): MESHSCOPE_DIST_DIR gives each its own.
@@ -10,6 +11,15 @@ const config: NextConfig = {
   // build never ships code that does not type-check.
   typescript: { ignoreBuildErrors: false },
   reactStrictMode: true,
+  // proxy.ts must see the request target as sent (its 400 for bad percent-encoding): without this,
+  // Next.js re-serializes the query first, turning `%FF` into a valid `%EF%BF%BD`.
+  skipProxyUrlNormalize: true,
+  experimental: {
+    // proxy.ts makes Next.js copy every request body for it, buffering at most this much (the chunk that
+    // crosses it is dropped whole). Past the body limit by more than a socket read (64 KiB), so the
+    // proxy and the route see more than the limit when the client sent more: 413, never a silent cut.
+    proxyClientMaxBodySize: maxBodyBytes(parseRuntimeConfig(process.env[ENV_VAR]).config) + 1024 * 1024,
+  },
 };
 
 export default config;

@@ -1,4 +1,5 @@
 import type { Metadata } from 'next';
+import { headers } from 'next/headers';
 import Link from 'next/link';
 import type { ReactNode } from 'react';
 import { QueryProvider } from '@/components/data/QueryProvider';
@@ -15,13 +16,16 @@ export const metadata: Metadata = {
   description: 'Inspect the Envoy config istiod would send every proxy in your mesh.',
 };
 
-export default function RootLayout({ children }: { children: ReactNode }) {
+export default async function RootLayout({ children }: { children: ReactNode }) {
+  // proxy.ts sets a fresh nonce per request; the CSP allows only scripts carrying it (Next.js adds it
+  // to its own scripts by itself). Reading headers() also makes every page render per request.
+  const nonce = (await headers()).get('x-nonce') ?? undefined;
   return (
     <html lang="en" suppressHydrationWarning>
       <head>
         {/* Applies a stored light/dark choice before first paint. */}
-        {/* biome-ignore lint/security/noDangerouslySetInnerHtml: a constant in this file, no user input */}
-        <script dangerouslySetInnerHTML={{ __html: THEME_SCRIPT }} />
+        {/* biome-ignore lint/security/noDangerouslySetInnerHtml: a constant in this file, no user input; runs under the CSP nonce */}
+        <script nonce={nonce} dangerouslySetInnerHTML={{ __html: THEME_SCRIPT }} />
       </head>
       <body>
         <QueryProvider>

@@ -1,11 +1,11 @@
 // Overview: the mesh as a graph derived from config (namespaces, services, workloads, proxies and the
 // routes between them), the sources and the located input errors.
 import { Suspense } from 'react';
-import type { ErrorsResponse } from '@/components/data/fetchers';
+import type { ErrorsResponse } from '@/server/api/contract';
 import { OverviewView } from '@/components/overview/OverviewView';
 import { analyzeMesh } from '@/server/api/analyze';
 import { inputErrors } from '@/server/api/debug';
-import { meshGraph } from '@/server/api/meshGraph';
+import { meshGraph } from '@/server/api/graph';
 import { readyRuntime } from '@/server/runtime';
 
 export const dynamic = 'force-dynamic';

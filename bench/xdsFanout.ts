@@ -10,7 +10,7 @@ import { TYPE } from '../server/envoy/typeUrls';
 import { DEFAULT_OPTIONS } from '../server/model/mesh';
 import { createAdsGenerator } from '../server/pipeline/adsGenerator';
 import { createCache } from '../server/pipeline/cache';
-import { connectStoreToAds } from '../server/pipeline/changes';
+import { connectStoreToAds } from '../server/impact/changes';
 import type { ProxyResources } from '../server/pipeline/proxyResources';
 import { Store } from '../server/sources/store';
 import { AdsServer } from '../server/xds/server';

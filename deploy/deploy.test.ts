@@ -115,6 +115,17 @@ describe('deploy/ manifests', () => {
     expect(c.resources.limits).toBeDefined();
   });
 
+  it('the pod and the image bind every interface explicitly (meshscope binds loopback by default, issue 14 item 9)', () => {
+    const args = one('Deployment').spec.template.spec.containers[0].args as string[];
+    const flag = (name: string) => args.flatMap((a, i) => (a === name ? [args[i + 1]] : []));
+    expect(flag('--address')).toEqual(['0.0.0.0']);
+    // The Service's own names pass the Host check (a probe or in-cluster client using them).
+    expect(flag('--allowed-host')).toEqual(expect.arrayContaining([`meshscope.${one('Namespace').metadata.name}.svc`]));
+    const dockerfile = readFileSync(join(DIR, '..', 'Dockerfile'), 'utf8');
+    const runtimeStage = dockerfile.slice(dockerfile.lastIndexOf('FROM '));
+    expect(runtimeStage).toMatch(/^ENV .*\bMESHSCOPE_ADDRESS=0\.0\.0\.0\b/m);
+  });
+
   it('kustomization.yaml lists every manifest, and its replicas/images target the Deployment', () => {
     const k = parseAllDocuments(readFileSync(join(DIR, 'kustomization.yaml'), 'utf8'))[0]?.toJS() as Doc;
     expect(k.apiVersion).toBe('kustomize.config.k8s.io/v1beta1');

@@ -8,10 +8,10 @@ import { DemoApplier } from './api/apply/demo';
 import { FilesApplier, watchedDirectory } from './api/apply/files';
 import { KubeApplier } from './api/apply/kube';
 import type { Applier } from './api/apply/types';
-import { randomToken } from './api/bearer';
+import { randomToken } from './api/auth';
 import type { ApplyContext } from './api/sandboxApply';
 import { type ContractsState, liveContracts } from './api/contracts';
-import { parseRuntimeConfig, sourceMode, ENV_VAR, type RuntimeConfig } from './api/runtimeConfig';
+import { bindAddress, hostPort, parseRuntimeConfig, sourceMode, ENV_VAR, type RuntimeConfig } from './api/runtimeConfig';
 import type { MeshEvent } from './api/events';
 import type { ApiContext, SyncStatus, XdsState } from './api/types';
 import { type DataPlaneOptions, DemoDataPlane } from './demo/dataPlane';
@@ -19,7 +19,7 @@ import { copyDemoOnBase, DEFAULT_DEMO_BASE, removeDemoCopy } from './demo/demoBa
 import { DEFAULT_OPTIONS, type MeshSnapshot, type TranslateOptions } from './model/mesh';
 import { createAdsGenerator } from './pipeline/adsGenerator';
 import { createCache } from './pipeline/cache';
-import { changeEvent, connectStoreToAds } from './pipeline/changes';
+import { changeEvent, connectStoreToAds } from './impact/changes';
 import type { ProxyResources, ResourceCache } from './pipeline/proxyResources';
 import { FileSource } from './sources/file/fileSource';
 import { resolveKubeConfig } from './sources/kube/kubeConfig';
@@ -48,6 +48,8 @@ export interface MeshscopeRuntime {
   xds(): XdsState;
   /** Connected xDS clients (what /debug/adsz shows). */
   adsConnections(): ConnectionStatus[];
+  /** Settles once the ADS server listens or failed to (at once when there is no xdsPort). */
+  readonly xdsSettled: Promise<XdsState>;
   /** The ADS server itself (tests and benchmarks drive pushes through it). */
   readonly ads: AdsServer;
   /** What the sandbox apply endpoints need: the applier of this source, the cluster gate and the token. */
@@ -155,7 +157,7 @@ function createRuntime(config: RuntimeConfig, configError?: string, overrides: A
     sandboxParts.clear();
   });
   // Live events: which proxies a change may affect, from the changed objects and the two snapshots
-  // (pipeline/affected.ts) — nothing is translated here, however many proxies the mesh has.
+  // (impact/affected.ts) — nothing is translated here, however many proxies the mesh has.
   let lastSnapshot: MeshSnapshot | undefined;
   const unsubscribeStore = store.onChange((snap, info) => {
     const prev = lastSnapshot;
@@ -191,13 +193,18 @@ function createRuntime(config: RuntimeConfig, configError?: string, overrides: A
   const findPodByIp = !/^(0|false)$/i.test(process.env.MESHSCOPE_PROXY_FIND_POD_BY_IP ?? '');
   const ads = new AdsServer({ generator: createAdsGenerator(() => store.snapshot(), options, cache, { findPodByIp }), ...adsOpts });
   let xds: XdsState = config.xdsPort === undefined ? { state: 'off' } : { state: 'starting' };
+  // Loopback unless `--address` says otherwise (DESIGN.md §6), like the HTTP server.
+  const adsHost = bindAddress(config);
   const adsStarted =
     config.xdsPort === undefined
       ? Promise.resolve()
-      : ads.start(config.xdsPort).then(
+      : ads.start(config.xdsPort, adsHost).then(
           (port) => void (xds = { state: 'listening', port }),
           (e: unknown) =>
-            void (xds = { state: 'failing', error: `ADS server could not listen on :${config.xdsPort}: ${(e as Error).message}` }),
+            void (xds = {
+              state: 'failing',
+              error: `ADS server could not listen on ${hostPort(adsHost, config.xdsPort ?? 0)}: ${(e as Error).message}`,
+            }),
         );
   const unsubscribeAds = connectStoreToAds(store, ads);
   const sync = (): readonly SyncStatus[] => ads.syncz() as SyncStatus[];
@@ -253,6 +260,7 @@ function createRuntime(config: RuntimeConfig, configError?: string, overrides: A
     applyContext: () => ({ applier, allowApply: config.allowApply === true, token }),
     contracts: () => contracts?.(),
     xds: () => xds,
+    xdsSettled: adsStarted.then(() => xds),
     adsConnections: () => ads.connections(),
     ads,
     async stop() {
@@ -284,6 +292,8 @@ function makeApplier(config: RuntimeConfig, mode: MeshscopeRuntime['mode'], stor
  * and printed (MESHSCOPE_APPLY_TOKEN), else a random one of this process (logged once: nothing else knows it).
  */
 function applyToken(config: RuntimeConfig): string {
+  // `serve` already read --auth-token-file / MESHSCOPE_AUTH_TOKEN (it also protects UI and API: proxy.ts).
+  if (config.authToken) return config.authToken;
   if (config.authTokenFile) {
     try {
       const t = readFileSync(config.authTokenFile, 'utf8').trim();

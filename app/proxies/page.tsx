@@ -1,7 +1,7 @@
 // Proxies: every proxy with its type, labels, xDS connection and sync state, and resource counts.
 import { Suspense } from 'react';
-import type { ErrorsResponse, ProxiesResponse } from '@/components/data/fetchers';
-import type { SyncEntry } from '@/components/data/meshFetchers';
+import type { ErrorsResponse, ProxiesResponse } from '@/server/api/contract';
+import type { SyncStatus } from '@/server/api/contract';
 import { ProxiesView } from '@/components/proxies/ProxiesView';
 import { inputErrors, syncz } from '@/server/api/debug';
 import { listProxies } from '@/server/api/proxies';
@@ -14,7 +14,7 @@ export default async function Proxies() {
   const ctx = rt.context();
   const proxies = listProxies(ctx).body as ProxiesResponse;
   const errors = inputErrors(ctx).body as ErrorsResponse;
-  const sync = syncz(ctx).body as SyncEntry[];
+  const sync = syncz(ctx).body as SyncStatus[];
   return (
     <Suspense>
       <ProxiesView initialProxies={proxies} initialErrors={errors} initialSyncz={sync} />

@@ -21,6 +21,15 @@ function cell(p: Problem, c: ProblemColumn): string | number {
   }
 }
 
+/** A row's class (severity; `stale` when the object's last good version is served) and data attributes. */
+function rowAttributes(p: Problem) {
+  return {
+    className: `${p.severity === 'error' ? 'error' : 'warning'}${p.staleSince ? ' stale' : ''}`,
+    'data-code': p.code,
+    'data-stale-since': p.staleSince,
+  };
+}
+
 /** Input errors and translation problems: where each one is (file, document, object, field path). */
 export const LOCATED_COLUMNS: readonly ProblemColumn[] = ['severity', 'file', 'doc', 'object', 'path', 'message'];
 /** Analyzer findings: Istio's level and code, the object and field path. */
@@ -56,7 +65,7 @@ export function ProblemsTable({
       <tbody>
         {problems.map((p, i) => (
           // biome-ignore lint/suspicious/noArrayIndexKey: problems may repeat and the list is never reordered
-          <tr key={i} className={p.severity === 'error' ? 'error' : 'warning'} data-code={p.code}>
+          <tr key={i} {...rowAttributes(p)}>
             {columns.map((c) => (
               <td key={c} className={MONO.has(c) ? 'mono' : undefined}>
                 {cell(p, c)}

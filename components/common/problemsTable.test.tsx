@@ -44,4 +44,19 @@ describe('ProblemsTable', () => {
     expect(renderToStaticMarkup(<ProblemsTable problems={[]} caption="x" />)).toBe('');
     expect(renderToStaticMarkup(<ProblemsTable problems={[]} caption="x" empty={<p>none</p>} />)).toBe('<p>none</p>');
   });
+
+  it('marks a row whose object is served from its last good version as stale, with the time', () => {
+    const stale: Problem = {
+      severity: 'warning',
+      message: 'stale: last good from 2026-11-23T23:00:00.000Z (the file has errors; its last good version of this object is served)',
+      file: 'mesh/vs.yaml',
+      doc: 0,
+      object: 'VirtualService shop/cart',
+      staleSince: '2026-11-23T23:00:00.000Z',
+    };
+    const html = renderToStaticMarkup(<ProblemsTable problems={[stale, loadError]} caption="Input errors" />);
+    expect(html).toContain('<tr class="warning stale" data-stale-since="2026-11-23T23:00:00.000Z">');
+    expect(html).toContain('stale: last good from 2026-11-23T23:00:00.000Z');
+    expect(html).toContain('<tr class="error"><td>error</td>');
+  });
 });

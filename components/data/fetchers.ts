@@ -1,27 +1,6 @@
-// Plain fetch functions for the UI's API (no react-query here; hooks wrap these).
-import type { ProxyCounts, ProxyDetail, ProxySummary } from '@/server/api/proxies';
-import type { XdsState } from '@/server/api/types';
-import type { LoadError } from '@/server/model/mesh';
-import type { SourceStatus } from '@/server/sources/types';
-
-export interface ProxiesResponse {
-  version: number;
-  proxies: ProxySummary[];
-  /** False when some proxies have no counts yet (large meshes: ask fetchProxyCounts for the rows shown). */
-  countsComplete?: boolean;
-}
-
-export interface ProxyCountsResponse {
-  version: number;
-  counts: Record<string, ProxyCounts>;
-}
-
-export interface ErrorsResponse {
-  version: number;
-  errors: LoadError[];
-  sources: SourceStatus[];
-  xds: XdsState;
-}
+// Plain fetch functions for the UI's API (no react-query here; hooks wrap these). Response types are the
+// server's own (server/api/contract.ts), never re-declared here.
+import type { ErrorsResponse, ProxiesResponse, ProxyCountsResponse, ProxyDetail } from '@/server/api/contract';
 
 /** GET a JSON API; a non-2xx answer throws with the server's `error` text when it has one. */
 export async function getJson<T>(url: string, signal?: AbortSignal): Promise<T> {
@@ -40,7 +19,9 @@ export async function getJson<T>(url: string, signal?: AbortSignal): Promise<T> 
 }
 
 export const fetchProxies = (signal?: AbortSignal) => getJson<ProxiesResponse>('/api/proxies', signal);
-export const fetchProxy = (id: string, signal?: AbortSignal) => getJson<ProxyDetail>(`/api/proxies/${encodeURIComponent(id)}`, signal);
+/** One proxy without the summary tables: the proxy page builds its rows from the config dump (`?tables=0`). */
+export const fetchProxy = (id: string, signal?: AbortSignal) =>
+  getJson<ProxyDetail>(`/api/proxies/${encodeURIComponent(id)}?tables=0`, signal);
 export const fetchErrors = (signal?: AbortSignal) => getJson<ErrorsResponse>('/api/errors', signal);
 export const fetchProxyCounts = (ids: readonly string[], signal?: AbortSignal) =>
   getJson<ProxyCountsResponse>(`/api/proxies?counts=${ids.map(encodeURIComponent).join(',')}`, signal);

@@ -5,9 +5,7 @@
 // the existing mesh-event invalidation (prefix match) refreshes them too.
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
-import type { ConfigObjectResult } from '@/server/api/configObject';
-import type { ProxySyncResult } from '@/server/api/proxySync';
-import type { RouteProvenance, RouteRuleSource } from '@/server/translate/types';
+import type { ConfigObjectResult, ProxySyncResult, RouteProvenance, RouteRuleSource } from '@/server/api/contract';
 import { fetchProxy, getJson } from './fetchers';
 import { queryKeys } from './queryKeys';
 

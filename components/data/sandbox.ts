@@ -1,8 +1,7 @@
 // The sandbox's HTTP calls (issue #9 §2/§4) and their query keys: POST /api/sandbox/evaluate, the live
 // Istio objects (/debug/configz) the sandbox loads and suggests subsets from, and apply / demo reset
 // (bearer token; README "HTTP endpoints").
-import type { ApplyOutcome } from '@/server/api/apply/types';
-import type { ConfigObjectResult } from '@/server/api/configObject';
+import type { ApplyOutcome, ConfigObjectResult } from '@/server/api/contract';
 import type { EvaluateResult, RequestCheck, RoutingContract } from '@/server/sandbox/types';
 import { getJson } from './fetchers';
 import { queryKeys } from './queryKeys';

@@ -1,7 +1,7 @@
 // POST /api/simulate: fetcher and query keys. A mesh proxy's trace sits under queryKeys.proxy(id), so a
 // mesh event naming the proxy (prefix invalidation) re-runs it; an uploaded dump's trace is keyed by a
 // fingerprint of the dump.
-import type { SimulateBody, SimulateResponse } from '@/server/api/simulate';
+import type { SimulateBody, SimulateResponse } from '@/server/api/contract';
 import type { SimRequest } from '@/server/simulate/types';
 import { queryKeys } from './queryKeys';
 

@@ -2,7 +2,7 @@
 // Subscribes to /api/events (SSE) and invalidates the queries a change touches.
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import type { MeshEvent } from '@/server/api/events';
+import type { MeshEvent } from '@/server/api/contract';
 import { keysToInvalidate } from './invalidation';
 
 export type LiveState = 'connecting' | 'live' | 'offline';

@@ -1,7 +1,7 @@
 'use client';
 import { useQuery } from '@tanstack/react-query';
-import type { MeshGraph } from '@/server/api/meshGraph';
-import { fetchGraph, fetchSyncz, type SyncEntry } from './meshFetchers';
+import type { MeshGraph, SyncStatus } from '@/server/api/contract';
+import { fetchGraph, fetchSyncz } from './meshFetchers';
 import { meshKeys } from './meshKeys';
 
 /** The overview graph; seeded by the server render, refetched on mesh events. */
@@ -10,6 +10,6 @@ export function useMeshGraph(initialData?: MeshGraph) {
 }
 
 /** Connected xDS clients and their per-type sync state; refetched on mesh events and on demand. */
-export function useSyncz(initialData?: SyncEntry[]) {
+export function useSyncz(initialData?: SyncStatus[]) {
   return useQuery({ queryKey: meshKeys.syncz(), queryFn: ({ signal }) => fetchSyncz(signal), ...(initialData ? { initialData } : {}) });
 }

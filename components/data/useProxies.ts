@@ -1,6 +1,7 @@
 'use client';
 import { useQuery } from '@tanstack/react-query';
-import { fetchErrors, fetchProxies, type ErrorsResponse, type ProxiesResponse } from './fetchers';
+import type { ErrorsResponse, ProxiesResponse } from '@/server/api/contract';
+import { fetchErrors, fetchProxies } from './fetchers';
 import { queryKeys } from './queryKeys';
 
 /** Every proxy with counts; seeded with the server-rendered data, refetched on mesh events. */

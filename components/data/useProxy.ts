@@ -1,6 +1,6 @@
 'use client';
 import { useQuery } from '@tanstack/react-query';
-import type { ProxyDetail } from '@/server/api/proxies';
+import type { ProxyDetail } from '@/server/api/contract';
 import { fetchProxy } from './fetchers';
 import { queryKeys } from './queryKeys';
 

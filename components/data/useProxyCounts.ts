@@ -3,7 +3,7 @@
 // counts only for proxies already translated). Accumulates per snapshot version; a new version starts over.
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import type { ProxyCounts } from '@/server/api/proxies';
+import type { ProxyCounts } from '@/server/api/contract';
 import { fetchProxyCounts } from './fetchers';
 import { queryKeys } from './queryKeys';
 

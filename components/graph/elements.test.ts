@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { MeshEdge, MeshNode } from '@/server/api/meshGraph';
+import type { MeshEdge, MeshNode } from '@/server/api/contract';
 import { edgeWidth, LIGHT, nodeLabel, shortEdgeLabel, stylesheet, toElements } from './elements';
 
 const proxy: MeshNode = {

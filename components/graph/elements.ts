@@ -1,6 +1,6 @@
 // Pure: the filtered mesh graph → cytoscape element definitions, stylesheet and layout options.
 // The renderer (MeshGraphCanvas) only hands these to cytoscape.
-import type { MeshEdge, MeshNode } from '@/server/api/meshGraph';
+import type { MeshEdge, MeshNode } from '@/server/api/contract';
 import type { FilteredGraph } from './filter';
 
 export interface NodeData {

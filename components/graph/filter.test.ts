@@ -1,7 +1,7 @@
 // Filtering the overview graph (hand-built graph): namespace seeds + neighbours, focus, hidden kinds
 // re-parented, edge kinds, and the URL round trip.
 import { describe, expect, it } from 'vitest';
-import type { MeshEdge, MeshNode } from '@/server/api/meshGraph';
+import type { MeshEdge, MeshNode } from '@/server/api/contract';
 import { DEFAULT_FILTER, filterGraph, filterToParams, namespacesOf, parseFilter, type GraphFilter } from './filter';
 
 const n = (id: string, kind: MeshNode['kind'], namespace: string, parent?: string): MeshNode => ({

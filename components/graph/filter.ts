@@ -1,5 +1,5 @@
 // Pure filtering of the mesh overview graph, and its URL form (`?ns=a,b&hide=pod&edges=route,default&focus=…`).
-import type { MeshEdge, MeshEdgeKind, MeshGraph, MeshNode, MeshNodeKind } from '@/server/api/meshGraph';
+import type { MeshEdge, MeshEdgeKind, MeshGraph, MeshNode, MeshNodeKind } from '@/server/api/contract';
 
 export const NODE_KINDS: readonly MeshNodeKind[] = ['namespace', 'service', 'workload', 'proxy', 'pod'];
 export const EDGE_KINDS: readonly MeshEdgeKind[] = ['route', 'mirror', 'default', 'endpoint'];

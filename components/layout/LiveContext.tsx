@@ -2,7 +2,7 @@
 // One /api/events subscription per page, shared: the nav's live indicator and any view that highlights
 // what just changed read it from here (useMeshEvents opens an EventSource per call, so call it once).
 import { createContext, useContext, useEffect, useState, type ReactNode } from 'react';
-import type { MeshEvent } from '@/server/api/events';
+import type { MeshEvent } from '@/server/api/contract';
 import { useMeshEvents, type LiveState } from '@/components/data/useMeshEvents';
 
 interface Live {

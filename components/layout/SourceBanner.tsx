@@ -1,7 +1,6 @@
 // Where the mesh comes from and whether that works: one line per source (demo / files / cluster,
 // connected / failing), the ADS server, and how many located input errors there are.
-import type { XdsState } from '@/server/api/types';
-import type { SourceStatus } from '@/server/sources/types';
+import type { SourceStatus, XdsState } from '@/server/api/contract';
 
 const KIND: Record<SourceStatus['kind'], string> = { demo: 'demo mesh', file: 'files', kube: 'cluster', sandbox: 'sandbox' };
 

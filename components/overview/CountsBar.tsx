@@ -1,4 +1,4 @@
-import type { MeshGraphCounts } from '@/server/api/meshGraph';
+import type { MeshGraphCounts } from '@/server/api/contract';
 
 const ITEMS: Array<[keyof MeshGraphCounts, string]> = [
   ['namespaces', 'namespaces'],

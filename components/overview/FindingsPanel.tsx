@@ -1,7 +1,7 @@
 // `meshscope analyze` findings on the overview: Istio's code, level, the object and YAML path, the message.
 // Schema findings (IST0106 / IST0133) are left out: the input errors table below lists the same problems.
 import { FINDING_COLUMNS, ProblemsTable } from '@/components/common/ProblemsTable';
-import type { Finding } from '@/server/analyze/types';
+import type { Finding } from '@/server/api/contract';
 import { fromFinding } from '@/server/model/problem';
 
 const SCHEMA_CODES = new Set(['IST0106', 'IST0133']);

@@ -1,5 +1,5 @@
 'use client';
-import type { MeshEdgeKind, MeshNodeKind } from '@/server/api/meshGraph';
+import type { MeshEdgeKind, MeshNodeKind } from '@/server/api/contract';
 import { EDGE_KINDS, NODE_KINDS, type GraphFilter } from '@/components/graph/filter';
 
 const EDGE_LABEL: Record<MeshEdgeKind, string> = {

@@ -1,9 +1,10 @@
 'use client';
 // Mesh overview: counts, source banner, the config-derived graph (filterable, URL state), its routes as a
 // table, and the located input errors.
-import { usePathname, useRouter, useSearchParams } from 'next/navigation';
+import { useRouter } from 'next/navigation';
+import { useUrlState } from '@/components/common/useUrlState';
 import { useCallback, useMemo } from 'react';
-import type { ErrorsResponse } from '@/components/data/fetchers';
+import type { ErrorsResponse } from '@/server/api/contract';
 import { useMeshGraph } from '@/components/data/useMeshGraph';
 import { useInputErrors } from '@/components/data/useProxies';
 import { ProblemsTable } from '@/components/common/ProblemsTable';
@@ -12,9 +13,8 @@ import { filterGraph, filterToParams, namespacesOf, parseFilter, type GraphFilte
 import { MeshGraphCanvas } from '@/components/graph/GraphClient';
 import { useRecentlyChanged } from '@/components/layout/LiveContext';
 import { SourceBanner } from '@/components/layout/SourceBanner';
-import type { MeshGraph } from '@/server/api/meshGraph';
-import { nodeId } from '@/server/api/meshGraphIds';
-import type { Finding } from '@/server/analyze/types';
+import type { Finding, MeshGraph } from '@/server/api/contract';
+import { nodeId } from '@/server/meshGraph/ids';
 import { type ContractsSummary, ContractsLine } from './ContractsLine';
 import { CountsBar } from './CountsBar';
 import { FindingsPanel } from './FindingsPanel';
@@ -36,17 +36,10 @@ export function OverviewView({
 }) {
   const graph = useMeshGraph(initialGraph).data ?? initialGraph;
   const errors = useInputErrors(initialErrors).data ?? initialErrors;
-  const params = useSearchParams();
+  const { params, write } = useUrlState();
   const router = useRouter();
-  const pathname = usePathname() ?? '/';
-  const filter = useMemo(() => parseFilter(params ?? new URLSearchParams()), [params]);
-  const setFilter = useCallback(
-    (f: GraphFilter) => {
-      const q = filterToParams(f).toString();
-      router.replace(q ? `${pathname}?${q}` : pathname, { scroll: false });
-    },
-    [router, pathname],
-  );
+  const filter = useMemo(() => parseFilter(params), [params]);
+  const setFilter = useCallback((f: GraphFilter) => write(filterToParams(f)), [write]);
   const changed = useRecentlyChanged();
   const filtered = useMemo(() => filterGraph(graph, filter), [graph, filter]);
   const elements = useMemo(() => toElements(filtered), [filtered]);

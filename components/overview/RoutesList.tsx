@@ -1,7 +1,7 @@
 // The routed edges of the (filtered) graph as a table: the same facts as the picture, readable and
 // keyboard-accessible. Edges differing only by source proxy are grouped.
 import Link from 'next/link';
-import type { MeshEdge, MeshNode } from '@/server/api/meshGraph';
+import type { MeshEdge, MeshNode } from '@/server/api/contract';
 import { proxyHref } from '@/components/graph/elements';
 import { configPathFor, sandboxLoadHref } from '@/components/sandbox/model/urlState';
 

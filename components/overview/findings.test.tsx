@@ -1,7 +1,7 @@
 // The overview's findings panel, rendered on the server.
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import type { Finding } from '@/server/analyze/types';
+import type { Finding } from '@/server/api/contract';
 import { FindingsPanel, panelFindings } from './FindingsPanel';
 
 const subset: Finding = {

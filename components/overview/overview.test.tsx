@@ -1,7 +1,7 @@
 // Overview building blocks rendered on the server: counts, routes table (grouped edges), source banner.
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import type { MeshEdge, MeshNode } from '@/server/api/meshGraph';
+import type { MeshEdge, MeshNode } from '@/server/api/contract';
 import { SourceBanner, bannerTone, sourceLabel } from '@/components/layout/SourceBanner';
 import { CountsBar } from './CountsBar';
 import { routeRows, RoutesList } from './RoutesList';

@@ -1,6 +1,6 @@
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import type { ProxySummary } from '@/server/api/proxies';
+import type { ProxySummary } from '@/server/api/contract';
 import { ProxiesTable } from './ProxiesTable';
 import { proxyRows } from './rows';
 

@@ -1,10 +1,10 @@
 'use client';
 // /proxies: every proxy (computed from the inputs and/or connected over ADS), filterable by text,
 // namespace and type, with the filter in the URL (?q=&ns=&type=).
-import { usePathname, useRouter, useSearchParams } from 'next/navigation';
+import { useRouter } from 'next/navigation';
+import { useUrlState } from '@/components/common/useUrlState';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import type { ErrorsResponse, ProxiesResponse } from '@/components/data/fetchers';
-import type { SyncEntry } from '@/components/data/meshFetchers';
+import type { ErrorsResponse, ProxiesResponse, SyncStatus } from '@/server/api/contract';
 import { useSyncz } from '@/components/data/useMeshGraph';
 import { useInputErrors, useProxies } from '@/components/data/useProxies';
 import { useProxyCounts } from '@/components/data/useProxyCounts';
@@ -20,24 +20,20 @@ export function ProxiesView({
 }: {
   initialProxies: ProxiesResponse;
   initialErrors: ErrorsResponse;
-  initialSyncz: SyncEntry[];
+  initialSyncz: SyncStatus[];
 }) {
   const proxies = useProxies(initialProxies).data ?? initialProxies;
   const errors = useInputErrors(initialErrors).data ?? initialErrors;
   const syncq = useSyncz(initialSyncz);
   const syncz = syncq.data ?? initialSyncz;
-  const params = useSearchParams();
+  const { params, write } = useUrlState();
   const router = useRouter();
-  const pathname = usePathname() ?? '/proxies';
-  const urlFilter = useMemo(() => parseProxyFilter(params ?? new URLSearchParams()), [params]);
+  const urlFilter = useMemo(() => parseProxyFilter(params), [params]);
   // The text box updates at once; the URL follows (replace, no history entry per keystroke).
   const [q, setQ] = useState(urlFilter.q);
   useEffect(() => setQ(urlFilter.q), [urlFilter.q]);
   const filter: ProxyFilter = { ...urlFilter, q };
-  const setFilter = (f: ProxyFilter) => {
-    const s = proxyFilterToParams(f).toString();
-    router.replace(s ? `${pathname}?${s}` : pathname, { scroll: false });
-  };
+  const setFilter = (f: ProxyFilter) => write(proxyFilterToParams(f));
   const search = useRef<HTMLInputElement>(null);
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {

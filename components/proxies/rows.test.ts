@@ -1,8 +1,8 @@
 // Proxies table rows: computed proxies joined with /debug/syncz. Sync states are istiod's
 // (pilot/pkg/xds/statusgen.go debugSyncStatus: SYNCED / NOT SENT / STALE) plus ERROR for a NACK.
 import { describe, expect, it } from 'vitest';
-import type { SyncEntry } from '@/components/data/meshFetchers';
-import type { ProxySummary } from '@/server/api/proxies';
+import type { SyncStatus } from '@/server/api/contract';
+import type { ProxySummary } from '@/server/api/contract';
 import { filterRows, parseProxyFilter, proxyFilterToParams, proxyRows, syncOf } from './rows';
 
 const counts = { listeners: 3, routes: 2, clusters: 7, endpoints: 5 };
@@ -19,7 +19,7 @@ const proxies: ProxySummary[] = [
   },
   { id: 'cart-1.shop', type: 'sidecar', namespace: 'shop', labels: { app: 'cart' }, ips: ['10.0.0.3'], counts, errors: 0 },
 ];
-const syncz: SyncEntry[] = [
+const syncz: SyncStatus[] = [
   {
     proxy: 'web-1.shop',
     proxy_type: 'sidecar',

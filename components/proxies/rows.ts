@@ -1,7 +1,7 @@
 // Pure: the proxies table rows — every proxy the inputs define (computed), joined with the xDS clients
 // connected to meshscope's ADS server (/debug/syncz) — plus the table's filter and its URL form.
-import type { SyncEntry } from '@/components/data/meshFetchers';
-import type { ProxyCounts, ProxySummary, ResourceCounts } from '@/server/api/proxies';
+import type { SyncStatus } from '@/server/api/contract';
+import type { ProxyCounts, ProxySummary, ResourceCounts } from '@/server/api/contract';
 
 export type SyncType = 'cluster' | 'listener' | 'route' | 'endpoint';
 export const SYNC_TYPES: ReadonlyArray<{ type: SyncType; short: string }> = [
@@ -40,7 +40,7 @@ export interface ProxyRow {
 
 const STATES: readonly string[] = ['SYNCED', 'NOT SENT', 'STALE', 'ERROR'];
 
-export function syncOf(e: SyncEntry): Record<SyncType, TypeSync> {
+export function syncOf(e: SyncStatus): Record<SyncType, TypeSync> {
   const out = {} as Record<SyncType, TypeSync>;
   for (const { type } of SYNC_TYPES) {
     const raw = e.sync?.[type];
@@ -54,7 +54,7 @@ export function syncOf(e: SyncEntry): Record<SyncType, TypeSync> {
 }
 
 /** Proxyless gRPC clients announce GENERATOR=grpc (istiod grpcgen); meshscope's syncz may carry it. */
-const isProxyless = (e: SyncEntry | undefined) => e?.generator === 'grpc' || e?.flavour === 'grpc';
+const isProxyless = (e: SyncStatus | undefined) => e?.generator === 'grpc' || e?.flavour === 'grpc';
 
 /**
  * `lazyCounts`: counts fetched for rows the list sent without them (large meshes, `?counts=`); the list's
@@ -62,10 +62,10 @@ const isProxyless = (e: SyncEntry | undefined) => e?.generator === 'grpc' || e?.
  */
 export function proxyRows(
   proxies: readonly ProxySummary[],
-  syncz: readonly SyncEntry[],
+  syncz: readonly SyncStatus[],
   lazyCounts?: ReadonlyMap<string, ProxyCounts>,
 ): ProxyRow[] {
-  const byProxy = new Map<string, SyncEntry>();
+  const byProxy = new Map<string, SyncStatus>();
   for (const e of syncz) if (e.proxy && !byProxy.has(e.proxy)) byProxy.set(e.proxy, e);
   const rows: ProxyRow[] = proxies.map((p) => {
     const e = byProxy.get(p.id);

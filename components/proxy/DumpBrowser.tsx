@@ -2,10 +2,10 @@
 // Browse one ConfigDump (a mesh proxy's, or an uploaded Envoy one) as tabs: listeners, route configs,
 // clusters, endpoints (virtualised tables with istioctl-style filters), route graph and trace (C's
 // components), raw JSON and — for connected mesh proxies — the sync timeline. Tab, search, sort,
-// filters and the selected row live in the URL. With `live`, rows that changed since the previous
-// dump flash briefly.
-import { useSearchParams } from 'next/navigation';
+// filters and the selected row live in the URL (useUrlState). The tabs are model/tabs.ts's table; each
+// one's panel is PANELS[id] below. With `live`, rows that changed since the previous dump flash briefly.
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useUrlState } from '@/components/common/useUrlState';
 import { useInvalidateConfigObjects } from '@/components/data/proxyDetailData';
 import { RouteGraphTab } from '@/components/routeGraph/RouteGraphTab';
 import type { ViewQuery } from '@/components/tables/tableModel';
@@ -22,8 +22,9 @@ import {
   routeFilters,
 } from './columns';
 import { changedKeys, removedCount, signatures } from './model/changes';
-import { rowsFromDump, type DumpRows } from './model/rows';
-import { formatUrlState, parseUrlState, type Tab, type UrlState } from './model/urlState';
+import { rowsFromDump, type DumpRows } from '@/server/envoy/dumpModel/rows';
+import { TAB_DEFS, type Tab, type TabDef } from './model/tabs';
+import { formatUrlState, parseUrlState, type UrlState } from './model/urlState';
 import { RawJsonTab } from './RawJsonTab';
 import { ClusterPanel, RoutePanel } from './RowPanels';
 import './proxy.css';
@@ -54,9 +55,103 @@ function allSignatures(rows: DumpRows): Map<string, string> {
   return m;
 }
 
-export function DumpBrowser({ proxyId, dump, live, syncTab, downloadName }: DumpBrowserProps) {
-  const params = useSearchParams();
-  const [state, setState] = useState<UrlState>(() => parseUrlState(new URLSearchParams(params?.toString() ?? '')));
+/** What a tab panel is drawn from. */
+interface PanelCtx {
+  props: DumpBrowserProps;
+  rows: DumpRows;
+  state: UrlState;
+  /** Open a tab (a navigation: history entry), optionally with filters. */
+  open: (tab: Tab, filters?: Record<string, string>) => void;
+  select: (key: string | undefined) => void;
+  tableProps: {
+    query: ViewQuery;
+    onQueryChange: (q: ViewQuery) => void;
+    selectedKey: string | undefined;
+    highlighted?: Set<string>;
+  };
+  tableKey: string;
+}
+
+/** Each tab's panel, by tab id (the type makes it exhaustive over model/tabs.ts). */
+const PANELS: Record<Tab, (c: PanelCtx) => ReactNode> = {
+  listeners: (c) => (
+    <VirtualTable
+      key={c.tableKey}
+      testId="listeners-table"
+      label="Listeners"
+      rows={c.rows.listeners}
+      columns={listenerColumns}
+      filters={listenerFilters}
+      rowKey={(r) => r.key}
+      onSelect={(r) => (r.rds ? c.open('routes', { name: r.rds }) : c.select(r.key))}
+      empty="No listeners in this config. Sidecars get listeners once a Service selects their pod."
+      {...c.tableProps}
+    />
+  ),
+  routes: (c) => {
+    const selected = c.state.selected ? c.rows.routes.find((r) => r.key === c.state.selected) : undefined;
+    return (
+      <>
+        <VirtualTable
+          key={c.tableKey}
+          testId="routes-table"
+          label="Routes"
+          rows={c.rows.routes}
+          columns={routeColumns}
+          filters={routeFilters}
+          rowKey={(r) => r.key}
+          onSelect={(r) => c.select(r.key)}
+          empty="No route configurations. HTTP ports get one (named by port) per listener."
+          {...c.tableProps}
+        />
+        {selected ? <RoutePanel row={selected} proxyId={c.props.proxyId} onClose={() => c.select(undefined)} /> : null}
+      </>
+    );
+  },
+  clusters: (c) => {
+    const selected = c.state.selected ? c.rows.clusters.find((r) => r.key === c.state.selected) : undefined;
+    return (
+      <>
+        <VirtualTable
+          key={c.tableKey}
+          testId="clusters-table"
+          label="Clusters"
+          rows={c.rows.clusters}
+          columns={clusterColumns}
+          filters={clusterFilters}
+          rowKey={(r) => r.key}
+          onSelect={(r) => c.select(r.key)}
+          empty="No clusters in this config."
+          {...c.tableProps}
+        />
+        {selected ? <ClusterPanel row={selected} proxyId={c.props.proxyId} onClose={() => c.select(undefined)} /> : null}
+      </>
+    );
+  },
+  endpoints: (c) => (
+    <VirtualTable
+      key={c.tableKey}
+      testId="endpoints-table"
+      label="Endpoints"
+      rows={c.rows.endpoints}
+      columns={endpointColumns}
+      filters={endpointFilters}
+      rowKey={(r) => r.key}
+      onSelect={(r) => c.select(r.key)}
+      empty="No endpoints. EDS clusters get endpoints from the pods their Service selects."
+      {...c.tableProps}
+    />
+  ),
+  graph: (c) => <RouteGraphTab proxyId={c.props.proxyId} dump={c.props.dump} />,
+  trace: (c) => <TraceTab proxyId={c.props.proxyId} dump={c.props.dump} />,
+  raw: (c) => <RawJsonTab dump={c.props.dump} downloadName={c.props.downloadName} proxyId={c.props.proxyId} />,
+  sync: (c) => c.props.syncTab,
+};
+
+export function DumpBrowser(props: DumpBrowserProps) {
+  const { dump, live, syncTab } = props;
+  const url = useUrlState();
+  const state = useMemo(() => parseUrlState(url.params), [url.params]);
   const rows = useMemo(() => rowsFromDump(dump), [dump]);
 
   // Live highlight: keys new or different since the previous dump, for a few seconds.
@@ -76,74 +171,46 @@ export function DumpBrowser({ proxyId, dump, live, syncTab, downloadName }: Dump
     return () => clearTimeout(t);
   }, [rows, live, invalidateSources]);
 
-  // Bumped on navigation (tab switch, back/forward) so the tables re-read their query from the URL;
-  // typing in a table's own inputs does not remount it.
-  const [navSeq, setNavSeq] = useState(0);
-  const write = useCallback((next: UrlState, push = false) => {
-    setState(next);
-    if (push) setNavSeq((n) => n + 1);
-    if (typeof window === 'undefined') return;
-    const qs = formatUrlState(next);
-    const url = `${window.location.pathname}?${qs}`;
-    if (push) window.history.pushState(null, '', url);
-    else window.history.replaceState(null, '', url);
-  }, []);
+  const { write: writeParams } = url;
+  const write = useCallback((next: UrlState, push = false) => writeParams(new URLSearchParams(formatUrlState(next)), push), [writeParams]);
+  const open = (tab: Tab, filters: Record<string, string> = {}) => write({ tab, query: { search: '', filters } }, true);
 
-  // Back/forward between tabs.
-  useEffect(() => {
-    const onPop = () => {
-      setState(parseUrlState(new URLSearchParams(window.location.search)));
-      setNavSeq((n) => n + 1);
+  const tabs = TAB_DEFS.filter((t: TabDef) => !t.needsSync || syncTab).map((t: TabDef) => {
+    const list = t.rows ? rows[t.rows] : undefined;
+    return {
+      id: t.id as Tab,
+      label: t.label,
+      count: list?.length,
+      changed: !!changed && !!list?.some((r) => changed.keys.has(r.key)),
     };
-    window.addEventListener('popstate', onPop);
-    return () => window.removeEventListener('popstate', onPop);
-  }, []);
+  });
 
-  const tabs: { id: Tab; label: string; count?: number; changed?: boolean }[] = [
-    { id: 'listeners', label: 'Listeners', count: rows.listeners.length },
-    { id: 'routes', label: 'Routes', count: rows.routes.length },
-    { id: 'clusters', label: 'Clusters', count: rows.clusters.length },
-    { id: 'endpoints', label: 'Endpoints', count: rows.endpoints.length },
-    { id: 'graph', label: 'Route graph' },
-    { id: 'trace', label: 'Trace a request' },
-    { id: 'raw', label: 'Raw JSON' },
-    ...(syncTab ? [{ id: 'sync' as const, label: 'Sync' }] : []),
-  ];
-  if (changed) {
-    for (const t of tabs) {
-      const list =
-        t.id === 'listeners'
-          ? rows.listeners
-          : t.id === 'routes'
-            ? rows.routes
-            : t.id === 'clusters'
-              ? rows.clusters
-              : t.id === 'endpoints'
-                ? rows.endpoints
-                : [];
-      t.changed = list.some((r) => changed.keys.has(r.key));
-    }
-  }
-
+  // Tables keep their own input state: read the URL afresh for the selection they do not own.
+  const current = () => parseUrlState(new URLSearchParams(window.location.search), state.tab);
   const setQuery = (query: ViewQuery) => {
-    const cur = parseUrlState(new URLSearchParams(window.location.search), state.tab);
+    const cur = current();
     write({ ...state, ...(cur.selected ? { selected: cur.selected } : {}), query });
   };
   const select = (key: string | undefined) => {
-    const cur = parseUrlState(new URLSearchParams(window.location.search), state.tab);
-    const { selected: _s, ...rest } = cur;
+    const { selected: _s, ...rest } = current();
     write(key ? { ...rest, selected: key } : rest);
   };
-  const tableProps = {
-    query: state.query,
-    onQueryChange: setQuery,
-    selectedKey: state.selected,
-    ...(changed ? { highlighted: changed.keys } : {}),
+  const ctx: PanelCtx = {
+    props,
+    rows,
+    state,
+    open,
+    select,
+    tableProps: {
+      query: state.query,
+      onQueryChange: setQuery,
+      selectedKey: state.selected,
+      ...(changed ? { highlighted: changed.keys } : {}),
+    },
+    // Bumped on navigation (tab switch, back/forward) so the tables re-read their query from the URL;
+    // typing in a table's own inputs does not remount it.
+    tableKey: `${state.tab}|${url.navSeq}`,
   };
-  const tableKey = `${state.tab}|${navSeq}`;
-
-  const selectedRoute = state.tab === 'routes' && state.selected ? rows.routes.find((r) => r.key === state.selected) : undefined;
-  const selectedCluster = state.tab === 'clusters' && state.selected ? rows.clusters.find((r) => r.key === state.selected) : undefined;
 
   return (
     <div className="dump-browser">
@@ -174,7 +241,7 @@ export function DumpBrowser({ proxyId, dump, live, syncTab, downloadName }: Dump
                 : undefined;
           if (!next) return;
           e.preventDefault();
-          write({ tab: next.id, query: { search: '', filters: {} } }, true);
+          open(next.id);
           document.getElementById(`tab-${next.id}`)?.focus();
         }}
       >
@@ -189,7 +256,7 @@ export function DumpBrowser({ proxyId, dump, live, syncTab, downloadName }: Dump
             aria-controls={`panel-${t.id}`}
             data-testid={`tab-${t.id}`}
             className={`tab${state.tab === t.id ? ' active' : ''}${t.changed ? ' changed' : ''}`}
-            onClick={() => write({ tab: t.id, query: { search: '', filters: {} } }, true)}
+            onClick={() => open(t.id)}
           >
             {t.label}
             {t.count !== undefined ? <span className="count">{t.count}</span> : null}
@@ -203,72 +270,7 @@ export function DumpBrowser({ proxyId, dump, live, syncTab, downloadName }: Dump
         className="tabpanel"
         data-testid={`panel-${state.tab}`}
       >
-        {state.tab === 'listeners' ? (
-          <VirtualTable
-            key={tableKey}
-            testId="listeners-table"
-            label="Listeners"
-            rows={rows.listeners}
-            columns={listenerColumns}
-            filters={listenerFilters}
-            rowKey={(r) => r.key}
-            onSelect={(r) => (r.rds ? write({ tab: 'routes', query: { search: '', filters: { name: r.rds } } }, true) : select(r.key))}
-            empty="No listeners in this config. Sidecars get listeners once a Service selects their pod."
-            {...tableProps}
-          />
-        ) : null}
-        {state.tab === 'routes' ? (
-          <>
-            <VirtualTable
-              key={tableKey}
-              testId="routes-table"
-              label="Routes"
-              rows={rows.routes}
-              columns={routeColumns}
-              filters={routeFilters}
-              rowKey={(r) => r.key}
-              onSelect={(r) => select(r.key)}
-              empty="No route configurations. HTTP ports get one (named by port) per listener."
-              {...tableProps}
-            />
-            {selectedRoute ? <RoutePanel row={selectedRoute} proxyId={proxyId} onClose={() => select(undefined)} /> : null}
-          </>
-        ) : null}
-        {state.tab === 'clusters' ? (
-          <>
-            <VirtualTable
-              key={tableKey}
-              testId="clusters-table"
-              label="Clusters"
-              rows={rows.clusters}
-              columns={clusterColumns}
-              filters={clusterFilters}
-              rowKey={(r) => r.key}
-              onSelect={(r) => select(r.key)}
-              empty="No clusters in this config."
-              {...tableProps}
-            />
-            {selectedCluster ? <ClusterPanel row={selectedCluster} proxyId={proxyId} onClose={() => select(undefined)} /> : null}
-          </>
-        ) : null}
-        {state.tab === 'endpoints' ? (
-          <VirtualTable
-            key={tableKey}
-            testId="endpoints-table"
-            label="Endpoints"
-            rows={rows.endpoints}
-            columns={endpointColumns}
-            filters={endpointFilters}
-            rowKey={(r) => r.key}
-            onSelect={(r) => select(r.key)}
-            empty="No endpoints. EDS clusters get endpoints from the pods their Service selects."
-            {...tableProps}
-          />
-        ) : null}
-        {state.tab === 'graph' ? <RouteGraphTab proxyId={proxyId} dump={dump} /> : null}
-        {state.tab === 'trace' ? <TraceTab proxyId={proxyId} dump={dump} /> : null}
-        {state.tab === 'raw' ? <RawJsonTab dump={dump} downloadName={downloadName} proxyId={proxyId} /> : null}
-        {state.tab === 'sync' ? syncTab : null}
+        {PANELS[state.tab](ctx)}
       </div>
     </div>
   );

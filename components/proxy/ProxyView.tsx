@@ -4,7 +4,7 @@
 import { ProblemsTable } from '@/components/common/ProblemsTable';
 import { Labels } from '@/components/common/Labels';
 import { useProxy } from '@/components/data/useProxy';
-import type { ProxyDetail } from '@/server/api/proxies';
+import type { ProxyDetail } from '@/server/api/contract';
 import { DumpBrowser } from './DumpBrowser';
 import { SyncTimeline } from './SyncTimeline';
 

@@ -6,8 +6,8 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { detailKeys } from '@/components/data/proxyDetailData';
 import { queryKeys } from '@/components/data/queryKeys';
-import type { RouteProvenance } from '@/server/translate/types';
-import { clusterRows, routeRows } from './model/rows';
+import type { RouteProvenance } from '@/server/api/contract';
+import { clusterRows, routeRows } from '@/server/envoy/dumpModel/rows';
 import { ClusterPanel, RoutePanel } from './RowPanels';
 
 const wrap = (n: ReactNode) => renderToStaticMarkup(<QueryClientProvider client={new QueryClient()}>{n}</QueryClientProvider>);

@@ -5,8 +5,8 @@
 import type { ReactNode } from 'react';
 import { stringify } from 'yaml';
 import { useConfigObject, useRouteSource } from '@/components/data/proxyDetailData';
-import type { ClusterTableRow, RouteTableRow } from './model/rows';
-import { RuleLabel, RuleYaml } from './RouteRule';
+import type { ClusterTableRow, RouteTableRow } from '@/server/envoy/dumpModel/rows';
+import { RuleLabel, RuleYaml } from '@/components/common/RouteRule';
 
 interface VsSpecLike {
   http?: unknown[];

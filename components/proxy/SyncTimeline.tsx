@@ -3,7 +3,7 @@
 // and rejected version) beside the last good one, and the events seen while this page is open.
 import { useEffect, useRef, useState } from 'react';
 import { useProxySync } from '@/components/data/proxyDetailData';
-import type { ProxySyncResult } from '@/server/api/proxySync';
+import type { ProxySyncResult } from '@/server/api/contract';
 import { syncEvents, type SyncEvent } from './model/syncHistory';
 
 const MAX_EVENTS = 200;

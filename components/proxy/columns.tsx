@@ -2,7 +2,7 @@
 // Filters mirror `istioctl proxy-config`'s flags: --fqdn, --port, --subset, --direction, --address, --name.
 import type { FilterSpec } from '@/components/tables/tableModel';
 import type { TableColumn } from '@/components/tables/VirtualTable';
-import type { ClusterTableRow, EndpointTableRow, ListenerTableRow, RouteTableRow } from './model/rows';
+import type { ClusterTableRow, EndpointTableRow, ListenerTableRow, RouteTableRow } from '@/server/envoy/dumpModel/rows';
 
 export const listenerColumns: TableColumn<ListenerTableRow>[] = [
   {

@@ -1,16 +1,13 @@
 'use client';
-// Thin cytoscape renderer for the route graph: draws ready-made elements left to right (dagre), reports
-// node taps, and marks the selected node without re-laying out. Browser-only (loaded by next/dynamic with
-// ssr:false in RouteGraphView). Its container exposes data-layout-done / data-node-count, and window.__routeCy
-// the cytoscape instance, for e2e tests.
-import cytoscape from 'cytoscape';
-import dagre from 'cytoscape-dagre';
-import { useEffect, useRef, useState } from 'react';
+// The route graph: its elements drawn left to right (dagre) by the shared cytoscape adapter
+// (components/graph/CytoscapeCanvas), with this stylesheet; reports node taps and marks the selected node
+// without re-laying out. Browser-only (loaded by next/dynamic with ssr:false in RouteGraphView).
+// `window.__routeCy` holds the instance for e2e tests.
+import type cytoscape from 'cytoscape';
+import { useMemo } from 'react';
+import { CytoscapeCanvas } from '@/components/graph/CytoscapeCanvas';
 import type { Palette } from '@/components/graph/elements';
-import { usePalette } from '@/components/graph/usePalette';
 import type { ElementDef } from './model/elements';
-
-cytoscape.use(dagre);
 
 const KIND_SHAPE: Record<string, string> = {
   listener: 'round-rectangle',
@@ -110,73 +107,27 @@ export interface RouteGraphCanvasProps {
 }
 
 export default function RouteGraphCanvas({ elements, selected, onSelect, height = 560 }: RouteGraphCanvasProps) {
-  const ref = useRef<HTMLDivElement>(null);
-  const cyRef = useRef<cytoscape.Core | undefined>(undefined);
-  const tap = useRef(onSelect);
-  tap.current = onSelect;
-  const palette = usePalette();
-  const [done, setDone] = useState(false);
-
-  useEffect(() => {
-    const container = ref.current;
-    if (!container || !palette) return;
-    setDone(false);
-    const cy = cytoscape({
-      container,
-      // dagre stacks siblings bottom-up in insertion order: reversed, route #0 ends up on top.
-      elements: [...elements.filter((e) => e.group === 'nodes').reverse(), ...elements.filter((e) => e.group === 'edges').reverse()].map(
-        (e) => ({
-          group: e.group,
-          data: { ...e.data },
-          classes: e.classes,
-        }),
-      ) as cytoscape.ElementDefinition[],
-      style: stylesheet(palette) as unknown as cytoscape.StylesheetJson,
-      wheelSensitivity: 0.3,
-      minZoom: 0.05,
-      maxZoom: 3,
-    });
-    cy.on('tap', 'node', (evt) => tap.current?.(String(evt.target.id())));
-    const layout = cy.layout(LAYOUT as unknown as cytoscape.LayoutOptions);
-    layout.one('layoutstop', () => {
-      readableView(cy);
-      setDone(true);
-    });
-    layout.run();
-    cyRef.current = cy;
-    // For end-to-end tests (stack-notes §4): node positions to click on.
-    (window as unknown as { __routeCy?: cytoscape.Core }).__routeCy = cy;
-    const ro = new ResizeObserver(() => cy.resize());
-    ro.observe(container);
-    return () => {
-      ro.disconnect();
-      cyRef.current = undefined;
-      const w = window as unknown as { __routeCy?: cytoscape.Core };
-      if (w.__routeCy === cy) delete w.__routeCy;
-      cy.destroy();
-    };
-  }, [elements, palette]);
-
-  // biome-ignore lint/correctness/useExhaustiveDependencies: re-apply the selection after a new graph (elements, palette) is laid out (done)
-  useEffect(() => {
-    const cy = cyRef.current;
-    if (!cy) return;
-    cy.nodes('.selected').removeClass('selected');
-    if (selected) cy.getElementById(selected).addClass('selected');
-  }, [selected, elements, palette, done]);
-
-  const nodes = elements.filter((e) => e.group === 'nodes');
+  // dagre stacks siblings bottom-up in insertion order: reversed, route #0 ends up on top.
+  const ordered = useMemo(
+    () => [...elements.filter((e) => e.group === 'nodes').reverse(), ...elements.filter((e) => e.group === 'edges').reverse()],
+    [elements],
+  );
+  const classed = useMemo(() => ({ selected: selected ? [selected] : [] }), [selected]);
+  const nodes = elements.filter((e) => e.group === 'nodes').length;
   return (
-    <div
-      ref={ref}
+    <CytoscapeCanvas
+      elements={ordered}
+      stylesheet={stylesheet}
+      layout={LAYOUT}
+      onNodeTap={onSelect ? (id) => onSelect(id) : undefined}
+      classed={classed}
+      afterLayout={readableView}
+      minZoom={0.05}
+      height={height}
       className="route-graph-canvas"
-      data-testid="route-graph-canvas"
-      data-layout-done={done ? 'true' : 'false'}
-      data-node-count={nodes.length}
-      data-edge-count={elements.length - nodes.length}
-      style={{ height }}
-      role="img"
-      aria-label={`Route graph with ${nodes.length} nodes; use the node list to select one`}
+      testId="route-graph-canvas"
+      ariaLabel={`Route graph with ${nodes} nodes; use the node list to select one`}
+      globalName="__routeCy"
     />
   );
 }

@@ -9,7 +9,7 @@ import { suggestFilter } from './model/filter';
 import type { GraphFilter } from './model/types';
 import { graphStateFromParams, graphStateToParams } from './model/urlState';
 import { RouteGraphView } from './RouteGraphView';
-import { useUrlParams } from './useUrlParams';
+import { useUrlState } from '@/components/common/useUrlState';
 
 export interface RouteGraphTabProps {
   /** `POD.NS` for a mesh proxy; null for an uploaded config dump. */
@@ -22,7 +22,7 @@ export function RouteGraphTab({ proxyId, dump }: RouteGraphTabProps) {
   const read = useMemo(() => readConfigDump(dump), [dump]);
   const graph = useMemo(() => buildRouteGraph(read.config), [read]);
   const suggested = useMemo(() => suggestFilter(graph), [graph]);
-  const [params, write] = useUrlParams();
+  const { params, write } = useUrlState();
   const state = graphStateFromParams(params);
   const filter: GraphFilter = state.filter ?? suggested;
   const setFilter = (f: GraphFilter) => write(graphStateToParams({ filter: f }, params));

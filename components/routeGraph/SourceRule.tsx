@@ -5,7 +5,7 @@
 import { stringify } from 'yaml';
 import Link from 'next/link';
 import { useConfigObject, useRouteSource } from '@/components/data/proxyDetailData';
-import { RuleLabel, RuleYaml } from '@/components/proxy/RouteRule';
+import { RuleLabel, RuleYaml } from '@/components/common/RouteRule';
 import { sandboxLoadHref } from '@/components/sandbox/model/urlState';
 import type { SimSource } from '@/server/simulate/types';
 import type { RouteKey } from './model/details';

@@ -5,7 +5,7 @@
 import { useState } from 'react';
 import { useApply } from '@/components/data/useSandbox';
 import { useInputErrors } from '@/components/data/useProxies';
-import type { ApplyOutcome } from '@/server/api/apply/types';
+import type { ApplyOutcome } from '@/server/api/contract';
 
 const TOKEN_KEY = 'meshscope.applyToken';
 

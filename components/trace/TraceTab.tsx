@@ -7,7 +7,7 @@ import { useSimulation } from '@/components/data/useSimulation';
 import { buildRouteGraph } from '@/components/routeGraph/model/build';
 import { traceFilter, tracePath } from '@/components/routeGraph/model/trace';
 import { RouteGraphView } from '@/components/routeGraph/RouteGraphView';
-import { useUrlParams } from '@/components/routeGraph/useUrlParams';
+import { useUrlState } from '@/components/common/useUrlState';
 import { readConfigDump } from '@/server/envoy/dumpReader';
 import { HopList } from './HopList';
 import { defaultMode, formFromParams, formToParams, formToRequest, hasTrace, type TraceForm } from './model/form';
@@ -26,7 +26,7 @@ export function TraceTab({ proxyId, dump }: TraceTabProps) {
   const read = useMemo(() => readConfigDump(dump), [dump]);
   const graph = useMemo(() => buildRouteGraph(read.config), [read]);
   const mode = defaultMode(read.config);
-  const [params, write] = useUrlParams();
+  const { params, write } = useUrlState();
   const form = formFromParams(params, mode);
   const active = hasTrace(params);
   const built = active ? formToRequest(form) : undefined;

@@ -1,6 +1,6 @@
 // Scale: a generated mesh where every service has its Deployments (bench/generateMesh.ts: 3,334 services ×
 // v1 + v2 = 6,668 sidecar proxies, each with 10,000+ clusters: default + 2 subsets per service). The server
-// must not translate every proxy for the list or for live updates (pipeline/affected.ts, api/proxies.ts):
+// must not translate every proxy for the list or for live updates (impact/affected.ts, api/proxies.ts):
 // a 10,000-cluster proxy page opens, scrolls and filters; a file change while it is open reaches it; the
 // proxies page lists every proxy and counts the rows in view lazily. Runs its own `meshscope serve` on the
 // generated directory (started here, stopped by process group), from its own build directory

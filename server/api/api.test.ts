@@ -41,6 +41,15 @@ describe('proxies', () => {
     expect(body.configDump.configs).toHaveLength(4);
   });
 
+  it('proxy detail without tables (what the proxy page asks for: it builds its rows from the dump)', () => {
+    const id = snapshot.proxies[0]!.id;
+    const full = proxyDetail(ctx, id).body as Json;
+    const lean = proxyDetail(ctx, id, { tables: false }).body as Json;
+    expect(lean.tables).toBeUndefined();
+    expect(lean.configDump).toEqual(full.configDump);
+    expect(JSON.stringify(lean).length).toBeLessThan(JSON.stringify(full).length);
+  });
+
   it('proxy detail carries the route provenance: reviews-80-20 http[0] made the weighted reviews route', () => {
     // virtual-service-reviews-80-20.yaml: one http rule without match → one route (route.go
     // BuildHTTPRoutesForVirtualService) in vhost reviews…:9080 of route config 9080, on every sidecar that imports reviews.
@@ -114,5 +123,12 @@ describe('istiod debug shapes', () => {
   it('errors and healthz report the snapshot', () => {
     expect(inputErrors(ctx).body).toMatchObject({ version: 3, errors: snapshot.errors });
     expect(healthz(ctx).body).toMatchObject({ status: 'ok', version: 3, proxies: 6 });
+  });
+
+  it('healthz is not ready (503) while ADS binds or when it could not bind its port (issue 14 item 13)', () => {
+    expect(healthz({ ...ctx, xds: { state: 'listening', port: 15010 } }).status).toBe(200);
+    expect(healthz({ ...ctx, xds: { state: 'starting' } })).toMatchObject({ status: 503, body: { status: 'starting' } });
+    const taken = healthz({ ...ctx, xds: { state: 'failing', error: 'ADS server could not listen on 127.0.0.1:15010: EADDRINUSE' } });
+    expect(taken).toMatchObject({ status: 503, body: { status: 'failing', xds: { state: 'failing' } } });
   });
 });

@@ -1,7 +1,8 @@
 // istiod-shaped debug endpoints (pilot/pkg/xds/debug.go): /debug/registryz (model.Service JSON),
 // /debug/configz (Kubernetes-shaped configs, crd.ConvertConfig), /debug/syncz (SyncStatus[]).
-import type { IstioConfig, MeshSnapshot, Resolution, ServiceModel } from '../model/mesh';
-import { ok, type ApiContext, type ApiResult, type SyncStatus } from './types';
+import type { SourceStatus } from '../model/inputs';
+import type { IstioConfig, LoadError, MeshSnapshot, Resolution, ServiceModel } from '../model/mesh';
+import { ok, type ApiContext, type ApiResult, type SyncStatus, type XdsState } from './types';
 
 /** pilot/pkg/model/service.go Resolution is an iota enum, serialized as a number. */
 const RESOLUTION: Record<Resolution, number> = { ClientSideLB: 0, DNS: 1, Passthrough: 2, DNSRoundRobin: 3, Alias: 4 };
@@ -65,18 +66,35 @@ export function syncz(ctx: ApiContext): ApiResult<SyncStatus[]> {
   return ok([...(ctx.sync?.() ?? [])]);
 }
 
-export function inputErrors(ctx: ApiContext): ApiResult {
+/** `GET /api/errors`: located input errors, each source's health and the ADS server's state. */
+export interface ErrorsResponse {
+  version: number;
+  errors: readonly LoadError[];
+  sources: readonly SourceStatus[];
+  xds: XdsState;
+}
+
+export function inputErrors(ctx: ApiContext): ApiResult<ErrorsResponse> {
   return ok({ version: ctx.snapshot.version, errors: ctx.snapshot.errors, sources: ctx.statuses ?? [], xds: ctx.xds ?? { state: 'off' } });
 }
 
+/**
+ * Liveness + readiness: 503 while the ADS server is still binding or could not bind (another process
+ * holds the port), so a second `meshscope serve` on a taken port never reports healthy.
+ */
 export function healthz(ctx: ApiContext): ApiResult {
-  return ok({
-    status: 'ok',
-    version: ctx.snapshot.version,
-    proxies: ctx.snapshot.proxies.length,
-    services: ctx.snapshot.services.length,
-    errors: ctx.snapshot.errors.length,
-    sources: ctx.statuses ?? [],
-    xds: ctx.xds ?? { state: 'off' },
-  });
+  const xds = ctx.xds ?? { state: 'off' };
+  const ready = xds.state === 'off' || xds.state === 'listening';
+  return {
+    status: ready ? 200 : 503,
+    body: {
+      status: ready ? 'ok' : xds.state === 'failing' ? 'failing' : 'starting',
+      version: ctx.snapshot.version,
+      proxies: ctx.snapshot.proxies.length,
+      services: ctx.snapshot.services.length,
+      errors: ctx.snapshot.errors.length,
+      sources: ctx.statuses ?? [],
+      xds,
+    },
+  };
 }

@@ -1,25 +1,8 @@
 // Server-sent events: `proxies` events ("proxy X changed") fed by the runtime's store.onChange.
 // Transport-free: returns a ReadableStream a Next route handler wraps in a Response.
-import type { ResourceKind } from '../pipeline/affected';
+import type { MeshEvent } from '../impact/types';
 
-export interface MeshEvent {
-  /** Snapshot version after the change. */
-  version: number;
-  /**
-   * Proxy ids whose Envoy config may have changed (added, removed or different): computed from the changed
-   * objects without translating (pipeline/affected.ts), so it may name proxies that did not change, but
-   * never misses one. Empty when `all` is set on a large mesh (said compactly instead of listing them).
-   */
-  proxies: string[];
-  /** Every proxy may have changed (then `proxies` lists them only on small meshes). */
-  all?: boolean;
-  /** The resource types that may have changed; absent = any. */
-  types?: ResourceKind[];
-  /** True when only endpoints changed. */
-  endpointsOnly: boolean;
-  /** Input errors in the new snapshot. */
-  errors: number;
-}
+export type { MeshEvent } from '../impact/types';
 
 export type Subscribe = (listener: (e: MeshEvent) => void) => () => void;
 

@@ -1,5 +1,7 @@
 // ApiResult → Web Response (used by app/api and /debug route adapters). `?pretty` indents like istiod.
-import type { ApiResult } from './types';
+// And reading request bodies under a byte limit, counted while they stream (never buffered past it).
+import { DEFAULT_MAX_BODY_BYTES } from './runtimeConfig';
+import { fail, type ApiResult } from './types';
 
 export function toResponse(result: ApiResult, url?: string): Response {
   const pretty = url ? new URL(url, 'http://x').searchParams.has('pretty') : false;
@@ -7,4 +9,67 @@ export function toResponse(result: ApiResult, url?: string): Response {
     status: result.status,
     headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' },
   });
+}
+
+export type LimitedBody = { bytes: Uint8Array; tooLarge?: undefined } | { tooLarge: true; bytes?: undefined };
+
+/**
+ * Reads a body stream, stopping (and cancelling the stream) as soon as more than `limit` bytes have
+ * arrived: memory never exceeds `limit` plus one chunk, whatever the client sends.
+ */
+export async function readLimited(body: ReadableStream<Uint8Array> | null, limit: number): Promise<LimitedBody> {
+  if (!body) return { bytes: new Uint8Array(0) };
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => undefined);
+      return { tooLarge: true };
+    }
+    chunks.push(value);
+  }
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.byteLength;
+  }
+  return { bytes: out };
+}
+
+/** 413 with the limit in the message. */
+export const tooLarge = (limit: number): ApiResult => fail(413, `request body is larger than ${limit} bytes`);
+
+/**
+ * A JSON request body under `limit` bytes: 413 beyond it (a declared Content-Length is refused before
+ * reading), 400 for bytes that are not UTF-8 or not JSON. Never throws.
+ */
+export async function readJsonBody(
+  req: Request,
+  limit = DEFAULT_MAX_BODY_BYTES,
+): Promise<{ body: unknown; error?: undefined } | { error: ApiResult; body?: undefined }> {
+  const declared = Number(req.headers.get('content-length') ?? Number.NaN);
+  if (Number.isFinite(declared) && declared > limit) return { error: tooLarge(limit) };
+  let read: LimitedBody;
+  try {
+    read = await readLimited(req.body, limit);
+  } catch (e) {
+    return { error: fail(400, `request body could not be read: ${(e as Error).message}`) };
+  }
+  if (read.tooLarge) return { error: tooLarge(limit) };
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(read.bytes);
+  } catch {
+    return { error: fail(400, 'request body is not UTF-8') };
+  }
+  try {
+    return { body: JSON.parse(text) as unknown };
+  } catch (e) {
+    return { error: fail(400, `body is not JSON: ${(e as Error).message}`) };
+  }
 }

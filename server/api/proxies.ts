@@ -7,7 +7,7 @@ import { configDumpFor, isDumpType } from '../pipeline/configDump';
 import { proxyResources, resourceCacheKey, type ProxyResources } from '../pipeline/proxyResources';
 import { translateProxy } from '../translate/index';
 import type { RouteProvenance } from '../translate/types';
-import { tablesFromConfigDump, type ProxyTables } from './summary/index';
+import { tablesFromConfigDump, type ProxyTables } from '../envoy/dumpModel/tables';
 import { fail, ok, type ApiContext, type ApiResult } from './types';
 
 /** Exactly what `meshscope proxies -o json` prints per proxy (DESIGN.md §3). */
@@ -36,6 +36,20 @@ export interface ProxySummary extends ProxyInfo {
 export interface ProxyCounts {
   counts: ResourceCounts;
   errors: number;
+}
+
+/** `GET /api/proxies`. */
+export interface ProxiesResponse {
+  version: number;
+  proxies: ProxySummary[];
+  /** False when some proxies have no counts yet (large meshes: ask `?counts=` for the rows shown). */
+  countsComplete: boolean;
+}
+
+/** `GET /api/proxies?counts=a,b`. */
+export interface ProxyCountsResponse {
+  version: number;
+  counts: Record<string, ProxyCounts>;
 }
 
 /** Up to this many proxies, the list computes every proxy's counts (as it always did). */
@@ -87,7 +101,7 @@ export function proxyCounts(ctx: ApiContext, id: string): ProxyCounts | undefine
  * Every proxy. Counts: all of them on meshes of at most EAGER_COUNTS_LIMIT proxies (encoded and cached, as
  * the proxy page and ADS use them); otherwise only those already in the cache — the rest on request.
  */
-export function listProxies(ctx: ApiContext): ApiResult<{ version: number; proxies: ProxySummary[]; countsComplete: boolean }> {
+export function listProxies(ctx: ApiContext): ApiResult<ProxiesResponse> {
   const eager = ctx.snapshot.proxies.length <= EAGER_COUNTS_LIMIT;
   let complete = true;
   const proxies = ctx.snapshot.proxies.map((p): ProxySummary => {
@@ -102,10 +116,7 @@ export function listProxies(ctx: ApiContext): ApiResult<{ version: number; proxi
 }
 
 /** `GET /api/proxies?counts=a,b`: the counts of those proxies (unknown ids are left out). */
-export function countProxies(
-  ctx: ApiContext,
-  idsParam: string,
-): ApiResult<{ version: number; counts: Record<string, ProxyCounts> } | { error: string }> {
+export function countProxies(ctx: ApiContext, idsParam: string): ApiResult<ProxyCountsResponse | { error: string }> {
   const ids = [
     ...new Set(
       idsParam
@@ -133,7 +144,8 @@ export const proxiesHandler = (ctx: ApiContext, query: URLSearchParams): ApiResu
 export interface ProxyDetail {
   version: number;
   proxy: ProxyInfo & { serviceAccount?: string; locality: string };
-  tables: ProxyTables;
+  /** The summary tables; left out with `?tables=0` (the proxy page builds its rows from the dump). */
+  tables?: ProxyTables;
   errors: LoadError[];
   /** The full ConfigDump, as /debug/config_dump prints it. */
   configDump: unknown;
@@ -144,7 +156,8 @@ export interface ProxyDetail {
   provenance: readonly RouteProvenance[];
 }
 
-export function proxyDetail(ctx: ApiContext, id: string): ApiResult<ProxyDetail | { error: string }> {
+/** `GET /api/proxies/POD.NS[?tables=0]`: identity, problems, the config dump and (unless `tables=0`) its summary tables. */
+export function proxyDetail(ctx: ApiContext, id: string, opts: { tables?: boolean } = {}): ApiResult<ProxyDetail | { error: string }> {
   const proxy = ctx.snapshot.proxiesById.get(id);
   const res = configDumpFor(ctx.snapshot, id, { options: ctx.options, ...(ctx.cache ? { cache: ctx.cache } : {}) });
   if (!proxy || !res) return fail(404, `proxy "${id}" not found`);
@@ -156,7 +169,7 @@ export function proxyDetail(ctx: ApiContext, id: string): ApiResult<ProxyDetail 
       ...(proxy.serviceAccount ? { serviceAccount: proxy.serviceAccount } : {}),
       locality: [loc.region, loc.zone, loc.subzone].filter((x) => x).join('/'),
     },
-    tables: tablesFromConfigDump(res.dump),
+    ...(opts.tables === false ? {} : { tables: tablesFromConfigDump(res.dump) }),
     errors: res.errors,
     configDump: res.dump,
     provenance: res.provenance,

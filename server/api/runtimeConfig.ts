@@ -13,6 +13,14 @@ export const RuntimeConfigSchema = z
     /** Kube: watch only these namespaces (users without cluster-wide read). */
     namespaces: z.array(z.string().min(1)).optional(),
     xdsPort: z.number().int().min(0).max(65535).optional(),
+    /** The IP address HTTP and ADS bind (DESIGN.md §3 `--address`); loopback when unset. */
+    address: z.string().min(1).optional(),
+    /** Extra `Host` names the HTTP server answers (`--allowed-host`, DNS-rebinding defence). */
+    allowedHosts: z.array(z.string().min(1)).optional(),
+    /** The bearer token protecting UI and API (`--auth-token-file` or MESHSCOPE_AUTH_TOKEN). */
+    authToken: z.string().min(1).optional(),
+    /** Request body limit in bytes (MESHSCOPE_MAX_BODY_BYTES; default DEFAULT_MAX_BODY_BYTES). */
+    maxBodyBytes: z.number().int().min(1).optional(),
     /** `serve --allow-apply`: the sandbox may apply drafts to a cluster source. */
     allowApply: z.boolean().optional(),
     /** `serve --auth-token-file F`: the bearer token write requests (sandbox apply) must carry. */
@@ -34,6 +42,18 @@ export const RuntimeConfigSchema = z
 export type RuntimeConfig = z.infer<typeof RuntimeConfigSchema>;
 
 export const ENV_VAR = 'MESHSCOPE_CONFIG';
+
+/** Loopback: what HTTP and ADS bind unless `--address` says otherwise (DESIGN.md §6). */
+export const DEFAULT_ADDRESS = '127.0.0.1';
+
+/** 8 MiB: the largest request body any route reads (413 beyond). */
+export const DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024;
+
+/** `127.0.0.1:15010`, `[::1]:15010`. */
+export const hostPort = (host: string, port: number | string): string => (host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`);
+
+export const bindAddress = (c: RuntimeConfig): string => c.address ?? DEFAULT_ADDRESS;
+export const maxBodyBytes = (c: RuntimeConfig): number => c.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
 
 /** Parses the env value; a bad value is reported and the demo mesh is used instead (never throws). */
 export function parseRuntimeConfig(raw: string | undefined): { config: RuntimeConfig; error?: string } {

@@ -2,7 +2,7 @@
 // API"). A draft that does not parse or validate is still a 200 with located `errors` — only a body that is
 // not the documented shape is a 400, and one over SANDBOX_BODY_LIMIT a 413. Never throws.
 import { z } from 'zod';
-import { contractSchema, simRequestSchema, toContract } from '../sandbox/contracts';
+import { contractRequestSchema, contractSchema, toContract } from '../sandbox/contracts';
 import { evaluate } from '../sandbox/evaluate';
 import type { EvaluateResult, RequestCheck } from '../sandbox/types';
 import type { SimRequest } from '../simulate/types';
@@ -11,7 +11,7 @@ import { fail, ok, type ApiContext, type ApiResult } from './types';
 /** Largest request body accepted (bytes): 1 MiB. */
 export const SANDBOX_BODY_LIMIT = 1024 * 1024;
 
-const checkSchema = z.strictObject({ name: z.string().max(200).optional(), proxy: z.string().min(1), request: simRequestSchema });
+const checkSchema = z.strictObject({ name: z.string().max(200).optional(), proxy: z.string().min(1), request: contractRequestSchema });
 
 export const evaluateBodySchema = z.strictObject({
   draft: z.string(),

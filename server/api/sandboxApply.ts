@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { parseDraft } from '../sandbox/draft';
 import type { SandboxProblem } from '../sandbox/types';
 import type { Applier, ApplyOutcome } from './apply/types';
-import { checkBearer } from './bearer';
+import { checkBearer } from './auth';
 import type { ApiResult } from './types';
 
 export interface ApplyContext {
@@ -33,7 +33,7 @@ export function applyGate(ctx: ApplyContext, authorization: string | null): ApiR
       403,
       'apply to a cluster is disabled: start meshscope serve with --allow-apply (and the RBAC overlay deploy/overlays/apply)',
     );
-  if (!checkBearer(authorization, ctx.token))
+  if (!checkBearer({ headers: new Headers(authorization ? { authorization } : {}) }, ctx.token))
     return err(401, 'apply needs the bearer token meshscope serve printed at start (Authorization: Bearer TOKEN)');
   return undefined;
 }

@@ -4,32 +4,13 @@
 // only unusable input is a 4xx.
 import { z } from 'zod';
 import { readConfigDump } from '../envoy/dumpReader';
-import { simulateProxy } from '../pipeline/simulateProxy';
+import { simulateProxy } from '../simulateMesh/simulateProxy';
 import { simulate, type SimRequest, type SimResult } from '../simulate/index';
+import { simRequestSchema } from '../simulate/requestSchema';
 import { fail, ok, type ApiContext, type ApiResult } from './types';
 
-const SimRequestSchema = z
-  .object({
-    mode: z.enum(['outbound', 'inbound', 'gateway']),
-    address: z.string().min(1).optional(),
-    port: z.number().int().min(0).max(65535),
-    host: z.string().optional(),
-    path: z
-      .string()
-      .refine((p) => p === '' || p.startsWith('/'), 'path must start with /')
-      .optional(),
-    method: z.string().min(1).max(32).optional(),
-    headers: z.record(z.string(), z.string()).optional(),
-    protocol: z.enum(['http', 'http2', 'tcp']).optional(),
-    tls: z.enum(['plaintext', 'tls']).optional(),
-    sni: z.string().optional(),
-    alpn: z.array(z.string()).optional(),
-    listener: z.string().min(1).optional(),
-  })
-  .strict();
-
-const ProxyBodySchema = z.object({ proxyId: z.string().min(1), request: SimRequestSchema }).strict();
-const DumpBodySchema = z.object({ dump: z.unknown(), request: SimRequestSchema }).strict();
+const ProxyBodySchema = z.object({ proxyId: z.string().min(1), request: simRequestSchema }).strict();
+const DumpBodySchema = z.object({ dump: z.unknown(), request: simRequestSchema }).strict();
 
 export type SimulateBody = { proxyId: string; request: SimRequest } | { dump: unknown; request: SimRequest };
 
@@ -41,7 +22,7 @@ function issues(e: z.ZodError): string {
 }
 
 /** Drops absent optional fields (zod keeps `undefined` keys out already; this narrows the type). */
-function toSimRequest(r: z.infer<typeof SimRequestSchema>): SimRequest {
+function toSimRequest(r: z.infer<typeof simRequestSchema>): SimRequest {
   const out: SimRequest = { mode: r.mode, port: r.port };
   for (const [k, v] of Object.entries(r)) if (v !== undefined) (out as unknown as Record<string, unknown>)[k] = v;
   return out;
@@ -66,13 +47,4 @@ export function simulateRequest(ctx: ApiContext, body: unknown): ApiResult<Simul
   const result: SimulateResponse = simulate(config, request);
   if (errors.length > 0) result.dumpErrors = errors;
   return ok(result);
-}
-
-/** Reads a Request body as JSON (a body that is not JSON becomes a 400, never a throw). */
-export async function readJsonBody(req: Request): Promise<{ body?: unknown; error?: string }> {
-  try {
-    return { body: (await req.json()) as unknown };
-  } catch (e) {
-    return { error: `body is not JSON: ${(e as Error).message}` };
-  }
 }

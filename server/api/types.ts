@@ -2,26 +2,12 @@
 // holds) and returns an ApiResult; app/api route adapters and /debug turn it into a Response.
 import type { LoadError, MeshSnapshot, TranslateOptions } from '../model/mesh';
 import type { ResourceCache } from '../pipeline/proxyResources';
+import type { SourceStatus } from '../model/inputs';
 import type { BaseParts } from '../sandbox/translateParts';
-import type { RawInput, SourceStatus } from '../sources/types';
+import type { RawInput } from '../sources/types';
+import type { SyncStatus } from '../xds/types';
 
-/** istiod's /debug/syncz entry (pilot/pkg/xds/debug.go SyncStatus): nonces sent / acked per type. */
-export interface SyncStatus {
-  cluster_id?: string;
-  proxy?: string;
-  proxy_version?: string;
-  istio_version?: string;
-  cluster_sent?: string;
-  cluster_acked?: string;
-  listener_sent?: string;
-  listener_acked?: string;
-  route_sent?: string;
-  route_acked?: string;
-  endpoint_sent?: string;
-  endpoint_acked?: string;
-  extensionconfig_sent?: string;
-  extensionconfig_acked?: string;
-}
+export type { SyncStatus } from '../xds/types';
 
 export type XdsState = { state: 'off' | 'starting' } | { state: 'listening'; port: number } | { state: 'failing'; error: string };
 
@@ -47,12 +33,14 @@ export interface ApiResult<T = unknown> {
   body: T;
 }
 
+/** Any `/api/*` failure. */
+export interface ErrorBody {
+  error: string;
+  errors?: readonly LoadError[];
+}
+
 export const ok = <T>(body: T): ApiResult<T> => ({ status: 200, body });
-export const fail = (
-  status: number,
-  error: string,
-  errors?: readonly LoadError[],
-): ApiResult<{ error: string; errors?: readonly LoadError[] }> => ({
+export const fail = (status: number, error: string, errors?: readonly LoadError[]): ApiResult<ErrorBody> => ({
   status,
   body: errors ? { error, errors } : { error },
 });

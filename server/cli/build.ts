@@ -3,7 +3,7 @@ import { existsSync, readdirSync, readFileSync, statSync, utimesSync, writeFileS
 import { join } from 'node:path';
 
 const SOURCE_DIRS = ['app', 'components', 'server'];
-const SOURCE_FILES = ['next.config.ts', 'instrumentation.ts', 'package.json', 'tsconfig.json'];
+const SOURCE_FILES = ['next.config.ts', 'instrumentation.ts', 'proxy.ts', 'package.json', 'tsconfig.json'];
 const SKIP = new Set(['node_modules', '.next', 'testdata', 'gen']);
 
 function newestMtime(dir: string): number {

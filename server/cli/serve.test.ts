@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseRuntimeConfig, sourceMode } from '../api/runtimeConfig';
 import { buildStatus, preservingFile } from './build';
-import { planServe } from './commands/serve';
+import { planServe, readyLine } from './commands/serve';
 
 const dirs: string[] = [];
 const tmp = () => {
@@ -19,7 +19,7 @@ afterEach(() => {
 
 describe('planServe', () => {
   it('defaults to the demo mesh on :3000 with xDS on :15010 (DESIGN.md §3)', async () => {
-    const plan = await planServe([], '/work');
+    const plan = await planServe([], '/work', undefined, {});
     expect(plan).toEqual({ port: 3000, runtime: { xdsPort: 15010, demoTraffic: true } });
     expect(sourceMode(plan.runtime)).toBe('demo');
   });
@@ -56,8 +56,17 @@ describe('planServe', () => {
   });
 
   it('--allow-apply, --auth-token-file and --contracts reach the runtime config (paths resolved against the cwd)', async () => {
-    const plan = await planServe(['--in-cluster', '--allow-apply', '--auth-token-file', 'tok', '--contracts', 'c.yaml'], '/w');
-    expect(plan.runtime).toMatchObject({ inCluster: true, allowApply: true, authTokenFile: '/w/tok', contracts: '/w/c.yaml' });
+    // The token file is read at once (a missing or empty one is a usage error, tested below).
+    const w = tmp();
+    writeFileSync(join(w, 'tok'), 's3cret\n');
+    const plan = await planServe(['--in-cluster', '--allow-apply', '--auth-token-file', 'tok', '--contracts', 'c.yaml'], w, undefined, {});
+    expect(plan.runtime).toMatchObject({
+      inCluster: true,
+      allowApply: true,
+      authTokenFile: join(w, 'tok'),
+      authToken: 's3cret',
+      contracts: join(w, 'c.yaml'),
+    });
     expect(parseRuntimeConfig(JSON.stringify(plan.runtime))).toEqual({ config: plan.runtime });
     expect((await planServe([], '/w')).runtime.allowApply).toBeUndefined();
   });
@@ -65,6 +74,57 @@ describe('planServe', () => {
   it('rejects --kubeconfig together with --in-cluster', async () => {
     await expect(planServe(['--kubeconfig', 'k', '--in-cluster'], '/w')).rejects.toThrow(/either/);
     expect(sourceMode((await planServe(['--in-cluster'], '/w')).runtime)).toBe('kube');
+  });
+});
+
+describe('planServe: --address, --allowed-host, the token (issue 14 items 9, 10, 12)', () => {
+  it('takes an IP --address and host names without port; refuses anything else', async () => {
+    const plan = await planServe(
+      ['--address', '0.0.0.0', '--allowed-host', 'meshscope.meshscope.svc', '--allowed-host', '[fd00::1]'],
+      '/w',
+      undefined,
+      {},
+    );
+    expect(plan.runtime).toMatchObject({ address: '0.0.0.0', allowedHosts: ['meshscope.meshscope.svc', '[fd00::1]'] });
+    await expect(planServe(['--address', 'example.com'], '/w', undefined, {})).rejects.toThrow(/--address must be an IP address/);
+    // The image sets MESHSCOPE_ADDRESS=0.0.0.0 so that `docker run … serve --kubeconfig …` is reachable; the flag wins.
+    expect((await planServe([], '/w', undefined, { MESHSCOPE_ADDRESS: '0.0.0.0' })).runtime.address).toBe('0.0.0.0');
+    expect((await planServe(['--address', '::1'], '/w', undefined, { MESHSCOPE_ADDRESS: '0.0.0.0' })).runtime.address).toBe('::1');
+    expect((await planServe([], '/w', undefined, {})).runtime.address).toBeUndefined();
+    await expect(planServe(['--allowed-host', 'http://x:3000'], '/w', undefined, {})).rejects.toThrow(/without port or scheme/);
+  });
+
+  it('reads the token from --auth-token-file (trimmed), else MESHSCOPE_AUTH_TOKEN; an empty or missing file is an error', async () => {
+    const dir = tmp();
+    writeFileSync(join(dir, 't'), 'abc123\n');
+    writeFileSync(join(dir, 'empty'), '\n');
+    expect((await planServe(['--auth-token-file', 't'], dir, undefined, {})).runtime.authToken).toBe('abc123');
+    expect((await planServe([], dir, undefined, { MESHSCOPE_AUTH_TOKEN: ' envtok ' })).runtime.authToken).toBe('envtok');
+    expect((await planServe(['--auth-token-file', 't'], dir, undefined, { MESHSCOPE_AUTH_TOKEN: 'envtok' })).runtime.authToken).toBe(
+      'abc123',
+    );
+    expect((await planServe([], dir, undefined, {})).runtime.authToken).toBeUndefined();
+    await expect(planServe(['--auth-token-file', 'empty'], dir, undefined, {})).rejects.toThrow(/is empty/);
+    await expect(planServe(['--auth-token-file', 'missing'], dir, undefined, {})).rejects.toThrow(/--auth-token-file missing: ENOENT/);
+    expect((await planServe([], dir, undefined, { MESHSCOPE_MAX_BODY_BYTES: '1024' })).runtime.maxBodyBytes).toBe(1024);
+    await expect(planServe([], dir, undefined, { MESHSCOPE_MAX_BODY_BYTES: '8MB' })).rejects.toThrow(/positive number of bytes/);
+  });
+
+  it('the start-up line shows the bound addresses, or says plainly that ADS could not bind', () => {
+    const ready = { type: 'meshscope-ready' as const, http: 'http://127.0.0.1:41234' };
+    expect(
+      readyLine(
+        'k',
+        { ...ready, xds: '127.0.0.1:1', xdsState: { state: 'listening', port: 1 } },
+        { gate: ', cluster apply off', after: '; t' },
+      ),
+    ).toBe('meshscope: serving k on http://127.0.0.1:41234 (xDS 127.0.0.1:1, cluster apply off); t\n');
+    expect(readyLine('the demo mesh', { ...ready, xds: '127.0.0.1:41235', xdsState: { state: 'listening', port: 41235 } })).toBe(
+      'meshscope: serving the demo mesh on http://127.0.0.1:41234 (xDS 127.0.0.1:41235)\n',
+    );
+    expect(
+      readyLine('x', { ...ready, xdsState: { state: 'failing', error: 'ADS server could not listen on 127.0.0.1:15010: EADDRINUSE' } }),
+    ).toMatch(/NOT READY: ADS server could not listen on 127\.0\.0\.1:15010: EADDRINUSE \(\/api\/healthz answers 503\)/);
   });
 });
 
@@ -89,6 +149,19 @@ describe('buildStatus', () => {
     expect(buildStatus(root).needed).toBe(false);
     const later = new Date(Date.now() + 60_000);
     utimesSync(join(root, 'app', 'page.tsx'), later, later);
+    expect(buildStatus(root).needed).toBe(true);
+  });
+
+  it('needs a build when proxy.ts (compiled into the build, run before every request) changed', () => {
+    const root = tmp();
+    mkdirSync(join(root, '.next'));
+    writeFileSync(join(root, '.next', 'BUILD_ID'), 'id');
+    writeFileSync(join(root, 'proxy.ts'), 'x');
+    const old = new Date(Date.UTC(2020, 0, 1));
+    utimesSync(join(root, 'proxy.ts'), old, old);
+    expect(buildStatus(root).needed).toBe(false);
+    const later = new Date(Date.now() + 60_000);
+    utimesSync(join(root, 'proxy.ts'), later, later);
     expect(buildStatus(root).needed).toBe(true);
   });
 });

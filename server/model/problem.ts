@@ -27,6 +27,11 @@ export interface Problem {
   doc?: number;
   /** What kind of input `file` names, when it is not a file on disk. */
   source?: InputSource;
+  /**
+   * Set on the mark of an object whose current input is unusable: its last good version (loaded at this
+   * RFC 3339 time) is served instead ("stale: last good from <time>").
+   */
+  staleSince?: string;
 }
 
 /** Istio's analysis levels (pkg/config/analysis/diag/level.go, msg/messages.yaml). */

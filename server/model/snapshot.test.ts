@@ -172,9 +172,10 @@ describe('located errors; other objects still load', () => {
       object: 'VirtualService default/wrong-type',
       path: 'spec.http[0].route[0].weight',
     });
+    // Unknown fields warn and are dropped; the object loads (kube-apiserver fieldValidation=Warn, KEP-2885).
     expect(snap.errors).toContainEqual({
-      severity: 'error',
-      message: 'unknown field "roundRobinFlavour"',
+      severity: 'warning',
+      message: 'unknown field "roundRobinFlavour" (ignored)',
       file,
       doc: 1,
       object: 'DestinationRule default/unknown-field',
@@ -189,7 +190,29 @@ describe('located errors; other objects still load', () => {
     });
     expect(snap.errors.some((e) => e.message.includes('Secret'))).toBe(false);
     expect(snap.virtualServices).toEqual([]);
-    expect(snap.destinationRules.map((d) => d.meta.name)).toEqual(['reviews']);
+    expect(snap.destinationRules.map((d) => d.meta.name).sort()).toEqual(['reviews', 'unknown-field']);
+    expect(snap.destinationRules.find((d) => d.meta.name === 'unknown-field')?.spec.trafficPolicy?.loadBalancer).toEqual({
+      simple: 'ROUND_ROBIN',
+    });
+  });
+
+  it('unknown top-level and metadata fields are located warnings on every kind; the objects load', () => {
+    const r = loadPaths(['-'], {
+      stdin: [
+        'apiVersion: networking.istio.io/v1\nkind: VirtualService\nmetadata: {name: vs, bogus: 1}\nextra: true\nspec: {hosts: [a], http: [{route: [{destination: {host: a}}]}]}',
+        'apiVersion: v1\nkind: Service\nmetadata: {name: svc, namespace: ns, bogus: 1}\nspex: {}\nspec: {ports: [{port: 80}]}',
+      ].join('\n---\n'),
+    });
+    const snap = buildSnapshot(r.inputs, { version: 1 });
+    const w = snap.errors.map((e) => [e.severity, e.file, e.doc, e.object, e.path, e.message]);
+    expect(w).toEqual([
+      ['warning', '<stdin>', 0, 'VirtualService default/vs', 'extra', 'unknown field "extra" (ignored)'],
+      ['warning', '<stdin>', 0, 'VirtualService default/vs', 'metadata.bogus', 'unknown field "bogus" (ignored)'],
+      ['warning', '<stdin>', 1, 'Service ns/svc', 'spex', 'unknown field "spex" (ignored)'],
+      ['warning', '<stdin>', 1, 'Service ns/svc', 'metadata.bogus', 'unknown field "bogus" (ignored)'],
+    ]);
+    expect(snap.virtualServices.map((v) => v.meta.name)).toEqual(['vs']);
+    expect(snap.services.map((s) => s.name)).toEqual(['svc']);
   });
 
   it('webhook rules (validation.go): weights != 100, route+redirect, missing destination host, HTTPS without TLS', () => {

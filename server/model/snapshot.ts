@@ -2,7 +2,7 @@
 // Pure and deterministic: no I/O, clock, env or randomness; the same inputs give the same snapshot.
 import type { IstioKind } from './istio';
 import type { EndpointModel, IstioConfig, LoadError, MeshSnapshot, NamespaceModel, ProxyModel, ServiceModel } from './mesh';
-import type { RawInput } from '../sources/types';
+import type { RawInput } from './inputs';
 import { type EndpointIndex, kubeEndpoints, serviceEntryEndpoints, sortEndpoints } from './parse/endpoints';
 import { locate, parseInputs } from './parse/objects';
 import { objectKey } from './schema/kinds';
@@ -105,7 +105,11 @@ export function buildSnapshot(inputs: readonly RawInput[], opts: BuildSnapshotOp
   return deepFreeze(snapshot);
 }
 
-/** The same object (store key) given twice: the later definition wins, like a second `kubectl apply`. */
+/**
+ * The same object (store key) given twice in one input list (the CLI's ordered --config files): a located
+ * warning naming both origins; the later definition wins, like a second `kubectl apply`. (A watched source
+ * reports it as an error: see sources/store.ts.)
+ */
 function dedupe(inputs: readonly RawInput[]): { inputs: RawInput[]; errors: LoadError[] } {
   const last = new Map<string, number>();
   const keys = inputs.map((input, i) => {
@@ -122,13 +126,13 @@ function dedupe(inputs: readonly RawInput[]): { inputs: RawInput[]; errors: Load
     if (key === undefined || last.get(key) === i) return true;
     const later = inputs[last.get(key)!]!;
     const md = input.object.metadata as Record<string, unknown>;
-    const where =
-      later.origin.file !== undefined ? ` (${later.origin.file}${later.origin.doc !== undefined ? ` doc ${later.origin.doc}` : ''})` : '';
+    const at = (i: RawInput) =>
+      i.origin.file !== undefined ? `${i.origin.file}${i.origin.doc !== undefined ? `#${i.origin.doc}` : ''}` : i.origin.source;
     errors.push(
       locate(
         {
           severity: 'warning',
-          message: `duplicate object: a later definition${where} replaces this one`,
+          message: `duplicate object: defined in ${at(input)} and in ${at(later)}; the later one (${at(later)}) is used`,
           object: `${String(input.object.kind)} ${String(md.namespace ?? '')}/${String(md.name)}`,
         },
         input.origin,

@@ -5,7 +5,7 @@ import { encodeResource, type EncodedResource } from '../envoy/encode';
 import { TYPE, type TypeUrl } from '../envoy/typeUrls';
 import type { LoadError, ProxyModel } from '../model/mesh';
 import type { ResourceTable } from '../translate/types';
-import type { ProxyResources } from './proxyResources';
+import type { ProxyResources } from './types';
 
 /**
  * Encoded resources by content (type, name, JSON): proxies of the same shape share most resources, and

@@ -8,7 +8,7 @@ import { TYPE } from '../envoy/typeUrls';
 import { proxyForNode as proxyForClient } from '../model/proxyIdentity';
 import { createAdsGenerator } from './adsGenerator';
 import { createCache } from './cache';
-import { diffProxies } from './changes';
+import { diffProxies } from '../impact/changes';
 import { configDumpFor } from './configDump';
 import { proxyResources, type ProxyResources } from './proxyResources';
 

@@ -1,28 +1,12 @@
 // snapshot + proxy id → translated and encoded Envoy resources (what ADS serves, what config_dump prints).
 // translateProxy is pure; encoding happens once per (snapshot version, proxy, options) through a cache
 // the caller owns and passes in (a runtime keeps one; a CLI run makes one).
-import type { EncodedResource } from '../envoy/encode';
-import { DEFAULT_OPTIONS, type LoadError, type MeshSnapshot, type ProxyModel, type TranslateOptions } from '../model/mesh';
+import { DEFAULT_OPTIONS, type MeshSnapshot, type TranslateOptions } from '../model/mesh';
 import { translateProxy } from '../translate/index';
-import type { RouteProvenance } from '../translate/types';
-import type { BoundedCache } from './cache';
 import { encodeTable, translateSafely } from './encodeTable';
+import type { ProxyResources, ResourceCache } from './types';
 
-export interface ProxyResources {
-  proxy: ProxyModel;
-  /** The snapshot version these resources were built from. */
-  version: number;
-  listeners: EncodedResource[];
-  routes: EncodedResource[];
-  clusters: EncodedResource[];
-  endpoints: EncodedResource[];
-  /** Translation problems plus any resource the encoder rejected (a translator bug, shown, not thrown). */
-  errors: LoadError[];
-  /** Which VirtualService rule produced each route (translation's ResourceTable.provenance, as is). */
-  provenance: readonly RouteProvenance[];
-}
-
-export type ResourceCache = BoundedCache<ProxyResources>;
+export type { ProxyResources, ResourceCache } from './types';
 
 export const resourceCacheKey = (version: number, proxyId: string, options: TranslateOptions): string =>
   `${version}\u0000${proxyId}\u0000${JSON.stringify(options)}`;

@@ -11,7 +11,7 @@
 // shape is translated; when its difference is confined to route configurations the other members have the
 // same difference, else each member is translated too. Pure apart from the caches the caller owns.
 import type { MeshSnapshot, ProxyModel, TranslateOptions } from '../model/mesh';
-import { affectedProxies, parseStoreKey } from '../pipeline/affected';
+import { affectedProxies, parseStoreKey } from '../impact/affected';
 import { diffProxy, type ProxyDelta } from './diffProxy';
 import { type BaseParts, translateBoth } from './translateParts';
 import type { BlastRadiusEntry, ProxyDiff } from './types';

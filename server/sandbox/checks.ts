@@ -3,7 +3,7 @@
 // its distribution (cluster → percent).
 import type { MeshSnapshot, TranslateOptions } from '../model/mesh';
 import type { ResourceCache } from '../pipeline/proxyResources';
-import { simulateProxy } from '../pipeline/simulateProxy';
+import { simulateProxy } from '../simulateMesh/simulateProxy';
 import type { SimRequest, SimResult } from '../simulate/types';
 import type { CheckOutcome, ContractResult, RequestCheck, RequestCheckResult, RoutingContract } from './types';
 

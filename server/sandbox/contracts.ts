@@ -2,29 +2,15 @@
 // request, expect}. Validated with zod; problems are located (line/column, field path). Pure.
 import { LineCounter, parseDocument } from 'yaml';
 import { z } from 'zod';
+import { simRequestSchema } from '../simulate/requestSchema';
 import { nodeAt } from './draft';
 import type { RoutingContract, SandboxProblem } from './types';
 
 /** At most this many contracts in one file or request. */
 export const MAX_CONTRACTS = 500;
 
-export const simRequestSchema = z.strictObject({
-  mode: z.enum(['outbound', 'inbound', 'gateway']).default('outbound'),
-  address: z.string().min(1).optional(),
-  port: z.number().int().min(0).max(65535),
-  host: z.string().optional(),
-  path: z
-    .string()
-    .refine((p) => p === '' || p.startsWith('/'), 'path must start with /')
-    .optional(),
-  method: z.string().min(1).max(32).optional(),
-  headers: z.record(z.string(), z.string()).optional(),
-  protocol: z.enum(['http', 'http2', 'tcp']).optional(),
-  tls: z.enum(['plaintext', 'tls']).optional(),
-  sni: z.string().optional(),
-  alpn: z.array(z.string()).optional(),
-  listener: z.string().min(1).optional(),
-});
+/** A contract's request: the simulator's, with `mode` defaulting to outbound. */
+export const contractRequestSchema = simRequestSchema.extend({ mode: simRequestSchema.shape.mode.default('outbound') });
 
 const percent = z.number().min(0).max(100);
 const expectSchema = z.union([
@@ -36,7 +22,7 @@ const expectSchema = z.union([
 export const contractSchema = z.strictObject({
   name: z.string().min(1).max(200),
   proxy: z.string().min(1),
-  request: simRequestSchema,
+  request: contractRequestSchema,
   expect: expectSchema,
 });
 

@@ -127,7 +127,9 @@ describe('evaluate: located errors', () => {
     expect(result.blastRadius).toHaveLength(SIDECARS.length);
   });
 
-  it('an unknown field is located at its line and column with its field path; the object is left out', () => {
+  // Issue 14.5: unknown fields are warnings and are dropped, the object still applies (kube-apiserver's default
+  // fieldValidation=Warn, KEP-2885) — so the draft changes exactly what the same draft without the field does.
+  it('an unknown field is a located warning (line, field path); the object applies without it', () => {
     const draft = reviewsSplit({ v1: 50, v2: 50 }).replace('      weight: 50\n', '      weight: 50\n      wieght: 3\n');
     const { result } = evaluate(bookinfoBase(), draft);
     const e = result.errors.find((x) => x.path?.includes('wieght') || x.message.includes('wieght'));
@@ -135,7 +137,10 @@ describe('evaluate: located errors', () => {
     expect(e?.object).toBe('VirtualService default/reviews');
     const lines = draft.split('\n');
     expect(lines[(e?.line ?? 0) - 1]).toContain('wieght');
-    expect(result.blastRadius).toEqual([]);
+    expect(e?.level).toBe('warning');
+    const without = evaluate(bookinfoBase(), reviewsSplit({ v1: 50, v2: 50 })).result.blastRadius;
+    expect(without.length).toBeGreaterThan(0);
+    expect(result.blastRadius).toEqual(without);
   });
 
   it('a wrong type is located at the value', () => {

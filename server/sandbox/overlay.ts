@@ -3,7 +3,7 @@
 // second `kubectl apply`.
 import { isDeepStrictEqual } from 'node:util';
 import { objectKey } from '../model/schema/kinds';
-import { parseStoreKey } from '../pipeline/affected';
+import { parseStoreKey } from '../impact/affected';
 import { rawKey } from '../sources/storeKeys';
 import type { RawInput } from '../sources/types';
 import type { DraftEdit, EvaluateResult, ObjectRefKey, SandboxProblem } from './types';

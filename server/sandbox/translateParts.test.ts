@@ -5,7 +5,7 @@ import { generateMesh } from '../../bench/generateMesh';
 import { DEFAULT_OPTIONS } from '../model/mesh';
 import { buildSnapshot } from '../model/snapshot';
 import { createCache } from '../pipeline/cache';
-import { diffProxies, proxyDigests } from '../pipeline/changes';
+import { diffProxies, proxyDigests } from '../impact/changes';
 import type { ProxyResources } from '../pipeline/proxyResources';
 import { loadPaths } from '../sources/file/loadPaths';
 import { REPO_ROOT } from '../testing/paths';

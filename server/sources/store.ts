@@ -1,6 +1,10 @@
 // The store: raw objects of every source by key, merged (later-registered source wins on a clash),
 // debounced into versioned immutable snapshots. A deep-equal put is a no-op. Never throws on bad input:
-// errors land in snapshot().errors, and an object whose new version is invalid keeps its last good version.
+// errors land in snapshot().errors, and an object whose new version is invalid keeps its last good version
+// (reported "stale: last good from <time>"). The same object twice in one source's replace() is a located
+// error naming both origins; the later one wins (files come in path order, so the lexicographically last
+// file wins, as with `kubectl apply -f DIR`). A snapshot build that throws keeps the previous snapshot
+// serving and shows the failure in every source's status until a build succeeds.
 import type { LoadError, MeshSnapshot } from '../model/mesh';
 import { validateRaw } from '../model/parse/objects';
 import { buildSnapshot } from '../model/snapshot';
@@ -18,6 +22,8 @@ export interface StoreOptions {
   debounceMs?: number;
   maxDelayMs?: number;
   domainSuffix?: string;
+  /** Clock for "last good from <time>" (tests). */
+  now?: () => Date;
 }
 
 interface SourceState {
@@ -25,8 +31,10 @@ interface SourceState {
   /** Objects whose key could not be computed (no kind/name): kept so the snapshot reports them. */
   unkeyed: RawInput[];
   errors: readonly LoadError[];
-  /** Last valid version per key, used when the current version fails validation. */
-  lastGood: Map<string, RawInput>;
+  /** Last valid version per key (and when it was first seen valid), used when the current version fails validation. */
+  lastGood: Map<string, { input: RawInput; at: string }>;
+  /** Errors found by replace() itself (duplicates). */
+  own: LoadError[];
   /** Keys this source removes from the sources registered before it (an overlay's deletions). */
   hidden: Set<string>;
 }
@@ -48,8 +56,12 @@ export class Store implements SourceSink {
   private dirty = true;
   /** Validation results per stored input object (inputs are replaced, never mutated, by sources). */
   private readonly issuesOf = new WeakMap<RawInput, ReturnType<typeof validateRaw>>();
+  private readonly now: () => Date;
+  /** Why the last snapshot build failed (the previous snapshot keeps serving), until one succeeds. */
+  private buildFailure: string | undefined;
 
   constructor(opts?: StoreOptions) {
+    this.now = opts?.now ?? (() => new Date());
     this.debounceMs = opts?.debounceMs ?? 100;
     this.maxDelayMs = opts?.maxDelayMs ?? 10_000;
     this.domainSuffix = opts?.domainSuffix;
@@ -57,7 +69,14 @@ export class Store implements SourceSink {
 
   snapshot(): MeshSnapshot {
     if (!this.cached || this.dirty) {
-      this.cached = this.build();
+      try {
+        this.cached = this.build();
+        this.buildFailure = undefined;
+      } catch (e) {
+        // Keep serving the last snapshot; with none yet, serve an empty one that carries the error.
+        this.buildFailure = `snapshot build failed: ${String(e)}`;
+        this.cached ??= buildSnapshot([], { version: this.version, extraErrors: [{ severity: 'error', message: this.buildFailure }] });
+      }
       this.dirty = false;
     }
     return this.cached;
@@ -78,7 +97,10 @@ export class Store implements SourceSink {
   }
 
   statuses(): SourceStatus[] {
-    return [...this.statusById.values()];
+    const failure = this.buildFailure;
+    const all = [...this.statusById.values()];
+    if (!failure) return all;
+    return all.map((s) => (s.state === 'stopped' ? s : { ...s, state: 'failing' as const, lastError: failure }));
   }
 
   status(status: SourceStatus): void {
@@ -89,10 +111,19 @@ export class Store implements SourceSink {
     const state = this.state(sourceId);
     const next = new Map<string, RawInput>();
     const unkeyed: RawInput[] = [];
+    const own: LoadError[] = [];
     for (const input of inputs) {
       const key = rawKey(input.object);
-      if (key === undefined) unkeyed.push(input);
-      else next.set(key, input);
+      if (key === undefined) {
+        unkeyed.push(input);
+        continue;
+      }
+      const earlier = next.get(key);
+      if (earlier) {
+        own.push(duplicateError(earlier, input));
+        next.delete(key); // keep the map in input order: the winner takes the later position
+      }
+      next.set(key, input);
     }
     for (const [key, before] of state.objects) if (!next.has(key)) this.mark(key, before, undefined);
     for (const [key, after] of next) {
@@ -100,10 +131,11 @@ export class Store implements SourceSink {
       if (!sameObject(before, after)) this.mark(key, before, after);
     }
     for (const key of state.lastGood.keys()) if (!next.has(key)) state.lastGood.delete(key);
-    if (!sameList(state.unkeyed, unkeyed) || !sameErrors(state.errors, errors)) this.pendingErrors = true;
+    if (!sameList(state.unkeyed, unkeyed) || !sameErrors(state.errors, errors) || !sameErrors(state.own, own)) this.pendingErrors = true;
     state.objects = next;
     state.unkeyed = unkeyed;
-    state.errors = [...errors];
+    state.errors = errors.slice();
+    state.own = own;
     this.schedule();
   }
 
@@ -157,6 +189,7 @@ export class Store implements SourceSink {
     this.version++;
     this.dirty = true;
     const snap = this.snapshot();
+    if (this.buildFailure) return; // the previous snapshot keeps serving; statuses() shows why
     const change: StoreChange = { version: this.version, changed, endpointsOnly };
     for (const cb of [...this.listeners]) {
       try {
@@ -174,7 +207,8 @@ export class Store implements SourceSink {
 
   private state(id: string): SourceState {
     let s = this.sources.get(id);
-    if (!s) this.sources.set(id, (s = { objects: new Map(), unkeyed: [], errors: [], lastGood: new Map(), hidden: new Set<string>() }));
+    if (!s)
+      this.sources.set(id, (s = { objects: new Map(), unkeyed: [], errors: [], lastGood: new Map(), own: [], hidden: new Set<string>() }));
     return s;
   }
 
@@ -202,28 +236,31 @@ export class Store implements SourceSink {
     const merged = new Map<string, RawInput>();
     const unkeyed: RawInput[] = [];
     const errors: LoadError[] = [];
+    // No push(...array): a source may hold 100k+ objects or errors (a spread that large overflows the stack).
     for (const state of this.sources.values()) {
-      errors.push(...state.errors);
-      unkeyed.push(...state.unkeyed);
+      for (const e of state.errors) errors.push(e);
+      for (const e of state.own) errors.push(e);
+      for (const u of state.unkeyed) unkeyed.push(u);
       for (const key of state.hidden) merged.delete(key);
       for (const [key, input] of state.objects) {
         let use = input;
         let issues = this.issuesOf.get(input);
         if (!issues) this.issuesOf.set(input, (issues = validateRaw(input.object)));
-        if (issues.length === 0) state.lastGood.set(key, input);
-        else {
-          const good = state.lastGood.get(key);
-          if (good) {
-            use = good;
-            errors.push(...issues.map((i) => lastGoodError(input, i.path, i.message)));
-          }
+        const good = state.lastGood.get(key);
+        if (issues.length === 0) {
+          if (good?.input !== input) state.lastGood.set(key, { input, at: this.now().toISOString() });
+        } else if (good) {
+          use = good.input;
+          for (const i of issues) errors.push(lastGoodError(input, i.path, i.message, good.at));
         }
         merged.delete(key);
         merged.set(key, use);
       }
     }
-    this.builtInputs = [...merged.values(), ...unkeyed];
-    return buildSnapshot(this.builtInputs, {
+    const all = [...merged.values()];
+    for (const u of unkeyed) all.push(u);
+    this.builtInputs = all;
+    return buildSnapshot(all, {
       version: this.version,
       ...(this.domainSuffix !== undefined ? { domainSuffix: this.domainSuffix } : {}),
       extraErrors: errors,
@@ -231,12 +268,33 @@ export class Store implements SourceSink {
   }
 }
 
-function lastGoodError(input: RawInput, path: string, message: string): LoadError {
+const describeInput = (input: RawInput): string => {
   const md = (input.object.metadata ?? {}) as Record<string, unknown>;
+  return `${String(input.object.kind)} ${md.namespace ? `${String(md.namespace)}/` : ''}${String(md.name)}`;
+};
+
+const where = (input: RawInput): string =>
+  input.origin.file !== undefined
+    ? `${input.origin.file}${input.origin.doc !== undefined ? `#${input.origin.doc}` : ''}`
+    : input.origin.source;
+
+function duplicateError(earlier: RawInput, later: RawInput): LoadError {
   const e: LoadError = {
     severity: 'error',
-    message: `${message} (keeping the last valid version)`,
-    object: `${String(input.object.kind)} ${md.namespace ? `${String(md.namespace)}/` : ''}${String(md.name)}`,
+    message: `duplicate object: defined in ${where(earlier)} and in ${where(later)}; the later one (${where(later)}) is used`,
+    object: describeInput(later),
+  };
+  if (later.origin.file !== undefined) e.file = later.origin.file;
+  if (later.origin.doc !== undefined) e.doc = later.origin.doc;
+  return e;
+}
+
+function lastGoodError(input: RawInput, path: string, message: string, at: string): LoadError {
+  const e: LoadError = {
+    severity: 'error',
+    message: `${message} (stale: last good from ${at} is served)`,
+    object: describeInput(input),
+    staleSince: at,
   };
   if (path) e.path = path;
   if (input.origin.file !== undefined) e.file = input.origin.file;

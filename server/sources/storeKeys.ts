@@ -11,7 +11,7 @@ export function rawKey(o: RawObject): string | undefined {
 }
 
 export const sameObject = (a: RawInput | undefined, b: RawInput | undefined): boolean =>
-  a !== undefined && b !== undefined && isDeepStrictEqual(a.object, b.object) && isDeepStrictEqual(a.origin, b.origin);
+  a !== undefined && b !== undefined && (a === b || (isDeepStrictEqual(a.object, b.object) && isDeepStrictEqual(a.origin, b.origin)));
 
 /**
  * Whether a change of one key only moves endpoints: an EndpointSlice, or a Pod whose only difference is

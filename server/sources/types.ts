@@ -1,31 +1,10 @@
 // The contract between sources (files, Kubernetes, the sandbox) and the store.
 // Sources hand over raw Kubernetes-shaped objects; parsing and validation happen once, when the
 // store builds a snapshot, so every source gets the same located errors.
-import type { LoadError, Origin } from '../model/mesh';
+import type { LoadError } from '../model/mesh';
+import type { RawInput, SourceStatus } from '../model/inputs';
 
-/** A Kubernetes-style object as JSON (apiVersion/kind/metadata + the rest), unvalidated. */
-export interface RawObject {
-  apiVersion?: unknown;
-  kind?: unknown;
-  metadata?: unknown;
-  [field: string]: unknown;
-}
-
-export interface RawInput {
-  object: RawObject;
-  origin: Origin;
-}
-
-/** Health of one source, for the UI banner and /debug/registryz. */
-export interface SourceStatus {
-  id: string;
-  kind: 'demo' | 'file' | 'kube' | 'sandbox';
-  state: 'connected' | 'resyncing' | 'failing' | 'stopped';
-  detail?: string;
-  lastError?: string;
-  /** Per watched resource (kube: one per informer). */
-  resources?: Record<string, { state: SourceStatus['state']; lastError?: string; count: number }>;
-}
+export type { RawInput, RawObject, SourceStatus } from '../model/inputs';
 
 /**
  * What a source writes to. `replace` sets the whole object set of a source (files, relists);

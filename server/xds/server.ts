@@ -12,7 +12,7 @@ import { PushQueue } from './pushQueue';
 import { adsServerDefinition } from './service';
 import { SotwConnection } from './sotw';
 import { syncStatusOf } from './status';
-import type { AdsGenerator, ConnectionStatus, PushRequest, TypeUrl } from './types';
+import type { AdsGenerator, ConnectionStatus, PushRequest, SyncStatus, TypeUrl } from './types';
 
 export * from './types';
 
@@ -141,7 +141,7 @@ export class AdsServer {
   }
 
   /** istiod's /debug/syncz: one SyncStatus per connected proxy. */
-  syncz(): unknown[] {
+  syncz(): SyncStatus[] {
     return this.connections().map(syncStatusOf);
   }
 

@@ -2,7 +2,7 @@
 // Sync state follows istiod's debugSyncStatus (pilot/pkg/xds/statusgen.go): nothing sent → NOT SENT,
 // last nonce sent was ACKed → SYNCED, otherwise STALE; meshscope adds ERROR when the last response
 // was NACKed or could not be sent at all (e.g. over maxResponseBytes).
-import type { NackRecord, SyncState, TypeStatus, ConnectionStatus } from './types';
+import type { NackRecord, SyncState, SyncStatus, TypeStatus, ConnectionStatus } from './types';
 import { TYPE } from '../envoy/typeUrls';
 
 export class TypeTracker {
@@ -85,8 +85,8 @@ const SYNCZ_FIELDS: ReadonlyArray<[string, string]> = [
  * `connection_id`, `sync` (state per short type), `nacks` (text of the last NACK per type, cut to
  * maxNackMessageChars), `matched_by` / `matched_proxy` and `blocked_since` (a response not yet read).
  */
-export function syncStatusOf(c: ConnectionStatus): Record<string, unknown> {
-  const out: Record<string, unknown> = { proxy: c.client.proxyId };
+export function syncStatusOf(c: ConnectionStatus): SyncStatus {
+  const out: SyncStatus = { proxy: c.client.proxyId };
   if (c.client.clusterId) out['cluster_id'] = c.client.clusterId;
   if (c.client.nodeType) out['proxy_type'] = c.client.nodeType;
   // meshscope: which generator serves it (Envoy config, or istiod's grpcgen for proxyless gRPC).
@@ -94,14 +94,14 @@ export function syncStatusOf(c: ConnectionStatus): Record<string, unknown> {
   // istiod: proxy_version is the proxy's ISTIO_VERSION metadata (istio_version is istiod's own; omitted).
   const proxyVersion = c.client.metadata['ISTIO_VERSION'];
   if (typeof proxyVersion === 'string') out['proxy_version'] = proxyVersion;
-  const sync: Record<string, string> = {};
+  const sync: Record<string, SyncState> = {};
   const nacks: Record<string, NackRecord> = {};
   for (const [typeUrl, short] of SYNCZ_FIELDS) {
     const t = c.types.find((x) => x.typeUrl === typeUrl);
     sync[short] = t?.state ?? 'NOT SENT';
     if (!t) continue;
-    if (t.sentNonce) out[`${short}_sent`] = t.sentNonce;
-    if (t.ackedNonce) out[`${short}_acked`] = t.ackedNonce;
+    if (t.sentNonce) (out as Record<string, unknown>)[`${short}_sent`] = t.sentNonce;
+    if (t.ackedNonce) (out as Record<string, unknown>)[`${short}_acked`] = t.ackedNonce;
     if (t.lastNack) nacks[short] = t.lastNack;
   }
   out['connection_id'] = c.id;

@@ -91,6 +91,46 @@ export interface NackRecord {
   time: string;
 }
 
+/**
+ * One entry of /debug/syncz: istiod's SyncStatus (pilot/pkg/xds/debug.go: proxy, proxy_type, cluster_id,
+ * proxy_version and `<type>_sent` / `<type>_acked` nonces) plus what meshscope adds per connection:
+ * connection_id, mode, flavour (envoy | grpc), sync (state per short type), nacks (last NACK per type),
+ * matched_by / matched_proxy and blocked_since.
+ * The one syncz shape: the ADS server writes it (status.ts), /debug/syncz serves it, the UI reads it.
+ */
+export interface SyncStatus {
+  proxy?: string;
+  proxy_type?: string;
+  cluster_id?: string;
+  proxy_version?: string;
+  istio_version?: string;
+  cluster_sent?: string;
+  cluster_acked?: string;
+  listener_sent?: string;
+  listener_acked?: string;
+  route_sent?: string;
+  route_acked?: string;
+  endpoint_sent?: string;
+  endpoint_acked?: string;
+  extensionconfig_sent?: string;
+  extensionconfig_acked?: string;
+  connection_id?: string;
+  mode?: string;
+  /** Which generator serves the client: `envoy`, or `grpc` for proxyless gRPC (istiod's grpcgen). */
+  flavour?: string;
+  /** Present when the client said which generator it wants (GENERATOR metadata). */
+  generator?: string;
+  /** Sync state per short type: cluster, listener, route, endpoint. */
+  sync?: Record<string, SyncState | (string & {})>;
+  /** Last NACK per short type. */
+  nacks?: Record<string, NackRecord>;
+  /** How the client was matched to the proxy served (node id, ip, or node metadata only). */
+  matched_by?: MatchedBy;
+  matched_proxy?: string;
+  /** Since when a response waits to be read by the client (backpressure). */
+  blocked_since?: string;
+}
+
 export interface TypeStatus {
   typeUrl: string;
   /** '*' for a wildcard subscription (plus any explicitly named resources). */

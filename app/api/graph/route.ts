@@ -1,6 +1,6 @@
 // Thin adapter: GET /api/graph (the mesh overview graph, derived from config).
 import { toResponse } from '@/server/api/http';
-import { meshGraph } from '@/server/api/meshGraph';
+import { meshGraph } from '@/server/api/graph';
 import { readyRuntime } from '@/server/runtime';
 
 export const dynamic = 'force-dynamic';

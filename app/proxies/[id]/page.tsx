@@ -7,9 +7,10 @@ import { readyRuntime } from '@/server/runtime';
 export const dynamic = 'force-dynamic';
 
 export default async function ProxyPage({ params }: { params: Promise<{ id: string }> }) {
-  const id = decodeURIComponent((await params).id);
+  const { id } = await params;
   const rt = await readyRuntime();
-  const res = proxyDetail(rt.context(), id);
+  // The view derives its rows from the config dump (server/envoy/dumpModel), so it never asks for the tables.
+  const res = proxyDetail(rt.context(), id, { tables: false });
   if (res.status !== 200) {
     return (
       <section className="panel" data-testid="proxy-not-found">
@@ -22,8 +23,5 @@ export default async function ProxyPage({ params }: { params: Promise<{ id: stri
       </section>
     );
   }
-  const detail = res.body as ProxyDetail;
-  // The view derives its rows from the config dump; the summary tables would only double the page payload.
-  const initial: ProxyDetail = { ...detail, tables: { listeners: [], routes: [], clusters: [], endpoints: [] } };
-  return <ProxyView id={id} initial={initial} />;
+  return <ProxyView id={id} initial={res.body as ProxyDetail} />;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ProxySyncResult } from '@/server/api/proxySync';
+import type { ProxySyncResult } from '@/server/api/contract';
 import { syncEvents } from './syncHistory';
 
 const conn = (types: ProxySyncResult['connections'][number]['types']): ProxySyncResult => ({

@@ -1,6 +1,6 @@
 // The sync timeline as the page observes it: each refetch of a proxy's sync state is compared with the
 // previous one and turned into events (sent / acked / NACKed per type). Pure.
-import type { ProxySyncResult, TypeSync } from '@/server/api/proxySync';
+import type { ProxySyncResult, TypeSync } from '@/server/api/contract';
 
 export interface SyncEvent {
   at: string;

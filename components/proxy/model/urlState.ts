@@ -1,25 +1,19 @@
 // The proxy page's URL state: `?tab=routes&q=reviews&sort=vhost:asc&vhost=…&route=<row key>`.
 // One tab's search / sort / filters live in the URL so every view is a deep link; switching tabs
-// drops them. Pure: parse and format URLSearchParams.
+// drops them. Pure: parse and format URLSearchParams. Which tabs exist and their URL keys: tabs.ts.
 import { formatSort, parseSort, type ViewQuery } from '@/components/tables/tableModel';
+import { TAB_DEFS, TABS, type Tab, type TabDef } from './tabs';
 
-export const TABS = ['listeners', 'routes', 'clusters', 'endpoints', 'graph', 'trace', 'raw', 'sync'] as const;
-export type Tab = (typeof TABS)[number];
+export { TABS, type Tab } from './tabs';
 
 /** The row a deep link selects, per table tab. */
-export const SELECT_PARAM: Partial<Record<Tab, string>> = {
-  listeners: 'listener',
-  routes: 'route',
-  clusters: 'cluster',
-  endpoints: 'endpoint',
-};
+export const SELECT_PARAM: Partial<Record<Tab, string>> = Object.fromEntries(
+  TAB_DEFS.filter((t: TabDef) => t.select).map((t: TabDef) => [t.id, t.select]),
+);
 
-export const FILTER_KEYS: Partial<Record<Tab, readonly string[]>> = {
-  listeners: ['name', 'address', 'port'],
-  routes: ['name', 'vhost', 'domain'],
-  clusters: ['fqdn', 'port', 'subset', 'direction'],
-  endpoints: ['address', 'cluster', 'port'],
-};
+export const FILTER_KEYS: Partial<Record<Tab, readonly string[]>> = Object.fromEntries(
+  TAB_DEFS.filter((t: TabDef) => t.filterKeys).map((t: TabDef) => [t.id, t.filterKeys]),
+);
 
 export interface UrlState {
   tab: Tab;

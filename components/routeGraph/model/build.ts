@@ -5,8 +5,8 @@
 // through EDS (`eds_cluster_config.service_name`, else the cluster name) or an inline `load_assignment`.
 // Pure and total: malformed resources are drawn as far as they can be read, never thrown on.
 import type { EnvoyConfig } from '@/server/envoy/dumpReader';
-import { summarizeRouteMatch } from '@/server/api/summary/routes';
-import { formatAddress, istioSource } from '@/server/api/summary/json';
+import { summarizeRouteMatch } from '@/server/envoy/dumpModel/routes';
+import { formatAddress, istioSource } from '@/server/envoy/dumpModel/json';
 import { sourceOf } from '@/server/simulate/action';
 import { terminalFilter } from '@/server/simulate/http';
 import { isObj, num, obj, objs, str, type J } from '@/server/simulate/json';

@@ -1,6 +1,6 @@
 // A request check from the sandbox's small form: which proxy sends it, and the request the simulator walks
 // (outbound through a sidecar, or into a gateway). Cluster names are shortened for display.
-import type { ProxySummary } from '@/server/api/proxies';
+import type { ProxySummary } from '@/server/api/contract';
 import type { RequestCheck } from '@/server/sandbox/types';
 
 export interface CheckForm {

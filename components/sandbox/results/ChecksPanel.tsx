@@ -2,7 +2,7 @@
 // Request checks (where a request goes through one proxy, live and with the draft, side by side; a
 // weighted destination is shown as its distribution) and routing contracts with pass / fail.
 import { useState } from 'react';
-import type { ProxySummary } from '@/server/api/proxies';
+import type { ProxySummary } from '@/server/api/contract';
 import type { CheckOutcome, ContractResult, RequestCheck, RequestCheckResult, RoutingContract } from '@/server/sandbox/types';
 import { checkFromForm, type CheckForm, clusterLabel } from '../model/checks';
 import { contractFromCheck, contractsYaml } from '../model/contracts';

@@ -5,7 +5,7 @@
 import { useMemo, useState } from 'react';
 import { useProxy } from '@/components/data/useProxy';
 import { routeColumns, routeFilters } from '@/components/proxy/columns';
-import { routeRows } from '@/components/proxy/model/rows';
+import { routeRows } from '@/server/envoy/dumpModel/rows';
 import { RouteGraphView } from '@/components/routeGraph/RouteGraphView';
 import type { GraphFilter } from '@/components/routeGraph/model/types';
 import { VirtualTable } from '@/components/tables/VirtualTable';

@@ -1,7 +1,7 @@
 // A simulation result as an ordered list of hops (listener → filter chain → route config → virtual host →
 // route → cluster(s) → endpoints), each with what was chosen and the candidates rejected there, and where
 // the walk stopped. Pure; the HopList component only renders it.
-import type { SimulateResponse } from '@/server/api/simulate';
+import type { SimulateResponse } from '@/server/api/contract';
 import type { Rejection, SimHop } from '@/server/simulate/types';
 
 export interface ClusterShare {

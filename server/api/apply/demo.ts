@@ -2,7 +2,7 @@
 // registered after the demo source, so it wins; deletions hide the demo's objects). Reset empties it.
 // Everything downstream (snapshots, ADS pushes, the UI) follows like any source change.
 import { objectKey } from '../../model/schema/kinds';
-import { parseStoreKey } from '../../pipeline/affected';
+import { parseStoreKey } from '../../impact/affected';
 import type { Store } from '../../sources/store';
 import { rawKey } from '../../sources/storeKeys';
 import type { RawInput } from '../../sources/types';

@@ -7,7 +7,7 @@ import { readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'n
 import { basename, join, resolve } from 'node:path';
 import { parseAllDocuments, stringify } from 'yaml';
 import { objectKey } from '../../model/schema/kinds';
-import { parseStoreKey } from '../../pipeline/affected';
+import { parseStoreKey } from '../../impact/affected';
 import type { DraftEdit } from '../../sandbox/types';
 import { rawKey } from '../../sources/storeKeys';
 import type { RawInput } from '../../sources/types';

@@ -1,25 +1,40 @@
 // `meshscope serve [--config PATH…] [--kubeconfig FILE [--context C] | --context C | --in-cluster]
-//                  [--namespace NS]… [--port 3000] [--xds-port 15010] [--allow-apply] [--auth-token-file F]
-//                  [--contracts FILE] [--demo-traffic | --no-demo-traffic] [--demo-rate N] [--demo-base 127.A.B]`
+//                  [--namespace NS]… [--port 3000] [--xds-port 15010] [--address 127.0.0.1]
+//                  [--allowed-host NAME]… [--auth-token-file F] [--allow-apply] [--contracts FILE]
+//                  [--demo-traffic | --no-demo-traffic] [--demo-rate N] [--demo-base 127.A.B]`
 // (the demo data plane, server/demo: on by default for the embedded demo mesh; `--demo-traffic` runs it on
 // a file source whose pods carry loopback IPs.)
 // (`--namespace`: with files, the namespace of objects that name none; with a cluster, repeatable,
 // the namespaces to watch instead of the whole cluster.)
-// Builds the Next app when needed, then runs `next start` as a child with MESHSCOPE_CONFIG set.
-// Forwards SIGINT/SIGTERM to that child only, and exits with its status.
-import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+// HTTP and ADS bind `--address` (else MESHSCOPE_ADDRESS, else loopback). `--auth-token-file` (else MESHSCOPE_AUTH_TOKEN)
+// protects UI and API with a bearer token; MESHSCOPE_MAX_BODY_BYTES changes the 8 MiB body limit.
+// Builds the Next app when needed, then runs `next start` as a child with MESHSCOPE_CONFIG set
+// (serveChild.ts: signals forwarded, the child exits if this process dies), and exits with its status.
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { randomToken } from '../../api/bearer';
-import { ENV_VAR, sourceMode, type RuntimeConfig } from '../../api/runtimeConfig';
+import { randomToken } from '../../api/auth';
+import { MAX_HEADER_BYTES } from '../../api/httpGuard';
+import { bindAddress, ENV_VAR, sourceMode, type RuntimeConfig } from '../../api/runtimeConfig';
 import { isDemoBase } from '../../demo/demoBase';
 import { list, parseArgs, portFlag, str, UsageError } from '../args';
 import { buildStatus, distDir, preservingFile } from '../build';
 import { withLock } from '../buildLock';
 import { readStdin } from '../load';
+import type { ReadyMessage } from '../childLink';
 import type { Io } from './common';
+import { runChild, runPlain } from './serveChild';
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+/** Env var holding the token when no --auth-token-file is given. */
+export const AUTH_TOKEN_ENV = 'MESHSCOPE_AUTH_TOKEN';
+/** Env var giving the bind address when no --address is given (the image sets 0.0.0.0). */
+export const ADDRESS_ENV = 'MESHSCOPE_ADDRESS';
+/** Env var overriding the request body limit (bytes). */
+export const MAX_BODY_ENV = 'MESHSCOPE_MAX_BODY_BYTES';
 
 export interface ServePlan {
   port: number;
@@ -30,6 +45,7 @@ export async function planServe(
   argv: readonly string[],
   cwd: string,
   stdin: () => Promise<string> = () => readStdin(),
+  env: Env = process.env,
 ): Promise<ServePlan> {
   const args = parseArgs(argv, [
     { name: 'config', short: 'c', kind: 'string', repeat: true },
@@ -39,8 +55,10 @@ export async function planServe(
     { name: 'in-cluster', kind: 'boolean' },
     { name: 'port', kind: 'string' },
     { name: 'xds-port', kind: 'string' },
-    { name: 'allow-apply', kind: 'boolean' },
+    { name: 'address', kind: 'string' },
+    { name: 'allowed-host', kind: 'string', repeat: true },
     { name: 'auth-token-file', kind: 'string' },
+    { name: 'allow-apply', kind: 'boolean' },
     { name: 'contracts', kind: 'string' },
     { name: 'demo-traffic', kind: 'boolean' },
     { name: 'no-demo-traffic', kind: 'boolean' },
@@ -103,7 +121,47 @@ export async function planServe(
   } else if (namespaces[0]) {
     runtime.namespace = namespaces[0];
   }
+  Object.assign(runtime, securityOptions(args, cwd, env));
   return { port: portFlag(args, 'port', 3000), runtime };
+}
+
+/** --address, --allowed-host, the token (file, else env) and the body limit (env). */
+function securityOptions(args: ReturnType<typeof parseArgs>, cwd: string, env: Env): Partial<RuntimeConfig> {
+  const out: Partial<RuntimeConfig> = {};
+  const address = str(args, 'address') ?? (env[ADDRESS_ENV]?.trim() || undefined);
+  if (address !== undefined) {
+    if (isIP(address) === 0) throw new UsageError(`--address must be an IP address (127.0.0.1, ::1, 0.0.0.0, ::), got "${address}"`);
+    out.address = address;
+  }
+  const hosts = [...new Set(list(args, 'allowed-host'))];
+  for (const h of hosts) {
+    if (!/^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+)$/.test(h))
+      throw new UsageError(`--allowed-host takes a host name without port or scheme, got "${h}"`);
+  }
+  if (hosts.length) out.allowedHosts = hosts;
+  const file = str(args, 'auth-token-file');
+  let token: string | undefined;
+  if (file !== undefined) {
+    try {
+      token = readFileSync(resolve(cwd, file), 'utf8').trim();
+    } catch (e) {
+      throw new UsageError(`--auth-token-file ${file}: ${(e as Error).message}`);
+    }
+    if (!token) throw new UsageError(`--auth-token-file ${file} is empty`);
+  } else if (env[AUTH_TOKEN_ENV]?.trim()) {
+    token = env[AUTH_TOKEN_ENV]?.trim();
+  }
+  if (token !== undefined) {
+    if (/\s/.test(token)) throw new UsageError('the auth token must not contain whitespace');
+    out.authToken = token;
+  }
+  const limit = env[MAX_BODY_ENV];
+  if (limit !== undefined && limit.trim() !== '') {
+    if (!/^\d+$/.test(limit.trim()) || Number(limit) < 1)
+      throw new UsageError(`${MAX_BODY_ENV} must be a positive number of bytes, got "${limit}"`);
+    out.maxBodyBytes = Number(limit);
+  }
+  return out;
 }
 
 /** `Kubernetes (kubeconfig F, context C, namespaces a, b)` for the startup line. */
@@ -114,31 +172,13 @@ function kubeTarget(r: RuntimeConfig): string {
   return `Kubernetes (${parts.join(', ')})`;
 }
 
-function run(cmd: string, args: string[], opts: { cwd: string; env: NodeJS.ProcessEnv }): Promise<number> {
-  return new Promise((done) => {
-    const child = spawn(cmd, args, { ...opts, stdio: 'inherit' });
-    const forward = (sig: NodeJS.Signals) => () => {
-      if (child.exitCode === null) child.kill(sig);
-    };
-    const onInt = forward('SIGINT');
-    const onTerm = forward('SIGTERM');
-    process.on('SIGINT', onInt);
-    process.on('SIGTERM', onTerm);
-    child.on('error', () => done(1));
-    child.on('exit', (code, signal) => {
-      process.off('SIGINT', onInt);
-      process.off('SIGTERM', onTerm);
-      done(code ?? (signal ? 128 + (signal === 'SIGINT' ? 2 : 15) : 1));
-    });
-  });
-}
-
 export async function serveCommand(argv: readonly string[], io: Io, root: string): Promise<number> {
   const plan = await planServe(argv, process.cwd());
   const nextBin = createRequire(join(root, 'package.json')).resolve('next/dist/bin/next');
   // The sandbox apply token: --auth-token-file or MESHSCOPE_AUTH_TOKEN when given, else a random one made
   // here, handed to the server process and printed on the start-up line (the only place it appears).
-  const generated = plan.runtime.authTokenFile || process.env.MESHSCOPE_AUTH_TOKEN ? undefined : randomToken();
+  // (planServe already read --auth-token-file / MESHSCOPE_AUTH_TOKEN into authToken.)
+  const generated = plan.runtime.authToken ? undefined : randomToken();
   const env = {
     NEXT_TELEMETRY_DISABLED: '1',
     ...process.env,
@@ -155,7 +195,7 @@ export async function serveCommand(argv: readonly string[], io: Io, root: string
         if (!build.needed) return 0;
         io.stderr.write(`meshscope: building the web app (${build.reason})…\n`);
         return preservingFile(join(root, 'tsconfig.json'), () =>
-          run(process.execPath, [nextBin, 'build'], { cwd: root, env: { ...env, NODE_ENV: 'production' } }),
+          runPlain(process.execPath, [nextBin, 'build'], { cwd: root, env: { ...env, NODE_ENV: 'production' } }),
         );
       });
   if (code !== 0) {
@@ -167,10 +207,29 @@ export async function serveCommand(argv: readonly string[], io: Io, root: string
     : sourceMode(plan.runtime) === 'kube'
       ? kubeTarget(plan.runtime)
       : 'the demo mesh';
+  const address = bindAddress(plan.runtime);
   const apply = generated
     ? `; sandbox apply token: ${generated}`
-    : `; sandbox apply token from ${plan.runtime.authTokenFile ? '--auth-token-file' : 'MESHSCOPE_AUTH_TOKEN'}`;
+    : `; token required (UI, API and sandbox apply), from ${plan.runtime.authTokenFile ? '--auth-token-file' : 'MESHSCOPE_AUTH_TOKEN'}`;
   const gate = sourceMode(plan.runtime) === 'kube' ? (plan.runtime.allowApply ? ', cluster apply allowed' : ', cluster apply off') : '';
-  io.stderr.write(`meshscope: serving ${what} on http://localhost:${plan.port} (xDS :${plan.runtime.xdsPort}${gate})${apply}\n`);
-  return run(process.execPath, [nextBin, 'start', '-p', String(plan.port)], { cwd: root, env: { ...env, NODE_ENV: 'production' } });
+  // Node's header limit above the proxy's URL limit, so an over-long URL gets its 414, not a bare 431.
+  const nodeFlags = [`--max-http-header-size=${MAX_HEADER_BYTES}`];
+  return runChild(process.execPath, [...nodeFlags, nextBin, 'start', '-p', String(plan.port), '-H', address], {
+    cwd: root,
+    env: { ...env, NODE_ENV: 'production' },
+    onReady: (m) => io.stderr.write(readyLine(what, m, { gate, after: apply })),
+  });
+}
+
+/**
+ * The start-up line, with the addresses the child really bound (`gate` inside the parentheses, `after`
+ * at the end); a failed ADS bind is said plainly.
+ */
+export function readyLine(what: string, m: ReadyMessage, extra: { gate?: string; after?: string } = {}): string {
+  const after = extra.after ?? '';
+  if (m.xdsState.state === 'failing') {
+    return `meshscope: serving ${what} on ${m.http}, but NOT READY: ${m.xdsState.error} (/api/healthz answers 503)${after}\n`;
+  }
+  const xds = m.xds ? `xDS ${m.xds}` : 'xDS off';
+  return `meshscope: serving ${what} on ${m.http} (${xds}${extra.gate ?? ''})${after}\n`;
 }

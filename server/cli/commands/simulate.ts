@@ -5,7 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import { DEFAULT_OPTIONS } from '../../model/mesh';
 import { readConfigDump } from '../../envoy/dumpReader';
-import { simulateProxy } from '../../pipeline/simulateProxy';
+import { simulateProxy } from '../../simulateMesh/simulateProxy';
 import { simulate } from '../../simulate/index';
 import { list, oneOf, parseArgs, portFlag, str, UsageError, type ParsedArgs } from '../args';
 import type { SimRequest } from '../../simulate/types';

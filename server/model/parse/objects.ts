@@ -2,7 +2,7 @@
 // located LoadError and the offending object is dropped, while everything else still loads.
 import type { IstioKind, IstioSpecs } from '../istio';
 import type { IstioConfig, LoadError, ObjectMeta, Origin } from '../mesh';
-import type { RawInput, RawObject } from '../../sources/types';
+import type { RawInput, RawObject } from '../inputs';
 import { objectMeta } from '../schema/kube';
 import {
   CLUSTER_SCOPED_KINDS,
@@ -14,6 +14,7 @@ import {
   splitApiVersion,
 } from '../schema/kinds';
 import type { PathIssue } from '../schema/common';
+import { unknownFields } from './unknownFields';
 import { validateIstioSpec, validateKubeBody } from './validate';
 import type { KubeEndpointSlice, KubePod, KubeService, KubeWorkload } from '../schema/kube';
 
@@ -135,9 +136,9 @@ export function parseInputs(inputs: readonly RawInput[]): ParsedInputs {
     const md = (raw.metadata && typeof raw.metadata === 'object' ? raw.metadata : {}) as Record<string, unknown>;
     const rawName = typeof md.name === 'string' ? md.name : undefined;
     const rawNs = typeof md.namespace === 'string' ? md.namespace : undefined;
-    const fail = (kind: string, issues: PathIssue[], ns = rawNs) => {
+    const fail = (kind: string, issues: PathIssue[], ns = rawNs, severity: LoadError['severity'] = 'error') => {
       for (const issue of issues) {
-        const e: LoadError = { severity: 'error', message: issue.message, object: describeObject(kind, ns, rawName) };
+        const e: LoadError = { severity, message: issue.message, object: describeObject(kind, ns, rawName) };
         if (issue.path) e.path = issue.path;
         out.errors.push(locate(e, input.origin));
       }
@@ -154,8 +155,10 @@ export function parseInputs(inputs: readonly RawInput[]): ParsedInputs {
     const { meta, issues } = parseMeta(raw, c.kind, index);
     if (!meta) return fail(c.kind, issues);
     const apiVersion = raw.apiVersion as string;
+    fail(c.kind, unknownFields(c.kind, raw), meta.namespace || undefined, 'warning');
     if (c.type === 'istio') {
       const res = validateIstioSpec(c.kind, raw.spec);
+      fail(c.kind, res.warnings, meta.namespace, 'warning');
       if (!res.spec) return fail(c.kind, res.issues, meta.namespace);
       const cfg = { kind: c.kind, apiVersion, meta, spec: res.spec, origin: { ...input.origin } };
       (out.istio[c.kind] as IstioConfig[]).push(cfg as IstioConfig);

@@ -1,9 +1,10 @@
 // Pods: explicit Pods as they are, plus synthetic pods expanded from Deployments/ReplicaSets/StatefulSets
 // (Kubernetes naming: `<deploy>-<pod-template-hash>-<5>`, `<rs>-<5>`, `<sts>-<i>`), with deterministic IPs,
 // locality, and Istio proxy detection (server/model/proxyIdentity: injection rules).
+import { pushAll } from '../schema/common';
 import type { Locality, NamespaceModel, ObjectMeta, Origin, PodModel } from '../mesh';
 import type { KubePodSpec } from '../schema/kube';
-import { allocateIp, canonicalJson, safeSuffix, stableHex } from './hash';
+import { IpPool, canonicalJson, safeSuffix, stableHex } from './hash';
 import type { KubeObject, ParsedInputs } from './objects';
 import { proxyType } from '../proxyIdentity';
 import { byteCompare } from '../../lib/compare';
@@ -102,13 +103,16 @@ export function buildPods(
     taken.add(key);
     drafts.push(explicitPod(p));
   }
-  for (const w of parsed.workloads) drafts.push(...expandWorkload(w, taken));
+  for (const w of parsed.workloads) pushAll(drafts, expandWorkload(w, taken));
   drafts.sort((a, b) => byteCompare(a.meta.namespace, b.meta.namespace) || byteCompare(a.meta.name, b.meta.name));
 
-  const used = new Set(drafts.flatMap((d) => (d.ip ? [d.ip] : [])));
+  const pool = new IpPool(
+    '10.244',
+    drafts.flatMap((d) => (d.ip ? [d.ip] : [])),
+  );
   const nodes = new Map(parsed.nodes.map((n) => [n.meta.name, n.meta.labels]));
   return drafts.map((d) => {
-    const ip = d.ip ?? allocateIp('10.244', `${d.meta.namespace}/${d.meta.name}`, used);
+    const ip = d.ip ?? pool.allocate(`${d.meta.namespace}/${d.meta.name}`);
     const namedPorts: Record<string, number> = {};
     const containerPorts: number[] = [];
     for (const c of d.spec.containers ?? []) {

@@ -3,7 +3,7 @@
 import type { IstioConfig, LoadError, Resolution, ServiceModel, ServicePort } from '../mesh';
 import type { KubeService } from '../schema/kube';
 import { isCIDR, isIP } from '../schema/rules';
-import { allocateIp } from './hash';
+import { IpPool } from './hash';
 import type { KubeObject } from './objects';
 import { locate } from './objects';
 import { convertKubeProtocol, parseProtocol } from './protocol';
@@ -19,7 +19,8 @@ export function kubeServices(services: readonly KubeObject<KubeService>[], domai
     .filter((s) => !s.body.spec?.clusterIP && s.body.spec?.type !== 'ExternalName')
     .map((s) => `${s.meta.namespace}/${s.meta.name}`)
     .sort();
-  const allocated = new Map(missing.map((k) => [k, allocateIp('10.96', k, used)]));
+  const pool = new IpPool('10.96', used);
+  const allocated = new Map(missing.map((k) => [k, pool.allocate(k)]));
 
   return services.map((s) => {
     const spec = s.body.spec ?? {};

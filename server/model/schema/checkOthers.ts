@@ -1,6 +1,7 @@
 // Semantic checks Istio's validation webhook applies to DestinationRule, Gateway, ServiceEntry and Sidecar
 // (pilot/pkg/config/validation/validation.go: ValidateDestinationRule, validateTrafficPolicy,
 // ValidateGateway/validateServer/validateServerPort/validateTLSOptions, ValidateServiceEntry, ValidateSidecar).
+import { pushAll } from './common';
 import type { DestinationRuleSpec, GatewaySpec, ServiceEntrySpec, SidecarSpec, TrafficPolicy } from '../istio';
 import type { PathIssue } from './common';
 import {
@@ -19,7 +20,7 @@ export function checkDestinationRule(spec: DestinationRuleSpec): PathIssue[] {
   const out: PathIssue[] = [];
   const err = spec.host === '' ? 'destination rule host is required' : hostOrIpError(spec.host);
   if (err) out.push({ path: 'spec.host', message: err });
-  out.push(...trafficPolicyIssues(spec.trafficPolicy, 'spec.trafficPolicy', true));
+  pushAll(out, trafficPolicyIssues(spec.trafficPolicy, 'spec.trafficPolicy', true));
   const names = new Set<string>();
   (spec.subsets ?? []).forEach((s, i) => {
     const p = `spec.subsets[${i}]`;
@@ -27,11 +28,11 @@ export function checkDestinationRule(spec: DestinationRuleSpec): PathIssue[] {
     else if (!isDns1123Label(s.name)) out.push({ path: `${p}.name`, message: `subset name is invalid: ${s.name}` });
     if (names.has(s.name)) out.push({ path: `${p}.name`, message: `duplicate subset names: ${s.name}` });
     names.add(s.name);
-    out.push(...labelsIssues(s.labels, `${p}.labels`));
-    out.push(...trafficPolicyIssues(s.trafficPolicy, `${p}.trafficPolicy`, true));
+    pushAll(out, labelsIssues(s.labels, `${p}.labels`));
+    pushAll(out, trafficPolicyIssues(s.trafficPolicy, `${p}.trafficPolicy`, true));
   });
-  out.push(...labelsIssues(spec.workloadSelector?.matchLabels, 'spec.workloadSelector.matchLabels'));
-  out.push(...exportToIssues(spec.exportTo, 'spec.exportTo'));
+  pushAll(out, labelsIssues(spec.workloadSelector?.matchLabels, 'spec.workloadSelector.matchLabels'));
+  pushAll(out, exportToIssues(spec.exportTo, 'spec.exportTo'));
   return out;
 }
 
@@ -92,7 +93,7 @@ function trafficPolicyIssues(
         if (seen.has(n)) out.push({ path: `${pp}.port.number`, message: `duplicate port ${n} in portLevelSettings` });
         seen.add(n);
       }
-      out.push(...trafficPolicyIssues(pl, pp, false));
+      pushAll(out, trafficPolicyIssues(pl, pp, false));
     });
   }
   return out;
@@ -145,7 +146,7 @@ export function checkGateway(spec: GatewaySpec): PathIssue[] {
     if (tls?.credentialName && tls.credentialNames?.length)
       out.push({ path: `${p}.tls`, message: 'only one of credentialName or credentialNames can be set' });
   });
-  out.push(...labelsIssues(spec.selector, 'spec.selector'));
+  pushAll(out, labelsIssues(spec.selector, 'spec.selector'));
   return out;
 }
 
@@ -206,7 +207,7 @@ export function checkServiceEntry(spec: ServiceEntrySpec): PathIssue[] {
       if (!names.has(name)) out.push({ path: `${p}.ports.${name}`, message: `endpoint port ${name} is not defined by the service entry` });
       if (portError(n)) out.push({ path: `${p}.ports.${name}`, message: portError(n)! });
     }
-    out.push(...labelsIssues(ep.labels, `${p}.labels`));
+    pushAll(out, labelsIssues(ep.labels, `${p}.labels`));
   });
   if ((resolution === 'DNS' || resolution === 'DNS_ROUND_ROBIN') && !spec.endpoints?.length) {
     spec.hosts.forEach((h, i) => {
@@ -216,8 +217,8 @@ export function checkServiceEntry(spec: ServiceEntrySpec): PathIssue[] {
   }
   if (resolution === 'DNS_ROUND_ROBIN' && (spec.endpoints ?? []).length > 1)
     out.push({ path: 'spec.endpoints', message: 'there must only be 0 or 1 endpoint for resolution DNS_ROUND_ROBIN' });
-  out.push(...labelsIssues(spec.workloadSelector?.labels, 'spec.workloadSelector.labels'));
-  out.push(...exportToIssues(spec.exportTo, 'spec.exportTo'));
+  pushAll(out, labelsIssues(spec.workloadSelector?.labels, 'spec.workloadSelector.labels'));
+  pushAll(out, exportToIssues(spec.exportTo, 'spec.exportTo'));
   return out;
 }
 
@@ -255,6 +256,6 @@ export function checkSidecar(spec: SidecarSpec): PathIssue[] {
       path: 'spec.outboundTrafficPolicy.egressProxy',
       message: 'sidecar: egress_proxy must be set only with ALLOW_ANY outbound_traffic_policy mode',
     });
-  out.push(...labelsIssues(spec.workloadSelector?.labels, 'spec.workloadSelector.labels'));
+  pushAll(out, labelsIssues(spec.workloadSelector?.labels, 'spec.workloadSelector.labels'));
   return out;
 }

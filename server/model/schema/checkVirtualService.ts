@@ -1,6 +1,7 @@
 // Semantic checks Istio's validation webhook applies to a VirtualService
 // (pilot/pkg/config/validation/validation.go: ValidateVirtualService, validateHTTPRoute,
 // validateHTTPRouteConflict, validateHTTPRouteDestinations, validateTLSMatch, validateHTTPRetry, …).
+import { pushAll } from './common';
 import type { HTTPRoute, RouteDestination, HTTPRouteDestination, VirtualServiceSpec } from '../istio';
 import { parseDurationNanos } from '../../lib/duration';
 import { hostSubsetOf, hostsMatch } from '../host';
@@ -51,7 +52,7 @@ export function checkVirtualService(spec: VirtualServiceSpec): PathIssue[] {
   const isDelegate = hosts.length === 0;
   const gateways = spec.gateways ?? [];
   const appliesToMesh = gateways.length === 0 || gateways.includes('mesh');
-  out.push(...gatewayNameIssues(gateways, 'spec.gateways'));
+  pushAll(out, gatewayNameIssues(gateways, 'spec.gateways'));
 
   if (isDelegate) {
     if (gateways.length > 0) out.push({ path: 'spec.gateways', message: 'delegate virtual service must have no gateways specified' });
@@ -78,7 +79,7 @@ export function checkVirtualService(spec: VirtualServiceSpec): PathIssue[] {
   if (!spec.http?.length && !spec.tcp?.length && !spec.tls?.length)
     out.push({ path: 'spec', message: 'http, tcp or tls must be provided in virtual service' });
 
-  (spec.http ?? []).forEach((r, i) => out.push(...checkHttpRoute(r, `spec.http[${i}]`, isDelegate)));
+  (spec.http ?? []).forEach((r, i) => pushAll(out, checkHttpRoute(r, `spec.http[${i}]`, isDelegate)));
   (spec.tls ?? []).forEach((r, i) => {
     const p = `spec.tls[${i}]`;
     if (r.match.length === 0) out.push({ path: `${p}.match`, message: 'TLS route must have at least one match condition' });
@@ -94,16 +95,16 @@ export function checkVirtualService(spec: VirtualServiceSpec): PathIssue[] {
             message: `SNI host is not a compatible subset of any of the virtual service hosts: ${sni}`,
           });
       });
-      out.push(...l4MatchIssues(m, mp));
+      pushAll(out, l4MatchIssues(m, mp));
     });
-    out.push(...routeDestinationIssues(r.route ?? [], `${p}.route`));
+    pushAll(out, routeDestinationIssues(r.route ?? [], `${p}.route`));
   });
   (spec.tcp ?? []).forEach((r, i) => {
     const p = `spec.tcp[${i}]`;
-    (r.match ?? []).forEach((m, j) => out.push(...l4MatchIssues(m, `${p}.match[${j}]`)));
-    out.push(...routeDestinationIssues(r.route ?? [], `${p}.route`));
+    (r.match ?? []).forEach((m, j) => pushAll(out, l4MatchIssues(m, `${p}.match[${j}]`)));
+    pushAll(out, routeDestinationIssues(r.route ?? [], `${p}.route`));
   });
-  out.push(...exportToIssues(spec.exportTo, 'spec.exportTo'));
+  pushAll(out, exportToIssues(spec.exportTo, 'spec.exportTo'));
   return out;
 }
 
@@ -119,7 +120,7 @@ function l4MatchIssues(
     const err = portError(m.port);
     if (err) out.push({ path: `${p}.port`, message: err });
   }
-  out.push(...labelsIssues(m.sourceLabels, `${p}.sourceLabels`), ...gatewayNameIssues(m.gateways, `${p}.gateways`));
+  pushAll(out, labelsIssues(m.sourceLabels, `${p}.sourceLabels`), gatewayNameIssues(m.gateways, `${p}.gateways`));
   return out;
 }
 
@@ -127,7 +128,7 @@ function weightIssues(routes: readonly (RouteDestination | HTTPRouteDestination)
   const out: PathIssue[] = [];
   let total = 0;
   routes.forEach((r, i) => {
-    out.push(...destinationIssues(r.destination, `${p}[${i}].destination`));
+    pushAll(out, destinationIssues(r.destination, `${p}[${i}].destination`));
     const w = r.weight ?? 0;
     const err = percentError(w);
     if (err) out.push({ path: `${p}[${i}].weight`, message: `weight ${w} ${err.replace(/^percentage \S+ /, '')}` });
@@ -168,23 +169,23 @@ function checkHttpRoute(r: HTTPRoute, p: string, inDelegate: boolean): PathIssue
 
   (r.match ?? []).forEach((m, i) => {
     const mp = `${p}.match[${i}]`;
-    for (const k of ['uri', 'scheme', 'method', 'authority'] as const) out.push(...stringMatchIssues(m[k], `${mp}.${k}`));
+    for (const k of ['uri', 'scheme', 'method', 'authority'] as const) pushAll(out, stringMatchIssues(m[k], `${mp}.${k}`));
     for (const k of ['headers', 'queryParams', 'withoutHeaders'] as const)
-      for (const [name, sm] of Object.entries(m[k] ?? {})) out.push(...stringMatchIssues(sm, `${mp}.${k}.${name}`));
-    out.push(...headerNameIssues(Object.keys(m.headers ?? {}), `${mp}.headers`));
-    out.push(...headerNameIssues(Object.keys(m.withoutHeaders ?? {}), `${mp}.withoutHeaders`));
+      for (const [name, sm] of Object.entries(m[k] ?? {})) pushAll(out, stringMatchIssues(sm, `${mp}.${k}.${name}`));
+    pushAll(out, headerNameIssues(Object.keys(m.headers ?? {}), `${mp}.headers`));
+    pushAll(out, headerNameIssues(Object.keys(m.withoutHeaders ?? {}), `${mp}.withoutHeaders`));
     if (m.port !== undefined) {
       const err = portError(m.port);
       if (err) add(`${mp}.port`, err);
     }
-    out.push(...labelsIssues(m.sourceLabels, `${mp}.sourceLabels`), ...gatewayNameIssues(m.gateways, `${mp}.gateways`));
+    pushAll(out, labelsIssues(m.sourceLabels, `${mp}.sourceLabels`), gatewayNameIssues(m.gateways, `${mp}.gateways`));
   });
 
   for (const dir of ['request', 'response'] as const) {
     const ops = r.headers?.[dir];
     const hp = `${p}.headers.${dir}`;
-    out.push(...headerNameIssues(Object.keys(ops?.set ?? {}), `${hp}.set`), ...headerNameIssues(Object.keys(ops?.add ?? {}), `${hp}.add`));
-    out.push(...headerNameIssues(ops?.remove ?? [], `${hp}.remove`));
+    pushAll(out, headerNameIssues(Object.keys(ops?.set ?? {}), `${hp}.set`), headerNameIssues(Object.keys(ops?.add ?? {}), `${hp}.add`));
+    pushAll(out, headerNameIssues(ops?.remove ?? [], `${hp}.remove`));
   }
 
   if (r.corsPolicy) {
@@ -192,9 +193,9 @@ function checkHttpRoute(r: HTTPRoute, p: string, inDelegate: boolean): PathIssue
     (r.corsPolicy.allowMethods ?? []).forEach((m, i) => {
       if (!METHODS.includes(m)) add(`${cp}.allowMethods[${i}]`, `"${m}" is not a supported HTTP method`);
     });
-    (r.corsPolicy.allowOrigins ?? []).forEach((o, i) => out.push(...stringMatchIssues(o, `${cp}.allowOrigins[${i}]`)));
-    out.push(...headerNameIssues(r.corsPolicy.allowHeaders ?? [], `${cp}.allowHeaders`));
-    out.push(...headerNameIssues(r.corsPolicy.exposeHeaders ?? [], `${cp}.exposeHeaders`));
+    (r.corsPolicy.allowOrigins ?? []).forEach((o, i) => pushAll(out, stringMatchIssues(o, `${cp}.allowOrigins[${i}]`)));
+    pushAll(out, headerNameIssues(r.corsPolicy.allowHeaders ?? [], `${cp}.allowHeaders`));
+    pushAll(out, headerNameIssues(r.corsPolicy.exposeHeaders ?? [], `${cp}.exposeHeaders`));
     if (r.corsPolicy.maxAge && nanos(r.corsPolicy.maxAge) % 1_000_000_000n !== 0n)
       add(`${cp}.maxAge`, 'max_age duration is accurate only to seconds precision');
   }
@@ -225,8 +226,8 @@ function checkHttpRoute(r: HTTPRoute, p: string, inDelegate: boolean): PathIssue
     }
   }
 
-  out.push(...destinationIssues(r.mirror, `${p}.mirror`));
-  (r.mirrors ?? []).forEach((m, i) => out.push(...destinationIssues(m.destination, `${p}.mirrors[${i}].destination`)));
+  pushAll(out, destinationIssues(r.mirror, `${p}.mirror`));
+  (r.mirrors ?? []).forEach((m, i) => pushAll(out, destinationIssues(m.destination, `${p}.mirrors[${i}].destination`)));
   if (r.mirrorPercentage?.value !== undefined && percentError(r.mirrorPercentage.value))
     add(`${p}.mirrorPercentage.value`, percentError(r.mirrorPercentage.value)!);
 
@@ -266,10 +267,10 @@ function checkHttpRoute(r: HTTPRoute, p: string, inDelegate: boolean): PathIssue
       add(`${p}.rewrite`, 'rewrite may only contain one of URI or URI regex rewrite');
     if (rw.uriRegexRewrite) {
       if (!rw.uriRegexRewrite.match) add(`${p}.rewrite.uriRegexRewrite.match`, 'UriRegexRewrite requires Match');
-      else out.push(...regexIssues(rw.uriRegexRewrite.match, `${p}.rewrite.uriRegexRewrite.match`));
+      else pushAll(out, regexIssues(rw.uriRegexRewrite.match, `${p}.rewrite.uriRegexRewrite.match`));
     }
   }
   if (r.timeout !== undefined && !DURATION_RE.test(r.timeout)) add(`${p}.timeout`, 'invalid duration');
-  out.push(...weightIssues(r.route ?? [], `${p}.route`));
+  pushAll(out, weightIssues(r.route ?? [], `${p}.route`));
   return out;
 }

@@ -109,3 +109,8 @@ export function stripNulls(value: unknown): unknown {
   }
   return value;
 }
+
+/** Appends every item of `lists` to `to` without spreading them as call arguments (a spread of 100k+ items overflows the stack). */
+export function pushAll<T>(to: T[], ...lists: readonly (readonly T[])[]): void {
+  for (const list of lists) for (const x of list) to.push(x);
+}

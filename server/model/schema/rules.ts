@@ -1,5 +1,6 @@
 // Small value validators mirroring istio pkg/config/validation/agent (ValidateWildcardDomain,
 // ValidatePort, ValidatePercent, exportTo and gateway-name rules). Each returns a message or undefined.
+import { pushAll } from './common';
 import type { Destination, StringMatch } from '../istio';
 import type { PathIssue } from './common';
 
@@ -110,7 +111,7 @@ export function stringMatchIssues(m: StringMatch | undefined, path: string): Pat
   const set = (['exact', 'prefix', 'regex'] as const).filter((k) => m[k] !== undefined);
   const out: PathIssue[] = [];
   if (set.length > 1) out.push({ path, message: `only one of ${set.join(', ')} may be set (oneof)` });
-  if (m.regex !== undefined) out.push(...regexIssues(m.regex, `${path}.regex`));
+  if (m.regex !== undefined) pushAll(out, regexIssues(m.regex, `${path}.regex`));
   return out;
 }
 

@@ -74,11 +74,6 @@ tls:
     ['hosts: [a]\nhttp: [{route: [{destination: {host: a}}], timeout: 10}]', 'spec.http[0].timeout', /expected string/],
     ['hosts: [a]\nhttp: [{route: [{destination: {host: a}}], timeout: soon}]', 'spec.http[0].timeout', /invalid duration/],
     [
-      'hosts: [a]\nhttp: [{route: [{destination: {host: a, sbuset: v1}}]}]',
-      'spec.http[0].route[0].destination.sbuset',
-      /unknown field "sbuset"/,
-    ],
-    [
       'hosts: [a]\nhttp: [{match: [{uri: {prefix: /a, exact: /b}}], route: [{destination: {host: a}}]}]',
       'spec.http[0].match[0].uri',
       /oneof/,
@@ -114,6 +109,24 @@ tls:
   it('null members (YAML `key:` with no value) are treated as absent, as the API server prunes them', () => {
     const r = validateIstioSpec('VirtualService', spec('hosts: [a]\nhttp:\n- match:\n  route: [{destination: {host: a}}]'));
     expect(r.issues).toEqual([]);
+  });
+});
+
+describe('unknown fields', () => {
+  // kube-apiserver's default fieldValidation=Warn (KEP-2885, Kubernetes ≥ 1.25): an unknown field is pruned and
+  // returned as a warning; the object is stored. A misspelt field is therefore visible but not fatal.
+  it('a misspelt spec field is a located warning; the object still validates without it', () => {
+    const r = validateIstioSpec('VirtualService', spec('hosts: [a]\nhttp: [{route: [{destination: {host: a, sbuset: v1}}]}]'));
+    expect(r.issues).toEqual([]);
+    expect(r.warnings).toEqual([{ path: 'spec.http[0].route[0].destination.sbuset', message: 'unknown field "sbuset" (ignored)' }]);
+    expect(r.spec?.http?.[0]?.route?.[0]?.destination).toEqual({ host: 'a' });
+  });
+
+  it('unknown fields next to a real error: both are reported, the object is rejected for the error only', () => {
+    const r = validateIstioSpec('VirtualService', spec('hosts: [a]\nbogus: 1\nhttp: [{route: [{destination: {host: a}, weight: "x"}]}]'));
+    expect(r.warnings).toEqual([{ path: 'spec.bogus', message: 'unknown field "bogus" (ignored)' }]);
+    expect(r.issues.map((i) => i.path)).toEqual(['spec.http[0].route[0].weight']);
+    expect(r.spec).toBeUndefined();
   });
 });
 
@@ -180,7 +193,10 @@ trafficPolicy:
       'DestinationRule',
       spec('host: a\ntrafficPolicy: {portLevelSettings: [{port: {number: 80}, tunnel: {targetHost: h, targetPort: 1}}]}'),
     );
-    expect(port.issues).toContainEqual({ path: 'spec.trafficPolicy.portLevelSettings[0].tunnel', message: 'unknown field "tunnel"' });
+    // An unknown field is a warning and is dropped (kube-apiserver fieldValidation=Warn); what is left is judged as usual.
+    expect(port.warnings).toEqual([
+      { path: 'spec.trafficPolicy.portLevelSettings[0].tunnel', message: 'unknown field "tunnel" (ignored)' },
+    ]);
     const gw = validateIstioSpec(
       'Gateway',
       spec(`

@@ -71,7 +71,7 @@ describe('FileSource', () => {
     await until(() => names(store).length === 0);
   });
 
-  it('watch: a bad edit keeps the objects of other files and reports the located error', async () => {
+  it('watch: a bad edit keeps the objects of other files, and the last good ones of the edited file, with the located error', async () => {
     const { dir, store, src } = setup(true);
     writeFileSync(join(dir, 'a.yaml'), svc('a'));
     writeFileSync(join(dir, 'b.yaml'), svc('b'));
@@ -79,8 +79,10 @@ describe('FileSource', () => {
     store.flush();
     writeFileSync(join(dir, 'b.yaml'), 'apiVersion: v1\nkind: Service\nmetadata: {name: [b\n');
     await until(() => store.snapshot().errors.length > 0);
-    expect(names(store)).toEqual(['a']);
+    expect(names(store)).toEqual(['a', 'b']);
     expect(store.snapshot().errors[0]).toMatchObject({ severity: 'error', file: join(dir, 'b.yaml'), doc: 0 });
+    const stale = store.snapshot().errors.find((e) => e.staleSince !== undefined);
+    expect(stale).toMatchObject({ severity: 'warning', file: join(dir, 'b.yaml'), object: 'Service default/b' });
     expect(store.statuses()[0]?.lastError).toContain('b.yaml');
     writeFileSync(join(dir, 'b.yaml'), svc('b'));
     await until(() => names(store).join() === 'a,b' && store.snapshot().errors.length === 0);

@@ -1,39 +1,71 @@
 // Files and directories → RawInputs: multi-document YAML and JSON, `kind: List` expansion, default namespace,
 // `-` for stdin. Syntax errors become located LoadErrors; the other documents still load.
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+// Directory walks follow symlinks to files and directories; a symlink loop or an unreadable path is a
+// located error, and the rest of the tree still loads.
+import { type Dirent, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseAllDocuments } from 'yaml';
 import type { LoadError } from '../../model/mesh';
-import { CLUSTER_SCOPED_KINDS } from '../../model/schema/kinds';
-import type { RawInput, RawObject } from '../types';
+import type { RawInput } from '../types';
+import { DEFAULT_FILE_LIMITS, type FileLimits, type LoadResult, parseText } from './parseFile';
+
+export { parseText, type LoadResult, withNamespace } from './parseFile';
 
 const EXTENSIONS = /\.(ya?ml|json)$/i;
 export const STDIN_FILE = '<stdin>';
 
-export interface LoadResult {
-  inputs: RawInput[];
-  errors: LoadError[];
-}
+const code = (e: unknown): string => (e as NodeJS.ErrnoException).code ?? String(e);
 
-/** Every loadable file under `dir`, recursively, sorted by path (dot-directories are skipped). */
-export function listFiles(dir: string): string[] {
-  const out: string[] = [];
+/** Every loadable file under `dir`, recursively, sorted by path (dot-entries are skipped), and the problems met. */
+export function walkDir(dir: string): { files: string[]; errors: LoadError[] } {
+  const files: string[] = [];
+  const errors: LoadError[] = [];
+  const seen = new Set<string>();
   const walk = (d: string) => {
-    let entries;
+    let real: string;
+    try {
+      real = realpathSync(d);
+    } catch (e) {
+      errors.push({ severity: 'error', message: `cannot read directory ${d}: ${code(e)}`, file: d });
+      return;
+    }
+    if (seen.has(real)) {
+      errors.push({ severity: 'error', message: `symlink loop: ${d} leads back to ${real}, which is already walked (skipped)`, file: d });
+      return;
+    }
+    seen.add(real);
+    let entries: Dirent[];
     try {
       entries = readdirSync(d, { withFileTypes: true });
-    } catch {
+    } catch (e) {
+      errors.push({ severity: 'error', message: `cannot read directory ${d}: ${code(e)}`, file: d });
       return;
     }
     for (const e of entries) {
+      if (e.name.startsWith('.')) continue;
       const p = join(d, e.name);
-      if (e.isDirectory()) {
-        if (!e.name.startsWith('.')) walk(p);
-      } else if ((e.isFile() || e.isSymbolicLink()) && EXTENSIONS.test(e.name)) out.push(p);
+      let isDir = e.isDirectory();
+      if (e.isSymbolicLink()) {
+        try {
+          isDir = statSync(p).isDirectory();
+        } catch (err) {
+          const c = code(err);
+          const why = c === 'ELOOP' ? 'symlink loop' : c === 'ENOENT' ? 'dangling symlink' : c;
+          if (EXTENSIONS.test(e.name) || c === 'ELOOP') errors.push({ severity: 'error', message: `cannot read ${p}: ${why}`, file: p });
+          continue;
+        }
+      }
+      if (isDir) walk(p);
+      else if ((e.isFile() || e.isSymbolicLink()) && EXTENSIONS.test(e.name)) files.push(p);
     }
   };
   walk(dir);
-  return out.sort();
+  files.sort();
+  return { files, errors };
+}
+
+/** Every loadable file under `dir`, recursively, sorted by path. */
+export function listFiles(dir: string): string[] {
+  return walkDir(dir).files;
 }
 
 /** Expands the given paths into the ordered list of files to read (`-` stays as stdin). */
@@ -46,98 +78,55 @@ export function expandPaths(paths: readonly string[]): { files: string[]; errors
       continue;
     }
     try {
-      if (statSync(p).isDirectory()) files.push(...listFiles(p));
-      else files.push(p);
+      if (statSync(p).isDirectory()) {
+        const w = walkDir(p);
+        for (const f of w.files) files.push(f);
+        for (const e of w.errors) errors.push(e);
+      } else files.push(p);
     } catch (e) {
-      errors.push({ severity: 'error', message: `cannot read ${p}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`, file: p });
+      errors.push({ severity: 'error', message: `cannot read ${p}: ${code(e)}`, file: p });
     }
   }
   return { files, errors };
 }
 
-export function loadPaths(paths: string[], opts?: { namespace?: string; stdin?: string }): LoadResult {
+/** A located error when `size` is over the per-file limit. */
+export function sizeError(file: string, size: number, limits: FileLimits): LoadError | undefined {
+  if (size <= limits.maxFileBytes) return undefined;
+  const mib = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MiB`;
+  return {
+    severity: 'error',
+    message: `file too large: ${mib(size)}, over the limit of ${mib(limits.maxFileBytes)} per file; not loaded`,
+    file,
+  };
+}
+
+export function loadPaths(paths: string[], opts?: { namespace?: string; stdin?: string; limits?: FileLimits }): LoadResult {
+  const limits = opts?.limits ?? DEFAULT_FILE_LIMITS;
   const { files, errors } = expandPaths(paths);
   const inputs: RawInput[] = [];
+  const add = (r: LoadResult) => {
+    for (const i of r.inputs) inputs.push(i);
+    for (const e of r.errors) errors.push(e);
+  };
   for (const f of files) {
     if (f === '-') {
-      const r = parseText(opts?.stdin ?? '', STDIN_FILE, opts?.namespace);
-      inputs.push(...r.inputs);
-      errors.push(...r.errors);
+      add(parseText(opts?.stdin ?? '', STDIN_FILE, opts?.namespace, limits));
       continue;
     }
     let text: string;
     try {
+      const tooBig = sizeError(f, statSync(f).size, limits);
+      if (tooBig) {
+        errors.push(tooBig);
+        continue;
+      }
       text = readFileSync(f, 'utf8');
     } catch (e) {
-      errors.push({ severity: 'error', message: `cannot read ${f}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`, file: f });
+      errors.push({ severity: 'error', message: `cannot read ${f}: ${code(e)}`, file: f });
       continue;
     }
-    const r = parseText(text, f, opts?.namespace);
-    inputs.push(...r.inputs);
-    errors.push(...r.errors);
+    add(parseText(text, f, opts?.namespace, limits));
   }
   return { inputs, errors };
-}
-
-/** Parses one file's text (YAML stream or JSON) into raw objects with origins. */
-export function parseText(text: string, file: string, namespace?: string): LoadResult {
-  const inputs: RawInput[] = [];
-  const errors: LoadError[] = [];
-  let docs;
-  try {
-    docs = parseAllDocuments(text, { prettyErrors: true, uniqueKeys: true });
-  } catch (e) {
-    return { inputs, errors: [{ severity: 'error', message: `cannot parse: ${String(e)}`, file }] };
-  }
-  const list = Array.isArray(docs) ? docs : [];
-  list.forEach((doc, index) => {
-    if (doc.errors.length > 0) {
-      for (const err of doc.errors) {
-        const pos = err.linePos?.[0];
-        const message = (err.message.split('\n')[0] ?? err.message).replace(/ at line \d+, column \d+:?$/, '');
-        const where = pos ? ` at line ${pos.line}, column ${pos.col}` : '';
-        errors.push({ severity: 'error', message: `YAML syntax error${where}: ${message}`, file, doc: index });
-      }
-      return;
-    }
-    let value: unknown;
-    try {
-      value = doc.toJS({ maxAliasCount: 1000 });
-    } catch (e) {
-      errors.push({ severity: 'error', message: `cannot read document: ${String(e)}`, file, doc: index });
-      return;
-    }
-    if (value === null || value === undefined) return; // empty document
-    const items = Array.isArray(value) ? value : [value];
-    for (const item of items) collect(item, file, index, namespace, inputs, errors);
-  });
-  return { inputs, errors };
-}
-
-function collect(value: unknown, file: string, doc: number, namespace: string | undefined, inputs: RawInput[], errors: LoadError[]): void {
-  if (value === null || value === undefined) return;
-  if (typeof value !== 'object' || Array.isArray(value)) {
-    errors.push({
-      severity: 'error',
-      message: 'document is not a Kubernetes object (expected a mapping with apiVersion and kind)',
-      file,
-      doc,
-    });
-    return;
-  }
-  const obj = value as RawObject;
-  if (typeof obj.kind === 'string' && (obj.kind === 'List' || obj.kind.endsWith('List')) && Array.isArray(obj.items)) {
-    for (const item of obj.items) collect(item, file, doc, namespace, inputs, errors);
-    return;
-  }
-  inputs.push({ object: withNamespace(obj, namespace), origin: { source: 'file', file, doc } });
-}
-
-export function withNamespace(obj: RawObject, namespace: string | undefined): RawObject {
-  if (typeof obj.kind === 'string' && CLUSTER_SCOPED_KINDS.has(obj.kind)) return obj;
-  const md = obj.metadata;
-  if (md !== undefined && (typeof md !== 'object' || md === null || Array.isArray(md))) return obj; // reported by the parser
-  const meta = (md ?? {}) as Record<string, unknown>;
-  if (typeof meta.namespace === 'string' && meta.namespace !== '') return obj;
-  return { ...obj, metadata: { ...meta, namespace: namespace ?? 'default' } };
 }

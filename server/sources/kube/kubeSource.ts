@@ -1,6 +1,7 @@
 // The Kubernetes source: informers for Namespaces, Services, Pods, EndpointSlices and Istio's
 // networking CRs, pushing every change into the store. Istio kinds are discovered first (v1, else
 // v1beta1, else v1alpha3); a kind the cluster does not serve is reported and looked for again later.
+import { pushAll } from '../../model/schema/common';
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { Source, SourceSink, SourceStatus } from '../types';
 import { backoffDelay, DEFAULT_BACKOFF, sleep, type BackoffOptions } from './backoff';
@@ -139,7 +140,7 @@ export class KubeSource implements Source {
               }
               this.missing.delete(resourceKey(r));
               pending = pending.filter((p) => p !== r);
-              starts.push(...this.startWatches(r, version));
+              pushAll(starts, this.startWatches(r, version));
             }
           } catch (err) {
             if (this.abort.signal.aborted) break;

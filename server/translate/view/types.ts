@@ -11,18 +11,12 @@ import type {
   ServicePort,
   TranslateOptions,
 } from '../../model/mesh';
-import type { MergedRouteOrigin } from './delegation';
+import type { BoundVirtualService } from './boundVirtualService';
 import type { GatewayView } from './gateway/types';
 
+export type { BoundVirtualService } from './boundVirtualService';
 export type { GatewayView, GwServer, HttpBinding, MergedGateway, MergedServers, ServerPort, TlsServerInfo } from './gateway/types';
 export type { MergedRouteOrigin } from './delegation';
-
-/**
- * A VirtualService as bound to a proxy: names resolved and, for a root VirtualService, its delegates merged
- * in. `httpOrigins` (parallel to `spec.http`) says which rule each http route was as written: the root's
- * index and, for a merged delegate route, the delegate's. Absent when `spec.http` is as written (no merge).
- */
-export type BoundVirtualService = IstioConfig<'VirtualService'> & { readonly httpOrigins?: readonly MergedRouteOrigin[] };
 
 /** A (service, port) whose selector selects the proxy's pod: the source of inbound config. */
 export interface ServiceTarget {

@@ -7,7 +7,7 @@ import { TYPE } from '../../envoy/typeUrls';
 import { ListenerSchema } from '../../gen/envoy/config/listener/v3/listener_pb';
 import { DEFAULT_OPTIONS } from '../../model/mesh';
 import { createAdsGenerator } from '../../pipeline/adsGenerator';
-import { connectStoreToAds } from '../../pipeline/changes';
+import { connectStoreToAds } from '../../impact/changes';
 import { loadPaths } from '../../sources/file/loadPaths';
 import { Store } from '../../sources/store';
 import { bookinfo } from '../../testing/paths';

@@ -3,7 +3,7 @@
 // *networking.Server pointers do, and so that errors can point back at `spec.servers[i]`.
 import type { Server } from '../../../model/istio';
 import type { IstioConfig, LoadError, Protocol } from '../../../model/mesh';
-import type { BoundVirtualService } from '../types';
+import type { BoundVirtualService } from '../boundVirtualService';
 
 export interface GwServer {
   /** The server with its hosts sanitized (`./h` → `<gw ns>/h`, `*\/h` → `h`, `*\/*` → `*`). */

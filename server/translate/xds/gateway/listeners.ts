@@ -5,29 +5,20 @@
 // offers ALPN. HTTP ports get one HCM chain on `http.<port>`; other ports one chain per server: HTTPS
 // termination (HCM + TLS context, SNI = server hosts), TCP / TLS termination (tcp_proxy), TLS passthrough
 // (tcp_proxy per `tls` match, SNI = sniHosts).
-import type { DownstreamTlsContextJson } from '../../../gen/envoy/extensions/transport_sockets/tls/v3/tls_pb';
-import type { FilterChainJson, FilterJson } from '../../../gen/envoy/config/listener/v3/listener_components_pb';
+import type { FilterChainJson } from '../../../gen/envoy/config/listener/v3/listener_components_pb';
 import type { ListenerJson } from '../../../gen/envoy/config/listener/v3/listener_pb';
 import type { LoadError } from '../../../model/mesh';
 import { parseProtocol } from '../../../model/parse/protocol';
 import { listenerName } from '../../names';
 import type { GatewayView, ProxyView } from '../../view/types';
-import { toFilterChainMatch, type ChainOpts } from '../listeners/chainOpts';
+import { toFilterChainMatch } from '../listeners/chainOpts';
 import type { BuildCtx } from '../listeners/context';
 import { delimitedStatPrefix, tlsInspector } from '../listeners/filters';
 import { isHttpProtocol } from '../../../model/protocol';
+import type { GatewayChain } from './chain';
 import { gatewayHcmFilter } from './hcm';
 import { networkChains } from './network';
 import { buildGatewayTlsContext, tlsTransportSocket } from './tlsContext';
-
-/** One filter chain before it becomes Envoy JSON (istiod's filterChainOpts, the parts gateways use). */
-export interface GatewayChain {
-  opts: Pick<ChainOpts, 'sniHosts' | 'applicationProtocols'>;
-  tls?: DownstreamTlsContextJson;
-  /** HCM chain: RDS name and (HTTPS) the server name as stat prefix. */
-  hcm?: { rds: string; statPrefix?: string };
-  filters?: FilterJson[];
-}
 
 /** PILOT_GATEWAY_TRANSPORT_SOCKET_CONNECT_TIMEOUT default. */
 const TRANSPORT_SOCKET_CONNECT_TIMEOUT = '15s';

@@ -9,8 +9,8 @@ import { hostSubsetOf } from '../../../model/host';
 import type { GatewayView, GwServer } from '../../view/types';
 import { configError, type BuildCtx } from '../listeners/context';
 import { routeFilters, singleDestinationFilters } from '../listeners/tcpProxy';
+import type { GatewayChain } from './chain';
 import { buildGatewayTlsContext } from './tlsContext';
-import type { GatewayChain } from './listeners';
 
 /** listener.go allIstioMtlsALPNs: AUTO_PASSTHROUGH chains only accept Istio mTLS. */
 export const ISTIO_MTLS_ALPNS: readonly string[] = ['istio', 'istio-peer-exchange', 'istio-http/1.0', 'istio-http/1.1', 'istio-h2'];

@@ -8,5 +8,5 @@ export const dynamic = 'force-dynamic';
 export async function GET(req: Request, ctx: { params: Promise<{ id: string }> }): Promise<Response> {
   const { id } = await ctx.params;
   const rt = await readyRuntime();
-  return toResponse(proxySync(rt.context(), decodeURIComponent(id), rt.adsConnections()), req.url);
+  return toResponse(proxySync(rt.context(), id, rt.adsConnections()), req.url);
 }

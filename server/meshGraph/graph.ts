@@ -10,9 +10,8 @@ import { endpointKey } from '../model/mesh';
 import { hostsMatch, resolveShortname } from '../model/host';
 import { proxyIdOf } from '../model/proxyIdentity';
 import { buildProxyView, gatewaysForRouter } from '../translate/view';
-import { ruleTargets, type RuleTarget } from './meshGraphRoutes';
-import { nodeId } from './meshGraphIds';
-import { ok, type ApiContext, type ApiResult } from './types';
+import { ruleTargets, type RuleTarget } from './routes';
+import { nodeId } from './ids';
 
 export type MeshNodeKind = 'namespace' | 'service' | 'workload' | 'proxy' | 'pod';
 export type MeshEdgeKind = 'route' | 'mirror' | 'default' | 'endpoint';
@@ -266,9 +265,4 @@ export function buildMeshGraph(snap: MeshSnapshot, options: TranslateOptions): M
       routeEdges: edges.filter((e) => e.kind === 'route').length,
     },
   };
-}
-
-/** GET /api/graph */
-export function meshGraph(ctx: ApiContext): ApiResult<MeshGraph> {
-  return ok(buildMeshGraph(ctx.snapshot, ctx.options));
 }

@@ -87,54 +87,69 @@ export function weightedClusters(action: unknown): WeightedCluster[] {
   return list.map((c) => ({ ...c, percent: total > 0 ? Math.round((c.weight / total) * 10000) / 100 : 0 }));
 }
 
-function routeDetails(r: Record<string, unknown>): string[] {
+/** Envoy's RedirectAction in words: scheme (`https_redirect` or `scheme_redirect`), host, port, path or
+ *  prefix rewrite, and the response code (route_components.proto: `response_code` defaults to
+ *  MOVED_PERMANENTLY, 301). */
+function redirectDetail(redirect: Record<string, unknown>): string {
+  const scheme = redirect.https_redirect === true ? 'https' : str(redirect.scheme_redirect);
+  const port = num(redirect.port_redirect);
+  const prefix = str(redirect.prefix_rewrite);
+  const regex = obj(redirect.regex_rewrite);
+  const path =
+    str(redirect.path_redirect) ??
+    (prefix !== undefined ? `prefix → ${prefix}` : undefined) ??
+    (Object.keys(regex).length ? `regex ${str(obj(regex.pattern).regex) ?? '?'} → ${str(regex.substitution) ?? ''}` : undefined);
+  const target = [scheme, str(redirect.host_redirect), port !== undefined ? `port ${port}` : undefined, path].filter(Boolean).join(' ');
+  return `redirect ${target || '(same)'} ${str(redirect.response_code) ?? 'MOVED_PERMANENTLY'}`;
+}
+
+/**
+ * What a route does besides choosing clusters, in Envoy's terms (route_components.proto RouteAction):
+ * timeout; retries (`num_retries` defaults to 1) and their `retry_on`; prefix / regex / host rewrites;
+ * mirrors; a redirect; a direct response status; per-filter config. One reading for the API's tables
+ * and the UI's rows.
+ */
+export function routeDetails(r: Record<string, unknown>): string[] {
   const d: string[] = [];
   const a = obj(r.route);
   const timeout = str(a.timeout);
   if (timeout !== undefined) d.push(`timeout ${timeout}`);
   const retry = obj(a.retry_policy);
-  if (Object.keys(retry).length) d.push(`retries ${String(retry.num_retries ?? 1)} on ${str(retry.retry_on) ?? '?'}`);
+  if (Object.keys(retry).length) {
+    const on = str(retry.retry_on);
+    d.push(`retries ${String(num(retry.num_retries) ?? 1)}${on ? ` on ${on}` : ''}`);
+  }
   const pr = str(a.prefix_rewrite);
   if (pr !== undefined) d.push(`rewrite prefix → ${pr}`);
+  const rr = obj(a.regex_rewrite);
+  if (Object.keys(rr).length) d.push(`rewrite regex ${str(obj(rr.pattern).regex) ?? '?'} → ${str(rr.substitution) ?? ''}`);
   const host = str(a.host_rewrite_literal);
   if (host !== undefined) d.push(`rewrite host → ${host}`);
-  if (arr(a.request_mirror_policies).length)
-    d.push(
-      `mirror ${arr(a.request_mirror_policies)
-        .map((m) => str(obj(m).cluster))
-        .join(',')}`,
-    );
-  const redirect = obj(r.redirect);
-  if (Object.keys(redirect).length) {
-    const target = [str(redirect.scheme_redirect), str(redirect.host_redirect), str(redirect.path_redirect) ?? str(redirect.prefix_rewrite)]
-      .filter(Boolean)
-      .join(' ');
-    d.push(`redirect ${target || '(same)'} ${str(redirect.response_code) ?? 'MOVED_PERMANENTLY'}`);
-    if (redirect.https_redirect === true) d.push('https redirect');
-  }
+  const mirrors = arr(a.request_mirror_policies).map((m) => str(obj(m).cluster) ?? '?');
+  if (mirrors.length) d.push(`mirror ${mirrors.join(', ')}`);
+  // An empty RedirectAction is still a redirect (same URL, 301).
+  if (r.redirect !== undefined) d.push(redirectDetail(obj(r.redirect)));
   const direct = obj(r.direct_response);
   if (Object.keys(direct).length) d.push(`status ${String(direct.status ?? '')}`);
-  const tpfc = obj(r.typed_per_filter_config);
-  const filters = Object.keys(tpfc);
+  const filters = Object.keys(obj(r.typed_per_filter_config));
   if (filters.length) d.push(`per-filter: ${filters.join(', ')}`);
   return d;
 }
 
+/** Which of Route's `action` oneof is set: route | redirect | direct_response | filter_action | (none). */
+export function routeAction(r: Record<string, unknown>): string {
+  if (r.route !== undefined) return 'route';
+  if (r.redirect !== undefined) return 'redirect';
+  if (r.direct_response !== undefined) return 'direct_response';
+  if (r.filter_action !== undefined) return 'filter_action';
+  return '(none)';
+}
+
 function summarizeRoute(route: unknown): RouteRow {
   const r = obj(route);
-  const action =
-    r.route !== undefined
-      ? 'route'
-      : r.redirect !== undefined
-        ? 'redirect'
-        : r.direct_response !== undefined
-          ? 'direct_response'
-          : r.filter_action !== undefined
-            ? 'filter_action'
-            : '(none)';
   const row: RouteRow = {
     match: summarizeRouteMatch(r.match),
-    action,
+    action: routeAction(r),
     clusters: r.route !== undefined ? weightedClusters(r.route) : [],
     details: routeDetails(r),
   };

@@ -5,7 +5,7 @@
 import { stringify } from 'yaml';
 import { useConfigObject } from '@/components/data/proxyDetailData';
 import { configPath } from '@/server/translate/provenance';
-import type { RouteRuleSource } from '@/server/translate/types';
+import type { RouteRuleSource } from '@/server/api/contract';
 
 /** `http[3]` → 3. */
 export const ruleIndex = (rule: string | undefined): number | undefined => {

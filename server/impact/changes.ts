@@ -2,14 +2,14 @@
 // affected.ts: from the changed objects, no translation, conservative) and `diffProxies` (exact: compare
 // per-proxy digests of the encoded resources; translates every proxy — for small meshes and as the test
 // oracle). Pure apart from the caller-owned cache.
-import type { MeshEvent } from '../api/events';
+import type { MeshEvent } from './types';
 import type { MeshSnapshot, TranslateOptions } from '../model/mesh';
 import { affectedProxies } from './affected';
 import { TYPE } from '../envoy/typeUrls';
 import type { Store, StoreChange } from '../sources/store';
 import type { AdsServer } from '../xds/server';
 import type { PushRequest } from '../xds/types';
-import { proxyResources, resourcesDigest, type ResourceCache } from './proxyResources';
+import { proxyResources, resourcesDigest, type ResourceCache } from '../pipeline/proxyResources';
 
 export interface ProxyDigests {
   version: number;

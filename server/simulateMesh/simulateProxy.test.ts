@@ -7,9 +7,9 @@
 import { describe, expect, it } from 'vitest';
 import type { RuleSource } from '../sandbox/types';
 import { deployment, meshFromYaml } from '../translate/testing/yamlMesh';
-import { createCache } from './cache';
-import { configDumpFor } from './configDump';
-import type { ProxyResources } from './proxyResources';
+import { createCache } from '../pipeline/cache';
+import { configDumpFor } from '../pipeline/configDump';
+import type { ProxyResources } from '../pipeline/proxyResources';
 import { simulateProxy } from './simulateProxy';
 
 const mesh = meshFromYaml(

@@ -2,7 +2,7 @@
 // `GET /api/* with end-user=jason`. Envoy semantics (route_components.proto RouteMatch):
 // prefix → `p*`, path → exact `p`, path_separated_prefix → `p` or `p/*`, safe_regex → `~re`;
 // the `:method` pseudo-header is shown as the method; other headers as `name=value`.
-import { arr, obj, str } from '@/server/api/summary/json';
+import { arr, obj, str } from './json';
 
 function stringMatch(m: unknown): { op: string; v: string } | undefined {
   const s = obj(m);

@@ -8,7 +8,7 @@ import { simulate } from '../simulate/index';
 import type { SimRequest, SimResult } from '../simulate/types';
 import { routeSourceIndex, ruleLabel } from '../translate/routeSources';
 import { buildProxyView } from '../translate/view';
-import { configDumpFor, type ConfigDumpOptions } from './configDump';
+import { configDumpFor, type ConfigDumpOptions } from '../pipeline/configDump';
 
 export interface SimulateProxyOptions {
   options?: TranslateOptions;

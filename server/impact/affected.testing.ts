@@ -4,7 +4,7 @@ import { DEFAULT_OPTIONS, type MeshSnapshot } from '../model/mesh';
 import { Store, type StoreChange } from '../sources/store';
 import type { RawInput, RawObject } from '../sources/types';
 import type { ResourceKind } from './affected';
-import { proxyResources } from './proxyResources';
+import { proxyResources } from '../pipeline/proxyResources';
 
 export type TypeDigests = Map<string, Record<ResourceKind, string>>;
 

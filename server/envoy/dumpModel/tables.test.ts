@@ -6,7 +6,7 @@ import { configDumpFixture } from '../../testing/paths';
 import { summarizeRouteMatch, weightedClusters } from './routes';
 import { summarizeCluster, summarizeLoadAssignment } from './clusters';
 import { summarizeChainMatch } from './listeners';
-import { tablesFromConfigDump } from './index';
+import { tablesFromConfigDump } from './tables';
 
 const load = (name: string): unknown => JSON.parse(readFileSync(configDumpFixture(name), 'utf8'));
 

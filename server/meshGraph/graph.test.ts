@@ -4,8 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_OPTIONS, type IstioConfig } from '../model/mesh';
 import { buildSnapshot, istio, pod, service } from '../translate/testing/meshBuilder';
-import { buildMeshGraph, nodeId } from './meshGraph';
-import { describeHttpMatch, shares } from './meshGraphRoutes';
+import { buildMeshGraph, nodeId } from './graph';
+import { describeHttpMatch, shares } from './routes';
 
 const web = pod('web-1', 'shop', '10.0.0.1', { labels: { app: 'web' }, owner: { kind: 'Deployment', name: 'web' } });
 const rv1 = pod('reviews-v1-a', 'shop', '10.0.0.2', {

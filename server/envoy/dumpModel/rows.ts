@@ -1,14 +1,16 @@
 // A ConfigDump → flat rows for the proxy tables (one row per filter chain, route, cluster, endpoint),
 // like `istioctl proxy-config` summaries, with stable keys for deep links and change highlighting.
-// Pure; works on meshscope's dumps and real Envoy ones alike (server/envoy/dumpReader.ts reads both).
-import { readConfigDump } from '@/server/envoy/dumpReader';
-import { summarizeLoadAssignment } from '@/server/api/summary/clusters';
-import { arr, istioSource, num, obj, str } from '@/server/api/summary/json';
-import { summarizeListener } from '@/server/api/summary/listeners';
-import { weightedClusters, type WeightedCluster } from '@/server/api/summary/routes';
-import { parseClusterName } from '@/server/translate/names';
-import { parseConfigPath } from '@/server/translate/provenance';
+// Pure and browser-safe; works on meshscope's dumps and real Envoy ones alike (../dumpReader.ts reads both).
+// Built on the per-resource summaries beside it (listeners.ts, routes.ts, clusters.ts), which the API's
+// tables (tables.ts) use too: one reading of each Envoy field.
+import { parseClusterName } from '../../translate/names';
+import { parseConfigPath } from '../../translate/provenance';
+import { readConfigDump } from '../dumpReader';
+import { summarizeLoadAssignment } from './clusters';
 import { humanMatch } from './humanMatch';
+import { arr, istioSource, num, obj, str } from './json';
+import { summarizeListener } from './listeners';
+import { routeAction, routeDetails, weightedClusters, type WeightedCluster } from './routes';
 
 export interface ListenerTableRow {
   key: string;
@@ -127,28 +129,6 @@ export function listenerRows(listeners: readonly unknown[]): ListenerTableRow[] 
   return out;
 }
 
-function routeDetails(r: Record<string, unknown>): string[] {
-  const d: string[] = [];
-  const a = obj(r.route);
-  const timeout = str(a.timeout);
-  if (timeout !== undefined) d.push(`timeout ${timeout}`);
-  const retry = obj(a.retry_policy);
-  if (Object.keys(retry).length) d.push(`retries ${String(retry.num_retries ?? 1)}`);
-  const pr = str(a.prefix_rewrite);
-  if (pr !== undefined) d.push(`rewrite → ${pr}`);
-  if (arr(a.request_mirror_policies).length) d.push('mirror');
-  const redirect = obj(r.redirect);
-  if (Object.keys(redirect).length)
-    d.push(
-      `redirect ${[str(redirect.scheme_redirect), redirect.https_redirect === true ? 'https' : undefined, str(redirect.host_redirect), str(redirect.path_redirect)].filter(Boolean).join(' ')}`.trim(),
-    );
-  const direct = obj(r.direct_response);
-  if (Object.keys(direct).length) d.push(`status ${String(direct.status ?? '')}`);
-  const filters = Object.keys(obj(r.typed_per_filter_config)).map((f) => f.replace(/^envoy\.filters\.http\./, ''));
-  if (filters.length) d.push(filters.join(', '));
-  return d;
-}
-
 export function routeRows(routeConfigs: readonly unknown[]): RouteTableRow[] {
   const out: RouteTableRow[] = [];
   const keys = new Set<string>();
@@ -164,16 +144,6 @@ export function routeRows(routeConfigs: readonly unknown[]): RouteTableRow[] {
         const source = istioSource(r);
         const ordinal = ordinals.get(source ?? '') ?? 0;
         ordinals.set(source ?? '', ordinal + 1);
-        const action =
-          r.route !== undefined
-            ? 'route'
-            : r.redirect !== undefined
-              ? 'redirect'
-              : r.direct_response !== undefined
-                ? 'direct_response'
-                : r.filter_action !== undefined
-                  ? 'filter_action'
-                  : '(none)';
         // Static route configs may be unnamed (Envoy bootstrap): keep keys unique by position.
         let key = `${rcName}/${vhName}/${index}`;
         if (keys.has(key)) key = `${key}@${rcIndex}`;
@@ -186,7 +156,7 @@ export function routeRows(routeConfigs: readonly unknown[]): RouteTableRow[] {
           index,
           name: str(r.name) ?? '',
           match: humanMatch(r.match),
-          action,
+          action: routeAction(r),
           clusters: r.route !== undefined ? weightedClusters(r.route) : [],
           details: routeDetails(r).join('; '),
           ordinal,

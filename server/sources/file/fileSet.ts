@@ -1,0 +1,197 @@
+// The file source's memory of every file: its stat, content hash, parse result and last good objects.
+// A scan re-reads only files whose stat changed (or every file when forced) and re-parses only those whose
+// content hash changed, so one edit costs one parse. A file that stops parsing (syntax error, an object
+// without identity, unreadable, over a limit) keeps serving its last good objects, each reported as
+// "stale: last good from <time>" next to the located error; documents that still parse use their new objects.
+import { createHash } from 'node:crypto';
+import { readFile, stat } from 'node:fs/promises';
+import { sep } from 'node:path';
+import type { LoadError } from '../../model/mesh';
+import { rawKey } from '../storeKeys';
+import type { RawInput } from '../types';
+import { expandPaths, sizeError } from './loadPaths';
+import { DEFAULT_FILE_LIMITS, type FileLimits, type LoadResult, parseTextAsync } from './parseFile';
+
+interface FileEntry {
+  sig: string;
+  hash: string;
+  result: LoadResult;
+  /** The file's objects the last time it loaded without error, and when. */
+  good?: { inputs: RawInput[]; at: string };
+}
+
+export interface ScanResult {
+  inputs: RawInput[];
+  errors: LoadError[];
+  /** Files read and parsed anew in this scan. */
+  parsed: number;
+  files: number;
+}
+
+export interface FileSetOptions {
+  namespace?: string;
+  limits?: FileLimits;
+  now?: () => Date;
+}
+
+const code = (e: unknown): string => (e as NodeJS.ErrnoException).code ?? String(e);
+
+export class FileSet {
+  private readonly entries = new Map<string, FileEntry>();
+  /** The last full listing, and each listed file's last load outcome (for scans of only the changed files). */
+  private listing: { files: string[]; errors: LoadError[] } | undefined;
+  private readonly outcomes = new Map<string, { result: LoadResult | undefined; errors: LoadError[] }>();
+  private readonly limits: FileLimits;
+  private readonly now: () => Date;
+
+  constructor(
+    private readonly paths: readonly string[],
+    private readonly opts: FileSetOptions = {},
+  ) {
+    this.limits = opts.limits ?? DEFAULT_FILE_LIMITS;
+    this.now = opts.now ?? (() => new Date());
+  }
+
+  /**
+   * Lists, stats and (where changed) reads and parses every file. `force` re-reads and re-hashes every file.
+   * `only` (files the watcher reported as changed in place) skips the directory walk and the other files'
+   * stats: the last listing and their last outcomes are reused.
+   */
+  async scan(force = false, only?: ReadonlySet<string>): Promise<ScanResult> {
+    if (only && this.listing && !force && [...only].every((f) => this.outcomes.has(f))) return this.rescanOnly(only, this.listing);
+    const listing = expandPaths(this.paths);
+    this.listing = { files: listing.files.slice(), errors: listing.errors };
+    const { files, errors: walkErrors } = listing;
+    const inputs: RawInput[] = [];
+    const errors: LoadError[] = [...walkErrors];
+    let parsed = 0;
+    const listed = new Set(files);
+    // Files under a directory that could not be walked keep their last good objects.
+    const unreadableDirs = walkErrors.map((e) => e.file ?? '').filter((f) => f !== '');
+    for (const [path, entry] of this.entries) {
+      if (listed.has(path)) continue;
+      if (unreadableDirs.some((d) => path.startsWith(d + sep)) && entry.good) {
+        listed.add(path);
+        files.push(path);
+      } else this.entries.delete(path);
+    }
+    files.sort();
+    this.listing.files = files.slice();
+    this.outcomes.clear();
+    for (const file of files) {
+      const own: LoadError[] = [];
+      const { result, fresh } = await this.load(file, force, own);
+      this.outcomes.set(file, { result, errors: own });
+      if (fresh) parsed++;
+      for (const e of own) errors.push(e);
+      this.contribute(file, result, inputs, errors);
+    }
+    return { inputs, errors, parsed, files: files.length };
+  }
+
+  private async rescanOnly(only: ReadonlySet<string>, listing: { files: string[]; errors: LoadError[] }): Promise<ScanResult> {
+    const inputs: RawInput[] = [];
+    const errors: LoadError[] = [...listing.errors];
+    let parsed = 0;
+    for (const file of listing.files) {
+      let outcome = this.outcomes.get(file);
+      if (only.has(file) || !outcome) {
+        const own: LoadError[] = [];
+        const { result, fresh } = await this.load(file, false, own);
+        outcome = { result, errors: own };
+        this.outcomes.set(file, outcome);
+        if (fresh) parsed++;
+      }
+      for (const e of outcome.errors) errors.push(e);
+      this.contribute(file, outcome.result, inputs, errors);
+    }
+    return { inputs, errors, parsed, files: listing.files.length };
+  }
+
+  /** The file's current parse result: cached when its stat and content are unchanged. */
+  private async load(file: string, force: boolean, errors: LoadError[]): Promise<{ result: LoadResult | undefined; fresh: boolean }> {
+    const entry = this.entries.get(file);
+    let sig: string;
+    try {
+      const s = await stat(file);
+      sig = `${s.ino}:${s.size}:${s.mtimeMs}:${s.ctimeMs}`;
+      const tooBig = sizeError(file, s.size, this.limits);
+      if (tooBig) {
+        errors.push(tooBig);
+        return { result: undefined, fresh: false };
+      }
+      if (!force && entry && entry.sig === sig) return { result: entry.result, fresh: false };
+      const text = await readFile(file, 'utf8');
+      const hash = createHash('sha256').update(text).digest('hex');
+      if (entry && entry.hash === hash) {
+        entry.sig = sig;
+        return { result: entry.result, fresh: false };
+      }
+      const result = await parseTextAsync(text, file, this.opts.namespace, this.limits);
+      const next: FileEntry = { sig, hash, result };
+      if (entry?.good) next.good = entry.good;
+      this.entries.set(file, next);
+      return { result, fresh: true };
+    } catch (e) {
+      const c = code(e);
+      errors.push({ severity: 'error', message: `cannot read ${file}: ${c === 'ELOOP' ? 'symlink loop' : c}`, file });
+      return { result: undefined, fresh: false };
+    }
+  }
+
+  /**
+   * Adds the file's objects and errors to the scan's output. When documents fail (syntax error, an object
+   * without identity), the last good objects that came from those documents (matched by document index;
+   * a failing last document counts for every document after it) are added too, marked stale;
+   * when the whole file fails (unreadable, over a limit), all its last good objects are.
+   */
+  private contribute(file: string, result: LoadResult | undefined, inputs: RawInput[], errors: LoadError[]): void {
+    const entry = this.entries.get(file);
+    const current = result?.inputs ?? [];
+    if (result) for (const e of result.errors) errors.push(e);
+    let whole = !result || result.refused === true;
+    const failedDocs = new Set<number>();
+    for (const e of result?.errors ?? []) {
+      if (e.severity !== 'error') continue;
+      if (e.doc === undefined) whole = true;
+      else failedDocs.add(e.doc);
+    }
+    const present = new Set<string>();
+    for (const i of current) {
+      inputs.push(i);
+      const k = rawKey(i.object);
+      if (k !== undefined) present.add(k);
+      else if (i.origin.doc !== undefined) failedDocs.add(i.origin.doc);
+      else whole = true;
+    }
+    if (!whole && failedDocs.size === 0) {
+      if (entry && (!entry.good || entry.good.inputs !== current)) entry.good = { inputs: current, at: this.now().toISOString() };
+      return;
+    }
+    const good = entry?.good;
+    if (!good) return;
+    // A failing last document may have swallowed the ones that followed it: they count as failing too.
+    const last = (result?.docs ?? 1) - 1;
+    const tail = failedDocs.has(last) ? last : Number.POSITIVE_INFINITY;
+    for (const i of good.inputs) {
+      const k = rawKey(i.object);
+      if (k === undefined || present.has(k)) continue;
+      if (!whole && !(i.origin.doc !== undefined && (failedDocs.has(i.origin.doc) || i.origin.doc >= tail))) continue;
+      inputs.push(i);
+      errors.push(staleMarker(i, good.at));
+    }
+  }
+}
+
+function staleMarker(input: RawInput, at: string): LoadError {
+  const md = (input.object.metadata ?? {}) as Record<string, unknown>;
+  const e: LoadError = {
+    severity: 'warning',
+    message: `stale: last good from ${at} (the file has errors; its last good version of this object is served)`,
+    object: `${String(input.object.kind)} ${md.namespace ? `${String(md.namespace)}/` : ''}${String(md.name)}`,
+    staleSince: at,
+  };
+  if (input.origin.file !== undefined) e.file = input.origin.file;
+  if (input.origin.doc !== undefined) e.doc = input.origin.doc;
+  return e;
+}
