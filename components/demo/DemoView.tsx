@@ -9,8 +9,8 @@ import { type DemoEdit, draftYaml, editFromSpec } from './draft';
 import { TrafficBars } from './TrafficBars';
 import { CANARY_STEPS, canaryStep, rebalance } from './weights';
 
-/** The observed bars use the last 2 s, so a change shows within about a second. */
-const WINDOW_SECONDS = 2;
+/** The observed bars use the last second (polled every 0.5 s), so a change shows within about a second. */
+const WINDOW_SECONDS = 1;
 
 const short = (host: string) => host.split('.')[0] ?? host;
 
