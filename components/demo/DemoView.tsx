@@ -5,6 +5,7 @@
 // applied through the sandbox (components/data/demo.ts), exactly as a user would apply it.
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { applyDraft, resetDemo, type ServiceTraffic, useDemoTraffic } from '@/components/data/demo';
+import { DemoRouteGraph } from './DemoRouteGraph';
 import { type DemoEdit, draftYaml, editFromSpec } from './draft';
 import { TrafficBars } from './TrafficBars';
 import { CANARY_STEPS, canaryStep, rebalance } from './weights';
@@ -175,6 +176,7 @@ export function DemoView({ initialToken }: { initialToken?: string }) {
           <ServicePanel svc={svc} />
         </div>
       )}
+      {svc?.callers[0] && <DemoRouteGraph proxyId={svc.callers[0]} host={svc.host} port={svc.port} />}
     </>
   );
 }

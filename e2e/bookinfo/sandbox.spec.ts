@@ -7,7 +7,7 @@
 // a weighted destination is a distribution over subsets by weight (HTTPRouteDestination.weight).
 import { copyFileSync, existsSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, test } from '@playwright/test';
+import { type APIRequestContext, expect, test } from '@playwright/test';
 import { bookinfo } from '../../server/testing/paths';
 import { SandboxPage } from '../pages/SandboxPage';
 
@@ -28,21 +28,21 @@ test.beforeAll(async ({ request }) => {
   renameSync(JASON, PARKED);
   copyFileSync(bookinfo('networking', 'virtual-service-all-v1.yaml'), ALL_V1);
   // The file watcher picks the change up: wait until the live reviews rule is all-v1.
-  await expect
-    .poll(
-      async () => {
-        const configs = (await (await request.get('/debug/configz')).json()) as LiveVs[];
-        const reviews = configs.find((c) => c.kind === 'VirtualService' && c.metadata.name === 'reviews');
-        return JSON.stringify(reviews?.spec.http?.map((h) => h.route.map((r) => r.destination.subset)));
-      },
-      { timeout: 20_000 },
-    )
-    .toBe('[["v1"]]');
+  await expect.poll(() => liveReviews(request), { timeout: 30_000 }).toBe('[["v1"]]');
 });
 
-test.afterAll(async () => {
-  if (existsSync(PARKED)) renameSync(PARKED, JASON);
+/** The live reviews rule's subsets per http route, from /debug/configz. */
+async function liveReviews(request: APIRequestContext): Promise<string> {
+  const configs = (await (await request.get('/debug/configz')).json()) as LiveVs[];
+  const reviews = configs.find((c) => c.kind === 'VirtualService' && c.metadata.name === 'reviews');
+  return JSON.stringify(reviews?.spec.http?.map((h) => h.route.map((r) => r.destination.subset)));
+}
+
+test.afterAll(async ({ request }) => {
   rmSync(ALL_V1, { force: true });
+  if (existsSync(PARKED)) renameSync(PARKED, JASON);
+  // The specs after this one expect the served jason → v2 / else v3 rule back: wait until it is live.
+  await expect.poll(() => liveReviews(request), { timeout: 30_000 }).toBe('[["v2"],["v3"]]');
 });
 
 const SHADOWED = `apiVersion: networking.istio.io/v1

@@ -31,6 +31,11 @@ test('traffic demo: traffic flows, 80/20 → 0/100 shifts it, a 50% abort shows 
   await expect(bars(page).locator('tr[data-subset="v1"]')).toHaveAttribute('data-configured', '80');
   await expect(bars(page).locator('tr[data-subset="v2"]')).toHaveAttribute('data-configured', '20');
   await expect.poll(() => observed(page, 'v1'), { timeout: 10_000 }).toBeGreaterThan(60);
+  // The caller's route graph shows the configured split (weight / sum, as on the proxy page).
+  const cluster = (subset: string) => `outbound|9080|${subset}|products.catalog.svc.cluster.local`;
+  const graph = page.getByTestId('demo-route-graph');
+  await expect(graph).toContainText(`${cluster('v1')} 80%`, { timeout: 30_000 });
+  await expect(graph).toContainText(`${cluster('v2')} 20%`);
   await page.screenshot({ path: info.outputPath('demo-80-20.png'), fullPage: true });
 
   // Canary step 0/100: the observed v2 share reaches ≥ 95%.
@@ -40,6 +45,7 @@ test('traffic demo: traffic flows, 80/20 → 0/100 shifts it, a 50% abort shows 
   await expect.poll(() => observed(page, 'v2'), { timeout: 20_000, intervals: [100] }).toBeGreaterThanOrEqual(95);
   console.log(`demo e2e: 0/100 click → observed v2 ≥ 95% (1 s window) in ${Date.now() - t0} ms`);
   await expect(bars(page).locator('tr[data-subset="v2"]')).toHaveAttribute('data-configured', '100');
+  await expect(graph).toContainText(`${cluster('v2')} 100%`, { timeout: 30_000 });
   await page.screenshot({ path: info.outputPath('demo-0-100.png'), fullPage: true });
 
   // 50% abort on the catch-all route: about half the calls fail (UNAVAILABLE, from HTTP 503).
