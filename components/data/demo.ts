@@ -2,11 +2,11 @@
 // The demo page's data: the live traffic counters (polled) and the one function every demo change goes
 // through — the sandbox's apply path (POST /api/sandbox/apply with the draft, then confirm) and its reset.
 import { useQuery } from '@tanstack/react-query';
-import type { TrafficReport } from '@/server/demo/report';
+import type { TrafficReport } from '@/server/api/contract';
 import { getJson } from './fetchers';
 import { queryKeys } from './queryKeys';
 
-export type { ServiceTraffic, TrafficReport } from '@/server/demo/report';
+export type { ServiceTraffic, TrafficReport } from '@/server/api/contract';
 
 export const fetchDemoTraffic = (windowSeconds: number, signal?: AbortSignal) =>
   getJson<TrafficReport>(`/api/demo/traffic?window=${windowSeconds}`, signal);

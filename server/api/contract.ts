@@ -20,3 +20,4 @@ export type { SourceStatus } from '../model/inputs';
 export type { Finding, Level } from '../analyze/types';
 export type { ProxyTables } from '../envoy/dumpModel/tables';
 export type { RouteProvenance, RouteRuleSource } from '../translate/types';
+export type { ServiceTraffic, TrafficReport } from '../demo/report';

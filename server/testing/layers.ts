@@ -1,7 +1,7 @@
 // The agreed layering as data (the layering notes, lowest first), checked by server/layering.test.ts:
 //   0 server/lib  1 server/model  2 envoy, translate, simulate, analyze, sources
 //   3 pipeline (translate+encode+cache), impact (change → proxies), meshGraph, simulateMesh (simulate a mesh
-//     proxy: pipeline + simulate), xds, sandbox  4 api  5 runtime, cli, app (and components, which may
+//     proxy: pipeline + simulate), xds, sandbox, demo (the loopback data plane)  4 api  5 runtime, cli, app (and components, which may
 //     import only COMPONENTS_MAY_IMPORT from server/).
 // A module imports only from its own layer or lower ones; no file or folder cycles.
 import type { Layer } from './importGraph';
@@ -15,9 +15,17 @@ export const LAYERS: readonly Layer[] = [
     prefixes: ['server/envoy/', 'server/translate/', 'server/simulate/', 'server/analyze/', 'server/sources/'],
   },
   {
-    name: 'pipeline, impact, meshGraph, simulateMesh, xds, sandbox',
+    name: 'pipeline, impact, meshGraph, simulateMesh, xds, sandbox, demo',
     rank: 3,
-    prefixes: ['server/pipeline/', 'server/impact/', 'server/meshGraph/', 'server/simulateMesh/', 'server/xds/', 'server/sandbox/'],
+    prefixes: [
+      'server/pipeline/',
+      'server/impact/',
+      'server/meshGraph/',
+      'server/simulateMesh/',
+      'server/xds/',
+      'server/sandbox/',
+      'server/demo/',
+    ],
   },
   { name: 'api', rank: 4, prefixes: ['server/api/'] },
   {
