@@ -121,18 +121,13 @@ export function DemoView({ initialToken }: { initialToken?: string }) {
             <fieldset disabled={!svc.virtualService}>
               <legend>Weights (sum {sum})</legend>
               {Object.entries(edit.weights).map(([subset, w]) => (
-                <label key={subset} className="demo-slider">
-                  <span>{subset || '(all)'}</span>
-                  <input
-                    type="range"
-                    min={0}
-                    max={100}
-                    value={w}
-                    aria-label={`weight ${subset}`}
-                    onChange={(e) => change({ ...edit, weights: rebalance(edit.weights, subset, Number(e.target.value)) }, 400)}
-                  />
-                  <output className="num">{w}%</output>
-                </label>
+                <PercentSlider
+                  key={subset}
+                  label={subset || '(all)'}
+                  ariaLabel={`weight ${subset}`}
+                  value={w}
+                  onChange={(v) => change({ ...edit, weights: rebalance(edit.weights, subset, v) }, 400)}
+                />
               ))}
               <div className="toolbar">
                 <span className="muted small">Canary:</span>
@@ -181,36 +176,41 @@ export function DemoView({ initialToken }: { initialToken?: string }) {
   );
 }
 
+/** A 0–100 range input with its label and value (weights and fault percentages). */
+function PercentSlider(p: { label: string; ariaLabel: string; value: number; onChange: (v: number) => void }) {
+  return (
+    <label className="demo-slider">
+      <span>{p.label}</span>
+      <input
+        type="range"
+        min={0}
+        max={100}
+        value={p.value}
+        aria-label={p.ariaLabel}
+        onChange={(e) => p.onChange(Math.max(0, Math.min(100, Number(e.target.value) || 0)))}
+      />
+      <output className="num">{p.value}%</output>
+    </label>
+  );
+}
+
 function FaultControls({ edit, onChange }: { edit: DemoEdit; onChange: (f: DemoEdit['fault']) => void }) {
   const f = edit.fault;
-  const num = (v: string) => Math.max(0, Math.min(100, Number(v) || 0));
   return (
     <fieldset>
       <legend>Fault injection (catch-all route)</legend>
-      <label className="demo-slider">
-        <span>abort %</span>
-        <input
-          type="range"
-          min={0}
-          max={100}
-          value={f.abortPercent}
-          aria-label="abort percent"
-          onChange={(e) => onChange({ ...f, abortPercent: num(e.target.value) })}
-        />
-        <output className="num">{f.abortPercent}%</output>
-      </label>
-      <label className="demo-slider">
-        <span>delay %</span>
-        <input
-          type="range"
-          min={0}
-          max={100}
-          value={f.delayPercent}
-          aria-label="delay percent"
-          onChange={(e) => onChange({ ...f, delayPercent: num(e.target.value) })}
-        />
-        <output className="num">{f.delayPercent}%</output>
-      </label>
+      <PercentSlider
+        label="abort %"
+        ariaLabel="abort percent"
+        value={f.abortPercent}
+        onChange={(v) => onChange({ ...f, abortPercent: v })}
+      />
+      <PercentSlider
+        label="delay %"
+        ariaLabel="delay percent"
+        value={f.delayPercent}
+        onChange={(v) => onChange({ ...f, delayPercent: v })}
+      />
       <label className="small">
         delay{' '}
         <input
