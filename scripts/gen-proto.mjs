@@ -44,6 +44,10 @@ const ENTRIES = [
   'envoy/extensions/filters/http/grpc_web/v3/grpc_web.proto',
   'envoy/extensions/request_id/uuid/v3/uuid.proto',
   'envoy/extensions/upstreams/http/v3/http_protocol_options.proto',
+  'envoy/extensions/filters/http/rbac/v3/rbac.proto',
+  'envoy/extensions/filters/network/rbac/v3/rbac.proto',
+  'envoy/extensions/filters/http/ext_authz/v3/ext_authz.proto',
+  'envoy/extensions/filters/network/ext_authz/v3/ext_authz.proto',
 ];
 const MODULES = ['envoy-api', 'xds', 'googleapis'];
 

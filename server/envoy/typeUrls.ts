@@ -23,6 +23,8 @@ export const EXT = {
   downstreamTls: 'type.googleapis.com/envoy.extensions.transport_sockets.tls.v3.DownstreamTlsContext',
   upstreamTls: 'type.googleapis.com/envoy.extensions.transport_sockets.tls.v3.UpstreamTlsContext',
   rawBuffer: 'type.googleapis.com/envoy.extensions.transport_sockets.raw_buffer.v3.RawBuffer',
+  rbacHttp: 'type.googleapis.com/envoy.extensions.filters.http.rbac.v3.RBAC',
+  rbacNetwork: 'type.googleapis.com/envoy.extensions.filters.network.rbac.v3.RBAC',
 } as const;
 
 /** Envoy's admin config_dump section types. */

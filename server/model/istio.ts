@@ -1,6 +1,7 @@
 // Typed specs of Istio's networking kinds (networking.istio.io v1 / v1beta1 / v1alpha3), in the
 // field names users write in YAML. Only the shapes; validation lives in ./schema/.
 // Reference: istio/api networking/v1alpha3/*.proto (the API is the same across the three versions).
+import type { AuthorizationPolicySpec } from './authz';
 
 export type StringMatch = { exact?: string; prefix?: string; regex?: string };
 
@@ -346,6 +347,14 @@ export interface IstioSpecs {
   Gateway: GatewaySpec;
   ServiceEntry: ServiceEntrySpec;
   Sidecar: SidecarSpec;
+  AuthorizationPolicy: AuthorizationPolicySpec;
 }
 export type IstioKind = keyof IstioSpecs;
-export const ISTIO_KINDS: readonly IstioKind[] = ['VirtualService', 'DestinationRule', 'Gateway', 'ServiceEntry', 'Sidecar'];
+export const ISTIO_KINDS: readonly IstioKind[] = [
+  'VirtualService',
+  'DestinationRule',
+  'Gateway',
+  'ServiceEntry',
+  'Sidecar',
+  'AuthorizationPolicy',
+];

@@ -183,6 +183,8 @@ export interface MeshSnapshot {
   gateways: readonly IstioConfig<'Gateway'>[];
   serviceEntries: readonly IstioConfig<'ServiceEntry'>[];
   sidecars: readonly IstioConfig<'Sidecar'>[];
+  /** security.istio.io AuthorizationPolicies, in config order. */
+  authorizationPolicies: readonly IstioConfig<'AuthorizationPolicy'>[];
   /** Every input problem, located. */
   errors: readonly LoadError[];
 }

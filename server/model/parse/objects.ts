@@ -7,8 +7,10 @@ import { objectMeta } from '../schema/kube';
 import {
   CLUSTER_SCOPED_KINDS,
   IGNORED_KINDS,
-  ISTIO_GROUP,
   ISTIO_VERSIONS,
+  istioGroupOf,
+  SECURITY_GROUP,
+  SECURITY_VERSIONS,
   KUBE_KINDS,
   isIstioKind,
   splitApiVersion,
@@ -56,13 +58,14 @@ function classify(raw: RawObject): Classified {
   const kind = raw.kind;
   const { group, version } = splitApiVersion(raw.apiVersion);
   if (IGNORED_KINDS.has(kind)) return { type: 'ignored' };
-  if (group === ISTIO_GROUP && isIstioKind(kind)) {
-    if (!ISTIO_VERSIONS.includes(version))
+  if (isIstioKind(kind) && group === istioGroupOf(kind)) {
+    const versions = group === SECURITY_GROUP ? SECURITY_VERSIONS : ISTIO_VERSIONS;
+    if (!versions.includes(version))
       return {
         type: 'invalid',
         issue: {
           path: 'apiVersion',
-          message: `unsupported apiVersion ${raw.apiVersion} (expected ${ISTIO_GROUP}/v1, v1beta1 or v1alpha3)`,
+          message: `unsupported apiVersion ${raw.apiVersion} (expected ${group}/${versions.slice(0, -1).join(', ')} or ${versions.at(-1)})`,
         },
       };
     return { type: 'istio', kind };
@@ -126,7 +129,7 @@ export function parseInputs(inputs: readonly RawInput[]): ParsedInputs {
     pods: [],
     endpointSlices: [],
     workloads: [],
-    istio: { VirtualService: [], DestinationRule: [], Gateway: [], ServiceEntry: [], Sidecar: [] },
+    istio: { VirtualService: [], DestinationRule: [], Gateway: [], ServiceEntry: [], Sidecar: [], AuthorizationPolicy: [] },
     errors: [],
   };
   const unknown = new Map<string, { count: number; first: RawInput }>();

@@ -9,6 +9,7 @@ import { gatewaySpec } from '../schema/gateway';
 import { endpointSlice, pod, service, workload } from '../schema/kube';
 import { serviceEntrySpec, sidecarSpec } from '../schema/serviceEntry';
 import { virtualServiceSpec } from '../schema/virtualService';
+import { authorizationPolicySpec, checkAuthorizationPolicy } from '../schema/authorizationPolicy';
 
 type SpecSchemas = { [K in IstioKind]: { schema: z.ZodType<IstioSpecs[K]>; check: (s: IstioSpecs[K]) => PathIssue[] } };
 
@@ -18,6 +19,7 @@ const ISTIO: SpecSchemas = {
   Gateway: { schema: gatewaySpec, check: checkGateway },
   ServiceEntry: { schema: serviceEntrySpec, check: checkServiceEntry },
   Sidecar: { schema: sidecarSpec, check: checkSidecar },
+  AuthorizationPolicy: { schema: authorizationPolicySpec, check: checkAuthorizationPolicy },
 };
 
 /**

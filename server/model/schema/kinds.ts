@@ -4,6 +4,12 @@ import { ISTIO_KINDS } from '../istio';
 
 export const ISTIO_GROUP = 'networking.istio.io';
 export const ISTIO_VERSIONS = ['v1', 'v1beta1', 'v1alpha3'];
+/** security.istio.io: its kinds (AuthorizationPolicy, …) and versions (v1 and v1beta1 serve the same objects). */
+export const SECURITY_GROUP = 'security.istio.io';
+export const SECURITY_VERSIONS = ['v1', 'v1beta1'];
+export const SECURITY_KINDS: ReadonlySet<string> = new Set(['AuthorizationPolicy']);
+/** The API group an Istio kind lives in. */
+export const istioGroupOf = (kind: string): string => (SECURITY_KINDS.has(kind) ? SECURITY_GROUP : ISTIO_GROUP);
 
 /** Kubernetes kinds meshscope reads, with the apiVersion group each lives in. */
 export const KUBE_KINDS: Readonly<Record<string, string>> = {
@@ -42,7 +48,6 @@ export const IGNORED_KINDS = new Set([
   'MutatingWebhookConfiguration',
   'ValidatingWebhookConfiguration',
   'PeerAuthentication',
-  'AuthorizationPolicy',
   'RequestAuthentication',
   'Telemetry',
   'EnvoyFilter',
@@ -91,6 +96,9 @@ export function splitApiVersion(apiVersion: string): { group: string; version: s
  */
 export function objectKey(apiVersion: string, kind: string, namespace: string | undefined, name: string): string {
   const { group, version } = splitApiVersion(apiVersion);
-  const v = group === ISTIO_GROUP && ISTIO_VERSIONS.includes(version) ? 'v1' : version;
+  const v =
+    (group === ISTIO_GROUP && ISTIO_VERSIONS.includes(version)) || (group === SECURITY_GROUP && SECURITY_VERSIONS.includes(version))
+      ? 'v1'
+      : version;
   return `${group || 'core'}/${v}/${kind}/${namespace ?? ''}/${name}`;
 }

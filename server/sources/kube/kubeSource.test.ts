@@ -97,6 +97,7 @@ describe('KubeSource: status', () => {
     const st = hh.sink.lastStatus;
     expect(st).toMatchObject({ id: 'kube', kind: 'kube', state: 'connected' });
     expect(Object.keys(st?.resources ?? {}).sort()).toEqual([
+      'authorizationpolicies.security.istio.io',
       'destinationrules.networking.istio.io',
       'endpointslices.discovery.k8s.io',
       'gateways.networking.istio.io',

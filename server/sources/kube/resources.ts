@@ -45,6 +45,14 @@ export const WATCHED_RESOURCES: readonly WatchedResource[] = [
   istio('Gateway', 'gateways'),
   istio('ServiceEntry', 'serviceentries'),
   istio('Sidecar', 'sidecars'),
+  {
+    group: 'security.istio.io',
+    versions: ['v1', 'v1beta1'],
+    kind: 'AuthorizationPolicy',
+    plural: 'authorizationpolicies',
+    namespaced: true,
+    discover: true,
+  },
 ];
 
 /** `plural` or `plural.group` (as kubectl names it): the key of a resource in the source status. */

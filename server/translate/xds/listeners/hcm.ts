@@ -15,6 +15,7 @@
 // request_id_extension (no generated schemas).
 import type { HttpConnectionManagerJson } from '../../../gen/envoy/extensions/filters/network/http_connection_manager/v3/http_connection_manager_pb';
 import type { FilterJson } from '../../../gen/envoy/config/listener/v3/listener_components_pb';
+import type { HttpFilterJson } from '../../../gen/envoy/extensions/filters/network/http_connection_manager/v3/http_connection_manager_pb';
 import type { RouteConfigurationJson } from '../../../gen/envoy/config/route/v3/route_pb';
 import type { Protocol } from '../../../model/mesh';
 import { EXT } from '../../../envoy/typeUrls';
@@ -29,13 +30,15 @@ export interface HcmOptions {
   /** RDS route config name (outbound); otherwise routeConfig is inlined (inbound). */
   rds?: string;
   routeConfig?: RouteConfigurationJson;
+  /** Authorization filters (RBAC), placed first: istiod puts authn/authz before fault, cors and router. */
+  authzFilters?: readonly HttpFilterJson[];
 }
 
 export function buildHcm(o: HcmOptions): HttpConnectionManagerJson {
   const hcm: HttpConnectionManagerJson = {
     codecType: 'AUTO',
     statPrefix: o.statPrefix,
-    httpFilters: [faultFilter(), corsFilter(), routerFilter()],
+    httpFilters: [...(o.authzFilters ?? []), faultFilter(), corsFilter(), routerFilter()],
     // MeshConfig pathNormalization DEFAULT → normalize_path; escaped slashes kept.
     normalizePath: true,
     pathWithEscapedSlashesAction: 'KEEP_UNCHANGED',

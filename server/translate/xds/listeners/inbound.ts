@@ -30,6 +30,7 @@ import { hcmFilter } from './hcm';
 import { inboundListenerFilters } from './inboundFilters';
 import { inboundRouteConfig } from './inboundRoute';
 import { listenerProtocol, type ListenerProtocol } from '../../../model/protocol';
+import { inboundAuthz, type InboundAuthz } from '../../authz/inbound';
 
 export const VIRTUAL_INBOUND_BLACKHOLE_CHAIN = 'virtualInbound-blackhole';
 export const VIRTUAL_INBOUND_CATCHALL_HTTP_CHAIN = 'virtualInbound-catchall-http';
@@ -75,19 +76,19 @@ function chainName(cc: ChainConfig, p: 'HTTP' | 'TCP'): string {
   return listenerName(WILDCARD, cc.targetPort);
 }
 
-function httpFilters(cc: ChainConfig): FilterJson[] {
+function httpFilters(cc: ChainConfig, authz: InboundAuthz): FilterJson[] {
   const statPrefix = delimitedStatPrefix(cc.passthrough ? cc.clusterName : `inbound_${listenerName(WILDCARD, cc.targetPort)}`);
   // Service chains use the RDS module's inbound route config; the passthrough one is built here.
   const routeConfig = cc.target
     ? buildInboundRouteConfig(cc.target)
     : inboundRouteConfig({ clusterName: cc.clusterName, servicePort: cc.servicePort, hostname: cc.hostname, protocol: cc.protocol });
-  return [hcmFilter({ direction: 'inbound', statPrefix, routeConfig, protocol: cc.protocol })];
+  return [hcmFilter({ direction: 'inbound', statPrefix, routeConfig, protocol: cc.protocol, authzFilters: authz.http })];
 }
 
-/** buildInboundNetworkFilters: tcp_proxy with the cluster name as stat prefix. */
-const tcpFilters = (cc: ChainConfig): FilterJson[] => [tcpProxyTo(cc.clusterName)];
+/** buildInboundNetworkFilters: the RBAC network filters, then tcp_proxy with the cluster name as stat prefix. */
+const tcpFilters = (cc: ChainConfig, authz: InboundAuthz): FilterJson[] => [...authz.network, tcpProxyTo(cc.clusterName)];
 
-function chainsFor(cc: ChainConfig, options: MatchOption[]): FilterChainJson[] {
+function chainsFor(cc: ChainConfig, options: MatchOption[], authz: InboundAuthz): FilterChainJson[] {
   return options.map((o) => {
     const match: FilterChainJson['filterChainMatch'] = {};
     if (cc.targetPort > 0) match.destinationPort = cc.targetPort;
@@ -95,7 +96,7 @@ function chainsFor(cc: ChainConfig, options: MatchOption[]): FilterChainJson[] {
     match.transportProtocol = o.transportProtocol;
     return {
       filterChainMatch: match,
-      filters: o.protocol === 'HTTP' ? httpFilters(cc) : tcpFilters(cc),
+      filters: o.protocol === 'HTTP' ? httpFilters(cc, authz) : tcpFilters(cc, authz),
       name: chainName(cc, o.protocol),
     };
   });
@@ -151,9 +152,10 @@ const PASSTHROUGH: ChainConfig = {
 };
 
 export function buildVirtualInboundListener(ctx: BuildCtx): ListenerJson {
-  const chains: FilterChainJson[] = [blackholeChain(), ...chainsFor(PASSTHROUGH, plaintextPermissiveOptions('AUTO'))];
+  const authz = inboundAuthz(ctx.view);
+  const chains: FilterChainJson[] = [blackholeChain(), ...chainsFor(PASSTHROUGH, plaintextPermissiveOptions('AUTO'), authz)];
   for (const cc of serviceChainConfigs(ctx)) {
-    chains.push(...chainsFor(cc, plaintextPermissiveOptions(listenerProtocol(cc.protocol))));
+    chains.push(...chainsFor(cc, plaintextPermissiveOptions(listenerProtocol(cc.protocol)), authz));
   }
   return {
     name: VIRTUAL_INBOUND_LISTENER,
