@@ -9,6 +9,7 @@ import { chainName, detect, selectFilterChain, type ChainPick } from './filterCh
 import { matchChainName } from './chainMatcher';
 import { terminalFilter, terminatesTls, walkHcm, walkRouteConfig, type HttpWalk } from './http';
 import { clusterEndpoints, sourceOf, tcpTarget, type Target } from './action';
+import { rbacConfigsOf, walkRbac } from './rbac';
 import { normalizeRequest, type Rejection, type SimCtx, type SimRequest, type SimResult } from './types';
 
 export type { SimRequest, SimResult, Rejection, SimSource, SimRedirect, SimMode, SimProtocol, SimTls } from './types';
@@ -21,6 +22,7 @@ interface Acc {
   target?: Target;
   endpoints?: string[];
   source?: SimResult['source'];
+  authorization?: SimResult['authorization'];
   rejected: Rejection[];
   notes: string[];
   error?: string;
@@ -42,6 +44,7 @@ function finish(a: Acc): SimResult {
   if (a.endpoints) r.endpoints = a.endpoints;
   const source = w?.source ?? a.source;
   if (source) r.source = source;
+  if (a.authorization) r.authorization = a.authorization;
   if (t?.kind === 'redirect') r.redirect = t.redirect;
   if (w?.redirect) r.redirect = w.redirect;
   if (t?.kind === 'direct') r.directResponse = { status: t.status, ...(t.body !== undefined ? { body: t.body } : {}) };
@@ -114,9 +117,13 @@ function walk(config: EnvoyConfig, ctx: SimCtx, a: Acc): void {
   // Plaintext to a TLS-terminating chain fails the handshake (traffic.go: ErrTLSError).
   if (tlsChain && ctx.tls === 'plaintext') return void (a.error = 'invalid TLS');
   const { hcm, tcp } = terminalFilter(cp.chain);
+  // Network RBAC filters run on the connection, before the HCM or tcp_proxy sees it.
+  if (!authorize(rbacConfigsOf(objs(cp.chain, 'filters')), ctx, a)) return;
   if (hcm) {
     // TLS not terminated, or raw TCP, reaching an HCM cannot be decoded (traffic.go: ErrProtocolError).
     if ((ctx.tls === 'tls' && !tlsChain) || ctx.protocol === 'tcp') return void (a.error = 'protocol error');
+    // HTTP RBAC filters run on the request headers, before the router picks a route.
+    if (!authorize(rbacConfigsOf(objs(hcm, 'http_filters')), ctx, a)) return;
     a.walk = walkHcm(hcm, config.routes, ctx);
     const t = a.walk.target;
     if (t?.kind === 'none') a.error = t.error;
@@ -129,6 +136,23 @@ function walk(config: EnvoyConfig, ctx: SimCtx, a: Acc): void {
     if (src) a.source = src;
   } else return void (a.error = 'no HTTP connection manager or TCP proxy in the filter chain');
   resolveEndpoints(config, a, ctx);
+}
+
+/** Runs RBAC filters; false (with `RBAC: access denied`) when they deny the request. */
+function authorize(configs: J[], ctx: SimCtx, a: Acc): boolean {
+  const r = walkRbac(configs, ctx);
+  if (!r) return true;
+  a.rejected.push(...r.rejected);
+  a.notes.push(...r.notes);
+  // A later filter's decision (HTTP after network) replaces an earlier allow.
+  if (r.authorization) a.authorization = r.authorization;
+  if (ctx.source.principal && ctx.tls === 'plaintext' && !a.notes.some((n) => n.startsWith('RBAC:')))
+    a.notes.push(
+      `RBAC: ${ctx.source.principal} is taken as the peer's mTLS identity; over a real plaintext connection Envoy sees no peer certificate, so principal and namespace rules would not match`,
+    );
+  if (!r.denied) return true;
+  a.error = 'RBAC: access denied';
+  return false;
 }
 
 function guarded(req: SimRequest, body: (ctx: SimCtx, a: Acc) => void): SimResult {

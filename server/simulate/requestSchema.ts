@@ -18,4 +18,7 @@ export const simRequestSchema = z.strictObject({
   sni: z.string().optional(),
   alpn: z.array(z.string()).optional(),
   listener: z.string().min(1).optional(),
+  sourcePrincipal: z.string().min(1).max(512).optional(),
+  sourceNamespace: z.string().min(1).max(253).optional(),
+  sourceIp: z.string().min(1).max(64).optional(),
 });

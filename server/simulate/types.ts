@@ -26,9 +26,24 @@ export interface SimRequest {
   alpn?: string[];
   /** meshscope extension: start at this listener by name (internal listeners, e.g. waypoint `main_internal`). */
   listener?: string;
+  /** The peer's identity (SPIFFE URI, `spiffe://` optional) as RBAC sees it: the source workload's mTLS certificate. */
+  sourcePrincipal?: string;
+  /** The source workload's namespace; without sourcePrincipal it stands for `spiffe://cluster.local/ns/NS/sa/default`. */
+  sourceNamespace?: string;
+  /** The downstream (peer) IP, for ipBlocks / remoteIpBlocks / source.ip. */
+  sourceIp?: string;
 }
 
-export type SimHop = 'listener' | 'filterChain' | 'routeConfig' | 'virtualHost' | 'route' | 'cluster';
+export type SimHop = 'listener' | 'filterChain' | 'routeConfig' | 'virtualHost' | 'route' | 'cluster' | 'authorization';
+
+/** The RBAC decision (DESIGN.md §3): the AuthorizationPolicy (`ns/name`) and rule that decided it. */
+export interface SimAuthorization {
+  decision: 'allow' | 'deny';
+  policy?: string;
+  rule?: number;
+  /** Why, in words (which action matched, or that no ALLOW policy did). */
+  reason?: string;
+}
 
 export interface Rejection {
   hop: SimHop;
@@ -67,6 +82,7 @@ export interface SimResult {
   directResponse?: { status: number; body?: string };
   /** Probability that the matched route's runtime_fraction lets the request through (when < 1). */
   runtimeFraction?: number;
+  authorization?: SimAuthorization;
   rejected: Rejection[];
   /** Things worth knowing that are not failures (e.g. a referenced cluster missing from the config). */
   notes?: string[];
@@ -92,6 +108,8 @@ export interface SimCtx {
   sni: string;
   alpn: string[];
   listenerName?: string;
+  /** The request's source as RBAC sees it. */
+  source: { principal?: string; namespace?: string; ip?: string };
 }
 
 export function normalizeRequest(req: SimRequest): SimCtx {
@@ -130,7 +148,22 @@ export function normalizeRequest(req: SimRequest): SimCtx {
     sni: (req.sni ?? sniDefault).toLowerCase(),
     alpn: req.alpn ?? alpnDefault,
     ...(req.listener ? { listenerName: req.listener } : {}),
+    source: sourceOf(req),
   };
+}
+
+/** The peer identity: the principal as a SPIFFE URI, else one derived from the namespace (service account `default`). */
+function sourceOf(req: SimRequest): SimCtx['source'] {
+  const ns = req.sourceNamespace || undefined;
+  const given = req.sourcePrincipal || undefined;
+  const principal = given
+    ? given.startsWith('spiffe://')
+      ? given
+      : `spiffe://${given}`
+    : ns
+      ? `spiffe://cluster.local/ns/${ns}/sa/default`
+      : undefined;
+  return { ...(principal ? { principal } : {}), ...(ns ? { namespace: ns } : {}), ...(req.sourceIp ? { ip: req.sourceIp } : {}) };
 }
 
 /** Host without a trailing `:port` (IPv6 literals in brackets keep their colons). */

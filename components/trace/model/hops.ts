@@ -33,6 +33,7 @@ export interface TraceView {
 const TITLES: Record<Hop['hop'], string> = {
   listener: 'Listener',
   filterChain: 'Filter chain',
+  authorization: 'Authorization (RBAC)',
   routeConfig: 'Route configuration',
   virtualHost: 'Virtual host',
   route: 'Route',

@@ -1,6 +1,6 @@
 // `meshscope simulate --config PATH… --proxy POD.NS --mode outbound|inbound|gateway [--address IP] --port N
 //   [--host AUTHORITY] [--path /p?q] [--method GET] [-H 'k: v']… [--protocol http|http2|tcp]
-//   [--tls plaintext|tls] [--sni NAME]`, or `--dump config_dump.json` instead of --config + --proxy.
+//   [--tls plaintext|tls] [--sni NAME] [--source-principal spiffe://…] [--source-namespace NS] [--source-ip IP]`, or `--dump config_dump.json` instead of --config + --proxy.
 // Prints the simulator's JSON (server/simulate); `{"error": …}` results still exit 0 (DESIGN.md §3).
 import { readFile } from 'node:fs/promises';
 import { DEFAULT_OPTIONS } from '../../model/mesh';
@@ -9,6 +9,7 @@ import { simulateProxy } from '../../simulateMesh/simulateProxy';
 import { simulate } from '../../simulate/index';
 import { list, oneOf, parseArgs, portFlag, str, UsageError, type ParsedArgs } from '../args';
 import type { SimRequest } from '../../simulate/types';
+import { isIP } from '../../model/schema/rules';
 import { CONFIG_FLAGS, loadFromArgs, writeJson, type Io } from './common';
 
 /** The simulator's request with every CLI default filled in. */
@@ -28,6 +29,9 @@ const FLAGS = [
   { name: 'protocol', kind: 'string' },
   { name: 'tls', kind: 'string' },
   { name: 'sni', kind: 'string' },
+  { name: 'source-principal', kind: 'string' },
+  { name: 'source-namespace', kind: 'string' },
+  { name: 'source-ip', kind: 'string' },
 ] as const;
 
 export function parseSimulateRequest(args: ParsedArgs): SimulateRequest {
@@ -54,6 +58,15 @@ export function parseSimulateRequest(args: ParsedArgs): SimulateRequest {
   if (host) req.host = host;
   const sni = str(args, 'sni');
   if (sni) req.sni = sni;
+  const principal = str(args, 'source-principal');
+  if (principal) req.sourcePrincipal = principal;
+  const sourceNs = str(args, 'source-namespace');
+  if (sourceNs) req.sourceNamespace = sourceNs;
+  const sourceIp = str(args, 'source-ip');
+  if (sourceIp) {
+    if (!isIP(sourceIp)) throw new UsageError(`--source-ip must be an IP address, got "${sourceIp}"`);
+    req.sourceIp = sourceIp;
+  }
   if (!req.path.startsWith('/')) throw new UsageError(`--path must start with /, got "${req.path}"`);
   return req;
 }
