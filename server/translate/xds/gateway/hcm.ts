@@ -2,19 +2,22 @@
 // createGatewayHTTPFilterChainOpts; listener_builder.go:buildHTTPConnectionManager), default MeshConfig:
 // use_remote_address, server name istio-envoy, XFCC SANITIZE_SET with the current cert details, HTTP/1
 // options, websocket upgrades, normalize_path, stream_idle_timeout 0s, RDS over ADS.
-// HTTP filters: fault, cors, router (istio.metadata_exchange, grpc_stats, istio.alpn, istio.stats,
+// HTTP filters: the AuthorizationPolicy RBAC filters (server/translate/authz), fault, cors, router (istio.metadata_exchange, grpc_stats, istio.alpn, istio.stats,
 // tracing, access logs and the uuid request-id extension are omitted, as on sidecar chains: no schemas).
 import type { FilterJson } from '../../../gen/envoy/config/listener/v3/listener_components_pb';
-import type { HttpConnectionManagerJson } from '../../../gen/envoy/extensions/filters/network/http_connection_manager/v3/http_connection_manager_pb';
+import type {
+  HttpConnectionManagerJson,
+  HttpFilterJson,
+} from '../../../gen/envoy/extensions/filters/network/http_connection_manager/v3/http_connection_manager_pb';
 import { EXT } from '../../../envoy/typeUrls';
 import { corsFilter, faultFilter, HCM_FILTER, routerFilter, typed } from '../listeners/filters';
 
-export function buildGatewayHcm(statPrefix: string, rds: string): HttpConnectionManagerJson {
+export function buildGatewayHcm(statPrefix: string, rds: string, authzFilters: readonly HttpFilterJson[] = []): HttpConnectionManagerJson {
   return {
     codecType: 'AUTO',
     statPrefix,
     rds: { configSource: { ads: {}, initialFetchTimeout: '0s', resourceApiVersion: 'V3' }, routeConfigName: rds },
-    httpFilters: [faultFilter(), corsFilter(), routerFilter()],
+    httpFilters: [...authzFilters, faultFilter(), corsFilter(), routerFilter()],
     useRemoteAddress: true,
     forwardClientCertDetails: 'SANITIZE_SET',
     setCurrentClientCertDetails: { subject: true, cert: true, dns: true, uri: true },
@@ -28,7 +31,7 @@ export function buildGatewayHcm(statPrefix: string, rds: string): HttpConnection
   };
 }
 
-export const gatewayHcmFilter = (statPrefix: string, rds: string): FilterJson => ({
+export const gatewayHcmFilter = (statPrefix: string, rds: string, authzFilters?: readonly HttpFilterJson[]): FilterJson => ({
   name: HCM_FILTER,
-  typedConfig: typed(EXT.hcm, buildGatewayHcm(statPrefix, rds)),
+  typedConfig: typed(EXT.hcm, buildGatewayHcm(statPrefix, rds, authzFilters)),
 });

@@ -17,6 +17,7 @@ import { delimitedStatPrefix, tlsInspector } from '../listeners/filters';
 import { isHttpProtocol } from '../../../model/protocol';
 import type { GatewayChain } from './chain';
 import { gatewayHcmFilter } from './hcm';
+import { inboundAuthz } from '../../authz/inbound';
 import { networkChains } from './network';
 import { buildGatewayTlsContext, tlsTransportSocket } from './tlsContext';
 
@@ -62,6 +63,8 @@ export function buildGatewayListeners(
     else byName.set(name, { bind, port: sp.number, chains });
   }
 
+  // AuthorizationPolicies selecting the gateway: RBAC in each HCM, network RBAC before tcp_proxy (gateway.go).
+  const authz = inboundAuthz(view);
   const listeners: ListenerJson[] = [];
   const routeNames = new Set<string>();
   for (const [name, e] of byName) {
@@ -88,8 +91,11 @@ export function buildGatewayListeners(
       if (m) fc.filterChainMatch = m;
       if (c.hcm) {
         routeNames.add(c.hcm.rds);
-        fc.filters = [...(c.filters ?? []), gatewayHcmFilter(c.hcm.statPrefix ?? delimitedStatPrefix(`outbound_${name}`), c.hcm.rds)];
-      } else fc.filters = c.filters ?? [];
+        fc.filters = [
+          ...(c.filters ?? []),
+          gatewayHcmFilter(c.hcm.statPrefix ?? delimitedStatPrefix(`outbound_${name}`), c.hcm.rds, authz.http),
+        ];
+      } else fc.filters = c.filters?.length ? [...authz.network, ...c.filters] : [];
       if (c.tls) fc.transportSocket = tlsTransportSocket(c.tls);
       fc.transportSocketConnectTimeout = TRANSPORT_SOCKET_CONNECT_TIMEOUT;
       return fc;
