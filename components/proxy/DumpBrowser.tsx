@@ -37,6 +37,8 @@ export interface DumpBrowserProps {
   live?: boolean;
   /** Extra tab content (the sync timeline for mesh proxies). */
   syncTab?: ReactNode;
+  /** The Security tab (mesh proxies). */
+  securityTab?: ReactNode;
   /** File name for the raw JSON download. */
   downloadName: string;
 }
@@ -146,10 +148,11 @@ const PANELS: Record<Tab, (c: PanelCtx) => ReactNode> = {
   trace: (c) => <TraceTab proxyId={c.props.proxyId} dump={c.props.dump} />,
   raw: (c) => <RawJsonTab dump={c.props.dump} downloadName={c.props.downloadName} proxyId={c.props.proxyId} />,
   sync: (c) => c.props.syncTab,
+  security: (c) => c.props.securityTab,
 };
 
 export function DumpBrowser(props: DumpBrowserProps) {
-  const { dump, live, syncTab } = props;
+  const { dump, live, syncTab, securityTab } = props;
   const url = useUrlState();
   const state = useMemo(() => parseUrlState(url.params), [url.params]);
   const rows = useMemo(() => rowsFromDump(dump), [dump]);
@@ -175,7 +178,7 @@ export function DumpBrowser(props: DumpBrowserProps) {
   const write = useCallback((next: UrlState, push = false) => writeParams(new URLSearchParams(formatUrlState(next)), push), [writeParams]);
   const open = (tab: Tab, filters: Record<string, string> = {}) => write({ tab, query: { search: '', filters } }, true);
 
-  const tabs = TAB_DEFS.filter((t: TabDef) => !t.needsSync || syncTab).map((t: TabDef) => {
+  const tabs = TAB_DEFS.filter((t: TabDef) => (!t.needsSync || syncTab) && (!t.needsSecurity || securityTab)).map((t: TabDef) => {
     const list = t.rows ? rows[t.rows] : undefined;
     return {
       id: t.id as Tab,

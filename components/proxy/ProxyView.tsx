@@ -7,6 +7,7 @@ import { useProxy } from '@/components/data/useProxy';
 import type { ProxyDetail } from '@/server/api/contract';
 import { DumpBrowser } from './DumpBrowser';
 import { SyncTimeline } from './SyncTimeline';
+import { SecurityTab } from './SecurityTab';
 
 export function ProxyView({ id, initial }: { id: string; initial: ProxyDetail }) {
   const q = useProxy(id, initial);
@@ -56,6 +57,7 @@ export function ProxyView({ id, initial }: { id: string; initial: ProxyDetail })
         live
         downloadName={`${d.proxy.id}-config_dump.json`}
         syncTab={<SyncTimeline proxyId={d.proxy.id} />}
+        securityTab={<SecurityTab security={d.security} dump={d.configDump} />}
       />
     </>
   );

@@ -40,7 +40,11 @@ export function HopList({ view, routeLabel, onRoute }: HopListProps) {
     <div className="trace-result" data-testid="trace-result">
       <ol className="trace-hops" data-testid="trace-hops">
         {view.hops.map((h) => (
-          <li key={h.hop} className={`trace-hop${h.value === undefined && view.error ? ' stopped' : ''}`} data-testid={`hop-${h.hop}`}>
+          <li
+            key={h.hop}
+            className={`trace-hop${(h.value === undefined || (h.hop === 'authorization' && h.value.startsWith('deny'))) && view.error ? ' stopped' : ''}`}
+            data-testid={`hop-${h.hop}`}
+          >
             <div className="trace-hop-head">
               <span className="trace-hop-title">{h.title}</span>{' '}
               {h.hop === 'route' && h.value !== undefined ? (

@@ -1,5 +1,6 @@
 'use client';
-// The trace form (mode, host, port, path, method, headers, SNI, protocol, TLS, destination address).
+// The trace form (mode, host, port, path, method, headers, SNI, protocol, TLS, destination address, and the
+// caller's identity for AuthorizationPolicies: source principal, namespace, IP).
 // Edits stay local until "Trace" submits them (the tab writes them into the URL).
 import { useState, type FormEvent } from 'react';
 import type { SimMode, SimProtocol, SimTls } from '@/server/simulate/types';
@@ -96,6 +97,31 @@ export function TraceFormView({ initial, onSubmit, error, busy }: TraceFormViewP
       <label>
         destination IP
         <input name="address" value={f.address} placeholder="(optional)" onChange={(e) => set({ address: e.target.value })} size={14} />
+      </label>
+      <label className="wide">
+        source principal
+        <input
+          name="sourcePrincipal"
+          value={f.sourcePrincipal}
+          placeholder="cluster.local/ns/default/sa/bookinfo-productpage"
+          onChange={(e) => set({ sourcePrincipal: e.target.value })}
+          autoComplete="off"
+          title="The caller's SPIFFE identity (spiffe:// optional), matched by AuthorizationPolicy principals"
+        />
+      </label>
+      <label>
+        source namespace
+        <input
+          name="sourceNamespace"
+          value={f.sourceNamespace}
+          placeholder="(optional)"
+          onChange={(e) => set({ sourceNamespace: e.target.value })}
+          size={12}
+        />
+      </label>
+      <label>
+        source IP
+        <input name="sourceIp" value={f.sourceIp} placeholder="(optional)" onChange={(e) => set({ sourceIp: e.target.value })} size={14} />
       </label>
       <div className="trace-actions">
         <button type="submit" data-testid="trace-submit" disabled={busy}>

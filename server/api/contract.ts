@@ -10,6 +10,7 @@ export type { ProxiesResponse, ProxyCounts, ProxyCountsResponse, ProxyDetail, Pr
 export type { ErrorsResponse } from './debug';
 export type { ConnectionSync, ProxySyncResult, SyncType, TypeSync } from './proxySync';
 export type { SimulateBody, SimulateResponse } from './simulate';
+export type { ProxySecurity, SecurityPolicyView, SecurityRuleView } from './security';
 export type { ErrorBody, XdsState } from './types';
 export type { MeshEvent } from '../impact/types';
 export type { ResourceKind } from '../impact/affected';

@@ -9,6 +9,7 @@ import { translateProxy } from '../translate/index';
 import type { RouteProvenance } from '../translate/types';
 import { tablesFromConfigDump, type ProxyTables } from '../envoy/dumpModel/tables';
 import { fail, ok, type ApiContext, type ApiResult } from './types';
+import { proxySecurity, type ProxySecurity } from './security';
 
 /** Exactly what `meshscope proxies -o json` prints per proxy (DESIGN.md §3). */
 export interface ProxyInfo {
@@ -154,6 +155,8 @@ export interface ProxyDetail {
    * route config, virtual host and route index (server/translate/types.ts RouteProvenance).
    */
   provenance: readonly RouteProvenance[];
+  /** The Security tab: AuthorizationPolicies that apply (server/api/security.ts). */
+  security: ProxySecurity;
 }
 
 /** `GET /api/proxies/POD.NS[?tables=0]`: identity, problems, the config dump and (unless `tables=0`) its summary tables. */
@@ -173,6 +176,7 @@ export function proxyDetail(ctx: ApiContext, id: string, opts: { tables?: boolea
     errors: res.errors,
     configDump: res.dump,
     provenance: res.provenance,
+    security: proxySecurity(ctx.snapshot, proxy, ctx.options),
   });
 }
 

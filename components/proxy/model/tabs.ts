@@ -15,6 +15,8 @@ export interface TabDef {
   filterKeys?: readonly string[];
   /** Shown only when the browser has a sync tab (connected mesh proxies). */
   needsSync?: boolean;
+  /** Shown only for mesh proxies (the Security tab reads the proxy's AuthorizationPolicies). */
+  needsSecurity?: boolean;
 }
 
 export const TAB_DEFS = [
@@ -24,6 +26,7 @@ export const TAB_DEFS = [
   { id: 'endpoints', label: 'Endpoints', rows: 'endpoints', select: 'endpoint', filterKeys: ['address', 'cluster', 'port'] },
   { id: 'graph', label: 'Route graph' },
   { id: 'trace', label: 'Trace a request' },
+  { id: 'security', label: 'Security', needsSecurity: true },
   { id: 'raw', label: 'Raw JSON' },
   { id: 'sync', label: 'Sync', needsSync: true },
 ] as const satisfies readonly TabDef[];

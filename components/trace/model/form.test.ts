@@ -73,3 +73,24 @@ describe('defaultMode', () => {
     expect(defaultMode(cfg([]))).toBe('outbound');
   });
 });
+
+describe('trace form: the caller identity', () => {
+  it('round-trips through the URL and reaches the request as sourcePrincipal / sourceNamespace / sourceIp', () => {
+    const f = {
+      ...emptyForm('inbound'),
+      port: '9080',
+      sourcePrincipal: 'cluster.local/ns/default/sa/x',
+      sourceNamespace: 'default',
+      sourceIp: '10.0.0.1',
+    };
+    const p = formToParams(f, new URLSearchParams('tab=trace'), 'outbound');
+    expect(p.get('from')).toBe('cluster.local/ns/default/sa/x');
+    expect(formFromParams(p, 'outbound')).toEqual(f);
+    expect(formToRequest(f).request).toMatchObject({
+      sourcePrincipal: 'cluster.local/ns/default/sa/x',
+      sourceNamespace: 'default',
+      sourceIp: '10.0.0.1',
+    });
+    expect(formToRequest(emptyForm('inbound')).request?.sourcePrincipal).toBeUndefined();
+  });
+});

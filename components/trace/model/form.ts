@@ -17,10 +17,28 @@ export interface TraceForm {
   tls: SimTls;
   /** Destination IP (optional). */
   address: string;
+  /** The caller, for AuthorizationPolicies: SPIFFE principal, namespace, IP (all optional). */
+  sourcePrincipal: string;
+  sourceNamespace: string;
+  sourceIp: string;
 }
 
 /** URL parameter names the trace owns (the rest of the URL is left alone). */
-export const TRACE_PARAMS = ['mode', 'host', 'port', 'path', 'method', 'h', 'sni', 'protocol', 'tls', 'addr'] as const;
+export const TRACE_PARAMS = [
+  'mode',
+  'host',
+  'port',
+  'path',
+  'method',
+  'h',
+  'sni',
+  'protocol',
+  'tls',
+  'addr',
+  'from',
+  'fromns',
+  'fromip',
+] as const;
 
 const MODES: readonly SimMode[] = ['outbound', 'inbound', 'gateway'];
 const PROTOCOLS: readonly SimProtocol[] = ['http', 'http2', 'tcp'];
@@ -40,6 +58,9 @@ export const emptyForm = (mode: SimMode): TraceForm => ({
   protocol: 'http',
   tls: 'plaintext',
   address: '',
+  sourcePrincipal: '',
+  sourceNamespace: '',
+  sourceIp: '',
 });
 
 /** `h=end-user:jason` → `end-user: jason` (the first `:` separates name and value). */
@@ -63,6 +84,9 @@ export function formFromParams(p: URLSearchParams, defaultMode: SimMode): TraceF
     protocol: pick(p.get('protocol'), PROTOCOLS, 'http'),
     tls: pick(p.get('tls'), TLS, 'plaintext'),
     address: p.get('addr') ?? '',
+    sourcePrincipal: p.get('from') ?? '',
+    sourceNamespace: p.get('fromns') ?? '',
+    sourceIp: p.get('fromip') ?? '',
   };
 }
 
@@ -83,6 +107,9 @@ export function formToParams(f: TraceForm, base: URLSearchParams, defaultMode: S
   if (f.protocol !== 'http') p.set('protocol', f.protocol);
   if (f.tls !== 'plaintext') p.set('tls', f.tls);
   if (f.address) p.set('addr', f.address);
+  if (f.sourcePrincipal) p.set('from', f.sourcePrincipal);
+  if (f.sourceNamespace) p.set('fromns', f.sourceNamespace);
+  if (f.sourceIp) p.set('fromip', f.sourceIp);
   return p;
 }
 
@@ -125,6 +152,9 @@ export function formToRequest(f: TraceForm): RequestOrError {
   if (Object.keys(headers).length) request.headers = headers;
   if (f.sni.trim()) request.sni = f.sni.trim();
   if (f.address.trim()) request.address = f.address.trim();
+  if (f.sourcePrincipal.trim()) request.sourcePrincipal = f.sourcePrincipal.trim();
+  if (f.sourceNamespace.trim()) request.sourceNamespace = f.sourceNamespace.trim();
+  if (f.sourceIp.trim()) request.sourceIp = f.sourceIp.trim();
   return { request };
 }
 

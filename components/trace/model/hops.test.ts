@@ -73,4 +73,20 @@ describe('traceView', () => {
     expect(v.outcome).toBe('redirect 301 → https://a/');
     expect(v.notes).toEqual(['config dump: configs[1]: missing "@type"']);
   });
+
+  it('RBAC: an authorization hop after the filter chain; a denial stops there naming the policy', () => {
+    const denied = traceView({
+      listener: 'virtualInbound',
+      filterChain: '0.0.0.0_9080',
+      authorization: { decision: 'deny', policy: 'default/reviews-viewer', reason: 'no ALLOW policy matches' },
+      rejected: [{ hop: 'authorization', name: 'ns[default]-policy[reviews-viewer]-rule[0]', reason: 'principal does not match' }],
+      error: 'RBAC: access denied',
+    });
+    expect(denied.hops.map((h) => h.hop)).toEqual(['listener', 'filterChain', 'authorization']);
+    expect(denied.hops[2]?.value).toBe('deny — default/reviews-viewer (no ALLOW policy matches)');
+    expect(denied.hops[2]?.rejected).toHaveLength(1);
+    const allowed = traceView({ ...base, authorization: { decision: 'allow', policy: 'default/reviews-viewer', rule: 0 }, rejected: [] });
+    expect(allowed.hops.map((h) => h.hop).slice(0, 3)).toEqual(['listener', 'filterChain', 'authorization']);
+    expect(allowed.hops[2]?.value).toBe('allow — default/reviews-viewer rule 0');
+  });
 });

@@ -1,4 +1,4 @@
-// A simulation result as an ordered list of hops (listener → filter chain → route config → virtual host →
+// A simulation result as an ordered list of hops (listener → filter chain → authorization (RBAC) → route config → virtual host →
 // route → cluster(s) → endpoints), each with what was chosen and the candidates rejected there, and where
 // the walk stopped. Pure; the HopList component only renders it.
 import type { SimulateResponse } from '@/server/api/contract';
@@ -57,6 +57,14 @@ export function clusterShares(r: Pick<SimulateResponse, 'cluster' | 'weightedClu
   return list.map(([name, weight]) => withSubset({ name, weight, percent: total > 0 ? Math.round((weight / total) * 10000) / 100 : 0 }));
 }
 
+/** `allow — default/reviews-viewer rule 0`, `deny — default/reviews-viewer (no ALLOW policy matches)`. */
+export function authorizationLabel(a: SimulateResponse['authorization']): string | undefined {
+  if (!a) return undefined;
+  const who = a.policy ? ` — ${a.policy}${a.rule !== undefined ? ` rule ${a.rule}` : ''}` : '';
+  const why = a.reason && (a.decision === 'deny' || !a.policy) ? ` (${a.reason})` : '';
+  return `${a.decision}${who}${why}`;
+}
+
 export function traceView(r: SimulateResponse): TraceView {
   const rejectedAt = (hop: SimHop) => r.rejected.filter((x) => x.hop === hop);
   const hops: Hop[] = [];
@@ -70,6 +78,8 @@ export function traceView(r: SimulateResponse): TraceView {
     });
   add('listener', r.listener);
   if (r.listener !== undefined) add('filterChain', r.filterChain);
+  // The RBAC filters (AuthorizationPolicies) run once the chain is picked, before any route is chosen.
+  if (r.authorization || rejectedAt('authorization').length > 0) add('authorization', authorizationLabel(r.authorization));
   const http =
     r.routeConfig !== undefined ||
     r.virtualHost !== undefined ||
