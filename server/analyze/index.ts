@@ -2,6 +2,7 @@
 // (Error, Warning, Info; then code, object, path) and de-duplicated. Pure: no I/O, no clock.
 import { DEFAULT_OPTIONS, type MeshSnapshot, type TranslateOptions } from '../model/mesh';
 import { caCertificateAnalyzer } from './caCertificates';
+import { authorizationPoliciesAnalyzer } from './authorizationPolicies';
 import { conflictingMeshGatewayHostsAnalyzer } from './conflictingMeshGatewayHosts';
 import { subsetSelectPodAnalyzer } from './drSubsetPods';
 import { ingressGatewayPortAnalyzer } from './gatewayPorts';
@@ -27,6 +28,7 @@ export const ANALYZERS: readonly Analyzer[] = [
   subsetSelectPodAnalyzer,
   ingressGatewayPortAnalyzer,
   caCertificateAnalyzer,
+  authorizationPoliciesAnalyzer,
 ];
 
 export interface AnalyzeOptions {

@@ -40,6 +40,12 @@ export const MESSAGES = {
     'Warning',
     'DestinationRule %s in namespace %s has TLS mode set to %s but no caCertificates are set to validate server identity for host: %s at port %s',
   ),
+  NoMatchingWorkloadsFound: m(
+    'IST0127',
+    'NoMatchingWorkloadsFound',
+    'Warning',
+    'No matching workloads for this resource with the following labels: %s',
+  ),
   VirtualServiceUnreachableRule: m('IST0130', 'VirtualServiceUnreachableRule', 'Warning', 'VirtualService rule %v not used (%s).'),
   VirtualServiceIneffectiveMatch: m(
     'IST0131',

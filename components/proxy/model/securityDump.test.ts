@@ -2,6 +2,7 @@
 // certificate is mTLS (Istio's STRICT/PERMISSIVE mTLS chains), a `tls` transport match without a TLS context
 // is passed through; clusters with transport_socket_matches on tlsMode istio are auto mTLS (cluster_tls.go).
 import { describe, expect, it } from 'vitest';
+import type { EnvoyConfig } from '@/server/envoy/dumpReader';
 import { clusterTls, inboundTls } from './securityDump';
 
 const tls = (require: boolean) => ({
@@ -34,7 +35,7 @@ describe('Security tab: transport security from the dump', () => {
         ],
       },
     ];
-    const rows = inboundTls({ listeners, routes: [], clusters: [], endpoints: [] });
+    const rows = inboundTls({ listeners: listeners as unknown as EnvoyConfig['listeners'], routes: [], clusters: [], endpoints: [] });
     expect(rows.map((r) => [r.port, r.summary])).toEqual([
       [7000, 'plaintext only (no TLS-terminating chain)'],
       [8443, 'TLS only (STRICT)'],
@@ -59,7 +60,7 @@ describe('Security tab: transport security from the dump', () => {
       },
       { name: 'plain' },
     ];
-    expect(clusterTls({ listeners: [], routes: [], clusters, endpoints: [] })).toEqual([
+    expect(clusterTls({ listeners: [], routes: [], clusters: clusters as unknown as EnvoyConfig['clusters'], endpoints: [] })).toEqual([
       { cluster: 'auto', mode: 'auto mTLS (ISTIO_MUTUAL to endpoints labelled tlsMode: istio)' },
       { cluster: 'dr', mode: 'TLS (transport socket)', sni: 'x.example' },
       { cluster: 'plain', mode: 'plaintext (no transport socket)' },
