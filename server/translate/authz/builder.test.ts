@@ -242,6 +242,15 @@ spec: {action: CUSTOM, provider: {name: my-ext-authz}, rules: [{to: [{operation:
     });
   });
 
+  it('custom-bad with dry-run: a dry-run CUSTOM policy is kept out of the deny istiod emits for a bad provider', () => {
+    const [f] = filters(`apiVersion: security.istio.io/v1
+kind: AuthorizationPolicy
+metadata: {name: try, namespace: foo, annotations: {istio.io/dry-run: "true"}}
+spec: {action: CUSTOM, provider: {name: my-ext-authz}, rules: [{to: [{operation: {paths: ["/try"]}}]}]}
+`);
+    expect(cfg(f!).rules).toEqual({ action: 'DENY', policies: {} });
+  });
+
   it('action-allow-HTTP-for-TCP-filter: on TCP an ALLOW rule with HTTP-only fields is dropped', () => {
     const [f] = filters(
       `apiVersion: security.istio.io/v1

@@ -64,8 +64,8 @@ function build(
   const ruleAction: AuthorizationAction = action === 'ALLOW' ? 'ALLOW' : action === 'LOG' ? 'AUDIT' : 'DENY';
   for (const ap of policies) {
     const { meta, spec } = ap.policy;
-    const target = ap.dryRun && !custom ? shadow : enforce;
-    if (ap.dryRun && !custom) hasShadow = true;
+    const target = ap.dryRun ? shadow : enforce;
+    if (ap.dryRun) hasShadow = true;
     else hasEnforce = true;
     const provider = custom ? (spec.provider?.name ?? '') : undefined;
     const set = target.policies as Record<string, PolicyJson>;
@@ -110,10 +110,18 @@ export function rbacConfigs(
 ): { rules?: RBACJson; shadowRules?: RBACJson; shadowRulesStatPrefix?: string }[] {
   const by = (a: AuthorizationAction) => applied.filter((p) => p.action === a);
   const out: { rules?: RBACJson; shadowRules?: RBACJson; shadowRulesStatPrefix?: string }[] = [];
-  const custom = build(by('CUSTOM'), 'DENY', forTCP, true, notes);
-  if (custom?.rules) {
-    // getBadCustomDenyRules: no extension provider is known, so every CUSTOM rule denies.
-    const policies = Object.fromEntries(Object.entries(custom.rules.policies ?? {}).map(([k, v]) => [k + BAD_CUSTOM_SUFFIX, v]));
+  // getBadCustomDenyRules: no extension provider is known, so every enforced CUSTOM rule denies; dry-run CUSTOM
+  // policies (istiod's provider shadow rules) are left out of that deny filter.
+  const customs = by('CUSTOM');
+  if (customs.length > 0) {
+    const custom = build(
+      customs.filter((p) => !p.dryRun),
+      'DENY',
+      forTCP,
+      true,
+      notes,
+    );
+    const policies = Object.fromEntries(Object.entries(custom?.rules?.policies ?? {}).map(([k, v]) => [k + BAD_CUSTOM_SUFFIX, v]));
     out.push({ rules: { action: 'DENY', policies } });
   }
   for (const [a, action] of [
