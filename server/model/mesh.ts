@@ -116,6 +116,10 @@ export interface EndpointModel {
   /** LB weight; 1 unless a WorkloadEntry says otherwise. */
   weight: number;
   healthy: boolean;
+  /** WorkloadEntry endpoints: the entry's network, its workload name (the entry's name) and TLS mode (workloads.ts). */
+  network?: string;
+  workloadName?: string;
+  tlsMode?: string;
 }
 
 export interface PodModel {
@@ -183,6 +187,7 @@ export interface MeshSnapshot {
   gateways: readonly IstioConfig<'Gateway'>[];
   serviceEntries: readonly IstioConfig<'ServiceEntry'>[];
   sidecars: readonly IstioConfig<'Sidecar'>[];
+  workloadEntries: readonly IstioConfig<'WorkloadEntry'>[];
   /** Every input problem, located. */
   errors: readonly LoadError[];
 }

@@ -126,7 +126,7 @@ export function parseInputs(inputs: readonly RawInput[]): ParsedInputs {
     pods: [],
     endpointSlices: [],
     workloads: [],
-    istio: { VirtualService: [], DestinationRule: [], Gateway: [], ServiceEntry: [], Sidecar: [] },
+    istio: { VirtualService: [], DestinationRule: [], Gateway: [], ServiceEntry: [], Sidecar: [], WorkloadEntry: [] },
     errors: [],
   };
   const unknown = new Map<string, { count: number; first: RawInput }>();
