@@ -349,4 +349,11 @@ export interface IstioSpecs {
   WorkloadEntry: WorkloadEntrySpec;
 }
 export type IstioKind = keyof IstioSpecs;
-export const ISTIO_KINDS: readonly IstioKind[] = ['VirtualService', 'DestinationRule', 'Gateway', 'ServiceEntry', 'Sidecar', 'WorkloadEntry'];
+export const ISTIO_KINDS: readonly IstioKind[] = [
+  'VirtualService',
+  'DestinationRule',
+  'Gateway',
+  'ServiceEntry',
+  'Sidecar',
+  'WorkloadEntry',
+];

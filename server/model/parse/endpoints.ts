@@ -168,7 +168,11 @@ export function serviceEntryEndpoints(
 }
 
 /** WorkloadEntries a Kubernetes Service's selector matches add endpoints beside its EndpointSlices / pods. */
-export function kubeWorkloadEntryEndpoints(services: readonly ServiceModel[], instances: readonly WorkloadInstance[], index: EndpointIndex): void {
+export function kubeWorkloadEntryEndpoints(
+  services: readonly ServiceModel[],
+  instances: readonly WorkloadInstance[],
+  index: EndpointIndex,
+): void {
   if (!instances.some((wi) => wi.kind === 'WorkloadEntry')) return;
   for (const svc of services)
     for (const ep of kubeServiceWorkloadEntryEndpoints(svc, instances)) push(index, `${svc.namespace}/${svc.hostname}`, ep.servicePort, ep);

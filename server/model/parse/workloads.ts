@@ -130,9 +130,7 @@ export function selectedBy(
   const sel = entry.spec.workloadSelector?.labels ?? {};
   return instances.filter(
     (wi) =>
-      wi.namespace === entry.meta.namespace &&
-      (!wi.dnsOnly || dnsService) &&
-      Object.entries(sel).every(([k, v]) => wi.labels[k] === v),
+      wi.namespace === entry.meta.namespace && (!wi.dnsOnly || dnsService) && Object.entries(sel).every(([k, v]) => wi.labels[k] === v),
   );
 }
 

@@ -21,8 +21,7 @@ export function checkWorkloadEntry(spec: WorkloadEntrySpec): PathIssue[] {
   if (addr.startsWith(UNIX)) {
     const err = unixAddressError(addr.slice(UNIX.length));
     if (err) out.push({ path: 'spec.address', message: err });
-    if (Object.keys(spec.ports ?? {}).length > 0)
-      out.push({ path: 'spec.ports', message: `unix endpoint ${addr} must not include ports` });
+    if (Object.keys(spec.ports ?? {}).length > 0) out.push({ path: 'spec.ports', message: `unix endpoint ${addr} must not include ports` });
   } else if (addr !== '' && !isIP(addr) && wildcardDomainError(addr)) {
     out.push({ path: 'spec.address', message: `endpoint address "${addr}" is not a valid FQDN or an IP address` });
   }

@@ -71,7 +71,9 @@ export function buildLocalityLbEndpoints(
       const weight = ep.weight > 0 ? ep.weight : 1;
       return {
         // Port 0 is a unix socket path (util.BuildAddress makes it a pipe).
-        endpoint: { address: ep.port === 0 ? { pipe: { path: ep.address } } : { socketAddress: { address: ep.address, portValue: ep.port } } },
+        endpoint: {
+          address: ep.port === 0 ? { pipe: { path: ep.address } } : { socketAddress: { address: ep.address, portValue: ep.port } },
+        },
         healthStatus: 'HEALTHY' as const,
         metadata: endpointMetadata(ep, svc, pod, clusterId),
         loadBalancingWeight: weight,

@@ -30,7 +30,9 @@ export function sidecarIngressChainConfigs(ctx: BuildCtx): ChainConfig[] | undef
     const bind = il.bind ?? '';
     // conflictWithReservedListener: only a wildcard bind (or no bind on an HTTP port) collides.
     if ((bind === WILDCARD || (bind === '' && isHttpProtocol(protocol))) && STATIC_LISTENER_PORTS.has(port)) {
-      ctx.errors.push(configError(sc, `spec.ingress[${i}].port.number`, `port ${port} conflicts with a static listener of the sidecar and is skipped`));
+      ctx.errors.push(
+        configError(sc, `spec.ingress[${i}].port.number`, `port ${port} conflicts with a static listener of the sidecar and is skipped`),
+      );
       return;
     }
     if (byPort.has(port)) return; // the first listener of a port wins (validation forbids duplicates)
