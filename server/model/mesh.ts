@@ -30,6 +30,8 @@ export interface IstioConfig<K extends IstioKind = IstioKind> {
   meta: ObjectMeta;
   spec: IstioSpecs[K];
   origin: Origin;
+  /** status.conditions as type → status ("True"/"False"/…), when the object carries any (WorkloadEntry health). */
+  conditions?: Readonly<Record<string, string>>;
 }
 
 /** A located problem with the inputs or their translation: the one Problem type (./problem). */

@@ -4,7 +4,7 @@ import type { IstioKind } from './istio';
 import type { EndpointModel, IstioConfig, LoadError, MeshSnapshot, NamespaceModel, ProxyModel, ServiceModel } from './mesh';
 import type { RawInput } from './inputs';
 import { type EndpointIndex, kubeEndpoints, kubeWorkloadEntryEndpoints, serviceEntryEndpoints, sortEndpoints } from './parse/endpoints';
-import { podInstance, workloadEntryInstance } from './parse/workloads';
+import { podInstance, workloadEntryHealthy, workloadEntryInstance } from './parse/workloads';
 import { locate, parseInputs } from './parse/objects';
 import { objectKey } from './schema/kinds';
 import { buildPods } from './parse/pods';
@@ -84,7 +84,7 @@ export function buildSnapshot(inputs: readonly RawInput[], opts: BuildSnapshotOp
   // Workload instances (istiod's serviceentry controller): pods, then WorkloadEntries.
   const instances = [
     ...pods.map(podInstance),
-    ...istio.WorkloadEntry.map((we) => workloadEntryInstance(we.spec, we.meta.name, we.meta.namespace)),
+    ...istio.WorkloadEntry.filter(workloadEntryHealthy).map((we) => workloadEntryInstance(we.spec, we.meta.name, we.meta.namespace)),
   ];
   kubeWorkloadEntryEndpoints(k8s, instances, endpoints);
   serviceEntryEndpoints(sePairs, instances, endpoints);

@@ -124,3 +124,28 @@ describe('ServiceEntry workloadSelector (services() in serviceentry/conversion.g
     });
   });
 });
+
+describe('WorkloadEntry health checks (isHealthy, WORKLOAD_ENTRY_HEALTH_CHECKS)', () => {
+  const se: RawInput['object'] = {
+    apiVersion: 'networking.istio.io/v1',
+    kind: 'ServiceEntry',
+    metadata: { name: 'vm', namespace: 'shop' },
+    spec: {
+      hosts: ['vm.internal'],
+      resolution: 'STATIC',
+      ports: [{ number: 80, name: 'http' }],
+      workloadSelector: { labels: { app: 'vm' } },
+    },
+  };
+  const probed = (name: string, address: string, healthy?: string): RawInput['object'] => ({
+    ...we(name, { address, labels: { app: 'vm' } }),
+    metadata: { name, namespace: 'shop', annotations: { 'proxy.istio.io/health-checks-enabled': 'true' } },
+    ...(healthy ? { status: { conditions: [{ type: 'Healthy', status: healthy }] } } : {}),
+  });
+
+  it('an entry with health checks enabled counts only once its Healthy condition is True', () => {
+    const s = snap([se, probed('up', '10.0.0.1', 'True'), probed('down', '10.0.0.2', 'False'), probed('unknown', '10.0.0.3')]);
+    expect(endpointsOf(s, 'vm.internal', 80)).toEqual(['10.0.0.1:80']);
+    expect(s.errors).toEqual([]);
+  });
+});

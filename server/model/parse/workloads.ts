@@ -31,6 +31,19 @@ export interface WorkloadInstance {
   dnsOnly: boolean;
 }
 
+/** proxy.istio.io/health-checks-enabled: the entry's health is probed and reported in its Healthy condition. */
+const HEALTH_CHECK_ANNOTATION = 'proxy.istio.io/health-checks-enabled';
+
+/**
+ * isHealthy (serviceentry/conversion.go, WORKLOAD_ENTRY_HEALTH_CHECKS on by default): an entry with health checks
+ * enabled counts only once its Healthy condition is True; others always count.
+ */
+export function workloadEntryHealthy(we: Pick<IstioConfig<'WorkloadEntry'>, 'meta' | 'conditions'>): boolean {
+  const v = we.meta.annotations[HEALTH_CHECK_ANNOTATION];
+  if (v === undefined || !/^(1|t|T|true|TRUE|True)$/.test(v)) return true;
+  return we.conditions?.['Healthy'] === 'True';
+}
+
 export function parseLocality(s: string | undefined): Locality {
   const [region = '', zone = '', subzone = ''] = (s ?? '').split('/');
   return { region, zone, subzone };
