@@ -81,9 +81,10 @@ export function buildSnapshot(inputs: readonly RawInput[], opts: BuildSnapshotOp
   const nodeLabels = new Map(parsed.nodes.map((n) => [n.meta.name, n.meta.labels]));
   const endpoints: EndpointIndex = new Map();
   kubeEndpoints(k8s, parsed.endpointSlices, pods, nodeLabels, endpoints);
-  // Workload instances (istiod's serviceentry controller): pods, then WorkloadEntries.
+  // Workload instances (istiod's serviceentry controller): ready pods (kube/controller/pod.go only hands ready
+  // pods with an IP to it), then WorkloadEntries.
   const instances = [
-    ...pods.map(podInstance),
+    ...pods.filter((p) => p.ready && p.ip).map(podInstance),
     ...istio.WorkloadEntry.filter(workloadEntryHealthy).map((we) => workloadEntryInstance(we.spec, we.meta.name, we.meta.namespace)),
   ];
   kubeWorkloadEntryEndpoints(k8s, instances, endpoints);

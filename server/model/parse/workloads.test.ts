@@ -149,3 +149,29 @@ describe('WorkloadEntry health checks (isHealthy, WORKLOAD_ENTRY_HEALTH_CHECKS)'
     expect(s.errors).toEqual([]);
   });
 });
+
+describe('pods as workload instances (kube/controller/pod.go onEvent: only ready pods with an IP)', () => {
+  const pod = (name: string, ip: string, ready: boolean): RawInput['object'] => ({
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name, namespace: 'shop', labels: { app: 'vm' } },
+    spec: { containers: [{ name: 'app', image: 'app' }] },
+    status: { podIP: ip, phase: 'Running', conditions: [{ type: 'Ready', status: ready ? 'True' : 'False' }] },
+  });
+  it('a ServiceEntry workloadSelector picks ready pods only', () => {
+    const se: RawInput['object'] = {
+      apiVersion: 'networking.istio.io/v1',
+      kind: 'ServiceEntry',
+      metadata: { name: 'vm', namespace: 'shop' },
+      spec: {
+        hosts: ['vm.internal'],
+        resolution: 'STATIC',
+        ports: [{ number: 80, name: 'http' }],
+        workloadSelector: { labels: { app: 'vm' } },
+      },
+    };
+    expect(endpointsOf(snap([se, pod('ready', '10.0.0.1', true), pod('starting', '10.0.0.2', false)]), 'vm.internal', 80)).toEqual([
+      '10.0.0.1:80',
+    ]);
+  });
+});
