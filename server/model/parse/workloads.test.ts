@@ -49,8 +49,10 @@ describe('WorkloadEntry input', () => {
     ]);
   });
 
-  it('an entry without address but with a network is valid (reached through its network gateway)', () => {
-    expect(snap([we('vm', { network: 'vpc-1' })]).errors).toEqual([]);
+  it('an entry without address but with a network is valid, and gives no endpoint (no network gateways modelled)', () => {
+    const s = snap([SVC({ app: 'vm' }), we('vm', { network: 'vpc-1', labels: { app: 'vm' } })]);
+    expect(s.errors).toEqual([]);
+    expect(endpointsOf(s, 'legacy.shop.svc.cluster.local', 80)).toEqual([]);
   });
 });
 

@@ -126,6 +126,9 @@ export function serviceEntryInstanceEndpoints(
   wi: WorkloadInstance,
   ports: readonly { name: string; number: number; targetPort?: number }[],
 ): EndpointModel[] {
+  // An entry without an address is only reachable through its network's gateway, which meshscope does not model:
+  // EDS drops it (endpoint_builder.go filterIstioEndpoint, no multi-network gateways).
+  if (wi.address === '') return [];
   return ports.map((p) => {
     if (wi.address.startsWith(UNIX)) return endpointOf(wi, wi.address.slice(UNIX.length), 0, p.number, wi.namespace);
     const mapped = wi.portMap[p.name];
@@ -158,7 +161,7 @@ export function kubeServiceWorkloadEntryEndpoints(service: ServiceModel, instanc
   if (!sel || service.registry !== 'Kubernetes' || service.meshExternal || service.resolution !== 'ClientSideLB') return [];
   const out: EndpointModel[] = [];
   for (const wi of instances) {
-    if (wi.kind !== 'WorkloadEntry' || wi.dnsOnly || wi.namespace !== service.namespace) continue;
+    if (wi.kind !== 'WorkloadEntry' || wi.dnsOnly || wi.address === '' || wi.namespace !== service.namespace) continue;
     if (Object.keys(wi.labels).length === 0 || !Object.entries(sel).every(([k, v]) => wi.labels[k] === v)) continue;
     for (const sp of service.ports) {
       const port = workloadEntryTargetPort(sp, wi);
