@@ -347,6 +347,7 @@ export interface IstioSpecs {
   Gateway: GatewaySpec;
   ServiceEntry: ServiceEntrySpec;
   Sidecar: SidecarSpec;
+  WorkloadEntry: WorkloadEntrySpec;
   AuthorizationPolicy: AuthorizationPolicySpec;
 }
 export type IstioKind = keyof IstioSpecs;
@@ -356,5 +357,6 @@ export const ISTIO_KINDS: readonly IstioKind[] = [
   'Gateway',
   'ServiceEntry',
   'Sidecar',
+  'WorkloadEntry',
   'AuthorizationPolicy',
 ];

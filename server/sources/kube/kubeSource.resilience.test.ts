@@ -165,6 +165,11 @@ describe('KubeSource: API server outage (connection refused)', () => {
     await waitFor(() => hh.sink.objects.has('/Service/default/reviews'), 'service after the server came up');
     await waitFor(() => hh.sink.objects.has('networking.istio.io/VirtualService/default/reviews'), 'VS after rediscovery');
     await waitFor(() => hh.sink.lastStatus?.state === 'connected', 'connected');
+    // Groups are rediscovered one after the other: the last one (security.istio.io) may still be in flight.
+    await waitFor(
+      () => hh.sink.lastStatus?.resources?.['authorizationpolicies.security.istio.io']?.state === 'connected',
+      'security.istio.io rediscovered',
+    );
     expect(hh.sink.lastStatus?.detail).not.toMatch(/not served/);
   });
 

@@ -45,6 +45,7 @@ export const WATCHED_RESOURCES: readonly WatchedResource[] = [
   istio('Gateway', 'gateways'),
   istio('ServiceEntry', 'serviceentries'),
   istio('Sidecar', 'sidecars'),
+  istio('WorkloadEntry', 'workloadentries'),
   {
     group: 'security.istio.io',
     versions: ['v1', 'v1beta1'],
