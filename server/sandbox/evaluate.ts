@@ -3,7 +3,7 @@
 // (YAML text or edits) is overlaid on a copy of those inputs and built into its own snapshot, translated
 // with its own cache — evaluating never touches the store, the live cache or what ADS serves.
 import type { Finding } from '../analyze/index';
-import { DEFAULT_OPTIONS, type MeshSnapshot, type TranslateOptions } from '../model/mesh';
+import { optionsOf, type MeshSnapshot, type TranslateOptions } from '../model/mesh';
 import { buildSnapshot } from '../model/snapshot';
 import { createCache } from '../pipeline/cache';
 import type { ProxyResources, ResourceCache } from '../pipeline/proxyResources';
@@ -52,7 +52,7 @@ export interface Evaluation {
 }
 
 export function evaluate(base: SandboxBase, draft: string | readonly DraftEdit[], opts: EvaluateOptions = {}): Evaluation {
-  const options = opts.options ?? DEFAULT_OPTIONS;
+  const options = opts.options ?? optionsOf(base.snapshot);
   const parsed = typeof draft === 'string' ? parseDraft(draft) : undefined;
   const edits = typeof draft === 'string' ? (parsed?.edits ?? []) : draft;
   const overlay = applyEdits(base.inputs, edits);
@@ -60,7 +60,12 @@ export function evaluate(base: SandboxBase, draft: string | readonly DraftEdit[]
   const draftSnap =
     overlay.changed.length === 0
       ? base.snapshot
-      : buildSnapshot(overlay.inputs, { version: base.snapshot.version, domainSuffix: options.domainSuffix });
+      : buildSnapshot(overlay.inputs, {
+          version: base.snapshot.version,
+          domainSuffix: options.domainSuffix,
+          // `--mesh-config` replaces the ConfigMap for the draft too.
+          ...(base.snapshot.mesh?.origin.source === 'file' ? { meshState: base.snapshot.mesh } : {}),
+        });
   // The draft's translations live in a cache of this evaluation only (the draft snapshot reuses the live
   // version number, so it must never meet the live cache).
   const draftCache: ResourceCache = createCache<ProxyResources>(1024);

@@ -160,8 +160,9 @@ export function buildVirtualInboundListener(ctx: BuildCtx): ListenerJson {
     address: { socketAddress: { address: WILDCARD, portValue: VIRTUAL_INBOUND_PORT } },
     filterChains: chains,
     listenerFilters: inboundListenerFilters(chains),
-    // MeshConfig protocolDetectionTimeout (default 0s: wait for the inspectors, never time out into TCP).
-    listenerFiltersTimeout: '0s',
+    // MeshConfig protocolDetectionTimeout (listener_builder.go:buildInboundListeners; default 0s: wait for the
+    // inspectors, never time out into TCP).
+    listenerFiltersTimeout: ctx.view.options.protocolDetectionTimeout,
     continueOnListenerFiltersTimeout: true,
     trafficDirection: 'INBOUND',
     maxConnectionsToAcceptPerSocketEvent: 1,
