@@ -66,6 +66,11 @@ export function evaluate(base: SandboxBase, draft: string | readonly DraftEdit[]
           // `--mesh-config` replaces the ConfigMap for the draft too.
           ...(base.snapshot.mesh?.origin.source === 'file' ? { meshState: base.snapshot.mesh } : {}),
         });
+  // A draft of the mesh ConfigMap (istio-system/istio) changes the mesh config: the draft side uses its options.
+  const draftOptions =
+    draftSnap === base.snapshot || JSON.stringify(draftSnap.mesh?.config) === JSON.stringify(base.snapshot.mesh?.config)
+      ? options
+      : { ...optionsOf(draftSnap), domainSuffix: options.domainSuffix, clusterId: options.clusterId };
   // The draft's translations live in a cache of this evaluation only (the draft snapshot reuses the live
   // version number, so it must never meet the live cache).
   const draftCache: ResourceCache = createCache<ProxyResources>(1024);
@@ -75,6 +80,7 @@ export function evaluate(base: SandboxBase, draft: string | readonly DraftEdit[]
     draft: draftSnap,
     changed: overlay.changed,
     options,
+    draftOptions,
     maxTranslate: opts.maxTranslate ?? 200,
     ...(base.parts ? { baseParts: base.parts } : {}),
   });
@@ -95,9 +101,10 @@ export function evaluate(base: SandboxBase, draft: string | readonly DraftEdit[]
     if (!known.has(`${p.object}\u0000${p.path}\u0000${p.message}`)) errors.push(p);
   }
 
-  const findings = opts.findings === false ? [] : compareFindings(base.snapshot, draftSnap, options, locate, base.findings ?? undefined);
+  const findings =
+    opts.findings === false ? [] : compareFindings(base.snapshot, draftSnap, options, locate, base.findings ?? undefined, draftOptions);
   const live = { snapshot: base.snapshot, options, ...(base.cache ? { cache: base.cache } : {}) };
-  const next = { snapshot: draftSnap, options, cache: draftCache };
+  const next = { snapshot: draftSnap, options: draftOptions, cache: draftCache };
   const checks = runChecks(live, next, opts.requests ?? []);
   const contracts = opts.contracts?.length ? runContracts(next, opts.contracts) : undefined;
 
@@ -109,7 +116,7 @@ export function evaluate(base: SandboxBase, draft: string | readonly DraftEdit[]
     let d = radius.diffs.get(id);
     // A proxy asked for by name that was over the translation limit is translated now (the list is bounded).
     if (!d && unverified.has(id)) {
-      const both = translateBoth(base.snapshot, draftSnap, id, options, false);
+      const both = translateBoth(base.snapshot, draftSnap, id, options, false, undefined, draftOptions);
       d = diffProxy(id, both.before, both.after)?.diff;
     }
     if (d) diffs.push(withEnvoyJson(d));
