@@ -114,6 +114,20 @@ describe('parseMeshConfig (ApplyMeshConfigDefaults)', () => {
     expect(r.problems[1]!.message).toMatch(/invalid duration "soon".*default "10s" is kept.*line 4/);
   });
 
+  it('keys that name Object methods are unknown fields, never called (no crash, no prototype change)', () => {
+    const r = parseMeshConfig(
+      'toString: 1\nconstructor: x\n__proto__: {rootNamespace: evil}\ndefaultHttpRetryPolicy: {hasOwnProperty: 1}\n',
+    );
+    expect(r.config!.rootNamespace).toBe('istio-system');
+    expect(r.problems.map((p) => [p.severity, p.path])).toEqual([
+      ['warning', 'toString'],
+      ['warning', 'constructor'],
+      ['warning', '__proto__'],
+      ['error', 'defaultHttpRetryPolicy'],
+    ]);
+    expect(({} as Record<string, unknown>).rootNamespace).toBeUndefined();
+  });
+
   it('null is unset: the default stays', () => {
     const r = parseMeshConfig('connectTimeout: null\nrootNamespace: ~\n');
     expect(r.problems).toEqual([]);

@@ -68,22 +68,21 @@ const mode =
     return enumOf(...values)(m).error ? { error: `mode must be one of ${values.join(', ')}` } : { value: { mode: m } };
   };
 
+const RETRY_FIELDS: Record<string, Check> = {
+  attempts: int,
+  perTryTimeout: duration,
+  retryOn: str,
+  retryRemoteLocalities: bool,
+  retryIgnorePreviousHosts: bool,
+  backoff: duration,
+};
+
 const retry: Check = (v) => {
   const o = object(v);
   if (o.error) return o;
-  const r = v as Record<string, unknown>;
   const out: Record<string, unknown> = {};
-  for (const [k, val] of Object.entries(r)) {
-    const c = (
-      {
-        attempts: int,
-        perTryTimeout: duration,
-        retryOn: str,
-        retryRemoteLocalities: bool,
-        retryIgnorePreviousHosts: bool,
-        backoff: duration,
-      } as Record<string, Check>
-    )[k];
+  for (const [k, val] of Object.entries(v as Record<string, unknown>)) {
+    const c = Object.hasOwn(RETRY_FIELDS, k) ? RETRY_FIELDS[k] : undefined;
     if (!c) return { error: `unknown field ${k}` };
     const res = c(val);
     if (res.error) return { error: `${k} ${res.error}` };
@@ -200,7 +199,8 @@ export function parseMeshConfig(text: string, where: MeshConfigLocation = {}): M
   }
   for (const [key, value] of Object.entries(raw as Record<string, unknown>)) {
     const line = lineOf(doc, lc, [key]);
-    const check = FIELDS[key];
+    // Own fields only: `toString`, `constructor` or `__proto__` in the YAML are unknown fields, not methods.
+    const check = Object.hasOwn(FIELDS, key) ? FIELDS[key] : undefined;
     if (!check) {
       problem('warning', `unknown MeshConfig field ${key} (ignored)`, key, line);
       continue;
