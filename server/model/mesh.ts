@@ -31,6 +31,8 @@ export interface IstioConfig<K extends IstioKind = IstioKind> {
   meta: ObjectMeta;
   spec: IstioSpecs[K];
   origin: Origin;
+  /** status.conditions as type → status ("True"/"False"/…), when the object carries any (WorkloadEntry health). */
+  conditions?: Readonly<Record<string, string>>;
 }
 
 /** The effective mesh config of a snapshot: merged config, where it came from, and the options derived from it. */
@@ -124,6 +126,10 @@ export interface EndpointModel {
   /** LB weight; 1 unless a WorkloadEntry says otherwise. */
   weight: number;
   healthy: boolean;
+  /** WorkloadEntry endpoints: the entry's network, its workload name (the entry's name) and TLS mode (workloads.ts). */
+  network?: string;
+  workloadName?: string;
+  tlsMode?: string;
 }
 
 export interface PodModel {
@@ -191,6 +197,7 @@ export interface MeshSnapshot {
   gateways: readonly IstioConfig<'Gateway'>[];
   serviceEntries: readonly IstioConfig<'ServiceEntry'>[];
   sidecars: readonly IstioConfig<'Sidecar'>[];
+  workloadEntries: readonly IstioConfig<'WorkloadEntry'>[];
   /** Every input problem, located. */
   errors: readonly LoadError[];
   /** The effective MeshConfig (ConfigMap istio-system/istio, `--mesh-config`, or istiod's defaults) and its options. */

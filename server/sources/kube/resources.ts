@@ -50,6 +50,7 @@ export const WATCHED_RESOURCES: readonly WatchedResource[] = [
   istio('Gateway', 'gateways'),
   istio('ServiceEntry', 'serviceentries'),
   istio('Sidecar', 'sidecars'),
+  istio('WorkloadEntry', 'workloadentries'),
   // MeshConfig: only the `istio` ConfigMap of istiod's namespace (pilot/pkg/bootstrap/mesh.go); no other ConfigMap.
   {
     group: '',

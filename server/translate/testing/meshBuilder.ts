@@ -265,6 +265,7 @@ export function buildSnapshot(input: SnapshotInput): MeshSnapshot {
     gateways: ofKind('Gateway'),
     serviceEntries: ofKind('ServiceEntry'),
     sidecars: ofKind('Sidecar'),
+    workloadEntries: ofKind('WorkloadEntry'),
     errors: [],
     mesh: defaultMeshState(DEFAULT_OPTIONS),
   };

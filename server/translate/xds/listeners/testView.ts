@@ -86,6 +86,7 @@ const EMPTY_SNAPSHOT: MeshSnapshot = {
   gateways: [],
   serviceEntries: [],
   sidecars: [],
+  workloadEntries: [],
   errors: [],
   mesh: defaultMeshState(DEFAULT_OPTIONS),
 };

@@ -101,6 +101,7 @@ export function view(input: ViewInput = {}): ProxyView {
     gateways: [],
     serviceEntries: [],
     sidecars: [],
+    workloadEntries: [],
     errors: [],
     mesh: defaultMeshState(DEFAULT_OPTIONS),
   };
