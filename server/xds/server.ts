@@ -165,7 +165,9 @@ export class AdsServer {
     for (const c of this.conns) {
       if (!c.client || c.closed) continue;
       if (req.proxies !== undefined && req.proxies !== 'all') {
-        if (!req.proxies.has(c.client.proxyId) && !req.proxies.has(c.client.nodeId)) continue;
+        const reg = c.registryProxy;
+        const named = req.proxies.has(c.client.proxyId) || req.proxies.has(c.client.nodeId) || (reg !== undefined && req.proxies.has(reg));
+        if (!named && !(req.unmatched && reg === undefined)) continue;
       }
       this.queue.enqueue(c, job);
     }
