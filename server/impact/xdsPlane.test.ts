@@ -117,7 +117,8 @@ describe('scoped pushes on the wire (real ADS server and gRPC clients on loopbac
     store = new Store({ debounceMs: 1_000_000 });
     store.replace('mesh', scopedMesh());
     store.flush();
-    plane = createXdsPlane(store, DEFAULT_OPTIONS, { ads: { debounceMs: 0, log: () => undefined } });
+    // The ADS debounce would hold pushes for ever: the store's debounce is the only one (pushNow).
+    plane = createXdsPlane(store, DEFAULT_OPTIONS, { ads: { debounceMs: 1_000_000, maxDebounceMs: 1_000_000, log: () => undefined } });
     const port = await plane.ads.start(0, '127.0.0.1');
     client = new AdsTestClient(port);
     const snap = store.snapshot();
@@ -152,6 +153,7 @@ describe('scoped pushes on the wire (real ADS server and gRPC clients on loopbac
     spec.http[0]!.route[1]!.weight = 50;
     store.upsert('mesh', vs);
     store.flush();
+    expect(plane.ads.stats().debouncing).toBe(false); // dispatched at once, not debounced a second time
     await plane.ads.flush();
     const rds = await sa.next(30_000);
     expect(rds.typeUrl).toBe(TYPE.route);

@@ -111,7 +111,8 @@ export function createXdsPlane(store: Store, options: TranslateOptions = DEFAULT
         unmatched: true,
       });
     prev = next;
-    ads.push(push);
+    // The store's debounce (quiet 100 ms, bounded) is the push debounce: dispatched at once, not debounced twice.
+    ads.pushNow(push);
   });
   return {
     ads,

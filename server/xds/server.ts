@@ -125,6 +125,15 @@ export class AdsServer {
     this.debouncer.add(req);
   }
 
+  /**
+   * Requests a push that its caller already debounced (the store's snapshots: istiod debounces config events
+   * once, PILOT_DEBOUNCE_AFTER): merged with anything pending and dispatched now, not debounced again.
+   */
+  pushNow(req: PushRequest): void {
+    this.debouncer.add(req);
+    this.debouncer.flushNow();
+  }
+
   /** Releases any debounced push now and resolves when every queued push was written. */
   async flush(): Promise<void> {
     this.debouncer.flushNow();
