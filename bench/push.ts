@@ -214,7 +214,22 @@ export interface PushFigures {
   rssWithMiB: number;
   rssAfterMiB: number;
   profiles: { vs?: ProfileSummary; eds?: ProfileSummary; connect?: ProfileSummary };
+  /** Server-side translations / CLA refreshes per phase (undefined: the server does not report them). */
+  work: { connect?: Work; vs?: Work; eds?: Work };
 }
+
+interface Work {
+  translations: number;
+  endpointRefreshes: number;
+}
+
+async function work(server: ServerChild): Promise<Work | undefined> {
+  const c = (await server.command('stats')).cache as Work | undefined;
+  return c ? { translations: c.translations, endpointRefreshes: c.endpointRefreshes } : undefined;
+}
+const delta = (a?: Work, b?: Work): Work | undefined =>
+  a && b ? { translations: b.translations - a.translations, endpointRefreshes: b.endpointRefreshes - a.endpointRefreshes } : undefined;
+const workText = (w?: Work) => (w ? `; server translated ${w.translations} proxies, refreshed CLAs of ${w.endpointRefreshes}` : '');
 
 /** One server process, K clients of `mode`: every push figure. */
 export async function benchPush(mode: Mode, k: number, services: number, rounds = 3): Promise<PushFigures> {
@@ -230,6 +245,7 @@ export async function benchPush(mode: Mode, k: number, services: number, rounds 
       chosen.map((p) => p.id),
     );
     const rssIdle = MiB((await server.command('mem')).rss);
+    const w0 = await work(server);
     await server.command('prof-start');
     const t0 = wall();
     const connecting: Promise<Client>[] = [];
@@ -242,6 +258,7 @@ export async function benchPush(mode: Mode, k: number, services: number, rounds 
     clients.push(...(await Promise.all(connecting)));
     const syncTimes = clients.map((c) => (c.synced ?? Number.NaN) - t0);
     const connectProfile = (await server.command('prof-stop')).summary as ProfileSummary;
+    const w1 = await work(server);
     await sleep(500);
     const rssWith = MiB((await server.command('mem')).rss);
 
@@ -251,7 +268,9 @@ export async function benchPush(mode: Mode, k: number, services: number, rounds 
     let unaffectedSent = 0;
     const types = new Set<string>();
     let vsProfile: ProfileSummary | undefined;
+    let wVs0: Work | undefined;
     for (let r = 0; r < rounds; r++) {
+      if (r === rounds - 1) wVs0 = await work(server);
       for (const c of clients) c.received.length = 0;
       await server.command('prof-start');
       const w0 = wall();
@@ -265,6 +284,7 @@ export async function benchPush(mode: Mode, k: number, services: number, rounds 
       unaffectedSent = Math.max(unaffectedSent, clients.filter((c) => c.namespace !== 'ns-0' && c.received.length > 0).length);
     }
 
+    const wVs1 = await work(server);
     // The bench pod's IP changes in its file: EDS for svc-0's clusters to every client that watches them.
     for (const c of clients) c.received.length = 0;
     await server.command('prof-start');
@@ -274,6 +294,7 @@ export async function benchPush(mode: Mode, k: number, services: number, rounds 
     await waitUntil(() => watchers.every((c) => c.received.some((x) => x.typeUrl === TYPE.endpoint)), 120_000);
     await sleep(400);
     const edsProfile = (await server.command('prof-stop')).summary as ProfileSummary;
+    const wEds = await work(server);
     const eds = watchers.map((c) => (c.received.find((x) => x.typeUrl === TYPE.endpoint)?.at ?? Number.NaN) - e0);
     const nonEds = clients.reduce((n, c) => n + c.received.filter((x) => x.typeUrl !== TYPE.endpoint).length, 0);
 
@@ -300,6 +321,7 @@ export async function benchPush(mode: Mode, k: number, services: number, rounds 
       rssWithMiB: rssWith,
       rssAfterMiB: rssAfter,
       profiles: { vs: vsProfile, eds: edsProfile, connect: connectProfile },
+      work: { connect: delta(w0, w1), vs: delta(wVs0, wVs1), eds: delta(wVs1, wEds) },
     };
   } finally {
     for (const c of clients) c.close();
@@ -347,7 +369,7 @@ export function pushRows(f: PushFigures): BenchRow[] {
       value: f.firstConfigAllMs,
       unit: 'ms',
       ...(big ? { goal: 5000 } : {}),
-      detail: `p50 ${f.firstConfigP50Ms.toFixed(0)} ms; clients connect at once, each CDS+LDS then EDS+RDS`,
+      detail: `p50 ${f.firstConfigP50Ms.toFixed(0)} ms; clients connect at once, each CDS+LDS then EDS+RDS${workText(f.work.connect)}`,
       ...(big && f.firstConfigAllMs > 5000 && f.profiles.connect ? { profile: f.profiles.connect } : {}),
     }),
     row({
@@ -356,7 +378,7 @@ export function pushRows(f: PushFigures): BenchRow[] {
       unit: 'ms',
       ...(big ? { goal: 1000 } : {}),
       anchor: { value: 1000, text: 'istio "< 1 s in most cases"' },
-      detail: `median of ${f.vsChangeLastAckMs.length} (${f.vsChangeLastAckMs.map((x) => x.toFixed(0)).join(', ')} ms); ${f.vsAffected} affected clients; unaffected clients sent anything: ${f.vsUnaffectedSent}; types sent: ${f.vsTypesSent.join(', ')}`,
+      detail: `median of ${f.vsChangeLastAckMs.length} (${f.vsChangeLastAckMs.map((x) => x.toFixed(0)).join(', ')} ms); ${f.vsAffected} affected clients; unaffected clients sent anything: ${f.vsUnaffectedSent}; types sent: ${f.vsTypesSent.join(', ')}${workText(f.work.vs)} (last round)`,
       ...(vs > 1000 && f.profiles.vs ? { profile: f.profiles.vs } : {}),
     }),
     row({
@@ -365,7 +387,7 @@ export function pushRows(f: PushFigures): BenchRow[] {
       unit: 'ms',
       ...(big ? { goal: 250 } : {}),
       anchor: { value: 100, text: 'istiod 100 ms floor' },
-      detail: `p50 ${f.edsP50Ms.toFixed(0)} ms, last ${f.edsLastMs.toFixed(0)} ms over ${f.edsClients} watching clients; non-EDS responses: ${f.edsNonEds}`,
+      detail: `p50 ${f.edsP50Ms.toFixed(0)} ms, last ${f.edsLastMs.toFixed(0)} ms over ${f.edsClients} watching clients; non-EDS responses: ${f.edsNonEds}${workText(f.work.eds)}`,
       ...(f.edsP99Ms > 250 && f.profiles.eds ? { profile: f.profiles.eds } : {}),
     }),
     row({

@@ -2,6 +2,7 @@
 // the runtime wires them (server/impact/xdsPlane.ts), on 127.0.0.1:0. A child of bench/push.ts so its memory
 // and CPU are its own. Protocol: one JSON line per message on stdout; commands, one JSON line each, on stdin:
 //   {"cmd":"mem"} → {"reply":"mem","rss":…,"heapUsed":…} (after two GCs; run with --expose-gc)
+//   {"cmd":"stats"} → {"reply":"stats","cache":…} (translations, CLA refreshes, shared hits, bytes)
 //   {"cmd":"prof-start"} / {"cmd":"prof-stop"} → {"reply":"prof-stop","summary":…}
 // and unprompted {"event":"snapshot","at":…,"version":…,"endpointsOnly":…} for every new snapshot
 // (`at`: performance.timeOrigin + now, comparable across processes).
@@ -41,7 +42,9 @@ for await (const line of createInterface({ input: process.stdin })) {
     await new Promise((r) => setTimeout(r, 50));
     gc?.();
     const m = process.memoryUsage();
-    say({ reply: 'mem', rss: m.rss, heapUsed: m.heapUsed, connections: plane.ads.stats().connections });
+    say({ reply: 'mem', rss: m.rss, heapUsed: m.heapUsed, connections: plane.ads.stats().connections, cache: plane.cache.stats() });
+  } else if (cmd === 'stats') {
+    say({ reply: 'stats', cache: plane.cache.stats() });
   } else if (cmd === 'prof-start') {
     stop = await startProfile();
     say({ reply: 'prof-start' });
