@@ -18,6 +18,8 @@ export interface SizedCache<V> extends BoundedCache<V> {
   readonly total: number;
   readonly max: number;
   delete(key: string): void;
+  /** Whether `key` is held (does not count as a use). */
+  has(key: string): boolean;
   /** Entries, least recently used first. */
   entries(): IterableIterator<[string, V]>;
 }
@@ -56,6 +58,7 @@ export function createSizedCache<V>(max: number, sizeOf: (v: V, key: string) => 
       }
     },
     delete: drop,
+    has: (key) => map.has(key),
     *entries() {
       for (const [k, e] of map) yield [k, e.v] as [string, V];
     },

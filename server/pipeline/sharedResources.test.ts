@@ -61,6 +61,9 @@ describe('SharedResourceCache', () => {
     expect(cache.stats().translations).toBe(6);
     expect(cache.size).toBe(2);
     expect(cache.stats().bytes).toBeLessThanOrEqual(cache.stats().maxBytes);
+    // The bookkeeping of evicted entries goes with them at the next snapshot (no growth over time).
+    cache.advance(1, 2, { all: false, proxies: new Set() });
+    expect(cache.stats().tracked).toBe(cache.size);
   });
 
   it('a translation whose errors name the proxy is kept per proxy: each gets its own message', () => {

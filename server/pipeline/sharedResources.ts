@@ -86,6 +86,8 @@ export class SharedResourceCache implements BoundedCache<ProxyResources> {
       translations: this.translations,
       endpointRefreshes: this.refreshes,
       shared: this.shares,
+      /** Keys with recorded users (bookkeeping: never more than the entries after an advance). */
+      tracked: this.users.size,
     };
   }
 
@@ -190,6 +192,9 @@ export class SharedResourceCache implements BoundedCache<ProxyResources> {
       this.entries.set(key, value);
       this.users.set(key, users);
     }
+    // Entries the byte bound evicted leave their bookkeeping behind: drop it with them.
+    for (const key of [...this.users.keys()]) if (!this.entries.has(key)) this.users.delete(key);
+    for (const key of [...this.stale.keys()]) if (!this.entries.has(key)) this.stale.delete(key);
     return unchanged;
   }
 
