@@ -7,7 +7,6 @@
 // and unprompted {"event":"snapshot","at":…,"version":…,"endpointsOnly":…} for every new snapshot
 // (`at`: performance.timeOrigin + now, comparable across processes).
 import { createInterface } from 'node:readline';
-import { DEFAULT_OPTIONS } from '../server/model/mesh';
 import { FileSource } from '../server/sources/file/fileSource';
 import { Store } from '../server/sources/store';
 import { createXdsPlane } from '../server/impact/xdsPlane';
@@ -22,7 +21,7 @@ const store = new Store({ debounceMs: 100 });
 const src = new FileSource('file', [dir], { watch: true });
 await src.start(store);
 store.flush();
-const plane = createXdsPlane(store, DEFAULT_OPTIONS, { ads: { log: () => undefined } });
+const plane = createXdsPlane(store, undefined, { ads: { log: () => undefined } });
 store.onChange((snap, change) => say({ event: 'snapshot', at: wall(), version: snap.version, endpointsOnly: change.endpointsOnly }));
 const port = await plane.ads.start(0, '127.0.0.1');
 const snap = store.snapshot();

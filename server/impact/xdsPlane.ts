@@ -12,7 +12,7 @@
 // Each connection is then served as soon as its own resources are ready (the push queue runs them
 // independently; a connection whose resources did not change for a type is sent nothing for it).
 import { TYPE } from '../envoy/typeUrls';
-import { DEFAULT_OPTIONS, type MeshSnapshot, type TranslateOptions } from '../model/mesh';
+import { type MeshSnapshot, optionsOf, type TranslateOptions } from '../model/mesh';
 import type { MatchOptions } from '../model/proxyIdentity';
 import { createAdsGenerator } from '../pipeline/adsGenerator';
 import { type CacheAdvance, SharedResourceCache } from '../pipeline/sharedResources';
@@ -97,12 +97,13 @@ const cacheBytesFromEnv = (): number | undefined => {
   return Number.isFinite(mb) && mb > 0 ? mb * 1024 * 1024 : undefined;
 };
 
-export function createXdsPlane(store: Store, options: TranslateOptions = DEFAULT_OPTIONS, opts: XdsPlaneOptions = {}): XdsPlane {
+/** `options` undefined: each snapshot's own (its mesh config's) options, as the runtime serves them. */
+export function createXdsPlane(store: Store, options: TranslateOptions | undefined, opts: XdsPlaneOptions = {}): XdsPlane {
   const cache = new SharedResourceCache(opts.cacheBytes ?? cacheBytesFromEnv());
   const ads = new AdsServer({ generator: createAdsGenerator(() => store.snapshot(), options, cache, opts.match ?? {}), ...opts.ads });
   let prev: MeshSnapshot | undefined = store.snapshot();
   const unwire = store.onChange((next, change) => {
-    const { advance, push } = planChange(prev, next, change, options);
+    const { advance, push } = planChange(prev, next, change, options ?? optionsOf(next));
     const unchanged = cache.advance(prev?.version ?? -1, next.version, advance);
     if (unchanged.size > 0 && push.proxies instanceof Set) for (const id of unchanged) push.proxies.delete(id);
     else if (unchanged.size > 0 && push.proxies === 'all')

@@ -55,7 +55,7 @@ const sidecarArb = fc.record({
   ns: fc.constantFrom(...NS),
   selectApp: fc.option(fc.constantFrom(...APPS), { nil: undefined }),
   ownOnly: fc.boolean(),
-  ingress: fc.constantFrom('none', '0.0.0.0', '127.0.0.1'),
+  ingress: fc.constantFrom('none', '0.0.0.0', '127.0.0.1', '[::]'),
 });
 
 const meshArb = fc.record({

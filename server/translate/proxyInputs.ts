@@ -1,6 +1,6 @@
 // The per-proxy inputs of translateProxy: everything the translator reads from the proxy, and every
 // proxy-specific lookup it makes in the snapshot, as one plain value. Two proxies of one snapshot with equal
-// inputs get the same Envoy resources (the translation-sharing contract: pipeline/resourceKey.ts keys the
+// inputs get the same Envoy resources (the translation-sharing contract: pipeline/sharedResources.ts keys the
 // shared translation cache by exactly this, with the snapshot version and the options).
 //
 // THE ONE PLACE TO EXTEND. A translator change that reads something new about the proxy (a label-selected
@@ -12,10 +12,10 @@
 // - `serviceTargets` (via view/serviceTargets.ts, whatever it learns to return) and the pod they come from;
 // - the chosen Sidecar; `type`; `locality`; `serviceAccount`; `metadata`;
 // - IPs only where output depends on them: the address families (wildcards, DNS lookup family), the first
-//   IPv4 when the Sidecar has an ingress listener bound to 0.0.0.0, and the first IP when a headless
+//   IPv4/IPv6 when the Sidecar has an ingress listener bound to 0.0.0.0 or ::, and the first IP when a headless
 //   service has an endpoint at that address (outbound listeners skip the proxy's own address).
 // The proxy's id and name are read only to locate error messages (and name to find the pod, covered by
-// `pod`): pipeline/resourceKey.ts never shares a translation whose errors name the proxy.
+// `pod`): pipeline/sharedResources.ts never shares a translation whose errors name the proxy.
 // property test: server/pipeline/sharing.property.test.ts (shared output == un-shared translation).
 import type { MeshSnapshot, ProxyModel, TranslateOptions } from '../model/mesh';
 import { endpointKey } from '../model/mesh';
@@ -31,8 +31,8 @@ export interface ProxyInputs {
   serviceAccount: string | null;
   /** No IP / some IPv4 / some IPv6. */
   ipFamilies: [boolean, boolean, boolean];
-  /** The first IPv4, when the chosen Sidecar binds an ingress listener's default endpoint to 0.0.0.0. */
-  ingressBindIp: string | null;
+  /** The first IPv4 / IPv6, when the chosen Sidecar binds an ingress default endpoint to 0.0.0.0 / `::`. */
+  ingressBindIps: [string | null, string | null] | null;
   /** The first IP, when a headless service has an endpoint at that address. */
   selfIp: string | null;
   /** The chosen Sidecar, `namespace/name`. */
@@ -61,8 +61,11 @@ export function proxyInputs(snapshot: MeshSnapshot, proxy: ProxyModel, options: 
   const sidecar = chooseSidecar(snapshot.sidecars, proxy, options.rootNamespace);
   const pod = findPod(snapshot, proxy);
   const ips = proxy.ips;
-  const firstV4 = ips.find((ip) => !isV6(ip)) ?? null;
-  const bindsWildcard = (sidecar?.spec.ingress ?? []).some((il) => (il.defaultEndpoint ?? '').startsWith('0.0.0.0:'));
+  const bindsWildcard = (sidecar?.spec.ingress ?? []).some((il) => {
+    const de = il.defaultEndpoint ?? '';
+    const host = de.slice(0, de.lastIndexOf(':')).replace(/^\[|\]$/g, '');
+    return host === '0.0.0.0' || host === '::';
+  });
   const first = ips[0];
   return {
     type: proxy.type,
@@ -72,7 +75,7 @@ export function proxyInputs(snapshot: MeshSnapshot, proxy: ProxyModel, options: 
     locality: proxy.locality,
     serviceAccount: proxy.serviceAccount ?? null,
     ipFamilies: [ips.length === 0, ips.some((ip) => !isV6(ip)), ips.some(isV6)],
-    ingressBindIp: bindsWildcard ? firstV4 : null,
+    ingressBindIps: bindsWildcard ? [ips.find((ip) => !isV6(ip)) ?? null, ips.find(isV6) ?? null] : null,
     selfIp: first !== undefined && headlessEndpointAt(snapshot, first) ? first : null,
     sidecar: sidecar ? `${sidecar.meta.namespace}/${sidecar.meta.name}` : null,
     pod: pod ? { labels: sortedEntries(pod.labels), namedPorts: sortedEntries(pod.namedPorts ?? {}) } : null,
