@@ -2,6 +2,7 @@
 // in plain immutable data. Built by ./snapshot from parsed inputs; read by server/translate.
 import type { IstioKind, IstioSpecs } from './istio';
 import type { InputSource, Problem } from './problem';
+import type { GatewayApiModel } from './gatewayapi/types';
 
 /** Where an object came from, so every error and every generated resource can point back at it. */
 export interface Origin {
@@ -183,6 +184,9 @@ export interface MeshSnapshot {
   gateways: readonly IstioConfig<'Gateway'>[];
   serviceEntries: readonly IstioConfig<'ServiceEntry'>[];
   sidecars: readonly IstioConfig<'Sidecar'>[];
+  /** Gateway API objects as istiod reads them: their status and the proxies serving them (./gatewayapi). Their converted
+   *  Gateways/VirtualServices are already in `gateways` / `virtualServices`. */
+  gatewayApi?: GatewayApiModel;
   /** Every input problem, located. */
   errors: readonly LoadError[];
 }

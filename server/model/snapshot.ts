@@ -10,6 +10,8 @@ import { buildPods } from './parse/pods';
 import { proxyOf } from './proxyIdentity';
 import { kubeServices, serviceEntryServices } from './parse/services';
 import { byteCompare as cmp } from '../lib/compare';
+import { convertGatewayApi } from './gatewayapi';
+import { parseGatewayApi } from './gatewayapi/parse';
 
 export interface BuildSnapshotOptions {
   version: number;
@@ -65,6 +67,9 @@ export function buildSnapshot(inputs: readonly RawInput[], opts: BuildSnapshotOp
   const pods = buildPods(parsed, namespaces, anyDeclared);
 
   const istio = parsed.istio;
+  const gwApi = parseGatewayApi(parsed.gatewayApi);
+  errors.push(...gwApi.errors);
+  for (const o of parsed.gatewayApi) imply(o.meta.namespace);
   for (const kind of Object.keys(istio) as IstioKind[]) (istio[kind] as IstioConfig[]).sort(byCreation);
 
   const k8s = kubeServices(parsed.services, domainSuffix);
@@ -76,6 +81,18 @@ export function buildSnapshot(inputs: readonly RawInput[], opts: BuildSnapshotOp
     if (list) list.push(s);
     else servicesByHost.set(s.hostname, [s]);
   }
+
+  // Gateway API → internal Gateways/VirtualServices (istiod's Gateway API controller), ordered with the rest.
+  const converted = convertGatewayApi(gwApi.objects, {
+    domainSuffix,
+    namespaces,
+    services: new Set(k8s.map((s) => `${s.namespace}/${s.name}`)),
+    hosts: new Set(services.map((s) => s.hostname)),
+    pods,
+  });
+  errors.push(...converted.errors);
+  if (converted.gateways.length) istio.Gateway = [...istio.Gateway, ...converted.gateways].sort(byCreation);
+  if (converted.virtualServices.length) istio.VirtualService = [...istio.VirtualService, ...converted.virtualServices].sort(byCreation);
 
   const nodeLabels = new Map(parsed.nodes.map((n) => [n.meta.name, n.meta.labels]));
   const endpoints: EndpointIndex = new Map();
@@ -100,6 +117,7 @@ export function buildSnapshot(inputs: readonly RawInput[], opts: BuildSnapshotOp
     gateways: istio.Gateway,
     serviceEntries: istio.ServiceEntry,
     sidecars: istio.Sidecar,
+    ...(parsed.gatewayApi.length ? { gatewayApi: converted.model } : {}),
     errors: [...(opts.extraErrors ?? []).map((e) => ({ ...e })), ...errors],
   };
   return deepFreeze(snapshot);

@@ -17,6 +17,8 @@ import type { PathIssue } from '../schema/common';
 import { unknownFields } from './unknownFields';
 import { validateIstioSpec, validateKubeBody } from './validate';
 import type { KubeEndpointSlice, KubePod, KubeService, KubeWorkload } from '../schema/kube';
+import { GATEWAY_API_VERSIONS, type RawGwObject } from '../gatewayapi/parse';
+import { GATEWAY_API_GROUP, type GatewayApiKind, isGatewayApiKind } from '../gatewayapi/types';
 
 export interface KubeObject<T> {
   kind: string;
@@ -34,6 +36,8 @@ export interface ParsedInputs {
   endpointSlices: KubeObject<KubeEndpointSlice>[];
   workloads: KubeObject<KubeWorkload>[];
   istio: { [K in IstioKind]: IstioConfig<K>[] };
+  /** Gateway API objects (spec not yet checked: ../gatewayapi/parse does that). */
+  gatewayApi: RawGwObject[];
   errors: LoadError[];
 }
 
@@ -45,6 +49,7 @@ export function syntheticTimestamp(index: number): string {
 type Classified =
   | { type: 'istio'; kind: IstioKind }
   | { type: 'kube'; kind: string }
+  | { type: 'gatewayApi'; kind: GatewayApiKind }
   | { type: 'ignored' }
   | { type: 'unknown'; kind: string }
   | { type: 'invalid'; issue: PathIssue };
@@ -66,6 +71,17 @@ function classify(raw: RawObject): Classified {
         },
       };
     return { type: 'istio', kind };
+  }
+  if (group === GATEWAY_API_GROUP && isGatewayApiKind(kind)) {
+    if (!GATEWAY_API_VERSIONS[kind].includes(version))
+      return {
+        type: 'invalid',
+        issue: {
+          path: 'apiVersion',
+          message: `unsupported apiVersion ${raw.apiVersion} for ${kind} (expected ${GATEWAY_API_VERSIONS[kind].join(', ')})`,
+        },
+      };
+    return { type: 'gatewayApi', kind };
   }
   const kubeGroup = KUBE_KINDS[kind];
   if (kubeGroup !== undefined && kubeGroup === group) return { type: 'kube', kind };
@@ -112,9 +128,10 @@ function parseMeta(raw: RawObject, kind: string, index: number): MetaResult {
 export function validateRaw(raw: RawObject): PathIssue[] {
   const c = classify(raw);
   if (c.type === 'invalid') return [c.issue];
-  if (c.type !== 'istio' && c.type !== 'kube') return [];
+  if (c.type !== 'istio' && c.type !== 'kube' && c.type !== 'gatewayApi') return [];
   const meta = parseMeta(raw, c.kind, 0);
   if (!meta.meta) return meta.issues;
+  if (c.type === 'gatewayApi') return [];
   return c.type === 'istio' ? validateIstioSpec(c.kind, raw.spec).issues : validateKubeBody(c.kind, raw).issues;
 }
 
@@ -127,6 +144,7 @@ export function parseInputs(inputs: readonly RawInput[]): ParsedInputs {
     endpointSlices: [],
     workloads: [],
     istio: { VirtualService: [], DestinationRule: [], Gateway: [], ServiceEntry: [], Sidecar: [] },
+    gatewayApi: [],
     errors: [],
   };
   const unknown = new Map<string, { count: number; first: RawInput }>();
@@ -155,6 +173,10 @@ export function parseInputs(inputs: readonly RawInput[]): ParsedInputs {
     const { meta, issues } = parseMeta(raw, c.kind, index);
     if (!meta) return fail(c.kind, issues);
     const apiVersion = raw.apiVersion as string;
+    if (c.type === 'gatewayApi') {
+      out.gatewayApi.push({ kind: c.kind, apiVersion, meta, spec: raw.spec, origin: { ...input.origin } });
+      return;
+    }
     fail(c.kind, unknownFields(c.kind, raw), meta.namespace || undefined, 'warning');
     if (c.type === 'istio') {
       const res = validateIstioSpec(c.kind, raw.spec);

@@ -1,0 +1,212 @@
+// Kubernetes Gateway API (gateway.networking.k8s.io) objects as meshscope reads them, after the CRD
+// defaults the API server applies (./defaults.ts), plus the status istiod computes for them. Shapes only.
+// Reference: sigs.k8s.io/gateway-api apis/v1 (httproute_types.go, gateway_types.go, shared_types.go).
+import type { ObjectMeta, Origin } from '../mesh';
+
+export const GATEWAY_API_GROUP = 'gateway.networking.k8s.io';
+export const GATEWAY_API_KINDS = ['GatewayClass', 'Gateway', 'HTTPRoute', 'GRPCRoute', 'TCPRoute', 'TLSRoute', 'ReferenceGrant'] as const;
+export type GatewayApiKind = (typeof GATEWAY_API_KINDS)[number];
+export const isGatewayApiKind = (k: string): k is GatewayApiKind => (GATEWAY_API_KINDS as readonly string[]).includes(k);
+
+/** A Gateway API object: `spec` is the defaulted spec of its kind. */
+export interface GwObject<S> {
+  kind: GatewayApiKind;
+  apiVersion: string;
+  meta: ObjectMeta;
+  spec: S;
+  origin: Origin;
+}
+
+export interface ParentRef {
+  group: string;
+  kind: string;
+  namespace?: string;
+  name: string;
+  sectionName?: string;
+  port?: number;
+}
+
+export interface BackendRef {
+  group: string;
+  kind: string;
+  name: string;
+  namespace?: string;
+  port?: number;
+  weight: number;
+  filters: HTTPRouteFilter[];
+}
+
+export interface HeaderKV {
+  name: string;
+  value: string;
+}
+export interface HeaderModifier {
+  set?: HeaderKV[];
+  add?: HeaderKV[];
+  remove?: string[];
+}
+export interface PathModifier {
+  type: 'ReplaceFullPath' | 'ReplacePrefixMatch';
+  replaceFullPath?: string;
+  replacePrefixMatch?: string;
+}
+export interface HTTPRouteFilter {
+  type: string;
+  requestHeaderModifier?: HeaderModifier;
+  responseHeaderModifier?: HeaderModifier;
+  requestRedirect?: { scheme?: string; hostname?: string; path?: PathModifier; port?: number; statusCode: number };
+  urlRewrite?: { hostname?: string; path?: PathModifier };
+  requestMirror?: {
+    backendRef: { group: string; kind: string; name: string; namespace?: string; port?: number };
+    percent?: number;
+    fraction?: { numerator: number; denominator: number };
+  };
+}
+
+export interface HTTPRouteMatch {
+  path: { type: 'Exact' | 'PathPrefix' | 'RegularExpression'; value: string };
+  headers: { type: 'Exact' | 'RegularExpression'; name: string; value: string }[];
+  queryParams: { type: 'Exact' | 'RegularExpression'; name: string; value: string }[];
+  method?: string;
+}
+
+export interface HTTPRouteRule {
+  name?: string;
+  matches: HTTPRouteMatch[];
+  filters: HTTPRouteFilter[];
+  backendRefs: BackendRef[];
+  timeouts?: { request?: string; backendRequest?: string };
+  retry?: { codes?: number[]; attempts?: number; backoff?: string };
+}
+
+export interface GRPCRouteMatch {
+  method?: { type: 'Exact' | 'RegularExpression'; service?: string; method?: string };
+  headers: { type: 'Exact' | 'RegularExpression'; name: string; value: string }[];
+}
+export interface GRPCRouteRule {
+  name?: string;
+  matches: GRPCRouteMatch[];
+  filters: HTTPRouteFilter[];
+  backendRefs: BackendRef[];
+}
+
+export interface L4RouteRule {
+  name?: string;
+  backendRefs: BackendRef[];
+}
+
+export interface RouteSpec<R> {
+  parentRefs: ParentRef[];
+  hostnames: string[];
+  rules: R[];
+}
+export type HTTPRouteSpec = RouteSpec<HTTPRouteRule>;
+export type GRPCRouteSpec = RouteSpec<GRPCRouteRule>;
+export type L4RouteSpec = RouteSpec<L4RouteRule>;
+
+export interface Listener {
+  name: string;
+  hostname?: string;
+  port: number;
+  protocol: string;
+  tls?: { mode: 'Terminate' | 'Passthrough'; certificateRefs: { group: string; kind: string; name: string; namespace?: string }[] };
+  allowedRoutes: {
+    namespaces: { from: 'All' | 'Same' | 'Selector'; selector?: LabelSelector };
+    kinds?: { group: string; kind: string }[];
+  };
+}
+export interface LabelSelector {
+  matchLabels?: Record<string, string>;
+  matchExpressions?: { key: string; operator: string; values?: string[] }[];
+}
+export interface GatewaySpec {
+  gatewayClassName: string;
+  listeners: Listener[];
+  addresses: { type: string; value: string }[];
+}
+export interface GatewayClassSpec {
+  controllerName: string;
+}
+export interface ReferenceGrantSpec {
+  from: { group: string; kind: string; namespace: string }[];
+  to: { group: string; kind: string; name?: string }[];
+}
+
+export interface GatewayApiObjects {
+  gatewayClasses: GwObject<GatewayClassSpec>[];
+  gateways: GwObject<GatewaySpec>[];
+  httpRoutes: GwObject<HTTPRouteSpec>[];
+  grpcRoutes: GwObject<GRPCRouteSpec>[];
+  tcpRoutes: GwObject<L4RouteSpec>[];
+  tlsRoutes: GwObject<L4RouteSpec>[];
+  referenceGrants: GwObject<ReferenceGrantSpec>[];
+}
+
+// ---------------------------------------------------------------- status (as istiod writes it)
+
+export interface Condition {
+  type: string;
+  status: 'True' | 'False' | 'Unknown';
+  reason: string;
+  message: string;
+}
+
+export interface ListenerStatus {
+  name: string;
+  attachedRoutes: number;
+  supportedKinds: { group: string; kind: string }[];
+  conditions: Condition[];
+}
+
+/** The Pod/Service istiod's gateway deployment controller creates for a managed Gateway. */
+export interface GatewayProxyInfo {
+  /** `<gateway>-<class>`: the Deployment, Service and ServiceAccount name. */
+  deploymentName: string;
+  /** FQDN of the Service the generated Istio Gateways bind to (annotation internal.istio.io/gateway-service). */
+  serviceHosts: string[];
+  /** Proxy ids (`POD.NS`) of the pods running it; empty = "no proxy deployed". */
+  proxies: string[];
+  managed: boolean;
+}
+
+export interface GatewayStatusModel {
+  namespace: string;
+  name: string;
+  className: string;
+  conditions: Condition[];
+  listeners: ListenerStatus[];
+  proxy: GatewayProxyInfo;
+  /** Names (`ns/name`) of the Istio Gateways generated for its listeners. */
+  generated: string[];
+  origin: Origin;
+}
+
+export interface RouteParentStatus {
+  parentRef: ParentRef;
+  conditions: Condition[];
+}
+
+export interface RouteStatusModel {
+  kind: 'HTTPRoute' | 'GRPCRoute' | 'TCPRoute' | 'TLSRoute';
+  namespace: string;
+  name: string;
+  hostnames: string[];
+  parents: RouteParentStatus[];
+  /** Each rule: its Envoy route name (`ns.name.index` or the rule name) and a one-line summary. */
+  rules: { name: string; matches: string[]; backends: { name: string; namespace: string; port?: number; weight: number }[] }[];
+  /** Names (`ns/name`) of the VirtualServices that carry its rules. */
+  generated: string[];
+  origin: Origin;
+}
+
+export interface GatewayClassStatusModel {
+  name: string;
+  controllerName: string;
+  conditions: Condition[];
+}
+
+export interface GatewayApiModel {
+  gatewayClasses: GatewayClassStatusModel[];
+  gateways: GatewayStatusModel[];
+  routes: RouteStatusModel[];
+}
