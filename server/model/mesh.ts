@@ -2,7 +2,7 @@
 // in plain immutable data. Built by ./snapshot from parsed inputs; read by server/translate.
 import type { IstioKind, IstioSpecs } from './istio';
 import type { InputSource, Problem } from './problem';
-import type { GatewayApiModel } from './gatewayapi/types';
+import type { GatewayApiModel } from './gatewayapi/status';
 
 /** Where an object came from, so every error and every generated resource can point back at it. */
 export interface Origin {

@@ -2,6 +2,7 @@
 // defaults the API server applies (./defaults.ts), plus the status istiod computes for them. Shapes only.
 // Reference: sigs.k8s.io/gateway-api apis/v1 (httproute_types.go, gateway_types.go, shared_types.go).
 import type { ObjectMeta, Origin } from '../mesh';
+import type { ParentRef } from './status';
 
 export const GATEWAY_API_GROUP = 'gateway.networking.k8s.io';
 export const GATEWAY_API_KINDS = ['GatewayClass', 'Gateway', 'HTTPRoute', 'GRPCRoute', 'TCPRoute', 'TLSRoute', 'ReferenceGrant'] as const;
@@ -15,15 +16,6 @@ export interface GwObject<S> {
   meta: ObjectMeta;
   spec: S;
   origin: Origin;
-}
-
-export interface ParentRef {
-  group: string;
-  kind: string;
-  namespace?: string;
-  name: string;
-  sectionName?: string;
-  port?: number;
 }
 
 export interface BackendRef {
@@ -142,71 +134,14 @@ export interface GatewayApiObjects {
   referenceGrants: GwObject<ReferenceGrantSpec>[];
 }
 
-// ---------------------------------------------------------------- status (as istiod writes it)
-
-export interface Condition {
-  type: string;
-  status: 'True' | 'False' | 'Unknown';
-  reason: string;
-  message: string;
-}
-
-export interface ListenerStatus {
-  name: string;
-  attachedRoutes: number;
-  supportedKinds: { group: string; kind: string }[];
-  conditions: Condition[];
-}
-
-/** The Pod/Service istiod's gateway deployment controller creates for a managed Gateway. */
-export interface GatewayProxyInfo {
-  /** `<gateway>-<class>`: the Deployment, Service and ServiceAccount name. */
-  deploymentName: string;
-  /** FQDN of the Service the generated Istio Gateways bind to (annotation internal.istio.io/gateway-service). */
-  serviceHosts: string[];
-  /** Proxy ids (`POD.NS`) of the pods running it; empty = "no proxy deployed". */
-  proxies: string[];
-  managed: boolean;
-}
-
-export interface GatewayStatusModel {
-  namespace: string;
-  name: string;
-  className: string;
-  conditions: Condition[];
-  listeners: ListenerStatus[];
-  proxy: GatewayProxyInfo;
-  /** Names (`ns/name`) of the Istio Gateways generated for its listeners. */
-  generated: string[];
-  origin: Origin;
-}
-
-export interface RouteParentStatus {
-  parentRef: ParentRef;
-  conditions: Condition[];
-}
-
-export interface RouteStatusModel {
-  kind: 'HTTPRoute' | 'GRPCRoute' | 'TCPRoute' | 'TLSRoute';
-  namespace: string;
-  name: string;
-  hostnames: string[];
-  parents: RouteParentStatus[];
-  /** Each rule: its Envoy route name (`ns.name.index` or the rule name) and a one-line summary. */
-  rules: { name: string; matches: string[]; backends: { name: string; namespace: string; port?: number; weight: number }[] }[];
-  /** Names (`ns/name`) of the VirtualServices that carry its rules. */
-  generated: string[];
-  origin: Origin;
-}
-
-export interface GatewayClassStatusModel {
-  name: string;
-  controllerName: string;
-  conditions: Condition[];
-}
-
-export interface GatewayApiModel {
-  gatewayClasses: GatewayClassStatusModel[];
-  gateways: GatewayStatusModel[];
-  routes: RouteStatusModel[];
-}
+export type {
+  ParentRef,
+  Condition,
+  GatewayApiModel,
+  GatewayClassStatusModel,
+  GatewayProxyInfo,
+  GatewayStatusModel,
+  ListenerStatus,
+  RouteParentStatus,
+  RouteStatusModel,
+} from './status';
