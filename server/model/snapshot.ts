@@ -82,6 +82,12 @@ export function buildSnapshot(inputs: readonly RawInput[], opts: BuildSnapshotOp
     else servicesByHost.set(s.hostname, [s]);
   }
 
+  const nodeLabels = new Map(parsed.nodes.map((n) => [n.meta.name, n.meta.labels]));
+  const endpoints: EndpointIndex = new Map();
+  kubeEndpoints(k8s, parsed.endpointSlices, pods, nodeLabels, endpoints);
+  serviceEntryEndpoints(sePairs, pods, endpoints);
+  sortEndpoints(endpoints);
+
   // Gateway API → internal Gateways/VirtualServices (istiod's Gateway API controller), ordered with the rest.
   const converted = convertGatewayApi(gwApi.objects, {
     domainSuffix,
@@ -89,16 +95,11 @@ export function buildSnapshot(inputs: readonly RawInput[], opts: BuildSnapshotOp
     services: new Set(k8s.map((s) => `${s.namespace}/${s.name}`)),
     hosts: new Set(services.map((s) => s.hostname)),
     pods,
+    hasEndpoints: (ns, host, port) => (endpoints.get(`${ns}/${host}`)?.get(port)?.length ?? 0) > 0,
   });
   errors.push(...converted.errors);
   if (converted.gateways.length) istio.Gateway = [...istio.Gateway, ...converted.gateways].sort(byCreation);
   if (converted.virtualServices.length) istio.VirtualService = [...istio.VirtualService, ...converted.virtualServices].sort(byCreation);
-
-  const nodeLabels = new Map(parsed.nodes.map((n) => [n.meta.name, n.meta.labels]));
-  const endpoints: EndpointIndex = new Map();
-  kubeEndpoints(k8s, parsed.endpointSlices, pods, nodeLabels, endpoints);
-  serviceEntryEndpoints(sePairs, pods, endpoints);
-  sortEndpoints(endpoints);
 
   const proxies: ProxyModel[] = pods.filter((p) => p.proxy !== 'none').map(proxyOf);
   proxies.sort((a, b) => cmp(a.id, b.id));

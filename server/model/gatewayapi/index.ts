@@ -24,6 +24,8 @@ export interface GatewayApiContext {
   /** Every service host known (ServiceEntry hosts included). */
   hosts: ReadonlySet<string>;
   pods: readonly PodModel[];
+  /** Whether the service `host` of namespace `ns` has endpoints on service port `port`. */
+  hasEndpoints(ns: string, host: string, port: number): boolean;
 }
 
 export interface GatewayApiResult {
@@ -125,26 +127,40 @@ function gatewayStatus(c: ConvertedGateway, pods: readonly PodModel[], ctx: Gate
       : c.validListeners < total
         ? condition('Accepted', true, 'ListenersNotValid', "One or more of the Gateway's listeners are invalid")
         : condition('Accepted', true, 'Accepted', 'Resource accepted');
-  // ResolveGatewayInstances: the Service behind the gateway must exist.
-  const found = c.serviceHosts.filter((h) => {
+  // ResolveGatewayInstances (gatewaycommon/context.go): each gateway Service must exist and have endpoints on the
+  // listener ports; `host:port` pairs found are the "internal" addresses the Programmed message names.
+  const ports = [...new Set(gw.spec.listeners.map((l) => l.port))];
+  const internal: string[] = [];
+  const warnings: string[] = [];
+  for (const h of c.serviceHosts) {
     const m = /^([^.]+)\.([^.]+)\.svc\./.exec(h);
-    return m ? ctx.services.has(`${m[2]}/${m[1]}`) : ctx.hosts.has(h);
-  });
-  const missing = c.serviceHosts.filter((h) => !found.includes(h));
-  const ports = [...new Set(gw.spec.listeners.map((l) => l.port))].join(',');
+    if (!(m ? ctx.services.has(`${m[2]}/${m[1]}`) : ctx.hosts.has(h))) {
+      warnings.push(`hostname "${h}" not found`);
+      continue;
+    }
+    const svcNs = m ? (m[2] as string) : ns;
+    const found = ports.filter((p) => ctx.hasEndpoints(svcNs, h, p));
+    for (const p of found) internal.push(`${h}:${p}`);
+    if (found.length < ports.length && found.length === 0) warnings.push(`no instances found for hostname "${h}"`);
+  }
+  internal.sort(byteCompare);
+  const join = (ss: string[]) =>
+    ss.length <= 1 ? (ss[0] ?? '') : ss.length === 2 ? `${ss[0]} and ${ss[1]}` : `${ss.slice(0, -1).join(', ')}, and ${ss.at(-1)}`;
   const programmed =
-    missing.length === 0
+    warnings.length === 0
       ? condition(
           'Programmed',
           true,
           'Programmed',
-          `Resource programmed, assigned to service(s) ${found.map((h) => `${h}:${ports}`).join(', ')}`,
+          internal.length ? `Resource programmed, assigned to service(s) ${join(internal)}` : 'Resource programmed',
         )
       : condition(
           'Programmed',
           false,
           'AddressNotAssigned',
-          `Failed to assign to any requested addresses: ${missing.map((h) => `hostname "${h}" not found`).join('; ')}`,
+          internal.length
+            ? `Assigned to service(s) ${join(internal)}, but failed to assign to all requested addresses: ${warnings.join('; ')}`
+            : `Failed to assign to any requested addresses: ${warnings.join('; ')}`,
         );
   // Pods of the gateway deployment: label gateway.networking.k8s.io/gateway-name=<gw> (kube-gateway.yaml), or selected by the named Service.
   const proxies = pods
