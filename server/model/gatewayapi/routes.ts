@@ -8,6 +8,7 @@
 import type { HTTPMatchRequest, HTTPRoute, TCPRoute, TLSRoute } from '../istio';
 import type { IstioConfig } from '../mesh';
 import { byteCompare } from '../../lib/compare';
+import { hostsMatch, intersectHosts } from '../host';
 import { ANN_PARENTS, ANN_ROUTE_SEMANTICS, KUBERNETES_GATEWAY_NAME } from './listeners';
 import { acceptedParents, hostnameAllowedByIsolation, type ParentContext, resolveParents, routeStatus } from './parents';
 import { type BackendContext, convertGrpcRule, convertHttpRule, l4Destinations, type RouteError } from './rules';
@@ -163,34 +164,40 @@ export function convertL4Route(ctx: Ctx, route: GwObject<L4RouteSpec>): RouteOut
   status.rules = describeRules(route);
   const out: RouteOutput = { status, virtualServices: [], attachedTo: new Set() };
   let n = 0;
-  const sni = route.spec.hostnames.length ? route.spec.hostnames : ['*'];
   for (const p of acceptedParents(parents)) {
     if (p.listener) out.attachedTo.add(p.listener);
     const isMesh = p.internalName === 'mesh';
     const dests = isMesh ? mesh.routes : gw.routes;
-    const host = isMesh ? (p.serviceHost as string) : '*';
-    const name = `${route.meta.name}~${tls ? 'tls' : 'tcp'}~${n}~${KUBERNETES_GATEWAY_NAME}`;
     const port = isMesh ? p.ref.port : undefined;
-    let spec: Partial<VS['spec']>;
-    if (tls) {
-      const lh = p.listener?.originalHostname;
-      const hosts =
-        isMesh && sni[0] === '*' && sni.length === 1
-          ? [host]
-          : lh
-            ? sni.filter((h) => h === '*' || h.endsWith(lh.replace(/^\*/, '')))
-            : sni;
-      const routes: TLSRoute[] = dests.map((d) => ({
-        match: [{ sniHosts: lh && hosts.length === 1 && hosts[0] === '*' ? [lh] : hosts, ...(port !== undefined ? { port } : {}) }],
-        route: d,
-      }));
-      spec = { tls: routes };
-    } else {
+    const emit = (host: string, spec: Partial<VS['spec']>) => {
+      const name = `${route.meta.name}~${tls ? 'tls' : 'tcp'}~${n}~${KUBERNETES_GATEWAY_NAME}`;
+      out.virtualServices.push({ vs: vsConfig(route, name, host, p.internalName, spec) });
+      n++;
+    };
+    if (!tls) {
+      // TCPRouteCollection: host `*` (gateway) or the Service host (mesh, matches restricted to the parentRef port).
       const routes: TCPRoute[] = dests.map((d) => ({ ...(port !== undefined ? { match: [{ port }] } : {}), route: d }));
-      spec = { tcp: routes };
+      emit(isMesh ? (p.serviceHost as string) : '*', { tcp: routes });
+      continue;
     }
-    out.virtualServices.push({ vs: vsConfig(route, name, host, p.internalName, spec) });
-    n++;
+    // TLSRouteCollection: buildTLSMatch (sniHosts = hostnames or `*`), then per parent kind:
+    let vsHosts = route.spec.hostnames.length ? [...route.spec.hostnames] : ['*'];
+    let sniHosts = vsHosts;
+    const lh = p.listener?.originalHostname ?? '';
+    if (isMesh) {
+      vsHosts = [p.serviceHost as string];
+      if (sniHosts.length === 1 && sniHosts[0] === '*') sniHosts = vsHosts; // augmentTLSPortMatch
+    } else if (lh !== '') {
+      // listener hostname: route hostnames ∩ listener hostname (constrainTLSRoutesToListenerHost)
+      vsHosts = intersectHosts(vsHosts, [lh]);
+      sniHosts = intersectHosts(sniHosts, [lh]);
+      if (sniHosts.length === 0) continue;
+    }
+    for (const h of vsHosts) {
+      const sni = isMesh && sniHosts.length > 1 ? sniHosts.filter((x) => hostsMatch(h, x)) : sniHosts; // compatibleRoutesForHost
+      const routes: TLSRoute[] = dests.map((d) => ({ match: [{ sniHosts: sni, ...(port !== undefined ? { port } : {}) }], route: d }));
+      emit(h, { tls: routes });
+    }
   }
   return out;
 }

@@ -69,7 +69,7 @@ export function translateRoute(
     if (!d.directResponse) return undefined;
     out.directResponse = d.directResponse;
   } else {
-    const action = buildRouteAction(out, http, ctx, authority, problems);
+    const action = buildRouteAction(out, http, ctx, authority, problems, hasGatewaySemantics(vs));
     if (!action) return undefined;
     out.route = action;
   }
