@@ -177,7 +177,14 @@ export function convertGateway(
       Conflicted: cond('Conflicted', false, 'NoConflicts', 'No errors found'),
       ResolvedRefs: cond('ResolvedRefs', true, 'ResolvedRefs', 'No errors found'),
     };
-    const status: ListenerStatus = { name: l.name, attachedRoutes: 0, supportedKinds: kinds, conditions: [] };
+    const status: ListenerStatus = {
+      name: l.name,
+      port: l.port,
+      protocol: l.protocol,
+      attachedRoutes: 0,
+      supportedKinds: kinds,
+      conditions: [],
+    };
     const finish = () => {
       status.conditions = ['Accepted', 'Conflicted', 'Programmed', 'ResolvedRefs'].map((t) => conditions[t] as Condition);
     };

@@ -28,6 +28,9 @@ export interface Condition {
 
 export interface ListenerStatus {
   name: string;
+  /** meshscope addition (not in the Kubernetes status): the listener's port and protocol, for display. */
+  port: number;
+  protocol: string;
   attachedRoutes: number;
   supportedKinds: { group: string; kind: string }[];
   conditions: Condition[];
