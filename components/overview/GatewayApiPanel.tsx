@@ -120,8 +120,8 @@ function RouteRow({ r }: { r: RouteStatusModel }) {
           </tr>
         </thead>
         <tbody>
-          {r.rules.map((rule, i) => (
-            <tr key={`${rule.name}-${i}`}>
+          {r.rules.map((rule) => (
+            <tr key={rule.name}>
               <td className="mono">{rule.name}</td>
               <td className="match">{rule.matches.join(' | ')}</td>
               <td>
