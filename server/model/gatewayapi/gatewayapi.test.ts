@@ -174,3 +174,12 @@ describe('gatewayApiRuleOf (route names of generated VirtualServices)', () => {
     expect(gatewayApiRuleOf('a~b', 'custom-name')).toBeUndefined();
   });
 });
+
+describe('validateRaw (the store keeps the last good version of an object that turns invalid)', () => {
+  it('reports the schema issues of a Gateway API object, none for a valid one', async () => {
+    const { validateRaw } = await import('../parse/objects');
+    const bad = { apiVersion: 'gateway.networking.k8s.io/v1', kind: 'HTTPRoute', metadata: { name: 'r' }, spec: { rules: [{ backendRefs: [{ port: 80 }] }] } };
+    expect(validateRaw(bad)).toEqual([{ path: 'spec.rules[0].backendRefs[0].name', message: expect.stringMatching(/required/) }]);
+    expect(validateRaw({ ...bad, spec: { rules: [{ backendRefs: [{ name: 'a', port: 80 }] }] } })).toEqual([]);
+  });
+});

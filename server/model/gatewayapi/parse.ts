@@ -3,7 +3,7 @@
 // rejected it); everything else loads.
 import type { z } from 'zod';
 import type { LoadError, ObjectMeta, Origin } from '../mesh';
-import { stripNulls, zodIssues } from '../schema/common';
+import { type PathIssue, stripNulls, zodIssues } from '../schema/common';
 import { gatewayClassSpec, gatewaySpec, grpcRouteSpec, httpRouteSpec, l4RouteSpec, referenceGrantSpec } from './schema';
 import type { GatewayApiKind, GatewayApiObjects, GwObject } from './types';
 
@@ -46,6 +46,12 @@ const SCHEMAS: Record<GatewayApiKind, { schema: z.ZodType; bucket: keyof Gateway
   TLSRoute: { schema: l4RouteSpec, bucket: 'tlsRoutes' },
   ReferenceGrant: { schema: referenceGrantSpec, bucket: 'referenceGrants' },
 };
+
+/** The located schema issues of one Gateway API spec (what the API server would refuse); [] when valid. */
+export function gatewayApiSpecIssues(kind: GatewayApiKind, spec: unknown): PathIssue[] {
+  const res = SCHEMAS[kind].schema.safeParse(stripNulls(spec ?? {}));
+  return res.success ? [] : zodIssues(res.error, 'spec');
+}
 
 export function parseGatewayApi(raws: readonly RawGwObject[]): { objects: GatewayApiObjects; errors: LoadError[] } {
   const objects = emptyGatewayApi();

@@ -17,7 +17,7 @@ import type { PathIssue } from '../schema/common';
 import { unknownFields } from './unknownFields';
 import { validateIstioSpec, validateKubeBody } from './validate';
 import type { KubeEndpointSlice, KubePod, KubeService, KubeWorkload } from '../schema/kube';
-import { GATEWAY_API_VERSIONS, type RawGwObject } from '../gatewayapi/parse';
+import { GATEWAY_API_VERSIONS, gatewayApiSpecIssues, type RawGwObject } from '../gatewayapi/parse';
 import { GATEWAY_API_GROUP, type GatewayApiKind, isGatewayApiKind } from '../gatewayapi/types';
 
 export interface KubeObject<T> {
@@ -131,7 +131,7 @@ export function validateRaw(raw: RawObject): PathIssue[] {
   if (c.type !== 'istio' && c.type !== 'kube' && c.type !== 'gatewayApi') return [];
   const meta = parseMeta(raw, c.kind, 0);
   if (!meta.meta) return meta.issues;
-  if (c.type === 'gatewayApi') return [];
+  if (c.type === 'gatewayApi') return gatewayApiSpecIssues(c.kind, raw.spec);
   return c.type === 'istio' ? validateIstioSpec(c.kind, raw.spec).issues : validateKubeBody(c.kind, raw).issues;
 }
 
