@@ -29,7 +29,7 @@ export function gatewayTraceHref(proxyId: string, port: number, path = '/'): str
   return `${proxyHref(proxyId)}?${q.toString()}`;
 }
 
-function GatewayRow({ g }: { g: GatewayStatusModel }) {
+export function GatewayRow({ g }: { g: GatewayStatusModel }) {
   const firstPort = g.listeners[0]?.port ?? 80;
   return (
     <article className="gwapi-gateway" data-testid="gwapi-gateway" data-name={`${g.namespace}/${g.name}`}>
@@ -85,7 +85,7 @@ function GatewayRow({ g }: { g: GatewayStatusModel }) {
 const parentName = (p: RouteStatusModel['parents'][number]['parentRef'], ns: string) =>
   `${p.kind} ${p.namespace ?? ns}/${p.name}${p.sectionName ? `:${p.sectionName}` : ''}${p.port !== undefined ? ` port ${p.port}` : ''}`;
 
-function RouteRow({ r }: { r: RouteStatusModel }) {
+export function RouteRow({ r }: { r: RouteStatusModel }) {
   return (
     <article className="gwapi-route" data-testid="gwapi-route" data-name={`${r.namespace}/${r.name}`}>
       <h3>
