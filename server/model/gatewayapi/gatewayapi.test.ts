@@ -178,8 +178,52 @@ describe('gatewayApiRuleOf (route names of generated VirtualServices)', () => {
 describe('validateRaw (the store keeps the last good version of an object that turns invalid)', () => {
   it('reports the schema issues of a Gateway API object, none for a valid one', async () => {
     const { validateRaw } = await import('../parse/objects');
-    const bad = { apiVersion: 'gateway.networking.k8s.io/v1', kind: 'HTTPRoute', metadata: { name: 'r' }, spec: { rules: [{ backendRefs: [{ port: 80 }] }] } };
+    const bad = {
+      apiVersion: 'gateway.networking.k8s.io/v1',
+      kind: 'HTTPRoute',
+      metadata: { name: 'r' },
+      spec: { rules: [{ backendRefs: [{ port: 80 }] }] },
+    };
     expect(validateRaw(bad)).toEqual([{ path: 'spec.rules[0].backendRefs[0].name', message: expect.stringMatching(/required/) }]);
     expect(validateRaw({ ...bad, spec: { rules: [{ backendRefs: [{ name: 'a', port: 80 }] }] } })).toEqual([]);
+  });
+});
+
+describe('createCorsFilter (conversion.go)', () => {
+  it('* → an origin-shaped regex, exact, trailing * → prefix, inner * → anchored regex; maxAge default 5s; unmatched preflights IGNORE', () => {
+    const s = snap(
+      svc('a'),
+      gateway([{ name: 'http', port: 80, protocol: 'HTTP' }]),
+      route('r', {
+        parentRefs: [{ name: 'gw' }],
+        rules: [
+          {
+            filters: [
+              {
+                type: 'CORS',
+                cors: {
+                  allowOrigins: ['*', 'https://example.com', 'https://app.*', 'https://*.example.com'],
+                  allowMethods: ['GET'],
+                  allowCredentials: true,
+                },
+              },
+            ],
+            backendRefs: [{ name: 'a', port: 80 }],
+          },
+        ],
+      }),
+    );
+    expect(s.virtualServices[0]?.spec.http?.[0]?.corsPolicy).toEqual({
+      allowOrigins: [
+        { regex: '^[a-zA-Z][a-zA-Z0-9+.-]*://[^/\\s?#]+$' },
+        { exact: 'https://example.com' },
+        { prefix: 'https://app.' },
+        { regex: '^https://.*\\.example\\.com$' },
+      ],
+      allowCredentials: true,
+      allowMethods: ['GET'],
+      maxAge: '5s',
+      unmatchedPreflights: 'IGNORE',
+    });
   });
 });

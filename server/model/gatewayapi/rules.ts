@@ -4,6 +4,7 @@
 // A rule is converted once per match (the caller splits matches) and named `<ns>.<route>.<rule index>`
 // unless the rule has a name.
 import type {
+  CorsPolicy,
   Destination,
   HeaderOperations,
   HTTPMirrorPolicy,
@@ -175,6 +176,29 @@ function mirror(ctx: BackendContext, f: NonNullable<HTTPRouteFilter['requestMirr
   return { m };
 }
 
+const quoteMeta = (s: string): string => s.replace(/[\\.+*?()|[\]{}^$]/g, '\\$&');
+
+/** createCorsFilter: `*` → an origin-shaped regex, no wildcard → exact, one trailing `*` → prefix, else a regex. */
+function cors(f: NonNullable<HTTPRouteFilter['cors']>): CorsPolicy {
+  const out: CorsPolicy = {};
+  const origins: StringMatch[] = [];
+  for (const o of f.allowOrigins) {
+    if (o === '') continue;
+    if (o === '*') origins.push({ regex: '^[a-zA-Z][a-zA-Z0-9+.-]*://[^/\\s?#]+$' });
+    else if (!o.includes('*')) origins.push({ exact: o });
+    else if (o.indexOf('*') === o.length - 1) origins.push({ prefix: o.slice(0, -1) });
+    else origins.push({ regex: `^${quoteMeta(o).replaceAll('\\*', '.*')}$` });
+  }
+  if (origins.length) out.allowOrigins = origins;
+  if (f.allowCredentials) out.allowCredentials = true;
+  if (f.allowMethods.length) out.allowMethods = [...f.allowMethods];
+  if (f.allowHeaders.length) out.allowHeaders = [...f.allowHeaders];
+  if (f.exposeHeaders.length) out.exposeHeaders = [...f.exposeHeaders];
+  if (f.maxAge > 0) out.maxAge = `${f.maxAge}s`;
+  out.unmatchedPreflights = 'IGNORE';
+  return out;
+}
+
 /** Go time.ParseDuration subset → proto duration string (`1.5s`), or undefined when zero/invalid. */
 function goDuration(s: string | undefined): string | undefined {
   if (!s) return undefined;
@@ -209,6 +233,7 @@ function applyFilters(ctx: BackendContext, vs: HTTPRoute, filters: HTTPRouteFilt
       if (m) vs.mirrors = [...(vs.mirrors ?? []), m];
       else if (error) soft = error;
     } else if (!grpc && f.type === 'RequestRedirect' && f.requestRedirect) vs.redirect = redirect(f.requestRedirect);
+    else if (!grpc && f.type === 'CORS' && f.cors) vs.corsPolicy = cors(f.cors);
     else if (!grpc && f.type === 'URLRewrite' && f.urlRewrite) {
       const r = rewrite(f.urlRewrite);
       if (r) vs.rewrite = r;

@@ -49,6 +49,17 @@ export const filter = z.object({
     }),
   ),
   urlRewrite: opt(z.object({ hostname: opt(str), path: opt(pathModifier) })),
+  // HTTPCORSFilter; maxAge defaults to 5 (seconds).
+  cors: opt(
+    z.object({
+      allowOrigins: list(str),
+      allowCredentials: opt(z.boolean()),
+      allowMethods: list(str),
+      allowHeaders: list(str),
+      exposeHeaders: list(str),
+      maxAge: z.number().int().min(0).default(5),
+    }),
+  ),
   requestMirror: opt(
     z.object({
       backendRef: objectRef,

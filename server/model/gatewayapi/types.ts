@@ -48,6 +48,14 @@ export interface HTTPRouteFilter {
   responseHeaderModifier?: HeaderModifier;
   requestRedirect?: { scheme?: string; hostname?: string; path?: PathModifier; port?: number; statusCode: number };
   urlRewrite?: { hostname?: string; path?: PathModifier };
+  cors?: {
+    allowOrigins: string[];
+    allowCredentials?: boolean;
+    allowMethods: string[];
+    allowHeaders: string[];
+    exposeHeaders: string[];
+    maxAge: number;
+  };
   requestMirror?: {
     backendRef: { group: string; kind: string; name: string; namespace?: string; port?: number };
     percent?: number;
