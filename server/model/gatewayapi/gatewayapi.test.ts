@@ -227,3 +227,26 @@ describe('createCorsFilter (conversion.go)', () => {
     });
   });
 });
+
+describe('computeRoute: a hard conversion error drops the whole route', () => {
+  it('an unsupported filter type → ResolvedRefs InvalidFilter, and no VirtualService for any rule', () => {
+    const s = snap(
+      svc('a'),
+      gateway([{ name: 'http', port: 80, protocol: 'HTTP' }]),
+      route('r', {
+        parentRefs: [{ name: 'gw' }],
+        rules: [
+          { backendRefs: [{ name: 'a', port: 80 }] },
+          { filters: [{ type: 'ExtensionRef' }], backendRefs: [{ name: 'a', port: 80 }] },
+        ],
+      }),
+    );
+    expect(s.virtualServices).toEqual([]);
+    expect(s.gatewayApi?.routes[0]?.parents[0]?.conditions[1]).toEqual({
+      type: 'ResolvedRefs',
+      status: 'False',
+      reason: 'InvalidFilter',
+      message: 'unsupported filter type "ExtensionRef"',
+    });
+  });
+});

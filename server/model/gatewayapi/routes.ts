@@ -98,19 +98,20 @@ export function convertHttpLikeRoute(ctx: Ctx, route: GwObject<HTTPRouteSpec> | 
     const bctx = backendCtx(ctx, route, !mesh);
     const routes: HTTPRoute[] = [];
     let error: RouteError | undefined;
-    route.spec.rules.forEach((rule, n) => {
+    for (const [n, rule] of route.spec.rules.entries()) {
       const matches: (unknown | undefined)[] = rule.matches.length ? rule.matches : [undefined];
       for (const m of matches) {
         const built =
           route.kind === 'GRPCRoute'
             ? convertGrpcRule(bctx, route.meta.name, n, rule as GRPCRouteSpec['rules'][number], m as never)
             : convertHttpRule(bctx, route.meta.name, n, rule as HTTPRouteSpec['rules'][number], m as never);
+        // computeRoute: a hard error (no route) drops every route of the object, the error alone is kept.
+        if (!built.route) return { routes: [], ...(built.error ? { error: built.error } : {}) };
         if (built.error) error = built.error;
-        if (built.route) routes.push(built.route);
-        else if (built.error) return; // a hard error drops the whole route (istiod returns no routes)
+        routes.push(built.route);
       }
-    });
-    return error && !routes.length ? { routes: [], error } : { routes, ...(error ? { error } : {}) };
+    }
+    return { routes, ...(error ? { error } : {}) };
   };
   const needMesh = parents.some((p) => p.internalName === 'mesh');
   const needGw = parents.some((p) => p.internalName !== 'mesh');

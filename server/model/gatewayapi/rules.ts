@@ -220,12 +220,17 @@ interface Built {
   error?: RouteError;
 }
 
-function applyFilters(ctx: BackendContext, vs: HTTPRoute, filters: HTTPRouteFilter[], grpc: boolean): RouteError | 'hard' | undefined {
+function applyFilters(
+  ctx: BackendContext,
+  vs: HTTPRoute,
+  filters: HTTPRouteFilter[],
+  grpc: boolean,
+): RouteError | { hard: RouteError } | undefined {
   let soft: RouteError | undefined;
   for (const f of filters) {
     if (f.type === 'RequestHeaderModifier' || f.type === 'ResponseHeaderModifier') {
       const { ops, error } = headerOps(f.type === 'RequestHeaderModifier' ? f.requestHeaderModifier : f.responseHeaderModifier);
-      if (error) return 'hard';
+      if (error) return { hard: error };
       if (!ops) continue;
       vs.headers = { ...vs.headers, [f.type === 'RequestHeaderModifier' ? 'request' : 'response']: ops };
     } else if (f.type === 'RequestMirror' && f.requestMirror) {
@@ -237,7 +242,7 @@ function applyFilters(ctx: BackendContext, vs: HTTPRoute, filters: HTTPRouteFilt
     else if (!grpc && f.type === 'URLRewrite' && f.urlRewrite) {
       const r = rewrite(f.urlRewrite);
       if (r) vs.rewrite = r;
-    } else return 'hard';
+    } else return { hard: { reason: 'InvalidFilter', message: `unsupported filter type "${f.type}"` } };
   }
   return soft;
 }
@@ -293,7 +298,7 @@ export function convertHttpRule(
   const vs: HTTPRoute = { name: ruleName(ctx.namespace, routeName, index, rule.name) };
   if (match) vs.match = [httpMatch(match)];
   const soft = applyFilters(ctx, vs, rule.filters, false);
-  if (soft === 'hard') return { error: { reason: 'InvalidFilter', message: 'unsupported or invalid filter' } };
+  if (soft && 'hard' in soft) return { error: soft.hard };
   if (rule.retry) {
     const retryOn = ['connect-failure', 'refused-stream', 'unavailable', 'cancelled', ...(rule.retry.codes ?? []).map(String)];
     const attempts = rule.retry.attempts ?? 2;
@@ -329,7 +334,7 @@ export function convertGrpcRule(
     vs.match = [m];
   }
   const soft = applyFilters(ctx, vs, rule.filters, true);
-  if (soft === 'hard') return { error: { reason: 'InvalidFilter', message: 'unsupported or invalid filter' } };
+  if (soft && 'hard' in soft) return { error: soft.hard };
   return finishRoute(ctx, vs, rule.backendRefs, soft);
 }
 
