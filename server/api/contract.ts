@@ -14,6 +14,7 @@ export type {
   GatewayStatusModel,
   RouteStatusModel,
 } from '../model/gatewayapi/status';
+export type { MeshConfigResponse } from './meshConfig';
 export type { ConnectionSync, ProxySyncResult, SyncType, TypeSync } from './proxySync';
 export type { SimulateBody, SimulateResponse } from './simulate';
 export type { ErrorBody, XdsState } from './types';

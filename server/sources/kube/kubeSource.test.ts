@@ -104,6 +104,8 @@ describe('KubeSource: status', () => {
       'gateways.networking.istio.io',
       'grpcroutes.gateway.networking.k8s.io',
       'httproutes.gateway.networking.k8s.io',
+      // the mesh config ConfigMap (istio-system/istio only)
+      'istio-system/configmaps',
       'namespaces',
       'pods',
       'referencegrants.gateway.networking.k8s.io',
@@ -113,6 +115,7 @@ describe('KubeSource: status', () => {
       'tcproutes.gateway.networking.k8s.io',
       'tlsroutes.gateway.networking.k8s.io',
       'virtualservices.networking.istio.io',
+      'workloadentries.networking.istio.io',
     ]);
     expect(st?.resources?.services).toEqual({ state: 'connected', count: 1 });
     fake.create(service('default', 'ratings'));
