@@ -5,6 +5,7 @@ import { caCertificateAnalyzer } from './caCertificates';
 import { authorizationPoliciesAnalyzer } from './authorizationPolicies';
 import { conflictingMeshGatewayHostsAnalyzer } from './conflictingMeshGatewayHosts';
 import { subsetSelectPodAnalyzer } from './drSubsetPods';
+import { gatewayApiConditionAnalyzer } from './gatewayApiConditions';
 import { ingressGatewayPortAnalyzer } from './gatewayPorts';
 import { loadErrorAnalyzer } from './loadErrors';
 import { toFinding, type Problem } from '../model/problem';
@@ -28,6 +29,7 @@ export const ANALYZERS: readonly Analyzer[] = [
   subsetSelectPodAnalyzer,
   ingressGatewayPortAnalyzer,
   caCertificateAnalyzer,
+  gatewayApiConditionAnalyzer,
   authorizationPoliciesAnalyzer,
 ];
 
