@@ -13,7 +13,7 @@ import {
   isIstioKind,
   splitApiVersion,
 } from '../schema/kinds';
-import type { PathIssue } from '../schema/common';
+import { stripNulls, type PathIssue } from '../schema/common';
 import { unknownFields } from './unknownFields';
 import { validateIstioSpec, validateKubeBody } from './validate';
 import type { KubeEndpointSlice, KubePod, KubeService, KubeWorkload } from '../schema/kube';
@@ -109,7 +109,8 @@ function parseMeta(raw: RawObject, kind: string, index: number): MetaResult {
 }
 
 /** Validates one raw object the way the snapshot will; used by the store to keep last-good versions. */
-export function validateRaw(raw: RawObject): PathIssue[] {
+export function validateRaw(input: RawObject): PathIssue[] {
+  const raw = stripNulls(input);
   const c = classify(raw);
   if (c.type === 'invalid') return [c.issue];
   if (c.type !== 'istio' && c.type !== 'kube') return [];
@@ -132,7 +133,7 @@ export function parseInputs(inputs: readonly RawInput[]): ParsedInputs {
   const unknown = new Map<string, { count: number; first: RawInput }>();
 
   inputs.forEach((input, index) => {
-    const raw = input.object;
+    const raw = stripNulls(input.object);
     const md = (raw.metadata && typeof raw.metadata === 'object' ? raw.metadata : {}) as Record<string, unknown>;
     const rawName = typeof md.name === 'string' ? md.name : undefined;
     const rawNs = typeof md.namespace === 'string' ? md.namespace : undefined;

@@ -32,11 +32,18 @@ export function validateIstioSpec<K extends IstioKind>(
   const entry = ISTIO[kind] as SpecSchemas[K];
   const warnings: PathIssue[] = [];
   if (rawSpec === undefined || rawSpec === null) return { issues: [{ path: 'spec', message: 'missing spec' }], warnings };
-  const input = stripNulls(rawSpec);
+  let input = stripNulls(rawSpec);
+  let copied = false;
   let res = entry.schema.safeParse(input, { reportInput: true });
-  for (let round = 0; !res.success && round < 4; round++) {
+  // Each round prunes the unknown keys zod reported; a pruned key can only uncover keys nested below it, so the
+  // number of rounds is bounded by the nesting depth (the cap is a safety net).
+  for (let round = 0; !res.success && round < 32; round++) {
     const unknown = res.error.issues.filter((i) => i.code === 'unrecognized_keys');
     if (unknown.length === 0) break;
+    if (!copied) {
+      input = structuredClone(input); // never prune the caller's (the store's) raw object (stripNulls shares parts of it)
+      copied = true;
+    }
     for (const i of unknown) {
       const parent = at(input, i.path);
       for (const key of (i as { keys: string[] }).keys) {
