@@ -21,12 +21,16 @@ function cell(p: Problem, c: ProblemColumn): string | number {
   }
 }
 
-/** A row's class (severity; `stale` when the object's last good version is served) and data attributes. */
+/**
+ * A row's class (severity; `stale` when the object's last good version is served; `not-translated` for an Istio
+ * object that fails validation, kept for analysis only) and data attributes.
+ */
 function rowAttributes(p: Problem) {
   return {
-    className: `${p.severity === 'error' ? 'error' : 'warning'}${p.staleSince ? ' stale' : ''}`,
+    className: `${p.severity === 'error' ? 'error' : 'warning'}${p.staleSince ? ' stale' : ''}${p.notTranslated ? ' not-translated' : ''}`,
     'data-code': p.code,
     'data-stale-since': p.staleSince,
+    'data-not-translated': p.notTranslated ? 'true' : undefined,
   };
 }
 

@@ -59,4 +59,18 @@ describe('ProblemsTable', () => {
     expect(html).toContain('stale: last good from 2026-11-23T23:00:00.000Z');
     expect(html).toContain('<tr class="error"><td>error</td>');
   });
+
+  it('marks the note of an Istio object that is not translated (fails validation; analyzed only)', () => {
+    const note: Problem = {
+      severity: 'warning',
+      notTranslated: true,
+      message: 'not translated: fails Istio validation (1 error)',
+      file: 'mesh/vs.yaml',
+      doc: 2,
+      object: 'VirtualService shop/cart',
+    };
+    const html = renderToStaticMarkup(<ProblemsTable problems={[note]} caption="Input errors" />);
+    expect(html).toContain('<tr class="warning not-translated" data-not-translated="true">');
+    expect(html).toContain('not translated: fails Istio validation (1 error)');
+  });
 });

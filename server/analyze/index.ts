@@ -12,6 +12,8 @@ import { unreachableRulesAnalyzer } from './unreachableRules';
 import { destinationHostAnalyzer } from './vsDestinationHosts';
 import { destinationRuleAnalyzer } from './vsDestinationRules';
 import { gatewayAnalyzer } from './vsGateways';
+import { analysisView } from './view';
+import { sidecarSelectorAnalyzer } from './sidecarSelectors';
 import { byteCompare as cmp } from '../lib/compare';
 
 export type { Analyzer, AnalyzeContext, AnalyzerMeta, Finding, Level } from './types';
@@ -27,6 +29,7 @@ export const ANALYZERS: readonly Analyzer[] = [
   subsetSelectPodAnalyzer,
   ingressGatewayPortAnalyzer,
   caCertificateAnalyzer,
+  sidecarSelectorAnalyzer,
 ];
 
 export interface AnalyzeOptions {
@@ -55,7 +58,13 @@ export function compareFindings(a: Finding, b: Finding): number {
   );
 }
 
-export function analyze(snapshot: MeshSnapshot, opts: AnalyzeOptions = {}): AnalyzeResult {
+export function analyze(input: MeshSnapshot, opts: AnalyzeOptions = {}): AnalyzeResult {
+  let snapshot = input;
+  try {
+    snapshot = analysisView(input);
+  } catch {
+    // A malformed snapshot (never built by buildSnapshot): analyze what it holds; analyzers report their own failures.
+  }
   const ctx = { options: opts.options ?? DEFAULT_OPTIONS };
   const selected = ANALYZERS.filter(
     (a) => (!opts.only || opts.only.includes(a.meta.name)) && !(opts.skipLoadErrors && a === loadErrorAnalyzer),

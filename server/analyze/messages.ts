@@ -22,6 +22,18 @@ export const MESSAGES = {
     'Error',
     'The VirtualServices %s associated with mesh gateway define the same host %s which can lead to undefined behavior. This can be fixed by merging the conflicting VirtualServices into a single resource.',
   ),
+  ConflictingSidecarWorkloadSelectors: m(
+    'IST0110',
+    'ConflictingSidecarWorkloadSelectors',
+    'Error',
+    'The Sidecars %v in namespace %q select the same workload pod %q, which can lead to undefined behavior.',
+  ),
+  MultipleSidecarsWithoutWorkloadSelectors: m(
+    'IST0111',
+    'MultipleSidecarsWithoutWorkloadSelectors',
+    'Error',
+    'The Sidecars %v in namespace %q have no workload selector, which can lead to undefined behavior.',
+  ),
   VirtualServiceDestinationPortSelectorRequired: m(
     'IST0112',
     'VirtualServiceDestinationPortSelectorRequired',
@@ -60,6 +72,7 @@ export const MESSAGES = {
     'Warning',
     'The gateway is listening on a target port (port %d) that is not defined in the Service associated with its workload instances (Pod selector %s). If you need to access the gateway port through the gateway Service, it will not be available.',
   ),
+  IneffectivePolicy: m('IST0167', 'IneffectivePolicy', 'Warning', 'The policy has no impact: %s.'),
   DestinationRuleSubsetNotSelectPods: m(
     'IST0173',
     'DestinationRuleSubsetNotSelectPods',

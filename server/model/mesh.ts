@@ -183,6 +183,11 @@ export interface MeshSnapshot {
   gateways: readonly IstioConfig<'Gateway'>[];
   serviceEntries: readonly IstioConfig<'ServiceEntry'>[];
   sidecars: readonly IstioConfig<'Sidecar'>[];
+  /**
+   * Istio objects that fail Istio's validation but could be read (parse/rejected): never translated (istiod's
+   * webhook would reject them), still analyzed (as `istioctl analyze` does on files). Config order.
+   */
+  rejectedConfigs?: readonly IstioConfig[];
   /** Every input problem, located. */
   errors: readonly LoadError[];
 }

@@ -32,6 +32,11 @@ export interface Problem {
    * RFC 3339 time) is served instead ("stale: last good from <time>").
    */
   staleSince?: string;
+  /**
+   * Set on the one note per Istio object that fails Istio's validation and is therefore not translated
+   * (istiod's webhook would reject it), though analyzers still check it (server/model/parse/rejected).
+   */
+  notTranslated?: boolean;
 }
 
 /** Istio's analysis levels (pkg/config/analysis/diag/level.go, msg/messages.yaml). */

@@ -61,6 +61,7 @@ export function buildSnapshot(inputs: readonly RawInput[], opts: BuildSnapshotOp
   };
   for (const list of [parsed.services, parsed.pods, parsed.endpointSlices, parsed.workloads]) for (const o of list) imply(o.meta.namespace);
   for (const kind of Object.keys(parsed.istio) as IstioKind[]) for (const c of parsed.istio[kind]) imply(c.meta.namespace);
+  for (const c of parsed.rejected) imply(c.meta.namespace);
 
   const pods = buildPods(parsed, namespaces, anyDeclared);
 
@@ -100,6 +101,7 @@ export function buildSnapshot(inputs: readonly RawInput[], opts: BuildSnapshotOp
     gateways: istio.Gateway,
     serviceEntries: istio.ServiceEntry,
     sidecars: istio.Sidecar,
+    rejectedConfigs: parsed.rejected.sort(byCreation),
     errors: [...(opts.extraErrors ?? []).map((e) => ({ ...e })), ...errors],
   };
   return deepFreeze(snapshot);

@@ -3,6 +3,7 @@
 // (IST0106 / IST0133), so they are printed with the rest, not on stderr. Exit 1 when any finding is an Error.
 import { analyze, hasErrors, type Finding } from '../../analyze/index';
 import { DEFAULT_OPTIONS } from '../../model/mesh';
+import type { Problem } from '../../model/problem';
 import { list, oneOf, parseArgs, str, UsageError } from '../args';
 import { formatTable } from '../format';
 import { hasUsableInput, loadMesh } from '../load';
@@ -19,6 +20,19 @@ export function formatFindings(findings: readonly Finding[]): string {
   );
 }
 
+/**
+ * The Istio objects no proxy gets config from, and why: they fail Istio's validation, which istiod's validating
+ * webhook enforces (server/model/parse/rejected). Printed after the table; `-o json` keeps the contract (their
+ * IST0106 findings are there).
+ */
+export function formatNotTranslated(problems: readonly Problem[]): string {
+  const notes = problems.filter((p) => p.notTranslated);
+  if (notes.length === 0) return '';
+  const where = (p: Problem) => (p.file !== undefined ? ` (${p.file}${p.doc !== undefined ? `:${p.doc}` : ''})` : '');
+  const lines = notes.map((p) => `  ${p.object ?? ''}${where(p)}: ${p.message.replace(/^not translated: /, '')}`);
+  return `\nNot translated:\n${lines.join('\n')}\n`;
+}
+
 export async function analyzeCommand(argv: readonly string[], io: Io): Promise<number> {
   const args = parseArgs(argv, [...CONFIG_FLAGS, { name: 'output', short: 'o', kind: 'string' }]);
   const output = oneOf(args, 'output', ['json', 'table'] as const, 'table');
@@ -32,6 +46,6 @@ export async function analyzeCommand(argv: readonly string[], io: Io): Promise<n
   }
   const { findings } = analyze(snapshot, { options: DEFAULT_OPTIONS });
   if (output === 'json') writeJson(io, findings);
-  else io.stdout.write(formatFindings(findings));
+  else io.stdout.write(formatFindings(findings) + formatNotTranslated(snapshot.errors));
   return hasErrors(findings) ? 1 : 0;
 }

@@ -14,6 +14,7 @@ import {
   splitApiVersion,
 } from '../schema/kinds';
 import { stripNulls, type PathIssue } from '../schema/common';
+import { notTranslated } from './rejected';
 import { unknownFields } from './unknownFields';
 import { validateIstioSpec, validateKubeBody } from './validate';
 import type { KubeEndpointSlice, KubePod, KubeService, KubeWorkload } from '../schema/kube';
@@ -34,6 +35,8 @@ export interface ParsedInputs {
   endpointSlices: KubeObject<KubeEndpointSlice>[];
   workloads: KubeObject<KubeWorkload>[];
   istio: { [K in IstioKind]: IstioConfig<K>[] };
+  /** Istio objects that fail Istio's validation but could be read: analyzed, never translated (./rejected). */
+  rejected: IstioConfig[];
   errors: LoadError[];
 }
 
@@ -128,6 +131,7 @@ export function parseInputs(inputs: readonly RawInput[]): ParsedInputs {
     endpointSlices: [],
     workloads: [],
     istio: { VirtualService: [], DestinationRule: [], Gateway: [], ServiceEntry: [], Sidecar: [] },
+    rejected: [],
     errors: [],
   };
   const unknown = new Map<string, { count: number; first: RawInput }>();
@@ -160,7 +164,13 @@ export function parseInputs(inputs: readonly RawInput[]): ParsedInputs {
     if (c.type === 'istio') {
       const res = validateIstioSpec(c.kind, raw.spec);
       fail(c.kind, res.warnings, meta.namespace, 'warning');
-      if (!res.spec) return fail(c.kind, res.issues, meta.namespace);
+      if (!res.spec) {
+        fail(c.kind, res.issues, meta.namespace);
+        // Kept for analysis when readable, never translated: istiod's validating webhook would reject it (./rejected).
+        if (res.rejected) out.rejected.push({ kind: c.kind, apiVersion, meta, spec: res.rejected, origin: { ...input.origin } } as IstioConfig);
+        out.errors.push(locate(notTranslated(c.kind, meta, res.issues.length, res.rejected !== undefined), input.origin));
+        return;
+      }
       const cfg = { kind: c.kind, apiVersion, meta, spec: res.spec, origin: { ...input.origin } };
       (out.istio[c.kind] as IstioConfig[]).push(cfg as IstioConfig);
       return;
