@@ -45,7 +45,8 @@ export const sidecarSelectorAnalyzer: Analyzer = {
         continue;
       }
       const pods = s.pods.filter((p) => p.namespace === ns && selects(labels, p.labels));
-      if (pods.length === 0) out.push(report('ReferencedResourceNotFound', sc, 'spec.workloadSelector.labels', 'selector', selectorString(labels)));
+      if (pods.length === 0)
+        out.push(report('ReferencedResourceNotFound', sc, 'spec.workloadSelector.labels', 'selector', selectorString(labels)));
       for (const p of pods) byPod.set(p, [...(byPod.get(p) ?? []), sc]);
     }
     const ineffective = new Set<IstioConfig<'Sidecar'>>();
@@ -60,7 +61,8 @@ export const sidecarSelectorAnalyzer: Analyzer = {
         continue;
       }
       if (list.length < 2) continue;
-      for (const sc of list) out.push(report('ConflictingSidecarWorkloadSelectors', sc, 'metadata.name', names(list), pod.namespace, pod.name));
+      for (const sc of list)
+        out.push(report('ConflictingSidecarWorkloadSelectors', sc, 'metadata.name', names(list), pod.namespace, pod.name));
     }
     for (const [ns, list] of namespaceWide) {
       if (namespaceInAmbient(s, ns)) {

@@ -167,7 +167,8 @@ export function parseInputs(inputs: readonly RawInput[]): ParsedInputs {
       if (!res.spec) {
         fail(c.kind, res.issues, meta.namespace);
         // Kept for analysis when readable, never translated: istiod's validating webhook would reject it (./rejected).
-        if (res.rejected) out.rejected.push({ kind: c.kind, apiVersion, meta, spec: res.rejected, origin: { ...input.origin } } as IstioConfig);
+        if (res.rejected)
+          out.rejected.push({ kind: c.kind, apiVersion, meta, spec: res.rejected, origin: { ...input.origin } } as IstioConfig);
         out.errors.push(locate(notTranslated(c.kind, meta, res.issues.length, res.rejected !== undefined), input.origin));
         return;
       }

@@ -77,7 +77,10 @@ export function validateIstioSpec<K extends IstioKind>(kind: K, rawSpec: unknown
       const zero = ZERO[(i as { expected?: string }).expected ?? ''];
       if (!parent || typeof parent !== 'object' || key === undefined || zero === undefined) continue;
       (parent as Record<PropertyKey, unknown>)[key] = zero();
-      missing.push({ path: formatPath('spec', i.path), message: `required field missing (expected ${(i as { expected?: string }).expected})` });
+      missing.push({
+        path: formatPath('spec', i.path),
+        message: `required field missing (expected ${(i as { expected?: string }).expected})`,
+      });
     }
     res = entry.schema.safeParse(input, { reportInput: true });
   }
