@@ -5,6 +5,7 @@
 // Like Istio's (`ConsistOf`), the comparison is a multiset: every expected message, nothing else, from that analyzer.
 // Every object of every input must load: incomplete ones (null lists, no spec, no destination) included.
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
@@ -330,6 +331,8 @@ describe("Istio's analyzer grid (analyzers_test.go testGrid) on meshscope's own 
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/Error\s+IST0106\s+Gateway shop\/storefront\s+spec\.servers\s/);
     expect(r.stdout).toMatch(/Error\s+IST0101\s+Gateway shop\/storefront\s+spec\.selector\s/);
+    const lines = readFileSync(file('gateway-no-workload.yaml'), 'utf8').split('\n');
+    expect(r.stdout).toContain(`gateway-no-workload.yaml:0 (line ${lines.indexOf('  selector:') + 1})  Referenced selector not found`);
     expect(r.stdout).toContain('\nNot translated:\n  Gateway shop/storefront (');
     expect(r.stdout).toContain("fails Istio validation (1 error), so istiod's validating webhook would reject it");
   });
@@ -354,6 +357,9 @@ describe("Istio's analyzer grid (analyzers_test.go testGrid) on meshscope's own 
       message: 'Referenced selector not found: "app=ghost"',
       path: 'spec.workloadSelector.labels',
     });
+    // Located at the line of its field in the file: the `labels:` key under the ghost Sidecar's workloadSelector.
+    const text = readFileSync(file('sidecar-selector.yaml'), 'utf8').split('\n');
+    expect(ghost.origin).toMatchObject({ source: 'file', doc: 5, line: text.indexOf('    labels: {app: ghost}') + 1 });
     const conflict = findings.find((f) => f.object === 'Sidecar shop/cart-a')!;
     expect(conflict.message).toBe(
       'The Sidecars [cart-a cart-b] in namespace "shop" select the same workload pod "cart", which can lead to undefined behavior.',

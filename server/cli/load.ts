@@ -1,7 +1,8 @@
 // CLI input loading: --config paths (files, dirs, `-` for stdin) → one MeshSnapshot, errors printed located.
 import { buildSnapshot } from '../model/snapshot';
 import type { LoadError, MeshSnapshot } from '../model/mesh';
-import { loadPaths } from '../sources/file/loadPaths';
+import { addLines, type ReadText, readTextFile } from '../sources/file/lines';
+import { loadPaths, STDIN_FILE } from '../sources/file/loadPaths';
 import type { RawInput } from '../sources/types';
 
 export interface LoadedMesh {
@@ -9,6 +10,8 @@ export interface LoadedMesh {
   errors: readonly LoadError[];
   /** The raw inputs the snapshot was built from (what `meshscope diff` overlays a draft on). */
   inputs: readonly RawInput[];
+  /** Reads a --config file's text again (stdin: the text already read), to locate problems at their line. */
+  readText: ReadText;
 }
 
 export async function readStdin(stream: NodeJS.ReadableStream = process.stdin): Promise<string> {
@@ -27,7 +30,8 @@ export async function loadMesh(
     ...(stdin !== undefined ? { stdin } : {}),
   });
   const snapshot = buildSnapshot(loaded.inputs, { version: 1, extraErrors: loaded.errors });
-  return { snapshot, errors: snapshot.errors, inputs: loaded.inputs };
+  const readText: ReadText = (file) => (file === STDIN_FILE ? stdin : readTextFile(file));
+  return { snapshot, errors: addLines(snapshot.errors, readText), inputs: loaded.inputs, readText };
 }
 
 /** Whether anything the mesh model knows about was loaded (else the CLI exits non-zero). */

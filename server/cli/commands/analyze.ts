@@ -7,10 +7,33 @@ import type { Problem } from '../../model/problem';
 import { list, oneOf, parseArgs, str, UsageError } from '../args';
 import { formatTable } from '../format';
 import { hasUsableInput, loadMesh } from '../load';
+import { addLines, type ReadText } from '../../sources/file/lines';
 import { CONFIG_FLAGS, writeJson, type Io } from './common';
 
 export const originText = (f: Finding): string =>
-  f.origin?.file !== undefined ? (f.origin.doc !== undefined ? `${f.origin.file}:${f.origin.doc}` : f.origin.file) : '';
+  f.origin?.file !== undefined
+    ? (f.origin.doc !== undefined ? `${f.origin.file}:${f.origin.doc}` : f.origin.file) +
+      (f.origin.line !== undefined ? ` (line ${f.origin.line})` : '')
+    : '';
+
+/** Each finding read from a file located at its line (`origin.line`): the line of its field, else of its object. */
+export function withLines(findings: readonly Finding[], readText: ReadText): Finding[] {
+  const at = addLines(
+    findings.map(
+      (f): Pick<Problem, 'file' | 'doc' | 'path' | 'object' | 'line'> => ({
+        file: f.origin?.file,
+        doc: f.origin?.doc,
+        path: f.path,
+        object: f.object,
+      }),
+    ),
+    readText,
+  );
+  return findings.map((f, i) => {
+    const line = at[i]?.line;
+    return line === undefined || !f.origin ? f : { ...f, origin: { ...f.origin, line } };
+  });
+}
 
 export function formatFindings(findings: readonly Finding[]): string {
   if (findings.length === 0) return 'No validation issues found.\n';
@@ -28,7 +51,8 @@ export function formatFindings(findings: readonly Finding[]): string {
 export function formatNotTranslated(problems: readonly Problem[]): string {
   const notes = problems.filter((p) => p.notTranslated);
   if (notes.length === 0) return '';
-  const where = (p: Problem) => (p.file !== undefined ? ` (${p.file}${p.doc !== undefined ? `:${p.doc}` : ''})` : '');
+  const where = (p: Problem) =>
+    p.file !== undefined ? ` (${p.file}${p.doc !== undefined ? `:${p.doc}` : ''}${p.line !== undefined ? `, line ${p.line}` : ''})` : '';
   const lines = notes.map((p) => `  ${p.object ?? ''}${where(p)}: ${p.message.replace(/^not translated: /, '')}`);
   return `\nNot translated:\n${lines.join('\n')}\n`;
 }
@@ -39,13 +63,16 @@ export async function analyzeCommand(argv: readonly string[], io: Io): Promise<n
   const paths = list(args, 'config');
   if (paths.length === 0) throw new UsageError('--config PATH is required (files, directories, or - for stdin)');
   const ns = str(args, 'namespace');
-  const { snapshot } = await loadMesh(paths, { ...(ns ? { namespace: ns } : {}), ...(io.stdin ? { stdin: io.stdin } : {}) });
+  const { snapshot, errors, readText } = await loadMesh(paths, {
+    ...(ns ? { namespace: ns } : {}),
+    ...(io.stdin ? { stdin: io.stdin } : {}),
+  });
   if (!hasUsableInput(snapshot) && snapshot.errors.length === 0) {
     io.stderr.write('error: nothing usable was loaded from the given --config paths\n');
     return 1;
   }
-  const { findings } = analyze(snapshot, { options: DEFAULT_OPTIONS });
+  const findings = withLines(analyze(snapshot, { options: DEFAULT_OPTIONS }).findings, readText);
   if (output === 'json') writeJson(io, findings);
-  else io.stdout.write(formatFindings(findings) + formatNotTranslated(snapshot.errors));
+  else io.stdout.write(formatFindings(findings) + formatNotTranslated(errors));
   return hasErrors(findings) ? 1 : 0;
 }
