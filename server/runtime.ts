@@ -29,6 +29,7 @@ import { Store } from './sources/store';
 import { AdsServer, type AdsServerOptions, type ConnectionStatus } from './xds/server';
 import type { AdsLimits } from './xds/limits';
 import type { Source, SourceSink, SourceStatus } from './sources/types';
+import { inputFileReader } from './sources/file/lines';
 
 export interface MeshscopeRuntime {
   readonly config: RuntimeConfig;
@@ -248,6 +249,7 @@ function createRuntime(config: RuntimeConfig, configError?: string, overrides: A
       sync,
       xds,
       now: new Date().toISOString(),
+      readText: inputFileReader(() => store.inputs()),
     }),
     subscribe(listener) {
       if (!lastSnapshot) lastSnapshot = store.snapshot();

@@ -4,7 +4,7 @@ import type { ReactNode } from 'react';
 import { levelOf, type Problem } from '@/server/model/problem';
 
 /** A column: its header is its name. `level` is Istio's spelling of the severity (Error, Warning, Info). */
-export type ProblemColumn = 'severity' | 'level' | 'code' | 'file' | 'doc' | 'object' | 'path' | 'message';
+export type ProblemColumn = 'severity' | 'level' | 'code' | 'file' | 'doc' | 'line' | 'object' | 'path' | 'message';
 
 const MONO: ReadonlySet<ProblemColumn> = new Set(['code', 'file', 'object', 'path']);
 
@@ -34,8 +34,8 @@ function rowAttributes(p: Problem) {
   };
 }
 
-/** Input errors and translation problems: where each one is (file, document, object, field path). */
-export const LOCATED_COLUMNS: readonly ProblemColumn[] = ['severity', 'file', 'doc', 'object', 'path', 'message'];
+/** Input errors and translation problems: where each one is (file, document, line, object, field path). */
+export const LOCATED_COLUMNS: readonly ProblemColumn[] = ['severity', 'file', 'doc', 'line', 'object', 'path', 'message'];
 /** Analyzer findings: Istio's level and code, the object and field path. */
 export const FINDING_COLUMNS: readonly ProblemColumn[] = ['level', 'code', 'object', 'path', 'message'];
 

@@ -7,7 +7,7 @@ import type { Problem } from '../../model/problem';
 import { list, oneOf, parseArgs, str, UsageError } from '../args';
 import { formatTable } from '../format';
 import { hasUsableInput, loadMesh } from '../load';
-import { addLines, type ReadText } from '../../sources/file/lines';
+import { findingsWithLines } from '../../sources/file/lines';
 import { CONFIG_FLAGS, writeJson, type Io } from './common';
 
 export const originText = (f: Finding): string =>
@@ -15,25 +15,6 @@ export const originText = (f: Finding): string =>
     ? (f.origin.doc !== undefined ? `${f.origin.file}:${f.origin.doc}` : f.origin.file) +
       (f.origin.line !== undefined ? ` (line ${f.origin.line})` : '')
     : '';
-
-/** Each finding read from a file located at its line (`origin.line`): the line of its field, else of its object. */
-export function withLines(findings: readonly Finding[], readText: ReadText): Finding[] {
-  const at = addLines(
-    findings.map(
-      (f): Pick<Problem, 'file' | 'doc' | 'path' | 'object' | 'line'> => ({
-        file: f.origin?.file,
-        doc: f.origin?.doc,
-        path: f.path,
-        object: f.object,
-      }),
-    ),
-    readText,
-  );
-  return findings.map((f, i) => {
-    const line = at[i]?.line;
-    return line === undefined || !f.origin ? f : { ...f, origin: { ...f.origin, line } };
-  });
-}
 
 export function formatFindings(findings: readonly Finding[]): string {
   if (findings.length === 0) return 'No validation issues found.\n';
@@ -71,7 +52,7 @@ export async function analyzeCommand(argv: readonly string[], io: Io): Promise<n
     io.stderr.write('error: nothing usable was loaded from the given --config paths\n');
     return 1;
   }
-  const findings = withLines(analyze(snapshot, { options: DEFAULT_OPTIONS }).findings, readText);
+  const findings = findingsWithLines(analyze(snapshot, { options: DEFAULT_OPTIONS }).findings, readText);
   if (output === 'json') writeJson(io, findings);
   else io.stdout.write(formatFindings(findings) + formatNotTranslated(errors));
   return hasErrors(findings) ? 1 : 0;

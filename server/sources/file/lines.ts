@@ -5,7 +5,8 @@
 import { readFileSync, statSync } from 'node:fs';
 import { isMap, isSeq, LineCounter, type Node, parseAllDocuments } from 'yaml';
 import { pathSegments } from '../../lib/yamlPath';
-import type { Problem } from '../../model/problem';
+import type { RawInput } from '../../model/inputs';
+import type { Finding, Problem } from '../../model/problem';
 import { DEFAULT_FILE_LIMITS } from './parseFile';
 
 type Locatable = Pick<Problem, 'file' | 'doc' | 'path' | 'object' | 'line'>;
@@ -23,6 +24,21 @@ export const readTextFile: ReadText = (file) => {
     return undefined;
   }
 };
+
+/**
+ * ReadText limited to the files that `inputs` were read from (file and demo sources): a server locates its
+ * problems without ever reading a path it was not given.
+ */
+export function inputFileReader(inputs: () => readonly RawInput[]): ReadText {
+  let known: Set<string> | undefined;
+  return (file) => {
+    if (!known) {
+      known = new Set();
+      for (const i of inputs()) if ((i.origin.source === 'file' || i.origin.source === 'demo') && i.origin.file) known.add(i.origin.file);
+    }
+    return known.has(file) ? readTextFile(file) : undefined;
+  };
+}
 
 interface ParsedFile {
   docs: (Node | null)[];
@@ -90,4 +106,16 @@ function offsetOf(root: Node, path: string | undefined): number | undefined {
     } else break;
   }
   return at;
+}
+
+/** Each finding about an object read from a file, located at its line (`origin.line`). */
+export function findingsWithLines(findings: readonly Finding[], read: ReadText): Finding[] {
+  const at = addLines(
+    findings.map((f): Locatable => ({ file: f.origin?.file, doc: f.origin?.doc, path: f.path, object: f.object })),
+    read,
+  );
+  return findings.map((f, i) => {
+    const line = at[i]?.line;
+    return line === undefined || !f.origin ? f : { ...f, origin: { ...f.origin, line } };
+  });
 }
