@@ -37,6 +37,11 @@ const VS_GATEWAYS = 'virtualservice.GatewayAnalyzer';
 const UNREACHABLE = 'schema.ValidationAnalyzer.VirtualService';
 const CA = 'destinationrule.CaCertificateAnalyzer';
 const SUBSETS = 'destinationrule.SubsetSelectPodAnalyzer';
+const CONFLICTING_GATEWAYS = 'gateway.ConflictingGatewayAnalyzer';
+const bothShops: Message[] = [
+  ['IST0145', 'Gateway edge/shop-a'],
+  ['IST0145', 'Gateway edge/shop-b'],
+];
 
 const cases: GridCase[] = [
   {
@@ -264,6 +269,36 @@ const cases: GridCase[] = [
     ],
   },
   { istio: 'destinationrule with both cacerts', analyzer: CA, files: ['dr-ca-with-ca.yaml'], expected: [] },
+  { istio: 'conflicting gateways detect', analyzer: CONFLICTING_GATEWAYS, files: ['gateways-conflicting.yaml'], expected: bothShops },
+  {
+    istio: 'gateways with different port are non-conflicting',
+    analyzer: CONFLICTING_GATEWAYS,
+    files: ['gateways-different-port.yaml'],
+    expected: [],
+  },
+  {
+    istio: 'conflicting gateways with multiple port declarations',
+    analyzer: CONFLICTING_GATEWAYS,
+    files: ['gateways-conflicting-ports.yaml'],
+    expected: bothShops,
+  },
+  {
+    istio: 'conflicting gateways detect by sub selector',
+    analyzer: CONFLICTING_GATEWAYS,
+    files: ['gateways-conflicting-subselector.yaml'],
+    expected: bothShops,
+  },
+  { istio: 'conflicting gateways detect: no port', analyzer: CONFLICTING_GATEWAYS, files: ['gateways-no-port.yaml'], expected: [] },
+  {
+    istio: 'Analyze conflicting gateway with list type',
+    analyzer: CONFLICTING_GATEWAYS,
+    files: ['gateways-list.yaml'],
+    expected: [
+      ['IST0145', 'Gateway edge/shop'],
+      ['IST0145', 'Gateway edge/shop-list-a'],
+      ['IST0145', 'Gateway edge/shop-list-b'],
+    ],
+  },
   {
     istio: 'DestinationRuleWithFakeHost',
     analyzer: SUBSETS,

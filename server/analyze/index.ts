@@ -14,6 +14,7 @@ import { destinationRuleAnalyzer } from './vsDestinationRules';
 import { gatewayAnalyzer } from './vsGateways';
 import { analysisView } from './view';
 import { sidecarSelectorAnalyzer } from './sidecarSelectors';
+import { conflictingGatewayAnalyzer } from './conflictingGateways';
 import { byteCompare as cmp } from '../lib/compare';
 
 export type { Analyzer, AnalyzeContext, AnalyzerMeta, Finding, Level } from './types';
@@ -30,6 +31,7 @@ export const ANALYZERS: readonly Analyzer[] = [
   ingressGatewayPortAnalyzer,
   caCertificateAnalyzer,
   sidecarSelectorAnalyzer,
+  conflictingGatewayAnalyzer,
 ];
 
 export interface AnalyzeOptions {

@@ -66,6 +66,7 @@ export const MESSAGES = {
     'one or more host %v defined in VirtualService %s not found in Gateway %s.',
   ),
   SchemaWarning: m('IST0133', 'SchemaWarning', 'Warning', 'Schema validation warning: %v'),
+  ConflictingGateways: m('IST0145', 'ConflictingGateways', 'Error', 'Conflict with gateways %s (workload selector %s, port %s, hosts %v).'),
   GatewayPortNotDefinedOnService: m(
     'IST0162',
     'GatewayPortNotDefinedOnService',

@@ -85,9 +85,12 @@ export function validateIstioSpec<K extends IstioKind>(kind: K, rawSpec: unknown
     res = entry.schema.safeParse(input, { reportInput: true });
   }
   if (!res.success) return { issues: zodIssues(res.error, 'spec'), warnings };
-  const checked = entry.check(res.data);
-  // A required field left out is reported once: by Istio's own check when it has one for that field.
-  const issues = [...missing.filter((m) => !checked.some((c) => c.path === m.path)), ...checked];
+  // A required field left out is reported once: by Istio's own check when it has one for that field; the
+  // checks of the fields inside a message left out (read as an empty message) say nothing more.
+  const absentMessages = missing.filter((m) => m.message.endsWith('(expected object)')).map((m) => m.path);
+  const inside = (i: PathIssue) => absentMessages.some((p) => i.path.startsWith(`${p}.`) || i.path.startsWith(`${p}[`));
+  const checked = entry.check(res.data).filter((c) => !inside(c));
+  const issues = [...missing.filter((m) => !inside(m) && !checked.some((c) => c.path === m.path)), ...checked];
   return issues.length ? { rejected: res.data, issues, warnings } : { spec: res.data, issues, warnings };
 }
 
