@@ -300,6 +300,12 @@ const cases: GridCase[] = [
     ],
   },
   {
+    istio: 'Route Rule no effect on Ingress',
+    analyzer: DEST_HOSTS,
+    files: ['vs-ingress-subset.yaml'],
+    expected: [['IST0140', 'VirtualService shop/storefront']],
+  },
+  {
     istio: 'DestinationRuleWithFakeHost',
     analyzer: SUBSETS,
     files: ['dr-fake-host.yaml'],

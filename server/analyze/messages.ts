@@ -66,6 +66,12 @@ export const MESSAGES = {
     'one or more host %v defined in VirtualService %s not found in Gateway %s.',
   ),
   SchemaWarning: m('IST0133', 'SchemaWarning', 'Warning', 'Schema validation warning: %v'),
+  IngressRouteRulesNotAffected: m(
+    'IST0140',
+    'IngressRouteRulesNotAffected',
+    'Warning',
+    'Subset in virtual service %s has no effect on ingress gateway %s requests',
+  ),
   ConflictingGateways: m('IST0145', 'ConflictingGateways', 'Error', 'Conflict with gateways %s (workload selector %s, port %s, hosts %v).'),
   GatewayPortNotDefinedOnService: m(
     'IST0162',
