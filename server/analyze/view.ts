@@ -11,6 +11,7 @@ const LIST_OF: Readonly<Record<string, keyof MeshSnapshot>> = {
   Gateway: 'gateways',
   ServiceEntry: 'serviceEntries',
   Sidecar: 'sidecars',
+  WorkloadEntry: 'workloadEntries',
 };
 
 export function analysisView(snapshot: MeshSnapshot): MeshSnapshot {

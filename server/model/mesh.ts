@@ -30,6 +30,8 @@ export interface IstioConfig<K extends IstioKind = IstioKind> {
   meta: ObjectMeta;
   spec: IstioSpecs[K];
   origin: Origin;
+  /** status.conditions as type → status ("True"/"False"/…), when the object carries any (WorkloadEntry health). */
+  conditions?: Readonly<Record<string, string>>;
 }
 
 /** A located problem with the inputs or their translation: the one Problem type (./problem). */
@@ -116,6 +118,10 @@ export interface EndpointModel {
   /** LB weight; 1 unless a WorkloadEntry says otherwise. */
   weight: number;
   healthy: boolean;
+  /** WorkloadEntry endpoints: the entry's network, its workload name (the entry's name) and TLS mode (workloads.ts). */
+  network?: string;
+  workloadName?: string;
+  tlsMode?: string;
 }
 
 export interface PodModel {
@@ -183,6 +189,7 @@ export interface MeshSnapshot {
   gateways: readonly IstioConfig<'Gateway'>[];
   serviceEntries: readonly IstioConfig<'ServiceEntry'>[];
   sidecars: readonly IstioConfig<'Sidecar'>[];
+  workloadEntries: readonly IstioConfig<'WorkloadEntry'>[];
   /**
    * Istio objects that fail Istio's validation but could be read (parse/rejected): never translated (istiod's
    * webhook would reject them), still analyzed (as `istioctl analyze` does on files). Config order.

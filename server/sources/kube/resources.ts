@@ -45,6 +45,7 @@ export const WATCHED_RESOURCES: readonly WatchedResource[] = [
   istio('Gateway', 'gateways'),
   istio('ServiceEntry', 'serviceentries'),
   istio('Sidecar', 'sidecars'),
+  istio('WorkloadEntry', 'workloadentries'),
 ];
 
 /** `plural` or `plural.group` (as kubectl names it): the key of a resource in the source status. */
