@@ -1,6 +1,7 @@
 // CLI input loading: --config paths (files, dirs, `-` for stdin) → one MeshSnapshot, errors printed located.
 import { buildSnapshot } from '../model/snapshot';
 import type { LoadError, MeshSnapshot } from '../model/mesh';
+import type { MeshConfigOverride } from '../model/parse/meshSource';
 import { addLines, type ReadText, readTextFile } from '../sources/file/lines';
 import { loadPaths, STDIN_FILE } from '../sources/file/loadPaths';
 import type { RawInput } from '../sources/types';
@@ -22,14 +23,18 @@ export async function readStdin(stream: NodeJS.ReadableStream = process.stdin): 
 
 export async function loadMesh(
   paths: readonly string[],
-  opts: { namespace?: string; stdin?: () => Promise<string> } = {},
+  opts: { namespace?: string; stdin?: () => Promise<string>; meshConfig?: MeshConfigOverride } = {},
 ): Promise<LoadedMesh> {
   const stdin = paths.includes('-') ? await (opts.stdin ?? (() => readStdin()))() : undefined;
   const loaded = await loadPaths([...paths], {
     ...(opts.namespace ? { namespace: opts.namespace } : {}),
     ...(stdin !== undefined ? { stdin } : {}),
   });
-  const snapshot = buildSnapshot(loaded.inputs, { version: 1, extraErrors: loaded.errors });
+  const snapshot = buildSnapshot(loaded.inputs, {
+    version: 1,
+    extraErrors: loaded.errors,
+    ...(opts.meshConfig ? { meshConfig: opts.meshConfig } : {}),
+  });
   const readText: ReadText = (file) => (file === STDIN_FILE ? stdin : readTextFile(file));
   return { snapshot, errors: addLines(snapshot.errors, readText), inputs: loaded.inputs, readText };
 }

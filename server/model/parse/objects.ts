@@ -16,6 +16,7 @@ import {
 import { stripNulls, type PathIssue } from '../schema/common';
 import { notTranslated } from './rejected';
 import { unknownFields } from './unknownFields';
+import { isMeshConfigMap, meshConfigMapIssues } from './meshSource';
 import { validateIstioSpec, validateKubeBody } from './validate';
 import type { KubeEndpointSlice, KubePod, KubeService, KubeWorkload } from '../schema/kube';
 
@@ -114,6 +115,7 @@ function parseMeta(raw: RawObject, kind: string, index: number): MetaResult {
 /** Validates one raw object the way the snapshot will; used by the store to keep last-good versions. */
 export function validateRaw(input: RawObject): PathIssue[] {
   const raw = stripNulls(input);
+  if (isMeshConfigMap(raw)) return meshConfigMapIssues(raw);
   const c = classify(raw);
   if (c.type === 'invalid') return [c.issue];
   if (c.type !== 'istio' && c.type !== 'kube') return [];

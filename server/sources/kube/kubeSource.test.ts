@@ -100,6 +100,8 @@ describe('KubeSource: status', () => {
       'destinationrules.networking.istio.io',
       'endpointslices.discovery.k8s.io',
       'gateways.networking.istio.io',
+      // the mesh config ConfigMap (istio-system/istio only)
+      'istio-system/configmaps',
       'namespaces',
       'pods',
       'serviceentries.networking.istio.io',
