@@ -4,6 +4,7 @@ import { optionsOf, type MeshSnapshot, type TranslateOptions } from '../model/me
 import { caCertificateAnalyzer } from './caCertificates';
 import { conflictingMeshGatewayHostsAnalyzer } from './conflictingMeshGatewayHosts';
 import { subsetSelectPodAnalyzer } from './drSubsetPods';
+import { gatewayApiConditionAnalyzer } from './gatewayApiConditions';
 import { ingressGatewayPortAnalyzer } from './gatewayPorts';
 import { loadErrorAnalyzer } from './loadErrors';
 import { toFinding, type Problem } from '../model/problem';
@@ -32,6 +33,7 @@ export const ANALYZERS: readonly Analyzer[] = [
   caCertificateAnalyzer,
   sidecarSelectorAnalyzer,
   conflictingGatewayAnalyzer,
+  gatewayApiConditionAnalyzer,
 ];
 
 export interface AnalyzeOptions {
