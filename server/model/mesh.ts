@@ -183,8 +183,29 @@ export interface MeshSnapshot {
   gateways: readonly IstioConfig<'Gateway'>[];
   serviceEntries: readonly IstioConfig<'ServiceEntry'>[];
   sidecars: readonly IstioConfig<'Sidecar'>[];
+  /** Secrets by metadata (never their data); absent or `known: false` when no Secret source exists. */
+  secrets?: SecretIndex;
   /** Every input problem, located. */
   errors: readonly LoadError[];
+}
+
+/** A Secret as meshscope knows it: metadata and type, never its data (./secrets). */
+export interface SecretModel {
+  name: string;
+  namespace: string;
+  /** `kubernetes.io/tls`, `Opaque`, …; '' when only metadata is known (a metadata-only watch carries no type). */
+  type: string;
+  origin: Origin;
+}
+
+/**
+ * The Secrets meshscope knows of. `known` is false when no Secret source exists (files without any Secret,
+ * a cluster without the opt-in Secret RBAC): then nothing can be said about a credential being missing.
+ */
+export interface SecretIndex {
+  known: boolean;
+  /** `namespace/name` → Secret. */
+  byKey: ReadonlyMap<string, SecretModel>;
 }
 
 /** Key of `MeshSnapshot.endpoints`. */

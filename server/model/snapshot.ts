@@ -10,11 +10,17 @@ import { buildPods } from './parse/pods';
 import { proxyOf } from './proxyIdentity';
 import { kubeServices, serviceEntryServices } from './parse/services';
 import { byteCompare as cmp } from '../lib/compare';
+import { convertIngresses, type IngressMeshOptions } from './ingress';
+import { buildSecretIndex } from './secretIndex';
 
 export interface BuildSnapshotOptions {
   version: number;
   domainSuffix?: string;
   extraErrors?: readonly LoadError[];
+  /** MeshConfig's ingress fields (istiod's defaults when absent). */
+  ingressMesh?: IngressMeshOptions;
+  /** A Secret source is watching (kube with the opt-in Secret RBAC): Secrets are known even when there are none. */
+  secretsWatched?: boolean;
 }
 
 const time = (ts: string): number => {
@@ -65,6 +71,11 @@ export function buildSnapshot(inputs: readonly RawInput[], opts: BuildSnapshotOp
   const pods = buildPods(parsed, namespaces, anyDeclared);
 
   const istio = parsed.istio;
+  // Kubernetes Ingress → generated Gateways and VirtualServices (istiod's ingress controller), merged with the rest.
+  const ingress = convertIngresses({ ...parsed, domainSuffix, ...(opts.ingressMesh ? { mesh: opts.ingressMesh } : {}) });
+  istio.Gateway.push(...ingress.gateways);
+  istio.VirtualService.push(...ingress.virtualServices);
+  errors.push(...ingress.errors);
   for (const kind of Object.keys(istio) as IstioKind[]) (istio[kind] as IstioConfig[]).sort(byCreation);
 
   const k8s = kubeServices(parsed.services, domainSuffix);
@@ -100,6 +111,7 @@ export function buildSnapshot(inputs: readonly RawInput[], opts: BuildSnapshotOp
     gateways: istio.Gateway,
     serviceEntries: istio.ServiceEntry,
     sidecars: istio.Sidecar,
+    secrets: buildSecretIndex(parsed.secrets, opts.secretsWatched ?? false),
     errors: [...(opts.extraErrors ?? []).map((e) => ({ ...e })), ...errors],
   };
   return deepFreeze(snapshot);

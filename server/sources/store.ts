@@ -8,6 +8,7 @@
 import type { LoadError, MeshSnapshot } from '../model/mesh';
 import { validateRaw } from '../model/parse/objects';
 import { buildSnapshot } from '../model/snapshot';
+import { redactSecret } from '../model/secrets';
 import { endpointsOnlyChange, rawKey, sameObject } from './storeKeys';
 import type { RawInput, SourceSink, SourceStatus } from './types';
 
@@ -112,7 +113,8 @@ export class Store implements SourceSink {
     const next = new Map<string, RawInput>();
     const unkeyed: RawInput[] = [];
     const own: LoadError[] = [];
-    for (const input of inputs) {
+    for (const given of inputs) {
+      const input = { ...given, object: redactSecret(given.object) };
       const key = rawKey(input.object);
       if (key === undefined) {
         unkeyed.push(input);
@@ -139,7 +141,9 @@ export class Store implements SourceSink {
     this.schedule();
   }
 
-  upsert(sourceId: string, input: RawInput): void {
+  upsert(sourceId: string, given: RawInput): void {
+    // Key material never enters the store, whatever the source (DESIGN.md §6).
+    const input = { ...given, object: redactSecret(given.object) };
     const state = this.state(sourceId);
     const key = rawKey(input.object);
     if (key === undefined) {

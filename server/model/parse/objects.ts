@@ -17,6 +17,8 @@ import type { PathIssue } from '../schema/common';
 import { unknownFields } from './unknownFields';
 import { validateIstioSpec, validateKubeBody } from './validate';
 import type { KubeEndpointSlice, KubePod, KubeService, KubeWorkload } from '../schema/kube';
+import type { KubeIngress, KubeIngressClass, KubeSecret } from '../schema/ingress';
+import { redactSecret } from '../secrets';
 
 export interface KubeObject<T> {
   kind: string;
@@ -33,6 +35,10 @@ export interface ParsedInputs {
   pods: KubeObject<KubePod>[];
   endpointSlices: KubeObject<KubeEndpointSlice>[];
   workloads: KubeObject<KubeWorkload>[];
+  ingresses: KubeObject<KubeIngress>[];
+  ingressClasses: KubeObject<KubeIngressClass>[];
+  /** Metadata and type only (redacted on entry). */
+  secrets: KubeObject<KubeSecret>[];
   istio: { [K in IstioKind]: IstioConfig<K>[] };
   errors: LoadError[];
 }
@@ -126,13 +132,16 @@ export function parseInputs(inputs: readonly RawInput[]): ParsedInputs {
     pods: [],
     endpointSlices: [],
     workloads: [],
+    ingresses: [],
+    ingressClasses: [],
+    secrets: [],
     istio: { VirtualService: [], DestinationRule: [], Gateway: [], ServiceEntry: [], Sidecar: [] },
     errors: [],
   };
   const unknown = new Map<string, { count: number; first: RawInput }>();
 
   inputs.forEach((input, index) => {
-    const raw = input.object;
+    const raw = redactSecret(input.object);
     const md = (raw.metadata && typeof raw.metadata === 'object' ? raw.metadata : {}) as Record<string, unknown>;
     const rawName = typeof md.name === 'string' ? md.name : undefined;
     const rawNs = typeof md.namespace === 'string' ? md.namespace : undefined;
@@ -182,6 +191,15 @@ export function parseInputs(inputs: readonly RawInput[]): ParsedInputs {
         break;
       case 'EndpointSlice':
         out.endpointSlices.push(obj);
+        break;
+      case 'Ingress':
+        out.ingresses.push(obj);
+        break;
+      case 'IngressClass':
+        out.ingressClasses.push(obj);
+        break;
+      case 'Secret':
+        out.secrets.push(obj);
         break;
       default:
         out.workloads.push(obj);

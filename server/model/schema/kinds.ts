@@ -15,13 +15,16 @@ export const KUBE_KINDS: Readonly<Record<string, string>> = {
   Deployment: 'apps',
   ReplicaSet: 'apps',
   StatefulSet: 'apps',
+  Ingress: 'networking.k8s.io',
+  IngressClass: 'networking.k8s.io',
+  /** Metadata and type only: data/stringData are discarded where objects enter (../secrets redactSecret). */
+  Secret: '',
 };
 
-/** Kinds that are recognised and deliberately not read. Secrets are never read (DESIGN.md §6). */
+/** Kinds that are recognised and deliberately not read. (Secrets: only metadata and type are read, DESIGN.md §6.) */
 export const IGNORED_KINDS = new Set([
   'ServiceAccount',
   'ConfigMap',
-  'Secret',
   'Role',
   'RoleBinding',
   'ClusterRole',
@@ -30,7 +33,6 @@ export const IGNORED_KINDS = new Set([
   'Endpoints',
   'HorizontalPodAutoscaler',
   'PodDisruptionBudget',
-  'Ingress',
   'NetworkPolicy',
   'Job',
   'CronJob',
@@ -76,6 +78,7 @@ export const CLUSTER_SCOPED_KINDS = new Set([
   'StorageClass',
   'APIService',
   'ClusterIssuer',
+  'IngressClass',
 ]);
 
 export const isIstioKind = (kind: string): kind is IstioKind => (ISTIO_KINDS as readonly string[]).includes(kind);
