@@ -108,6 +108,8 @@ function walk(config: EnvoyConfig, ctx: SimCtx, a: Acc): void {
   const cp = pickChain(lp.listener, ctx);
   a.rejected.push(...cp.rejected);
   a.notes.push(...cp.notes);
+  // traffic.go matchFilterChain: more than one equally specific chain is ErrMultipleFilterChain.
+  if (cp.ambiguous) return void (a.error = 'multiple filter chains matched');
   if (!cp.chain) return void (a.error = 'no filter chains matched');
   a.filterChain = cp.name;
   const tlsChain = terminatesTls(cp.chain);
