@@ -12,6 +12,7 @@ import { clusterEndpoints, sourceOf, tcpTarget, type Target } from './action';
 import { normalizeRequest, type Rejection, type SimCtx, type SimRequest, type SimResult } from './types';
 
 export type { SimRequest, SimResult, Rejection, SimSource, SimRedirect, SimMode, SimProtocol, SimTls } from './types';
+export type { SimHeaderChange, SimRewrite } from './requestChanges';
 export type { EnvoyConfig } from '../envoy/dumpReader';
 
 interface Acc {
@@ -46,8 +47,12 @@ function finish(a: Acc): SimResult {
   if (w?.redirect) r.redirect = w.redirect;
   if (t?.kind === 'direct') r.directResponse = { status: t.status, ...(t.body !== undefined ? { body: t.body } : {}) };
   if (w?.runtimeFraction !== undefined) r.runtimeFraction = w.runtimeFraction;
+  if (w?.rewrite) r.rewrite = w.rewrite;
+  if (w?.requestHeaders) r.requestHeaders = w.requestHeaders;
+  if (w?.virtualCluster !== undefined) r.virtualCluster = w.virtualCluster;
   r.rejected = [...a.rejected, ...(w?.rejected ?? [])];
-  if (a.notes.length > 0) r.notes = a.notes;
+  const notes = [...a.notes, ...(w?.notes ?? [])];
+  if (notes.length > 0) r.notes = notes;
   const error = a.error ?? w?.error;
   if (error !== undefined) r.error = error;
   return r;

@@ -1,4 +1,5 @@
 // The simulator's request and result (DESIGN.md §3 `meshscope simulate`).
+import type { SimHeaderChange, SimRewrite } from './requestChanges';
 export type SimMode = 'outbound' | 'inbound' | 'gateway';
 export type SimProtocol = 'http' | 'http2' | 'tcp';
 export type SimTls = 'plaintext' | 'tls';
@@ -67,6 +68,12 @@ export interface SimResult {
   directResponse?: { status: number; body?: string };
   /** Probability that the matched route's runtime_fraction lets the request through (when < 1). */
   runtimeFraction?: number;
+  /** meshscope extension: the path / host the route rewrites the forwarded request to. */
+  rewrite?: SimRewrite;
+  /** meshscope extension: request header changes on the forwarded request, in the order Envoy applies them. */
+  requestHeaders?: SimHeaderChange[];
+  /** meshscope extension: the virtual cluster the request is counted against (`other` when none matches). */
+  virtualCluster?: string;
   rejected: Rejection[];
   /** Things worth knowing that are not failures (e.g. a referenced cluster missing from the config). */
   notes?: string[];

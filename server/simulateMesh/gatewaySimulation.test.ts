@@ -128,3 +128,39 @@ describe('TestIngress (shared TLS cert conflict)', () => {
     expect(call(80, '/alphabet', false)?.error).toBe('no route matched');
   });
 });
+
+describe('what the gateway forwards: rewritten path and host, header changes (route.go applyHTTPRouteDestination, TranslateHeadersOperations)', () => {
+  const mesh = meshFromYaml(
+    [
+      gatewayPod,
+      service('web', 'default', 8000),
+      gateway('gw', 'default', `hosts: [shop.example.com]\nport: {name: http, number: 80, protocol: HTTP}`),
+      `apiVersion: networking.istio.io/v1
+kind: VirtualService
+metadata: {name: shop, namespace: default}
+spec:
+  hosts: [shop.example.com]
+  gateways: [gw]
+  http:
+  - match: [{uri: {prefix: /api/}}]
+    rewrite: {uri: /, authority: web.internal}
+    headers:
+      request:
+        set: {x-env: prod}
+        remove: [x-debug]
+    route: [{destination: {host: web}}]
+`,
+    ].join('---\n'),
+  );
+  const gw = proxyWith(mesh, 'istio-system', { istio: 'ingressgateway' }).id;
+
+  it('reports the upstream path and authority and the header operations', () => {
+    const r = simulateProxy(mesh, gw, { mode: 'gateway', port: 80, host: 'shop.example.com', path: '/api/items?page=2' });
+    expect(r?.cluster).toBe('outbound|8000||web.default.svc.cluster.local');
+    expect(r?.rewrite).toEqual({ path: '/items?page=2', host: 'web.internal' });
+    expect(r?.requestHeaders).toEqual([
+      { op: 'remove', name: 'x-debug', from: 'route' },
+      { op: 'set', name: 'x-env', value: 'prod', from: 'route' },
+    ]);
+  });
+});
