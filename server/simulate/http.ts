@@ -3,10 +3,10 @@ import { obj, objs, str, type J } from './json';
 import { hostStripping, selectVirtualHost } from './virtualHost';
 import { matchRoute } from './routeMatch';
 import { routeTarget, sourceOf, type Target } from './action';
-import type { Rejection, SimCtx, SimRedirect, SimSource } from './types';
+import type { Rejection, SimCtx, SimHeaderChange, SimRedirect, SimRewrite, SimSource } from './types';
 import { stripPort } from './types';
 import { applyForwardedProto } from './forwardedProto';
-import { requestChanges, type SimHeaderChange, type SimRewrite } from './requestChanges';
+import { requestChanges } from './requestChanges';
 
 export interface HttpWalk {
   routeConfig?: string;

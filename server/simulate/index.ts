@@ -12,7 +12,7 @@ import { clusterEndpoints, sourceOf, tcpTarget, type Target } from './action';
 import { normalizeRequest, type Rejection, type SimCtx, type SimRequest, type SimResult } from './types';
 
 export type { SimRequest, SimResult, Rejection, SimSource, SimRedirect, SimMode, SimProtocol, SimTls } from './types';
-export type { SimHeaderChange, SimRewrite } from './requestChanges';
+export type { SimHeaderChange, SimRewrite } from './types';
 export type { EnvoyConfig } from '../envoy/dumpReader';
 
 interface Acc {

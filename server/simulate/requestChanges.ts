@@ -7,26 +7,7 @@
 // (removals before additions; HeaderValueOption.append_action).
 import { arr, bool, isObj, obj, objs, str, type J } from './json';
 import { matchHeaders } from './headerMatch';
-import type { SimCtx } from './types';
-
-export interface SimHeaderChange {
-  /** set = OVERWRITE_IF_EXISTS_OR_ADD, append = APPEND_IF_EXISTS_OR_ADD, addIfAbsent = ADD_IF_ABSENT, overwriteIfExists, remove. */
-  op: 'set' | 'append' | 'addIfAbsent' | 'overwriteIfExists' | 'remove';
-  name: string;
-  /** As configured: may hold Envoy format strings such as %DOWNSTREAM_REMOTE_ADDRESS%. */
-  value?: string;
-  /** Where it is configured. */
-  from: 'route' | 'virtualHost' | 'routeConfig' | 'weightedCluster';
-}
-
-export interface SimRewrite {
-  /** The :path sent upstream (query string kept) when the route rewrites it. */
-  path?: string;
-  /** The :authority sent upstream when the route rewrites it. */
-  host?: string;
-  /** auto_host_rewrite: the host becomes the chosen endpoint's hostname (DNS clusters). */
-  autoHost?: boolean;
-}
+import type { SimCtx, SimHeaderChange, SimRewrite } from './types';
 
 export interface RequestChanges {
   rewrite?: SimRewrite;

@@ -1,5 +1,4 @@
 // The simulator's request and result (DESIGN.md §3 `meshscope simulate`).
-import type { SimHeaderChange, SimRewrite } from './requestChanges';
 export type SimMode = 'outbound' | 'inbound' | 'gateway';
 export type SimProtocol = 'http' | 'http2' | 'tcp';
 export type SimTls = 'plaintext' | 'tls';
@@ -50,6 +49,25 @@ export interface SimRedirect {
   status: number;
   /** The Location Envoy would send. */
   location: string;
+}
+
+export interface SimHeaderChange {
+  /** set = OVERWRITE_IF_EXISTS_OR_ADD, append = APPEND_IF_EXISTS_OR_ADD, addIfAbsent = ADD_IF_ABSENT, overwriteIfExists, remove. */
+  op: 'set' | 'append' | 'addIfAbsent' | 'overwriteIfExists' | 'remove';
+  name: string;
+  /** As configured: may hold Envoy format strings such as %DOWNSTREAM_REMOTE_ADDRESS%. */
+  value?: string;
+  /** Where it is configured. */
+  from: 'route' | 'virtualHost' | 'routeConfig' | 'weightedCluster';
+}
+
+export interface SimRewrite {
+  /** The :path sent upstream (query string kept) when the route rewrites it. */
+  path?: string;
+  /** The :authority sent upstream when the route rewrites it. */
+  host?: string;
+  /** auto_host_rewrite: the host becomes the chosen endpoint's hostname (DNS clusters). */
+  autoHost?: boolean;
 }
 
 export interface SimResult {

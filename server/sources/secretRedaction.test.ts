@@ -53,3 +53,17 @@ describe('Secrets given to the store', () => {
     expect([...(snap.secrets?.byKey.keys() ?? [])].sort()).toEqual(['ns/a', 'ns/b']);
   });
 });
+
+describe('Secrets known through a watching source', () => {
+  it('a kube source watching secrets makes them known even when none exist', () => {
+    const store = new Store({ debounceMs: 1, maxDelayMs: 5 });
+    stores.push(store);
+    expect(store.snapshot().secrets?.known).toBe(false);
+    store.status({ id: 'kube', kind: 'kube', state: 'connected', resources: { secrets: { state: 'connected', count: 0 } } });
+    store.flush();
+    expect(store.snapshot().secrets?.known).toBe(true);
+    store.status({ id: 'kube', kind: 'kube', state: 'connected', resources: {} });
+    store.flush();
+    expect(store.snapshot().secrets?.known).toBe(false);
+  });
+});

@@ -105,7 +105,25 @@ export class Store implements SourceSink {
   }
 
   status(status: SourceStatus): void {
+    const watched = this.secretsWatched();
     this.statusById.set(status.id, status);
+    if (this.secretsWatched() !== watched) {
+      // Secrets became known (or unknown): credentials may now be missing, or no longer knowably so.
+      this.pendingErrors = true;
+      this.schedule();
+    }
+  }
+
+  /** A Kubernetes source watches Secrets (their metadata; the opt-in RBAC allows it). */
+  private secretsWatched(): boolean {
+    for (const s of this.statusById.values())
+      if (
+        s.kind === 'kube' &&
+        s.state !== 'stopped' &&
+        Object.keys(s.resources ?? {}).some((k) => k === 'secrets' || k.endsWith('/secrets'))
+      )
+        return true;
+    return false;
   }
 
   replace(sourceId: string, inputs: readonly RawInput[], errors: readonly LoadError[] = []): void {
@@ -268,6 +286,7 @@ export class Store implements SourceSink {
       version: this.version,
       ...(this.domainSuffix !== undefined ? { domainSuffix: this.domainSuffix } : {}),
       extraErrors: errors,
+      secretsWatched: this.secretsWatched(),
     });
   }
 }
