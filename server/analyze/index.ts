@@ -55,7 +55,15 @@ export function compareFindings(a: Finding, b: Finding): number {
   );
 }
 
-export function analyze(snapshot: MeshSnapshot, opts: AnalyzeOptions = {}): AnalyzeResult {
+/** The snapshot as `istioctl analyze` sees the inputs: without the configs istiod generates (Ingress → Gateway/VirtualService). */
+function userConfigs(s: MeshSnapshot): MeshSnapshot {
+  const generated = (c: { generatedBy?: unknown } | null | undefined) => c?.generatedBy !== undefined;
+  if (!s.virtualServices.some(generated) && !s.gateways.some(generated)) return s;
+  return { ...s, virtualServices: s.virtualServices.filter((c) => !generated(c)), gateways: s.gateways.filter((c) => !generated(c)) };
+}
+
+export function analyze(given: MeshSnapshot, opts: AnalyzeOptions = {}): AnalyzeResult {
+  const snapshot = userConfigs(given);
   const ctx = { options: opts.options ?? DEFAULT_OPTIONS };
   const selected = ANALYZERS.filter(
     (a) => (!opts.only || opts.only.includes(a.meta.name)) && !(opts.skipLoadErrors && a === loadErrorAnalyzer),

@@ -26,5 +26,6 @@ export const loadErrorAnalyzer: Analyzer = {
     description: 'Reports the located schema and load errors of the inputs',
     inputs: ['*'],
   },
-  analyze: (s) => s.errors.map(loadErrorFinding),
+  // Info-level notes (e.g. an Ingress of another class, not served by Istio) are not schema findings.
+  analyze: (s) => s.errors.filter((e) => e.severity !== 'info').map(loadErrorFinding),
 };

@@ -30,6 +30,11 @@ export interface IstioConfig<K extends IstioKind = IstioKind> {
   meta: ObjectMeta;
   spec: IstioSpecs[K];
   origin: Origin;
+  /**
+   * Set on configs istiod generates from other inputs (e.g. a Kubernetes Ingress): the object it came from.
+   * Translated like any other; `istioctl analyze` never sees them, so neither do the analyzers.
+   */
+  generatedBy?: { kind: string; namespace: string; name: string };
 }
 
 /** A located problem with the inputs or their translation: the one Problem type (./problem). */

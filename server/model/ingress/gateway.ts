@@ -53,5 +53,6 @@ export function convertIngressGateway(
     },
     spec: { selector: ingressGatewaySelector(mesh), servers },
     origin: { ...ing.origin },
+    generatedBy: { kind: 'Ingress', namespace, name },
   };
 }

@@ -232,3 +232,18 @@ describe('rules → VirtualServices', () => {
     expect(s.errors).toContainEqual(expect.objectContaining({ path: 'spec.rules[0].http.paths[1].backend' }));
   });
 });
+
+describe('generated configs are marked', () => {
+  it('Gateway and VirtualService carry generatedBy (the Ingress), for tools that must not treat them as user input', () => {
+    const s = snap([
+      ingress(
+        'w',
+        'ns',
+        { rules: [{ host: 'a.example', http: { paths: [{ path: '/', pathType: 'Prefix', backend: backend('a', 80) }] } }] },
+        istioClass.metadata,
+      ),
+    ]);
+    expect(s.gateways[0]!.generatedBy).toEqual({ kind: 'Ingress', namespace: 'ns', name: 'w' });
+    expect(s.virtualServices[0]!.generatedBy).toEqual({ kind: 'Ingress', namespace: 'ns', name: 'w' });
+  });
+});

@@ -155,6 +155,7 @@ export function convertIngressVirtualServices(
       },
       spec: { hosts: [host], gateways: [`${INGRESS_NAMESPACE}/${ingressGatewayName(first.meta.name, first.meta.namespace)}`], http },
       origin: { ...first.origin },
+      generatedBy: { kind: 'Ingress', namespace: first.meta.namespace, name: first.meta.name },
     });
   }
   return out;
