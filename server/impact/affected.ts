@@ -155,6 +155,8 @@ function scopeOfKey(scope: Scope, key: string, indexes: readonly Index[], option
       break;
     case 'EndpointSlice':
     case 'Pod':
+    // A WorkloadEntry is picked only by selectors of its own namespace (parse/workloads.ts).
+    case 'WorkloadEntry':
     case 'Deployment':
     case 'ReplicaSet':
     case 'StatefulSet':

@@ -346,6 +346,14 @@ export interface IstioSpecs {
   Gateway: GatewaySpec;
   ServiceEntry: ServiceEntrySpec;
   Sidecar: SidecarSpec;
+  WorkloadEntry: WorkloadEntrySpec;
 }
 export type IstioKind = keyof IstioSpecs;
-export const ISTIO_KINDS: readonly IstioKind[] = ['VirtualService', 'DestinationRule', 'Gateway', 'ServiceEntry', 'Sidecar'];
+export const ISTIO_KINDS: readonly IstioKind[] = [
+  'VirtualService',
+  'DestinationRule',
+  'Gateway',
+  'ServiceEntry',
+  'Sidecar',
+  'WorkloadEntry',
+];

@@ -35,6 +35,8 @@ export interface IstioConfig<K extends IstioKind = IstioKind> {
    * Translated like any other; `istioctl analyze` never sees them, so neither do the analyzers.
    */
   generatedBy?: { kind: string; namespace: string; name: string };
+  /** status.conditions as type → status ("True"/"False"/…), when the object carries any (WorkloadEntry health). */
+  conditions?: Readonly<Record<string, string>>;
 }
 
 /** A located problem with the inputs or their translation: the one Problem type (./problem). */
@@ -121,6 +123,10 @@ export interface EndpointModel {
   /** LB weight; 1 unless a WorkloadEntry says otherwise. */
   weight: number;
   healthy: boolean;
+  /** WorkloadEntry endpoints: the entry's network, its workload name (the entry's name) and TLS mode (workloads.ts). */
+  network?: string;
+  workloadName?: string;
+  tlsMode?: string;
 }
 
 export interface PodModel {
@@ -190,6 +196,7 @@ export interface MeshSnapshot {
   sidecars: readonly IstioConfig<'Sidecar'>[];
   /** Secrets by metadata (never their data); absent or `known: false` when no Secret source exists. */
   secrets?: SecretIndex;
+  workloadEntries: readonly IstioConfig<'WorkloadEntry'>[];
   /** Every input problem, located. */
   errors: readonly LoadError[];
 }

@@ -3,7 +3,8 @@
 import type { IstioKind } from './istio';
 import type { EndpointModel, IstioConfig, LoadError, MeshSnapshot, NamespaceModel, ProxyModel, ServiceModel } from './mesh';
 import type { RawInput } from './inputs';
-import { type EndpointIndex, kubeEndpoints, serviceEntryEndpoints, sortEndpoints } from './parse/endpoints';
+import { type EndpointIndex, kubeEndpoints, kubeWorkloadEntryEndpoints, serviceEntryEndpoints, sortEndpoints } from './parse/endpoints';
+import { podInstance, workloadEntryHealthy, workloadEntryInstance } from './parse/workloads';
 import { locate, parseInputs } from './parse/objects';
 import { objectKey } from './schema/kinds';
 import { buildPods } from './parse/pods';
@@ -91,7 +92,14 @@ export function buildSnapshot(inputs: readonly RawInput[], opts: BuildSnapshotOp
   const nodeLabels = new Map(parsed.nodes.map((n) => [n.meta.name, n.meta.labels]));
   const endpoints: EndpointIndex = new Map();
   kubeEndpoints(k8s, parsed.endpointSlices, pods, nodeLabels, endpoints);
-  serviceEntryEndpoints(sePairs, pods, endpoints);
+  // Workload instances (istiod's serviceentry controller): ready pods (kube/controller/pod.go only hands ready
+  // pods with an IP to it), then WorkloadEntries.
+  const instances = [
+    ...pods.filter((p) => p.ready && p.ip).map(podInstance),
+    ...istio.WorkloadEntry.filter(workloadEntryHealthy).map((we) => workloadEntryInstance(we.spec, we.meta.name, we.meta.namespace)),
+  ];
+  kubeWorkloadEntryEndpoints(k8s, instances, endpoints);
+  serviceEntryEndpoints(sePairs, instances, endpoints);
   sortEndpoints(endpoints);
 
   const proxies: ProxyModel[] = pods.filter((p) => p.proxy !== 'none').map(proxyOf);
@@ -112,6 +120,7 @@ export function buildSnapshot(inputs: readonly RawInput[], opts: BuildSnapshotOp
     serviceEntries: istio.ServiceEntry,
     sidecars: istio.Sidecar,
     secrets: buildSecretIndex(parsed.secrets, opts.secretsWatched ?? false),
+    workloadEntries: istio.WorkloadEntry,
     errors: [...(opts.extraErrors ?? []).map((e) => ({ ...e })), ...errors],
   };
   return deepFreeze(snapshot);

@@ -135,7 +135,7 @@ export function parseInputs(inputs: readonly RawInput[]): ParsedInputs {
     ingresses: [],
     ingressClasses: [],
     secrets: [],
-    istio: { VirtualService: [], DestinationRule: [], Gateway: [], ServiceEntry: [], Sidecar: [] },
+    istio: { VirtualService: [], DestinationRule: [], Gateway: [], ServiceEntry: [], Sidecar: [], WorkloadEntry: [] },
     errors: [],
   };
   const unknown = new Map<string, { count: number; first: RawInput }>();
@@ -169,8 +169,10 @@ export function parseInputs(inputs: readonly RawInput[]): ParsedInputs {
       const res = validateIstioSpec(c.kind, raw.spec);
       fail(c.kind, res.warnings, meta.namespace, 'warning');
       if (!res.spec) return fail(c.kind, res.issues, meta.namespace);
-      const cfg = { kind: c.kind, apiVersion, meta, spec: res.spec, origin: { ...input.origin } };
-      (out.istio[c.kind] as IstioConfig[]).push(cfg as IstioConfig);
+      const cfg: IstioConfig = { kind: c.kind, apiVersion, meta, spec: res.spec as never, origin: { ...input.origin } };
+      const conditions = statusConditions(raw.status);
+      if (conditions) cfg.conditions = conditions;
+      (out.istio[c.kind] as IstioConfig[]).push(cfg);
       return;
     }
     const res = validateKubeBody(c.kind, raw);
@@ -216,6 +218,16 @@ export function parseInputs(inputs: readonly RawInput[]): ParsedInputs {
     out.errors.push(locate(e, first.origin));
   }
   return out;
+}
+
+/** status.conditions[] → { type: status }, or undefined when there are none. */
+function statusConditions(status: unknown): Record<string, string> | undefined {
+  const list = status && typeof status === 'object' ? (status as { conditions?: unknown }).conditions : undefined;
+  if (!Array.isArray(list)) return undefined;
+  const out: Record<string, string> = {};
+  for (const c of list)
+    if (c && typeof c === 'object' && typeof c.type === 'string' && typeof c.status === 'string') out[c.type] = c.status;
+  return Object.keys(out).length > 0 ? out : undefined;
 }
 
 export function locate(e: LoadError, origin: Origin): LoadError {

@@ -116,6 +116,7 @@ describe('KubeSource: status', () => {
       'services',
       'sidecars.networking.istio.io',
       'virtualservices.networking.istio.io',
+      'workloadentries.networking.istio.io',
     ]);
     expect(st?.resources?.services).toEqual({ state: 'connected', count: 1 });
     fake.create(service('default', 'ratings'));

@@ -51,6 +51,7 @@ export const WATCHED_RESOURCES: readonly WatchedResource[] = [
   istio('Gateway', 'gateways'),
   istio('ServiceEntry', 'serviceentries'),
   istio('Sidecar', 'sidecars'),
+  istio('WorkloadEntry', 'workloadentries'),
 ];
 
 /**

@@ -32,6 +32,7 @@ export const DEFAULT_FAKE_RESOURCES: readonly FakeResource[] = [
   istio('Gateway', 'gateways'),
   istio('ServiceEntry', 'serviceentries'),
   istio('Sidecar', 'sidecars'),
+  istio('WorkloadEntry', 'workloadentries'),
 ];
 
 export type ParsedPath =

@@ -8,12 +8,13 @@
 // emits the PERMISSIVE chains that do not terminate TLS (plaintext HTTP/TCP, and TLS passed through
 // as TCP) and leaves out the mTLS-terminating ones. The TLS inspector is then derived from these
 // chains (so HTTP-only ports are excluded from it, where istiod's mTLS chains would keep it on).
-// Sidecar ingress listeners are not modelled: chains come from the proxy's service targets.
+// Chains come from the proxy's service targets, or, when the Sidecar in force has ingress listeners, from those
+// (inboundIngress.ts); a chain whose ingress listener says captureMode NONE becomes its own listener
+// (inboundCustomListener) instead of a chain of virtualInbound.
 // Omitted Istio-private filters: istio.metadata_exchange before each chain's terminal filter, and
 // the istio.stats TCP filters.
 import type { FilterChainJson, FilterJson } from '../../../gen/envoy/config/listener/v3/listener_components_pb';
 import type { ListenerJson } from '../../../gen/envoy/config/listener/v3/listener_pb';
-import type { Protocol } from '../../../model/mesh';
 import {
   BLACKHOLE_CLUSTER,
   inboundCluster,
@@ -22,7 +23,6 @@ import {
   VIRTUAL_INBOUND_LISTENER,
   VIRTUAL_INBOUND_PORT,
 } from '../../names';
-import type { ServiceTarget } from '../../view/types';
 import { buildInboundRouteConfig } from '../routes/inbound';
 import type { BuildCtx } from './context';
 import { delimitedStatPrefix, PLAINTEXT_HTTP_ALPNS, RAW_BUFFER_TRANSPORT, RESERVED_PORTS, TLS_TRANSPORT, tcpProxyTo } from './filters';
@@ -30,22 +30,12 @@ import { hcmFilter } from './hcm';
 import { inboundListenerFilters } from './inboundFilters';
 import { inboundRouteConfig } from './inboundRoute';
 import { listenerProtocol, type ListenerProtocol } from '../../../model/protocol';
+import type { ChainConfig } from './inboundChainConfig';
+import { sidecarIngressChainConfigs } from './inboundIngress';
 
 export const VIRTUAL_INBOUND_BLACKHOLE_CHAIN = 'virtualInbound-blackhole';
 export const VIRTUAL_INBOUND_CATCHALL_HTTP_CHAIN = 'virtualInbound-catchall-http';
 const WILDCARD = '0.0.0.0';
-
-/** listener_inbound.go inboundChainConfig (the parts meshscope models). */
-interface ChainConfig {
-  clusterName: string;
-  targetPort: number;
-  servicePort: number;
-  protocol: Protocol;
-  hostname: string;
-  passthrough: boolean;
-  /** The service target the chain serves (absent for passthrough chains). */
-  target?: ServiceTarget;
-}
 
 interface MatchOption {
   protocol: 'HTTP' | 'TCP';
@@ -72,11 +62,11 @@ function plaintextPermissiveOptions(lp: ListenerProtocol): MatchOption[] {
 
 function chainName(cc: ChainConfig, p: 'HTTP' | 'TCP'): string {
   if (cc.passthrough) return p === 'HTTP' ? VIRTUAL_INBOUND_CATCHALL_HTTP_CHAIN : VIRTUAL_INBOUND_LISTENER;
-  return listenerName(WILDCARD, cc.targetPort);
+  return listenerName(cc.bind, cc.targetPort);
 }
 
 function httpFilters(cc: ChainConfig): FilterJson[] {
-  const statPrefix = delimitedStatPrefix(cc.passthrough ? cc.clusterName : `inbound_${listenerName(WILDCARD, cc.targetPort)}`);
+  const statPrefix = delimitedStatPrefix(cc.passthrough ? cc.clusterName : `inbound_${listenerName(cc.bind, cc.targetPort)}`);
   // Service chains use the RDS module's inbound route config; the passthrough one is built here.
   const routeConfig = cc.target
     ? buildInboundRouteConfig(cc.target)
@@ -93,11 +83,13 @@ function chainsFor(cc: ChainConfig, options: MatchOption[]): FilterChainJson[] {
     if (cc.targetPort > 0) match.destinationPort = cc.targetPort;
     if (o.applicationProtocols?.length) match.applicationProtocols = [...o.applicationProtocols];
     match.transportProtocol = o.transportProtocol;
-    return {
+    const chain: FilterChainJson = {
       filterChainMatch: match,
       filters: o.protocol === 'HTTP' ? httpFilters(cc) : tcpFilters(cc),
       name: chainName(cc, o.protocol),
     };
+    if (cc.metadata) chain.metadata = cc.metadata;
+    return chain;
   });
 }
 
@@ -113,6 +105,8 @@ function serviceChainConfigs(ctx: BuildCtx): ChainConfig[] {
       servicePort: t.port.port,
       protocol: t.port.protocol,
       hostname: t.service.hostname,
+      bind: WILDCARD,
+      bindToPort: false,
       passthrough: false,
       target: t,
     };
@@ -147,23 +141,41 @@ const PASSTHROUGH: ChainConfig = {
   servicePort: 0,
   protocol: 'Unsupported',
   hostname: '',
+  bind: WILDCARD,
+  bindToPort: false,
   passthrough: true,
 };
 
-export function buildVirtualInboundListener(ctx: BuildCtx): ListenerJson {
-  const chains: FilterChainJson[] = [blackholeChain(), ...chainsFor(PASSTHROUGH, plaintextPermissiveOptions('AUTO'))];
-  for (const cc of serviceChainConfigs(ctx)) {
-    chains.push(...chainsFor(cc, plaintextPermissiveOptions(listenerProtocol(cc.protocol))));
-  }
+function inboundListener(name: string, address: string, port: number, chains: FilterChainJson[], bindToPort: boolean): ListenerJson {
   return {
-    name: VIRTUAL_INBOUND_LISTENER,
-    address: { socketAddress: { address: WILDCARD, portValue: VIRTUAL_INBOUND_PORT } },
+    name,
+    address: { socketAddress: { address, portValue: port } },
     filterChains: chains,
-    listenerFilters: inboundListenerFilters(chains),
+    listenerFilters: inboundListenerFilters(chains, bindToPort),
     // MeshConfig protocolDetectionTimeout (default 0s: wait for the inspectors, never time out into TCP).
     listenerFiltersTimeout: '0s',
     continueOnListenerFiltersTimeout: true,
     trafficDirection: 'INBOUND',
     maxConnectionsToAcceptPerSocketEvent: 1,
   };
+}
+
+/**
+ * buildInboundListeners: virtualInbound (passthrough chains, then each chain config's chains in port order),
+ * followed by a listener per captureMode NONE ingress listener.
+ */
+export function buildInboundListeners(ctx: BuildCtx): ListenerJson[] {
+  const chains: FilterChainJson[] = [blackholeChain(), ...chainsFor(PASSTHROUGH, plaintextPermissiveOptions('AUTO'))];
+  const custom: ListenerJson[] = [];
+  for (const cc of sidecarIngressChainConfigs(ctx) ?? serviceChainConfigs(ctx)) {
+    const own = chainsFor(cc, plaintextPermissiveOptions(listenerProtocol(cc.protocol)));
+    if (cc.bindToPort) custom.push(inboundListener(listenerName(cc.bind, cc.targetPort), cc.bind, cc.targetPort, own, true));
+    else chains.push(...own);
+  }
+  return [inboundListener(VIRTUAL_INBOUND_LISTENER, WILDCARD, VIRTUAL_INBOUND_PORT, chains, false), ...custom];
+}
+
+/** The virtualInbound listener alone. */
+export function buildVirtualInboundListener(ctx: BuildCtx): ListenerJson {
+  return buildInboundListeners(ctx)[0] as ListenerJson;
 }
