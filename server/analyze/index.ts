@@ -1,6 +1,6 @@
 // `analyze(snapshot)`: every analyzer over one snapshot → findings with Istio's codes, sorted
 // (Error, Warning, Info; then code, object, path) and de-duplicated. Pure: no I/O, no clock.
-import { DEFAULT_OPTIONS, type MeshSnapshot, type TranslateOptions } from '../model/mesh';
+import { optionsOf, type MeshSnapshot, type TranslateOptions } from '../model/mesh';
 import { caCertificateAnalyzer } from './caCertificates';
 import { conflictingMeshGatewayHostsAnalyzer } from './conflictingMeshGatewayHosts';
 import { subsetSelectPodAnalyzer } from './drSubsetPods';
@@ -64,7 +64,7 @@ function userConfigs(s: MeshSnapshot): MeshSnapshot {
 
 export function analyze(given: MeshSnapshot, opts: AnalyzeOptions = {}): AnalyzeResult {
   const snapshot = userConfigs(given);
-  const ctx = { options: opts.options ?? DEFAULT_OPTIONS };
+  const ctx = { options: opts.options ?? optionsOf(given) };
   const selected = ANALYZERS.filter(
     (a) => (!opts.only || opts.only.includes(a.meta.name)) && !(opts.skipLoadErrors && a === loadErrorAnalyzer),
   );

@@ -1,7 +1,16 @@
 // buildSnapshot: raw inputs → immutable, indexed MeshSnapshot (istiod's PushContext + service registry).
 // Pure and deterministic: no I/O, clock, env or randomness; the same inputs give the same snapshot.
 import type { IstioKind } from './istio';
-import type { EndpointModel, IstioConfig, LoadError, MeshSnapshot, NamespaceModel, ProxyModel, ServiceModel } from './mesh';
+import type {
+  EndpointModel,
+  IstioConfig,
+  LoadError,
+  MeshConfigState,
+  MeshSnapshot,
+  NamespaceModel,
+  ProxyModel,
+  ServiceModel,
+} from './mesh';
 import type { RawInput } from './inputs';
 import { type EndpointIndex, kubeEndpoints, kubeWorkloadEntryEndpoints, serviceEntryEndpoints, sortEndpoints } from './parse/endpoints';
 import { podInstance, workloadEntryHealthy, workloadEntryInstance } from './parse/workloads';
@@ -11,17 +20,22 @@ import { buildPods } from './parse/pods';
 import { proxyOf } from './proxyIdentity';
 import { kubeServices, serviceEntryServices } from './parse/services';
 import { byteCompare as cmp } from '../lib/compare';
-import { convertIngresses, type IngressMeshOptions } from './ingress';
+import { convertIngresses, ingressMeshOf, type IngressMeshOptions } from './ingress';
 import { buildSecretIndex } from './secretIndex';
+import { type MeshConfigOverride, meshStateOf } from './parse/meshSource';
 
 export interface BuildSnapshotOptions {
   version: number;
   domainSuffix?: string;
   extraErrors?: readonly LoadError[];
-  /** MeshConfig's ingress fields (istiod's defaults when absent). */
+  /** MeshConfig's ingress fields; by default those of the mesh config in force. */
   ingressMesh?: IngressMeshOptions;
   /** A Secret source is watching (kube with the opt-in Secret RBAC): Secrets are known even when there are none. */
   secretsWatched?: boolean;
+  /** `--mesh-config FILE` (text read by the caller): replaces the ConfigMap istio-system/istio. */
+  meshConfig?: MeshConfigOverride;
+  /** A mesh config already in force (a sandbox draft over a snapshot whose mesh came from `--mesh-config`). */
+  meshState?: MeshConfigState;
 }
 
 const time = (ts: string): number => {
@@ -57,6 +71,10 @@ export function buildSnapshot(inputs: readonly RawInput[], opts: BuildSnapshotOp
   const dedup = dedupe(inputs);
   const parsed = parseInputs(dedup.inputs);
   const errors: LoadError[] = [...dedup.errors, ...parsed.errors];
+  const mesh = opts.meshState
+    ? { state: opts.meshState, problems: [] }
+    : meshStateOf(dedup.inputs, opts.meshConfig, { domainSuffix, clusterId: 'Kubernetes' });
+  errors.push(...mesh.problems);
 
   // Namespaces: declared ones, then every namespace implied by an object in it.
   const namespaces = new Map<string, NamespaceModel>();
@@ -73,7 +91,7 @@ export function buildSnapshot(inputs: readonly RawInput[], opts: BuildSnapshotOp
 
   const istio = parsed.istio;
   // Kubernetes Ingress → generated Gateways and VirtualServices (istiod's ingress controller), merged with the rest.
-  const ingress = convertIngresses({ ...parsed, domainSuffix, ...(opts.ingressMesh ? { mesh: opts.ingressMesh } : {}) });
+  const ingress = convertIngresses({ ...parsed, domainSuffix, mesh: opts.ingressMesh ?? ingressMeshOf(mesh.state.config) });
   istio.Gateway.push(...ingress.gateways);
   istio.VirtualService.push(...ingress.virtualServices);
   errors.push(...ingress.errors);
@@ -122,6 +140,7 @@ export function buildSnapshot(inputs: readonly RawInput[], opts: BuildSnapshotOp
     secrets: buildSecretIndex(parsed.secrets, opts.secretsWatched ?? false),
     workloadEntries: istio.WorkloadEntry,
     errors: [...(opts.extraErrors ?? []).map((e) => ({ ...e })), ...errors],
+    mesh: mesh.state,
   };
   return deepFreeze(snapshot);
 }

@@ -1,9 +1,10 @@
 // snapshot + proxy id → translated and encoded Envoy resources (what ADS serves, what config_dump prints).
 // translateProxy is pure; encoding happens once per (snapshot version, proxy, options) through a cache
 // the caller owns and passes in (a runtime keeps one; a CLI run makes one).
-import { DEFAULT_OPTIONS, type MeshSnapshot, type TranslateOptions } from '../model/mesh';
+import { optionsOf, type MeshSnapshot, type TranslateOptions } from '../model/mesh';
 import { translateProxy } from '../translate/index';
 import { encodeTable, translateSafely } from './encodeTable';
+import { isSharedCache } from './sharedResources';
 import type { ProxyResources, ResourceCache } from './types';
 
 export type { ProxyResources, ResourceCache } from './types';
@@ -15,20 +16,19 @@ export const resourceCacheKey = (version: number, proxyId: string, options: Tran
 export function proxyResources(
   snapshot: MeshSnapshot,
   proxyId: string,
-  options: TranslateOptions = DEFAULT_OPTIONS,
+  options: TranslateOptions = optionsOf(snapshot),
   cache?: ResourceCache,
 ): ProxyResources | undefined {
   const proxy = snapshot.proxiesById.get(proxyId);
   if (!proxy) return undefined;
+  const build = () => translateProxy(snapshot, proxy, options);
+  // The runtime's cache shares one translation among proxies with equal inputs (sharedResources.ts).
+  if (isSharedCache(cache)) return cache.resources(snapshot, proxy, options, build);
   const key = resourceCacheKey(snapshot.version, proxyId, options);
   const hit = cache?.get(key);
   if (hit) return hit;
 
-  const result = encodeTable(
-    proxy,
-    snapshot.version,
-    translateSafely(proxy, () => translateProxy(snapshot, proxy, options)),
-  );
+  const result = encodeTable(proxy, snapshot.version, translateSafely(proxy, build));
   cache?.set(key, result);
   return result;
 }

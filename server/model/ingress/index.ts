@@ -9,7 +9,7 @@ import { DEFAULT_INGRESS_MESH, selectIngress, type IngressMeshOptions } from './
 import type { IngressProblem } from './types';
 import { convertIngressVirtualServices, type ServicePorts } from './virtualServices';
 
-export { DEFAULT_INGRESS_MESH, type IngressMeshOptions } from './select';
+export { DEFAULT_INGRESS_MESH, ingressMeshOf, type IngressMeshOptions } from './select';
 export { ROUTE_SEMANTICS_ANNOTATION } from './virtualServices';
 
 export interface IngressInputs {

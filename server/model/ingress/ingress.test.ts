@@ -91,6 +91,15 @@ describe('class selection (shouldProcessIngressWithClass, mesh defaults ingressC
     expect(s.errors).toContainEqual(expect.objectContaining({ severity: 'info', path: 'spec.ingressClassName' }));
   });
 
+  it('the mesh config in force decides (ConfigMap istio-system/istio: ingressControllerMode, ingressClass, ingressSelector)', () => {
+    const meshCm = (mesh: string) =>
+      input({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'istio', namespace: 'istio-system' }, data: { mesh } });
+    const s = snap([meshCm('ingressControllerMode: DEFAULT\ningressSelector: my-gw\n'), ingress('a', 'ns', rules)]);
+    expect(s.gateways.map((g) => g.spec.selector)).toEqual([{ istio: 'my-gw' }]);
+    const other = snap([meshCm('ingressClass: mine\n'), ingress('a', 'ns', rules, istioClass.metadata)]);
+    expect(other.gateways).toEqual([]);
+  });
+
   it('no annotation and no class: not served in STRICT, served in DEFAULT', () => {
     expect(served([ingress('a', 'ns', rules)])).toEqual([]);
     const s = buildSnapshot([ingress('a', 'ns', rules)], {

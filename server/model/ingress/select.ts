@@ -13,7 +13,7 @@ export const ISTIO_INGRESS_CONTROLLER = 'istio.io/ingress-controller';
 /** MeshConfig's ingress fields (mesh.proto: ingressClass, ingressControllerMode, ingressSelector, ingressService). */
 export interface IngressMeshOptions {
   ingressClass: string;
-  ingressControllerMode: 'OFF' | 'DEFAULT' | 'STRICT';
+  ingressControllerMode: 'UNSPECIFIED' | 'OFF' | 'DEFAULT' | 'STRICT';
   ingressSelector?: string;
   ingressService?: string;
 }
@@ -38,7 +38,8 @@ export function selectIngress(
   const mode = mesh.ingressControllerMode;
   const annotated = ing.meta.annotations[INGRESS_CLASS_ANNOTATION];
   if (annotated !== undefined) {
-    if (mode === 'OFF') return { served: false, reason: 'ingressControllerMode is OFF', path: ANNOTATION_PATH };
+    if (mode !== 'STRICT' && mode !== 'DEFAULT')
+      return { served: false, reason: `ingressControllerMode is ${mode}`, path: ANNOTATION_PATH };
     return annotated === mesh.ingressClass
       ? { served: true }
       : {
@@ -74,4 +75,20 @@ export function ingressGatewaySelector(mesh: IngressMeshOptions): Record<string,
   if (mesh.ingressSelector) return { istio: mesh.ingressSelector };
   if (mesh.ingressService && mesh.ingressService !== 'istio-ingressgateway') return { istio: mesh.ingressService };
   return { istio: 'ingressgateway' };
+}
+
+/** The ingress fields of the mesh config in force (MeshConfig ingressClass, ingressControllerMode, ingressSelector, ingressService). */
+export function ingressMeshOf(config: {
+  ingressClass: string;
+  ingressControllerMode: IngressMeshOptions['ingressControllerMode'];
+  ingressService: string;
+  [field: string]: unknown;
+}): IngressMeshOptions {
+  const out: IngressMeshOptions = {
+    ingressClass: config.ingressClass,
+    ingressControllerMode: config.ingressControllerMode,
+    ingressService: config.ingressService,
+  };
+  if (typeof config.ingressSelector === 'string' && config.ingressSelector !== '') out.ingressSelector = config.ingressSelector;
+  return out;
 }

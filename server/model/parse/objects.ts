@@ -15,6 +15,7 @@ import {
 } from '../schema/kinds';
 import type { PathIssue } from '../schema/common';
 import { unknownFields } from './unknownFields';
+import { isMeshConfigMap, meshConfigMapIssues } from './meshSource';
 import { validateIstioSpec, validateKubeBody } from './validate';
 import type { KubeEndpointSlice, KubePod, KubeService, KubeWorkload } from '../schema/kube';
 import type { KubeIngress, KubeIngressClass, KubeSecret } from '../schema/ingress';
@@ -116,6 +117,7 @@ function parseMeta(raw: RawObject, kind: string, index: number): MetaResult {
 
 /** Validates one raw object the way the snapshot will; used by the store to keep last-good versions. */
 export function validateRaw(raw: RawObject): PathIssue[] {
+  if (isMeshConfigMap(raw)) return meshConfigMapIssues(raw);
   const c = classify(raw);
   if (c.type === 'invalid') return [c.issue];
   if (c.type !== 'istio' && c.type !== 'kube') return [];

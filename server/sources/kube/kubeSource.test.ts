@@ -109,6 +109,8 @@ describe('KubeSource: status', () => {
       'gateways.networking.istio.io',
       'ingressclasses.networking.k8s.io',
       'ingresses.networking.k8s.io',
+      // the mesh config ConfigMap (istio-system/istio only)
+      'istio-system/configmaps',
       'namespaces',
       'pods',
       'secrets',

@@ -199,7 +199,7 @@ export class KubeSource implements Source {
 
   private startWatches(r: WatchedResource, version: string, only?: (string | undefined)[]): Promise<void>[] {
     if (this.stopped || !this.sink) return [];
-    const scopes: (string | undefined)[] = only ?? (this.namespaces ? [...this.namespaces] : [undefined]);
+    const scopes: (string | undefined)[] = only ?? (r.only ? [r.only.namespace] : this.namespaces ? [...this.namespaces] : [undefined]);
     return scopes.map((namespace) => {
       const w = new ResourceWatch({
         sourceId: this.id,

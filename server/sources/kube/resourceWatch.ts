@@ -61,8 +61,8 @@ export class ResourceWatch {
     const ns = r.namespaced ? o.namespace : undefined;
     this.listPath = collectionPath(r.group, o.version, r.plural, ns);
     this.key = o.namespace ? `${o.namespace}/${resourceKey(r)}` : resourceKey(r);
-    const fieldSelector =
-      [!r.namespaced && o.namespace ? `metadata.name=${o.namespace}` : undefined, r.fieldSelector].filter(Boolean).join(',') || undefined;
+    const base = r.only ? `metadata.name=${r.only.name}` : !r.namespaced && o.namespace ? `metadata.name=${o.namespace}` : undefined;
+    const fieldSelector = [base, r.fieldSelector].filter(Boolean).join(',') || undefined;
     const watch = new GuardedWatch(r.metadataOnly ? withAccept(o.kc, METADATA_WATCH_ACCEPT) : o.kc, this);
     this.informer = new ListWatch<KubernetesObject>(this.listPath, watch, () => this.list(fieldSelector), false, undefined, fieldSelector, {
       delayFn: (ms) => sleep(scaleInformerDelay(o.backoff, ms), o.signal),

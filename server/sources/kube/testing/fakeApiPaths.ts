@@ -24,6 +24,7 @@ export const DEFAULT_FAKE_RESOURCES: readonly FakeResource[] = [
   { group: '', versions: ['v1'], kind: 'Service', plural: 'services', namespaced: true },
   { group: '', versions: ['v1'], kind: 'Pod', plural: 'pods', namespaced: true },
   { group: '', versions: ['v1'], kind: 'Secret', plural: 'secrets', namespaced: true },
+  { group: '', versions: ['v1'], kind: 'ConfigMap', plural: 'configmaps', namespaced: true },
   { group: 'discovery.k8s.io', versions: ['v1'], kind: 'EndpointSlice', plural: 'endpointslices', namespaced: true },
   { group: 'networking.k8s.io', versions: ['v1'], kind: 'Ingress', plural: 'ingresses', namespaced: true },
   { group: 'networking.k8s.io', versions: ['v1'], kind: 'IngressClass', plural: 'ingressclasses', namespaced: false },

@@ -1,7 +1,7 @@
 // Inbound clusters of a sidecar (cluster.go:buildInboundClusters, buildInboundClustersFromServiceInstances,
 // buildInboundClustersFromSidecar; cluster_builder.go:buildInboundCluster).
 // With the default MeshConfig (inboundTrafficPolicy PASSTHROUGH) the bind is empty, so an inbound cluster is
-// ORIGINAL_DST (CLUSTER_PROVIDED, cleanup disabled) bound from 127.0.0.6 — not STATIC to 127.0.0.1.
+// ORIGINAL_DST (CLUSTER_PROVIDED, cleanup disabled) bound from 127.0.0.6; with LOCALHOST it is STATIC to 127.0.0.1.
 import type { ConnectionPoolSettings, IstioIngressListener } from '../../../model/istio';
 import type { LoadError, ServiceModel } from '../../../model/mesh';
 import { inboundCluster } from '../../names';
@@ -94,11 +94,17 @@ function endpointAddress(spec: InboundSpec) {
   return { socketAddress: { address: spec.bind, portValue: spec.endpointPort } };
 }
 
-/** From the proxy's service targets: one cluster per distinct target port, the first target being primary. */
+/**
+ * From the proxy's service targets: one cluster per distinct target port, the first target being primary.
+ * MeshConfig inboundTrafficPolicy LOCALHOST binds them to localhost (STATIC 127.0.0.1:port, or ::1 for an
+ * IPv6-only proxy): sidecar_simulation_test.go:TestInboundClusters "disableInboundPassthrough".
+ */
 function fromServiceTargets(view: ProxyView): InboundSpec[] {
   const byPort = new Map<number, ServiceTarget[]>();
   for (const t of view.serviceTargets) byPort.set(t.targetPort, [...(byPort.get(t.targetPort) ?? []), t]);
-  return [...byPort.entries()].map(([port, targets]) => ({ port, bind: '', endpointPort: port, targets }));
+  const ipv6Only = view.proxy.ips.length > 0 && view.proxy.ips.every((ip) => ip.includes(':'));
+  const bind = view.options.inboundTrafficPolicy === 'LOCALHOST' ? (ipv6Only ? '::1' : '127.0.0.1') : '';
+  return [...byPort.entries()].map(([port, targets]) => ({ port, bind, endpointPort: port, targets }));
 }
 
 const UNIX = 'unix://';

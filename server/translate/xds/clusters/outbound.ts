@@ -98,6 +98,7 @@ export function buildServicePortClusters(input: OutboundInput, svc: ServiceModel
   const rule = dr?.from[0];
   const policy = portLevelPolicy(dr?.spec.trafficPolicy, 'spec.trafficPolicy', port.port);
   const finish = (c: ClusterJson, p: SelectedPolicy, ctx: PolicyContext) => {
+    if (view.options.localityLbSetting) ctx.meshLocality = view.options.localityLbSetting;
     applyTrafficPolicy(c, p, 'outbound', meshTimeout, ctx);
     applyEdsConfig(c);
     const m = istioMetadata(c);

@@ -146,14 +146,22 @@ const PASSTHROUGH: ChainConfig = {
   passthrough: true,
 };
 
-function inboundListener(name: string, address: string, port: number, chains: FilterChainJson[], bindToPort: boolean): ListenerJson {
+function inboundListener(
+  name: string,
+  address: string,
+  port: number,
+  chains: FilterChainJson[],
+  bindToPort: boolean,
+  protocolDetectionTimeout: string,
+): ListenerJson {
   return {
     name,
     address: { socketAddress: { address, portValue: port } },
     filterChains: chains,
     listenerFilters: inboundListenerFilters(chains, bindToPort),
-    // MeshConfig protocolDetectionTimeout (default 0s: wait for the inspectors, never time out into TCP).
-    listenerFiltersTimeout: '0s',
+    // MeshConfig protocolDetectionTimeout (listener_builder.go:buildInboundListeners, listener_inbound.go:
+    // buildInboundListener; default 0s: wait for the inspectors, never time out into TCP).
+    listenerFiltersTimeout: protocolDetectionTimeout,
     continueOnListenerFiltersTimeout: true,
     trafficDirection: 'INBOUND',
     maxConnectionsToAcceptPerSocketEvent: 1,
@@ -167,12 +175,13 @@ function inboundListener(name: string, address: string, port: number, chains: Fi
 export function buildInboundListeners(ctx: BuildCtx): ListenerJson[] {
   const chains: FilterChainJson[] = [blackholeChain(), ...chainsFor(PASSTHROUGH, plaintextPermissiveOptions('AUTO'))];
   const custom: ListenerJson[] = [];
+  const timeout = ctx.view.options.protocolDetectionTimeout;
   for (const cc of sidecarIngressChainConfigs(ctx) ?? serviceChainConfigs(ctx)) {
     const own = chainsFor(cc, plaintextPermissiveOptions(listenerProtocol(cc.protocol)));
-    if (cc.bindToPort) custom.push(inboundListener(listenerName(cc.bind, cc.targetPort), cc.bind, cc.targetPort, own, true));
+    if (cc.bindToPort) custom.push(inboundListener(listenerName(cc.bind, cc.targetPort), cc.bind, cc.targetPort, own, true, timeout));
     else chains.push(...own);
   }
-  return [inboundListener(VIRTUAL_INBOUND_LISTENER, WILDCARD, VIRTUAL_INBOUND_PORT, chains, false), ...custom];
+  return [inboundListener(VIRTUAL_INBOUND_LISTENER, WILDCARD, VIRTUAL_INBOUND_PORT, chains, false, timeout), ...custom];
 }
 
 /** The virtualInbound listener alone. */
