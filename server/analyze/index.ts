@@ -4,6 +4,7 @@ import { optionsOf, type MeshSnapshot, type TranslateOptions } from '../model/me
 import { caCertificateAnalyzer } from './caCertificates';
 import { conflictingMeshGatewayHostsAnalyzer } from './conflictingMeshGatewayHosts';
 import { subsetSelectPodAnalyzer } from './drSubsetPods';
+import { gatewayApiConditionAnalyzer } from './gatewayApiConditions';
 import { ingressGatewayPortAnalyzer } from './gatewayPorts';
 import { loadErrorAnalyzer } from './loadErrors';
 import { toFinding, type Problem } from '../model/problem';
@@ -12,6 +13,9 @@ import { unreachableRulesAnalyzer } from './unreachableRules';
 import { destinationHostAnalyzer } from './vsDestinationHosts';
 import { destinationRuleAnalyzer } from './vsDestinationRules';
 import { gatewayAnalyzer } from './vsGateways';
+import { analysisView } from './view';
+import { sidecarSelectorAnalyzer } from './sidecarSelectors';
+import { conflictingGatewayAnalyzer } from './conflictingGateways';
 import { byteCompare as cmp } from '../lib/compare';
 
 export type { Analyzer, AnalyzeContext, AnalyzerMeta, Finding, Level } from './types';
@@ -27,6 +31,9 @@ export const ANALYZERS: readonly Analyzer[] = [
   subsetSelectPodAnalyzer,
   ingressGatewayPortAnalyzer,
   caCertificateAnalyzer,
+  sidecarSelectorAnalyzer,
+  conflictingGatewayAnalyzer,
+  gatewayApiConditionAnalyzer,
 ];
 
 export interface AnalyzeOptions {
@@ -55,16 +62,21 @@ export function compareFindings(a: Finding, b: Finding): number {
   );
 }
 
-/** The snapshot as `istioctl analyze` sees the inputs: without the configs istiod generates (Ingress → Gateway/VirtualService). */
+/** The snapshot as `istioctl analyze` sees the inputs: without the configs istiod generates from Ingresses. */
 function userConfigs(s: MeshSnapshot): MeshSnapshot {
   const generated = (c: { generatedBy?: unknown } | null | undefined) => c?.generatedBy !== undefined;
   if (!s.virtualServices.some(generated) && !s.gateways.some(generated)) return s;
   return { ...s, virtualServices: s.virtualServices.filter((c) => !generated(c)), gateways: s.gateways.filter((c) => !generated(c)) };
 }
 
-export function analyze(given: MeshSnapshot, opts: AnalyzeOptions = {}): AnalyzeResult {
-  const snapshot = userConfigs(given);
-  const ctx = { options: opts.options ?? optionsOf(given) };
+export function analyze(input: MeshSnapshot, opts: AnalyzeOptions = {}): AnalyzeResult {
+  let snapshot = input;
+  try {
+    snapshot = analysisView(userConfigs(input));
+  } catch {
+    // A malformed snapshot (never built by buildSnapshot): analyze what it holds; analyzers report their own failures.
+  }
+  const ctx = { options: opts.options ?? optionsOf(snapshot) };
   const selected = ANALYZERS.filter(
     (a) => (!opts.only || opts.only.includes(a.meta.name)) && !(opts.skipLoadErrors && a === loadErrorAnalyzer),
   );

@@ -3,6 +3,7 @@
 import type { HTTPRetry, IstioKind, IstioSpecs } from './istio';
 import type { LocalityLoadBalancerSetting, MeshConfig, MeshConfigOrigin } from './meshConfig';
 import type { InputSource, Problem } from './problem';
+import type { GatewayApiModel } from './gatewayapi/status';
 
 /** Where an object came from, so every error and every generated resource can point back at it. */
 export interface Origin {
@@ -205,6 +206,14 @@ export interface MeshSnapshot {
   /** Secrets by metadata (never their data); absent or `known: false` when no Secret source exists. */
   secrets?: SecretIndex;
   workloadEntries: readonly IstioConfig<'WorkloadEntry'>[];
+  /**
+   * Istio objects that fail Istio's validation but could be read (parse/rejected): never translated (istiod's
+   * webhook would reject them), still analyzed (as `istioctl analyze` does on files). Config order.
+   */
+  rejectedConfigs?: readonly IstioConfig[];
+  /** Gateway API objects as istiod reads them: their status and the proxies serving them (./gatewayapi). Their converted
+   *  Gateways/VirtualServices are already in `gateways` / `virtualServices`. */
+  gatewayApi?: GatewayApiModel;
   /** Every input problem, located. */
   errors: readonly LoadError[];
   /** The effective MeshConfig (ConfigMap istio-system/istio, `--mesh-config`, or istiod's defaults) and its options. */

@@ -23,6 +23,8 @@ import { byteCompare as cmp } from '../lib/compare';
 import { convertIngresses, ingressMeshOf, type IngressMeshOptions } from './ingress';
 import { buildSecretIndex } from './secretIndex';
 import { type MeshConfigOverride, meshStateOf } from './parse/meshSource';
+import { convertGatewayApi } from './gatewayapi';
+import { parseGatewayApi } from './gatewayapi/parse';
 
 export interface BuildSnapshotOptions {
   version: number;
@@ -86,6 +88,7 @@ export function buildSnapshot(inputs: readonly RawInput[], opts: BuildSnapshotOp
   };
   for (const list of [parsed.services, parsed.pods, parsed.endpointSlices, parsed.workloads]) for (const o of list) imply(o.meta.namespace);
   for (const kind of Object.keys(parsed.istio) as IstioKind[]) for (const c of parsed.istio[kind]) imply(c.meta.namespace);
+  for (const c of parsed.rejected) imply(c.meta.namespace);
 
   const pods = buildPods(parsed, namespaces, anyDeclared);
 
@@ -95,6 +98,9 @@ export function buildSnapshot(inputs: readonly RawInput[], opts: BuildSnapshotOp
   istio.Gateway.push(...ingress.gateways);
   istio.VirtualService.push(...ingress.virtualServices);
   errors.push(...ingress.errors);
+  const gwApi = parseGatewayApi(parsed.gatewayApi);
+  errors.push(...gwApi.errors);
+  for (const o of parsed.gatewayApi) imply(o.meta.namespace);
   for (const kind of Object.keys(istio) as IstioKind[]) (istio[kind] as IstioConfig[]).sort(byCreation);
 
   const k8s = kubeServices(parsed.services, domainSuffix);
@@ -120,6 +126,19 @@ export function buildSnapshot(inputs: readonly RawInput[], opts: BuildSnapshotOp
   serviceEntryEndpoints(sePairs, instances, endpoints);
   sortEndpoints(endpoints);
 
+  // Gateway API → internal Gateways/VirtualServices (istiod's Gateway API controller), ordered with the rest.
+  const converted = convertGatewayApi(gwApi.objects, {
+    domainSuffix,
+    namespaces,
+    services: new Set(k8s.map((s) => `${s.namespace}/${s.name}`)),
+    hosts: new Set(services.map((s) => s.hostname)),
+    pods,
+    hasEndpoints: (ns, host, port) => (endpoints.get(`${ns}/${host}`)?.get(port)?.length ?? 0) > 0,
+  });
+  errors.push(...converted.errors);
+  if (converted.gateways.length) istio.Gateway = [...istio.Gateway, ...converted.gateways].sort(byCreation);
+  if (converted.virtualServices.length) istio.VirtualService = [...istio.VirtualService, ...converted.virtualServices].sort(byCreation);
+
   const proxies: ProxyModel[] = pods.filter((p) => p.proxy !== 'none').map(proxyOf);
   proxies.sort((a, b) => cmp(a.id, b.id));
 
@@ -139,6 +158,8 @@ export function buildSnapshot(inputs: readonly RawInput[], opts: BuildSnapshotOp
     sidecars: istio.Sidecar,
     secrets: buildSecretIndex(parsed.secrets, opts.secretsWatched ?? false),
     workloadEntries: istio.WorkloadEntry,
+    rejectedConfigs: parsed.rejected.sort(byCreation),
+    ...(parsed.gatewayApi.length ? { gatewayApi: converted.model } : {}),
     errors: [...(opts.extraErrors ?? []).map((e) => ({ ...e })), ...errors],
     mesh: mesh.state,
   };

@@ -13,13 +13,16 @@ import {
   isIstioKind,
   splitApiVersion,
 } from '../schema/kinds';
-import type { PathIssue } from '../schema/common';
+import { stripNulls, type PathIssue } from '../schema/common';
+import { notTranslated } from './rejected';
 import { unknownFields } from './unknownFields';
 import { isMeshConfigMap, meshConfigMapIssues } from './meshSource';
 import { validateIstioSpec, validateKubeBody } from './validate';
 import type { KubeEndpointSlice, KubePod, KubeService, KubeWorkload } from '../schema/kube';
 import type { KubeIngress, KubeIngressClass, KubeSecret } from '../schema/ingress';
 import { redactSecret } from '../secrets';
+import { GATEWAY_API_VERSIONS, gatewayApiSpecIssues, type RawGwObject } from '../gatewayapi/parse';
+import { GATEWAY_API_GROUP, type GatewayApiKind, isGatewayApiKind } from '../gatewayapi/types';
 
 export interface KubeObject<T> {
   kind: string;
@@ -41,6 +44,10 @@ export interface ParsedInputs {
   /** Metadata and type only (redacted on entry). */
   secrets: KubeObject<KubeSecret>[];
   istio: { [K in IstioKind]: IstioConfig<K>[] };
+  /** Istio objects that fail Istio's validation but could be read: analyzed, never translated (./rejected). */
+  rejected: IstioConfig[];
+  /** Gateway API objects (spec not yet checked: ../gatewayapi/parse does that). */
+  gatewayApi: RawGwObject[];
   errors: LoadError[];
 }
 
@@ -52,6 +59,7 @@ export function syntheticTimestamp(index: number): string {
 type Classified =
   | { type: 'istio'; kind: IstioKind }
   | { type: 'kube'; kind: string }
+  | { type: 'gatewayApi'; kind: GatewayApiKind }
   | { type: 'ignored' }
   | { type: 'unknown'; kind: string }
   | { type: 'invalid'; issue: PathIssue };
@@ -73,6 +81,17 @@ function classify(raw: RawObject): Classified {
         },
       };
     return { type: 'istio', kind };
+  }
+  if (group === GATEWAY_API_GROUP && isGatewayApiKind(kind)) {
+    if (!GATEWAY_API_VERSIONS[kind].includes(version))
+      return {
+        type: 'invalid',
+        issue: {
+          path: 'apiVersion',
+          message: `unsupported apiVersion ${raw.apiVersion} for ${kind} (expected ${GATEWAY_API_VERSIONS[kind].join(', ')})`,
+        },
+      };
+    return { type: 'gatewayApi', kind };
   }
   const kubeGroup = KUBE_KINDS[kind];
   if (kubeGroup !== undefined && kubeGroup === group) return { type: 'kube', kind };
@@ -116,13 +135,15 @@ function parseMeta(raw: RawObject, kind: string, index: number): MetaResult {
 }
 
 /** Validates one raw object the way the snapshot will; used by the store to keep last-good versions. */
-export function validateRaw(raw: RawObject): PathIssue[] {
+export function validateRaw(input: RawObject): PathIssue[] {
+  const raw = stripNulls(input);
   if (isMeshConfigMap(raw)) return meshConfigMapIssues(raw);
   const c = classify(raw);
   if (c.type === 'invalid') return [c.issue];
-  if (c.type !== 'istio' && c.type !== 'kube') return [];
+  if (c.type !== 'istio' && c.type !== 'kube' && c.type !== 'gatewayApi') return [];
   const meta = parseMeta(raw, c.kind, 0);
   if (!meta.meta) return meta.issues;
+  if (c.type === 'gatewayApi') return gatewayApiSpecIssues(c.kind, raw.spec);
   return c.type === 'istio' ? validateIstioSpec(c.kind, raw.spec).issues : validateKubeBody(c.kind, raw).issues;
 }
 
@@ -138,12 +159,14 @@ export function parseInputs(inputs: readonly RawInput[]): ParsedInputs {
     ingressClasses: [],
     secrets: [],
     istio: { VirtualService: [], DestinationRule: [], Gateway: [], ServiceEntry: [], Sidecar: [], WorkloadEntry: [] },
+    rejected: [],
+    gatewayApi: [],
     errors: [],
   };
   const unknown = new Map<string, { count: number; first: RawInput }>();
 
   inputs.forEach((input, index) => {
-    const raw = redactSecret(input.object);
+    const raw = stripNulls(redactSecret(input.object));
     const md = (raw.metadata && typeof raw.metadata === 'object' ? raw.metadata : {}) as Record<string, unknown>;
     const rawName = typeof md.name === 'string' ? md.name : undefined;
     const rawNs = typeof md.namespace === 'string' ? md.namespace : undefined;
@@ -166,11 +189,22 @@ export function parseInputs(inputs: readonly RawInput[]): ParsedInputs {
     const { meta, issues } = parseMeta(raw, c.kind, index);
     if (!meta) return fail(c.kind, issues);
     const apiVersion = raw.apiVersion as string;
+    if (c.type === 'gatewayApi') {
+      out.gatewayApi.push({ kind: c.kind, apiVersion, meta, spec: raw.spec, origin: { ...input.origin } });
+      return;
+    }
     fail(c.kind, unknownFields(c.kind, raw), meta.namespace || undefined, 'warning');
     if (c.type === 'istio') {
       const res = validateIstioSpec(c.kind, raw.spec);
       fail(c.kind, res.warnings, meta.namespace, 'warning');
-      if (!res.spec) return fail(c.kind, res.issues, meta.namespace);
+      if (!res.spec) {
+        fail(c.kind, res.issues, meta.namespace);
+        // Kept for analysis when readable, never translated: istiod's validating webhook would reject it (./rejected).
+        if (res.rejected)
+          out.rejected.push({ kind: c.kind, apiVersion, meta, spec: res.rejected, origin: { ...input.origin } } as IstioConfig);
+        out.errors.push(locate(notTranslated(c.kind, meta, res.issues.length, res.rejected !== undefined), input.origin));
+        return;
+      }
       const cfg: IstioConfig = { kind: c.kind, apiVersion, meta, spec: res.spec as never, origin: { ...input.origin } };
       const conditions = statusConditions(raw.status);
       if (conditions) cfg.conditions = conditions;

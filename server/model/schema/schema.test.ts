@@ -112,6 +112,34 @@ tls:
   });
 });
 
+describe('objects Istio rejects, still read for analysis', () => {
+  // istioctl analyze decodes YAML into the proto (a field left out is its zero value) and runs the analyzers
+  // even when validation fails (IST0106); istiod's webhook rejects the object, so it is never translated.
+  it('a route without a destination: read with an empty destination (host ""), reported once', () => {
+    const r = validateIstioSpec('VirtualService', spec('hosts: [a]\nhttp: [{route: [{}, {destination: {host: a}}]}]'));
+    expect(r.spec).toBeUndefined();
+    expect(r.rejected?.http?.[0]?.route?.[0]).toEqual({ destination: { host: '' } });
+    expect(r.issues.filter((i) => i.path.startsWith('spec.http[0].route[0]'))).toEqual([
+      { path: 'spec.http[0].route[0].destination', message: 'required field missing (expected object)' },
+    ]);
+  });
+
+  it('a Gateway without servers and a Sidecar without a spec are read (validation errors, no crash)', () => {
+    const gw = validateIstioSpec('Gateway', spec('selector: {istio: ingressgateway}'));
+    expect(gw.rejected).toEqual({ selector: { istio: 'ingressgateway' }, servers: [] });
+    expect(gw.issues).toContainEqual({ path: 'spec.servers', message: 'gateway must have at least one server' });
+    const sc = validateIstioSpec('Sidecar', undefined);
+    expect(sc.rejected).toEqual({});
+    expect(sc.issues).toEqual([{ path: 'spec', message: 'sidecar: empty configuration provided' }]);
+  });
+
+  it('a value of the wrong type leaves nothing to read', () => {
+    const r = validateIstioSpec('VirtualService', spec('hosts: a'));
+    expect(r.spec).toBeUndefined();
+    expect(r.rejected).toBeUndefined();
+  });
+});
+
 describe('unknown fields', () => {
   // kube-apiserver's default fieldValidation=Warn (KEP-2885, Kubernetes ≥ 1.25): an unknown field is pruned and
   // returned as a warning; the object is stored. A misspelt field is therefore visible but not fatal.
@@ -295,18 +323,26 @@ describe('kinds and apiVersions', () => {
       },
     ]);
   });
-  it('a Gateway API Gateway is not an Istio Gateway: unknown kind warning, one per kind', () => {
+  it('a Gateway API Gateway is not an Istio Gateway: it is read as a Gateway API object; an unknown Gateway API kind is warned about', () => {
     const gw = (name: string) => ({ object: { apiVersion: 'gateway.networking.k8s.io/v1', kind: 'Gateway', metadata: { name } }, origin });
-    const p = parseInputs([gw('a'), gw('b')]);
+    const udp = { object: { apiVersion: 'gateway.networking.k8s.io/v1alpha2', kind: 'UDPRoute', metadata: { name: 'u' } }, origin };
+    const p = parseInputs([gw('a'), gw('b'), udp]);
     expect(p.istio.Gateway).toEqual([]);
+    expect(p.gatewayApi.map((o) => [o.kind, o.meta.namespace, o.meta.name])).toEqual([
+      ['Gateway', 'default', 'a'],
+      ['Gateway', 'default', 'b'],
+    ]);
     expect(p.errors).toEqual([
-      {
-        severity: 'warning',
-        message: 'unknown kind Gateway.gateway.networking.k8s.io (ignored, 2 objects)',
-        object: 'Gateway a',
-        file: 'x.yaml',
-        doc: 0,
-      },
+      { severity: 'warning', message: 'unknown kind UDPRoute (ignored)', object: 'UDPRoute u', file: 'x.yaml', doc: 0 },
+    ]);
+  });
+  it('a Gateway API kind at a version istiod does not read is a located apiVersion error', () => {
+    const p = parseInputs([
+      { object: { apiVersion: 'gateway.networking.k8s.io/v1alpha2', kind: 'HTTPRoute', metadata: { name: 'r' } }, origin },
+    ]);
+    expect(p.gatewayApi).toEqual([]);
+    expect(p.errors).toMatchObject([
+      { severity: 'error', path: 'apiVersion', message: expect.stringMatching(/unsupported apiVersion .* for HTTPRoute/) },
     ]);
   });
   it('missing metadata.name and a Kubernetes field of the wrong type are located errors', () => {

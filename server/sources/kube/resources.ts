@@ -36,6 +36,16 @@ const istio = (kind: string, plural: string): WatchedResource => ({
   discover: true,
 });
 
+/** Gateway API kinds istiod's Gateway API controller reads (TCPRoute/TLSRoute at v1alpha2). */
+const gatewayApi = (kind: string, plural: string, versions: readonly string[], namespaced = true): WatchedResource => ({
+  group: 'gateway.networking.k8s.io',
+  versions,
+  kind,
+  plural,
+  namespaced,
+  discover: true,
+});
+
 /** Everything the Kubernetes source watches with the base RBAC. Secrets are apart (SECRETS_RESOURCE, opt-in). */
 export const WATCHED_RESOURCES: readonly WatchedResource[] = [
   { group: '', versions: ['v1'], kind: 'Namespace', plural: 'namespaces', namespaced: false, discover: false },
@@ -67,6 +77,13 @@ export const WATCHED_RESOURCES: readonly WatchedResource[] = [
     discover: false,
     only: { namespace: 'istio-system', name: 'istio' },
   },
+  gatewayApi('GatewayClass', 'gatewayclasses', ['v1', 'v1beta1'], false),
+  gatewayApi('Gateway', 'gateways', ['v1', 'v1beta1']),
+  gatewayApi('HTTPRoute', 'httproutes', ['v1', 'v1beta1']),
+  gatewayApi('GRPCRoute', 'grpcroutes', ['v1', 'v1alpha2']),
+  gatewayApi('ReferenceGrant', 'referencegrants', ['v1', 'v1beta1', 'v1alpha2']),
+  gatewayApi('TCPRoute', 'tcproutes', ['v1alpha2']),
+  gatewayApi('TLSRoute', 'tlsroutes', ['v1', 'v1alpha3', 'v1alpha2']),
 ];
 
 /**

@@ -181,6 +181,7 @@ describe('FakeApiServer: failures, outages, discovery', () => {
       'discovery.k8s.io',
       'networking.k8s.io',
       'networking.istio.io',
+      'gateway.networking.k8s.io',
     ]);
     const g = await get(f, '/apis/networking.istio.io');
     expect(g.body).toMatchObject({ kind: 'APIGroup', versions: [{ groupVersion: 'networking.istio.io/v1alpha3', version: 'v1alpha3' }] });
