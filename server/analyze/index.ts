@@ -64,10 +64,17 @@ export function compareFindings(a: Finding, b: Finding): number {
   );
 }
 
+/** The snapshot as `istioctl analyze` sees the inputs: without the configs istiod generates from Ingresses. */
+function userConfigs(s: MeshSnapshot): MeshSnapshot {
+  const generated = (c: { generatedBy?: unknown } | null | undefined) => c?.generatedBy !== undefined;
+  if (!s.virtualServices.some(generated) && !s.gateways.some(generated)) return s;
+  return { ...s, virtualServices: s.virtualServices.filter((c) => !generated(c)), gateways: s.gateways.filter((c) => !generated(c)) };
+}
+
 export function analyze(input: MeshSnapshot, opts: AnalyzeOptions = {}): AnalyzeResult {
   let snapshot = input;
   try {
-    snapshot = analysisView(input);
+    snapshot = analysisView(userConfigs(input));
   } catch {
     // A malformed snapshot (never built by buildSnapshot): analyze what it holds; analyzers report their own failures.
   }

@@ -27,6 +27,6 @@ export const loadErrorAnalyzer: Analyzer = {
     inputs: ['*'],
   },
   // The "not translated" note is meshscope's, not a schema message: Istio has no code for it (the IST0106 errors
-  // beside it are the findings).
-  analyze: (s) => s.errors.filter((e) => !e.notTranslated).map(loadErrorFinding),
+  // beside it are the findings). Info-level notes (e.g. an Ingress of another class, not served) are not either.
+  analyze: (s) => s.errors.filter((e) => !e.notTranslated && e.severity !== 'info').map(loadErrorFinding),
 };

@@ -121,6 +121,18 @@ describe('affectedProxies rules', () => {
     expect(got.proxies).toEqual([]);
   });
 
+  it('Ingress, IngressClass and Secret changes reach only routers (Ingress → Gateway + gateway-bound VirtualServices); none here', () => {
+    for (const key of [
+      'networking.k8s.io/v1/Ingress/ns-0/web',
+      'networking.k8s.io/v1/IngressClass//istio',
+      'core/v1/Secret/istio-system/cert',
+    ]) {
+      const got = affectedProxies(snap, snap, { changed: [key] }, DEFAULT_OPTIONS);
+      expect(got.all, key).toBe(false);
+      expect(got.proxies, key).toEqual([]);
+    }
+  });
+
   it("a Sidecar in the root namespace is every namespace's default (sidecar.go: root namespace Sidecar)", () => {
     const got = affectedProxies(
       snap,

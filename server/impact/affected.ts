@@ -146,7 +146,11 @@ function scopeOfKey(scope: Scope, key: string, indexes: readonly Index[], option
       else scope.namespaces.add(ns);
       break;
     case 'Gateway':
-      // Gateways are read by the routers they select (any namespace); sidecars never read them.
+    case 'Ingress':
+    case 'IngressClass':
+    case 'Secret':
+      // Gateways are read by the routers they select (any namespace); sidecars never read them. Ingresses become
+      // Gateways plus VirtualServices bound only to them; Secrets only tell gateway credentials apart.
       scope.routers = true;
       break;
     case 'EndpointSlice':

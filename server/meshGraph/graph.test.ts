@@ -228,5 +228,8 @@ describe('route helpers', () => {
       'GET /api/* with end-user=jason',
     );
     expect(describeHttpMatch(undefined)).toBe('any');
+    // Ingress / Gateway API semantics: a prefix is a path-segment prefix (route.go TranslateRouteMatch → path_separated_prefix).
+    expect(describeHttpMatch({ uri: { prefix: '/api/' } }, true)).toBe('/api, /api/*');
+    expect(describeHttpMatch({ uri: { prefix: '/' } }, true)).toBe('/*');
   });
 });

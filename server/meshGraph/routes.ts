@@ -13,6 +13,7 @@ import type { Destination, HTTPMatchRequest, HTTPRoute, L4MatchAttributes, Strin
 import type { IstioConfig, ProxyModel } from '../model/mesh';
 import { hostsMatch, isWildcard, mostSpecificHost } from '../model/host';
 import { gatewayNames, MESH_GATEWAY } from '../translate/view/virtualServices';
+import { usesSeparatedPrefix } from '../translate/xds/routes/match';
 
 /** One destination a rule sends traffic to, as seen from one proxy. */
 export interface RuleTarget {
@@ -45,15 +46,21 @@ const sm = (m: StringMatch | undefined): string | undefined =>
         ? ` ~ ${m.regex}`
         : undefined;
 
-/** `GET /api/* with end-user=jason`-style summary of one HTTP match (istioctl describe-like). */
-export function describeHttpMatch(m: HTTPMatchRequest | undefined): string {
+/**
+ * `GET /api/* with end-user=jason`-style summary of one HTTP match (istioctl describe-like). `separatedPrefix`:
+ * the VirtualService has Ingress / Gateway API route semantics, where a prefix other than `/` matches at a
+ * path-segment boundary (Envoy path_separated_prefix: `/api` and `/api/*`, not `/apix`).
+ */
+export function describeHttpMatch(m: HTTPMatchRequest | undefined, separatedPrefix = false): string {
   if (!m) return 'any';
   const parts: string[] = [];
   const method = m.method?.exact ?? m.method?.prefix ?? m.method?.regex;
   if (method) parts.push(method);
   if (m.uri?.exact !== undefined) parts.push(m.uri.exact);
-  else if (m.uri?.prefix !== undefined) parts.push(`${m.uri.prefix}*`);
-  else if (m.uri?.regex !== undefined) parts.push(`~${m.uri.regex}`);
+  else if (m.uri?.prefix !== undefined) {
+    const p = m.uri.prefix.endsWith('/') ? m.uri.prefix.slice(0, -1) : m.uri.prefix;
+    parts.push(separatedPrefix && m.uri.prefix !== '/' ? `${p}, ${p}/*` : `${m.uri.prefix}*`);
+  } else if (m.uri?.regex !== undefined) parts.push(`~${m.uri.regex}`);
   const a = sm(m.authority);
   if (a) parts.push(`authority${a}`);
   const hs = Object.entries(m.headers ?? {}).map(([k, v]) => `${k}${sm(v) ?? ' present'}`);
@@ -132,7 +139,7 @@ function httpTargets(vs: IstioConfig<'VirtualService'>, proxy: ProxyModel, gatew
       vs,
       rule: `http[${i}]`,
       ...(r.name ? { name: r.name } : {}),
-      match: matches.map(describeHttpMatch).join(' | '),
+      match: matches.map((m) => describeHttpMatch(m, usesSeparatedPrefix(vs))).join(' | '),
       fault: !!r.fault,
       mirror: mirrors.length > 0,
     };

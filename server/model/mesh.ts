@@ -32,6 +32,11 @@ export interface IstioConfig<K extends IstioKind = IstioKind> {
   meta: ObjectMeta;
   spec: IstioSpecs[K];
   origin: Origin;
+  /**
+   * Set on configs istiod generates from other inputs (e.g. a Kubernetes Ingress): the object it came from.
+   * Translated like any other; `istioctl analyze` never sees them, so neither do the analyzers.
+   */
+  generatedBy?: { kind: string; namespace: string; name: string };
   /** status.conditions as type → status ("True"/"False"/…), when the object carries any (WorkloadEntry health). */
   conditions?: Readonly<Record<string, string>>;
 }
@@ -198,6 +203,8 @@ export interface MeshSnapshot {
   gateways: readonly IstioConfig<'Gateway'>[];
   serviceEntries: readonly IstioConfig<'ServiceEntry'>[];
   sidecars: readonly IstioConfig<'Sidecar'>[];
+  /** Secrets by metadata (never their data); absent or `known: false` when no Secret source exists. */
+  secrets?: SecretIndex;
   workloadEntries: readonly IstioConfig<'WorkloadEntry'>[];
   /** security.istio.io AuthorizationPolicies, in config order. */
   authorizationPolicies: readonly IstioConfig<'AuthorizationPolicy'>[];
@@ -213,6 +220,25 @@ export interface MeshSnapshot {
   errors: readonly LoadError[];
   /** The effective MeshConfig (ConfigMap istio-system/istio, `--mesh-config`, or istiod's defaults) and its options. */
   mesh: MeshConfigState;
+}
+
+/** A Secret as meshscope knows it: metadata and type, never its data (./secrets). */
+export interface SecretModel {
+  name: string;
+  namespace: string;
+  /** `kubernetes.io/tls`, `Opaque`, …; '' when only metadata is known (a metadata-only watch carries no type). */
+  type: string;
+  origin: Origin;
+}
+
+/**
+ * The Secrets meshscope knows of. `known` is false when no Secret source exists (files without any Secret,
+ * a cluster without the opt-in Secret RBAC): then nothing can be said about a credential being missing.
+ */
+export interface SecretIndex {
+  known: boolean;
+  /** `namespace/name` → Secret. */
+  byKey: ReadonlyMap<string, SecretModel>;
 }
 
 /** The TranslateOptions a snapshot's mesh config gives: what every caller translates with unless told otherwise. */

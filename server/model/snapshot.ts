@@ -20,6 +20,8 @@ import { buildPods } from './parse/pods';
 import { proxyOf } from './proxyIdentity';
 import { kubeServices, serviceEntryServices } from './parse/services';
 import { byteCompare as cmp } from '../lib/compare';
+import { convertIngresses, ingressMeshOf, type IngressMeshOptions } from './ingress';
+import { buildSecretIndex } from './secretIndex';
 import { type MeshConfigOverride, meshStateOf } from './parse/meshSource';
 import { convertGatewayApi } from './gatewayapi';
 import { parseGatewayApi } from './gatewayapi/parse';
@@ -28,6 +30,10 @@ export interface BuildSnapshotOptions {
   version: number;
   domainSuffix?: string;
   extraErrors?: readonly LoadError[];
+  /** MeshConfig's ingress fields; by default those of the mesh config in force. */
+  ingressMesh?: IngressMeshOptions;
+  /** A Secret source is watching (kube with the opt-in Secret RBAC): Secrets are known even when there are none. */
+  secretsWatched?: boolean;
   /** `--mesh-config FILE` (text read by the caller): replaces the ConfigMap istio-system/istio. */
   meshConfig?: MeshConfigOverride;
   /** A mesh config already in force (a sandbox draft over a snapshot whose mesh came from `--mesh-config`). */
@@ -87,6 +93,11 @@ export function buildSnapshot(inputs: readonly RawInput[], opts: BuildSnapshotOp
   const pods = buildPods(parsed, namespaces, anyDeclared);
 
   const istio = parsed.istio;
+  // Kubernetes Ingress → generated Gateways and VirtualServices (istiod's ingress controller), merged with the rest.
+  const ingress = convertIngresses({ ...parsed, domainSuffix, mesh: opts.ingressMesh ?? ingressMeshOf(mesh.state.config) });
+  istio.Gateway.push(...ingress.gateways);
+  istio.VirtualService.push(...ingress.virtualServices);
+  errors.push(...ingress.errors);
   const gwApi = parseGatewayApi(parsed.gatewayApi);
   errors.push(...gwApi.errors);
   for (const o of parsed.gatewayApi) imply(o.meta.namespace);
@@ -145,6 +156,7 @@ export function buildSnapshot(inputs: readonly RawInput[], opts: BuildSnapshotOp
     gateways: istio.Gateway,
     serviceEntries: istio.ServiceEntry,
     sidecars: istio.Sidecar,
+    secrets: buildSecretIndex(parsed.secrets, opts.secretsWatched ?? false),
     workloadEntries: istio.WorkloadEntry,
     authorizationPolicies: istio.AuthorizationPolicy,
     rejectedConfigs: parsed.rejected.sort(byCreation),

@@ -5,6 +5,8 @@ import { num, obj, objs, str, type J } from './json';
 import { hostPort } from './ip';
 import type { SimCtx, SimRedirect, SimSource } from './types';
 import { stripPort } from './types';
+import { requestScheme } from './forwardedProto';
+import { matchedPrefix } from './requestChanges';
 
 export type Target =
   | { kind: 'cluster'; cluster: string }
@@ -32,12 +34,14 @@ const REDIRECT_CODE: Record<string, number> = {
 
 /** Location header per Envoy's RouteEntryImplBase::newUri (scheme, host, port, path/prefix rewrite, query). */
 function redirectOf(r: J, route: J, ctx: SimCtx): SimRedirect {
-  const scheme = r['https_redirect'] === true ? 'https' : (str(r, 'scheme_redirect') ?? (ctx.tls === 'tls' ? 'https' : 'http'));
+  // Utility::newUri: scheme_redirect, else https_redirect, else the request's :scheme (not the connection's).
+  const original = requestScheme(ctx);
+  const scheme = str(r, 'scheme_redirect') ?? (r['https_redirect'] === true ? 'https' : original);
   const origHost = ctx.host;
   let host = str(r, 'host_redirect') ?? origHost;
   const port = num(r, 'port_redirect');
   if (port !== undefined) host = `${stripPort(host)}:${port}`;
-  else if (str(r, 'host_redirect') === undefined && scheme !== (ctx.tls === 'tls' ? 'https' : 'http')) {
+  else if (str(r, 'host_redirect') === undefined && scheme !== original) {
     // Switching scheme drops a default port of the old scheme.
     const bare = stripPort(host);
     const oldPort = host.slice(bare.length + 1);
@@ -46,7 +50,7 @@ function redirectOf(r: J, route: J, ctx: SimCtx): SimRedirect {
   let path = ctx.path;
   const pathRedirect = str(r, 'path_redirect');
   const prefixRewrite = str(r, 'prefix_rewrite');
-  const matchPrefix = str(obj(route, 'match'), 'prefix');
+  const matchPrefix = matchedPrefix(route);
   if (pathRedirect !== undefined) path = pathRedirect;
   else if (prefixRewrite !== undefined && matchPrefix !== undefined && path.startsWith(matchPrefix))
     path = prefixRewrite + path.slice(matchPrefix.length);

@@ -141,6 +141,8 @@ export interface ChainPick {
   name?: string;
   rejected: Rejection[];
   notes: string[];
+  /** More than one chain matched equally: Envoy rejects such a listener (Istio's simulator: ErrMultipleFilterChain). */
+  ambiguous?: boolean;
 }
 
 export function chainName(chain: J, index: number | 'default'): string {
@@ -169,10 +171,12 @@ export function selectFilterChain(listener: J, ctx: SimCtx, det: Detected): Chai
   const notes: string[] = [];
   const first = alive[0];
   if (first) {
-    if (alive.length > 1)
+    if (alive.length > 1) {
       notes.push(
         `multiple filter chains matched (${alive.map((a) => chainName(a.chain, a.index)).join(', ')}); Envoy rejects such a listener`,
       );
+      return { rejected, notes, ambiguous: true };
+    }
     return { chain: first.chain, name: chainName(first.chain, first.index), rejected, notes };
   }
   const def = obj(listener, 'default_filter_chain');

@@ -3,8 +3,10 @@ import { obj, objs, str, type J } from './json';
 import { hostStripping, selectVirtualHost } from './virtualHost';
 import { matchRoute } from './routeMatch';
 import { routeTarget, sourceOf, type Target } from './action';
-import type { Rejection, SimCtx, SimRedirect, SimSource } from './types';
+import type { Rejection, SimCtx, SimHeaderChange, SimRedirect, SimRewrite, SimSource } from './types';
 import { stripPort } from './types';
+import { applyForwardedProto } from './forwardedProto';
+import { requestChanges } from './requestChanges';
 
 export interface HttpWalk {
   routeConfig?: string;
@@ -15,13 +17,20 @@ export interface HttpWalk {
   source?: SimSource;
   runtimeFraction?: number;
   redirect?: SimRedirect;
+  rewrite?: SimRewrite;
+  requestHeaders?: SimHeaderChange[];
+  virtualCluster?: string;
+  notes?: string[];
   rejected: Rejection[];
   error?: string;
 }
 
-/** Envoy answers 301 to https when the virtual host requires TLS (VirtualHost.require_tls). */
+/**
+ * Envoy answers 301 to https when the virtual host requires TLS (VirtualHost.require_tls) and the request's
+ * x-forwarded-proto (after the connection manager: ./forwardedProto) is not https.
+ */
 function tlsRedirect(vh: J, ctx: SimCtx): boolean {
-  if (ctx.tls === 'tls') return false;
+  if ((ctx.headers.get('x-forwarded-proto') ?? (ctx.tls === 'plaintext' ? 'http' : 'https')) === 'https') return false;
   const req = str(vh, 'require_tls');
   if (req === 'ALL') return true;
   if (req === 'EXTERNAL_ONLY') return ctx.headers.get('x-envoy-internal') !== 'true';
@@ -29,7 +38,8 @@ function tlsRedirect(vh: J, ctx: SimCtx): boolean {
 }
 
 /** Walks an HCM (rds or inline route_config) against the request. */
-export function walkHcm(hcm: J, routes: J[], ctx: SimCtx): HttpWalk {
+export function walkHcm(hcm: J, routes: J[], given: SimCtx): HttpWalk {
+  const ctx = applyForwardedProto(hcm, given);
   const w: HttpWalk = { rejected: [] };
   let rc = obj(hcm, 'route_config');
   const rds = obj(hcm, 'rds');
@@ -54,7 +64,8 @@ export function walkHcm(hcm: J, routes: J[], ctx: SimCtx): HttpWalk {
 }
 
 /** Walks one RouteConfiguration (virtual host → route → action); `hcm` supplies host-port stripping flags. */
-export function walkRouteConfig(rc: J, ctx: SimCtx, hcm: J | undefined, w: HttpWalk = { rejected: [] }): HttpWalk {
+export function walkRouteConfig(rc: J, given: SimCtx, hcm: J | undefined, w: HttpWalk = { rejected: [] }): HttpWalk {
+  const ctx = hcm ? given : applyForwardedProto(undefined, given);
   const pick = selectVirtualHost(rc, ctx.host, hostStripping(rc, hcm, ctx.port));
   w.rejected.push(...pick.rejected);
   const vh = pick.vhost;
@@ -87,6 +98,14 @@ export function walkRouteConfig(rc: J, ctx: SimCtx, hcm: J | undefined, w: HttpW
     const src = sourceOf(r, name || undefined) ?? sourceOf(vh);
     if (src) w.source = src;
     w.target = routeTarget(r, ctx);
+    const changes = requestChanges(rc, vh, r, ctx);
+    // Rewrites and header changes apply to a forwarded request only (not to redirects or direct responses).
+    if (w.target.kind === 'cluster' || w.target.kind === 'weighted') {
+      if (changes.rewrite) w.rewrite = changes.rewrite;
+      if (changes.requestHeaders) w.requestHeaders = changes.requestHeaders;
+      if (changes.notes.length > 0) w.notes = changes.notes;
+    }
+    if (changes.virtualCluster !== undefined) w.virtualCluster = changes.virtualCluster;
     return w;
   }
   w.error = 'no route matched';

@@ -13,6 +13,7 @@ import { rbacConfigsOf, walkRbac } from './rbac';
 import { normalizeRequest, type Rejection, type SimCtx, type SimRequest, type SimResult } from './types';
 
 export type { SimRequest, SimResult, Rejection, SimSource, SimRedirect, SimMode, SimProtocol, SimTls } from './types';
+export type { SimHeaderChange, SimRewrite } from './types';
 export type { EnvoyConfig } from '../envoy/dumpReader';
 
 interface Acc {
@@ -49,8 +50,12 @@ function finish(a: Acc): SimResult {
   if (w?.redirect) r.redirect = w.redirect;
   if (t?.kind === 'direct') r.directResponse = { status: t.status, ...(t.body !== undefined ? { body: t.body } : {}) };
   if (w?.runtimeFraction !== undefined) r.runtimeFraction = w.runtimeFraction;
+  if (w?.rewrite) r.rewrite = w.rewrite;
+  if (w?.requestHeaders) r.requestHeaders = w.requestHeaders;
+  if (w?.virtualCluster !== undefined) r.virtualCluster = w.virtualCluster;
   r.rejected = [...a.rejected, ...(w?.rejected ?? [])];
-  if (a.notes.length > 0) r.notes = a.notes;
+  const notes = [...a.notes, ...(w?.notes ?? [])];
+  if (notes.length > 0) r.notes = notes;
   const error = a.error ?? w?.error;
   if (error !== undefined) r.error = error;
   return r;
@@ -111,6 +116,8 @@ function walk(config: EnvoyConfig, ctx: SimCtx, a: Acc): void {
   const cp = pickChain(lp.listener, ctx);
   a.rejected.push(...cp.rejected);
   a.notes.push(...cp.notes);
+  // traffic.go matchFilterChain: more than one equally specific chain is ErrMultipleFilterChain.
+  if (cp.ambiguous) return void (a.error = 'multiple filter chains matched');
   if (!cp.chain) return void (a.error = 'no filter chains matched');
   a.filterChain = cp.name;
   const tlsChain = terminatesTls(cp.chain);

@@ -66,6 +66,25 @@ export interface SimRedirect {
   location: string;
 }
 
+export interface SimHeaderChange {
+  /** set = OVERWRITE_IF_EXISTS_OR_ADD, append = APPEND_IF_EXISTS_OR_ADD, addIfAbsent = ADD_IF_ABSENT, overwriteIfExists, remove. */
+  op: 'set' | 'append' | 'addIfAbsent' | 'overwriteIfExists' | 'remove';
+  name: string;
+  /** As configured: may hold Envoy format strings such as %DOWNSTREAM_REMOTE_ADDRESS%. */
+  value?: string;
+  /** Where it is configured. */
+  from: 'route' | 'virtualHost' | 'routeConfig' | 'weightedCluster';
+}
+
+export interface SimRewrite {
+  /** The :path sent upstream (query string kept) when the route rewrites it. */
+  path?: string;
+  /** The :authority sent upstream when the route rewrites it. */
+  host?: string;
+  /** auto_host_rewrite: the host becomes the chosen endpoint's hostname (DNS clusters). */
+  autoHost?: boolean;
+}
+
 export interface SimResult {
   listener?: string;
   filterChain?: string;
@@ -83,6 +102,12 @@ export interface SimResult {
   /** Probability that the matched route's runtime_fraction lets the request through (when < 1). */
   runtimeFraction?: number;
   authorization?: SimAuthorization;
+  /** meshscope extension: the path / host the route rewrites the forwarded request to. */
+  rewrite?: SimRewrite;
+  /** meshscope extension: request header changes on the forwarded request, in the order Envoy applies them. */
+  requestHeaders?: SimHeaderChange[];
+  /** meshscope extension: the virtual cluster the request is counted against (`other` when none matches). */
+  virtualCluster?: string;
   rejected: Rejection[];
   /** Things worth knowing that are not failures (e.g. a referenced cluster missing from the config). */
   notes?: string[];

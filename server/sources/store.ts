@@ -8,6 +8,7 @@
 import type { LoadError, MeshSnapshot } from '../model/mesh';
 import { validateRaw } from '../model/parse/objects';
 import { buildSnapshot } from '../model/snapshot';
+import { redactSecret } from '../model/secrets';
 import type { MeshConfigOverride } from '../model/parse/meshSource';
 import { MESH_CONFIGMAP_NAME, MESH_CONFIGMAP_NAMESPACE } from '../model/meshConfig';
 import { endpointsOnlyChange, rawKey, sameObject } from './storeKeys';
@@ -109,7 +110,25 @@ export class Store implements SourceSink {
   }
 
   status(status: SourceStatus): void {
+    const watched = this.secretsWatched();
     this.statusById.set(status.id, status);
+    if (this.secretsWatched() !== watched) {
+      // Secrets became known (or unknown): credentials may now be missing, or no longer knowably so.
+      this.pendingErrors = true;
+      this.schedule();
+    }
+  }
+
+  /** A Kubernetes source watches Secrets (their metadata; the opt-in RBAC allows it). */
+  private secretsWatched(): boolean {
+    for (const s of this.statusById.values())
+      if (
+        s.kind === 'kube' &&
+        s.state !== 'stopped' &&
+        Object.keys(s.resources ?? {}).some((k) => k === 'secrets' || k.endsWith('/secrets'))
+      )
+        return true;
+    return false;
   }
 
   replace(sourceId: string, inputs: readonly RawInput[], errors: readonly LoadError[] = []): void {
@@ -117,7 +136,8 @@ export class Store implements SourceSink {
     const next = new Map<string, RawInput>();
     const unkeyed: RawInput[] = [];
     const own: LoadError[] = [];
-    for (const input of inputs) {
+    for (const given of inputs) {
+      const input = { ...given, object: redactSecret(given.object) };
       const key = rawKey(input.object);
       if (key === undefined) {
         unkeyed.push(input);
@@ -144,7 +164,9 @@ export class Store implements SourceSink {
     this.schedule();
   }
 
-  upsert(sourceId: string, input: RawInput): void {
+  upsert(sourceId: string, given: RawInput): void {
+    // Key material never enters the store, whatever the source (DESIGN.md §6).
+    const input = { ...given, object: redactSecret(given.object) };
     const state = this.state(sourceId);
     const key = rawKey(input.object);
     if (key === undefined) {
@@ -290,6 +312,7 @@ export class Store implements SourceSink {
       ...(this.domainSuffix !== undefined ? { domainSuffix: this.domainSuffix } : {}),
       ...(this.meshOverride ? { meshConfig: this.meshOverride } : {}),
       extraErrors: errors,
+      secretsWatched: this.secretsWatched(),
     });
   }
 }

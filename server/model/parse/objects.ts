@@ -21,6 +21,8 @@ import { unknownFields } from './unknownFields';
 import { isMeshConfigMap, meshConfigMapIssues } from './meshSource';
 import { validateIstioSpec, validateKubeBody } from './validate';
 import type { KubeEndpointSlice, KubePod, KubeService, KubeWorkload } from '../schema/kube';
+import type { KubeIngress, KubeIngressClass, KubeSecret } from '../schema/ingress';
+import { redactSecret } from '../secrets';
 import { GATEWAY_API_VERSIONS, gatewayApiSpecIssues, type RawGwObject } from '../gatewayapi/parse';
 import { GATEWAY_API_GROUP, type GatewayApiKind, isGatewayApiKind } from '../gatewayapi/types';
 
@@ -39,6 +41,10 @@ export interface ParsedInputs {
   pods: KubeObject<KubePod>[];
   endpointSlices: KubeObject<KubeEndpointSlice>[];
   workloads: KubeObject<KubeWorkload>[];
+  ingresses: KubeObject<KubeIngress>[];
+  ingressClasses: KubeObject<KubeIngressClass>[];
+  /** Metadata and type only (redacted on entry). */
+  secrets: KubeObject<KubeSecret>[];
   istio: { [K in IstioKind]: IstioConfig<K>[] };
   /** Istio objects that fail Istio's validation but could be read: analyzed, never translated (./rejected). */
   rejected: IstioConfig[];
@@ -152,6 +158,9 @@ export function parseInputs(inputs: readonly RawInput[]): ParsedInputs {
     pods: [],
     endpointSlices: [],
     workloads: [],
+    ingresses: [],
+    ingressClasses: [],
+    secrets: [],
     istio: {
       VirtualService: [],
       DestinationRule: [],
@@ -168,7 +177,7 @@ export function parseInputs(inputs: readonly RawInput[]): ParsedInputs {
   const unknown = new Map<string, { count: number; first: RawInput }>();
 
   inputs.forEach((input, index) => {
-    const raw = stripNulls(input.object);
+    const raw = stripNulls(redactSecret(input.object));
     const md = (raw.metadata && typeof raw.metadata === 'object' ? raw.metadata : {}) as Record<string, unknown>;
     const rawName = typeof md.name === 'string' ? md.name : undefined;
     const rawNs = typeof md.namespace === 'string' ? md.namespace : undefined;
@@ -231,6 +240,15 @@ export function parseInputs(inputs: readonly RawInput[]): ParsedInputs {
         break;
       case 'EndpointSlice':
         out.endpointSlices.push(obj);
+        break;
+      case 'Ingress':
+        out.ingresses.push(obj);
+        break;
+      case 'IngressClass':
+        out.ingressClasses.push(obj);
+        break;
+      case 'Secret':
+        out.secrets.push(obj);
         break;
       default:
         out.workloads.push(obj);

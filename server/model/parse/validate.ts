@@ -7,6 +7,7 @@ import { checkVirtualService } from '../schema/checkVirtualService';
 import { destinationRuleSpec } from '../schema/destinationRule';
 import { gatewaySpec } from '../schema/gateway';
 import { endpointSlice, pod, service, workload } from '../schema/kube';
+import { ingress, ingressClass, secret } from '../schema/ingress';
 import { serviceEntrySpec, sidecarSpec, workloadEntry } from '../schema/serviceEntry';
 import { checkWorkloadEntry } from '../schema/checkWorkloadEntry';
 import { virtualServiceSpec } from '../schema/virtualService';
@@ -124,6 +125,9 @@ const KUBE: Record<string, z.ZodType> = {
   Deployment: workload,
   ReplicaSet: workload,
   StatefulSet: workload,
+  Ingress: ingress,
+  IngressClass: ingressClass,
+  Secret: secret,
 };
 
 /** Validates the fields meshscope reads; `data` is a copy of the object with those fields parsed. */

@@ -21,13 +21,16 @@ export const KUBE_KINDS: Readonly<Record<string, string>> = {
   Deployment: 'apps',
   ReplicaSet: 'apps',
   StatefulSet: 'apps',
+  Ingress: 'networking.k8s.io',
+  IngressClass: 'networking.k8s.io',
+  /** Metadata and type only: data/stringData are discarded where objects enter (../secrets redactSecret). */
+  Secret: '',
 };
 
-/** Kinds that are recognised and deliberately not read. Secrets are never read (DESIGN.md §6). */
+/** Kinds that are recognised and deliberately not read. (Secrets: only metadata and type are read, DESIGN.md §6.) */
 export const IGNORED_KINDS = new Set([
   'ServiceAccount',
   'ConfigMap',
-  'Secret',
   'Role',
   'RoleBinding',
   'ClusterRole',
@@ -36,7 +39,6 @@ export const IGNORED_KINDS = new Set([
   'Endpoints',
   'HorizontalPodAutoscaler',
   'PodDisruptionBudget',
-  'Ingress',
   'NetworkPolicy',
   'Job',
   'CronJob',
@@ -80,6 +82,7 @@ export const CLUSTER_SCOPED_KINDS = new Set([
   'StorageClass',
   'APIService',
   'ClusterIssuer',
+  'IngressClass',
   'GatewayClass',
 ]);
 

@@ -160,5 +160,7 @@ export const KUBE_FIELDS: Readonly<Record<string, FieldShape>> = {
     lists: { endpoints: endpoint, ports: shape(['name', 'protocol', 'port', 'appProtocol']) },
   }),
   Namespace: shape([...TOP, 'spec', 'status']),
+  // data/stringData are dropped on entry (model/secrets redactSecret); listed so a Secret never warns about them.
+  Secret: shape([...TOP, 'type', 'immutable', 'data', 'stringData']),
   Node: shape([...TOP, 'spec', 'status']),
 };

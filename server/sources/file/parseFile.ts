@@ -4,6 +4,7 @@
 import { Composer, type Document, Lexer, LineCounter, Parser, parseAllDocuments } from 'yaml';
 import type { LoadError } from '../../model/mesh';
 import { CLUSTER_SCOPED_KINDS } from '../../model/schema/kinds';
+import { redactSecret } from '../../model/secrets';
 import type { RawInput, RawObject } from '../types';
 
 export interface LoadResult {
@@ -181,7 +182,7 @@ function collect(c: Collector, value: unknown, doc: number): void {
     return;
   }
   if (c.inputs.length >= c.limits.maxObjectsPerFile) return refuse(c, c.inputs.length + 1, doc);
-  c.inputs.push({ object: withNamespace(obj, c.namespace), origin: { source: 'file', file: c.file, doc } });
+  c.inputs.push({ object: withNamespace(redactSecret(obj), c.namespace), origin: { source: 'file', file: c.file, doc } });
 }
 
 function refuse(c: Collector, count: number, doc: number): void {

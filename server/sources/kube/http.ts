@@ -20,13 +20,13 @@ export class KubeHttpError extends Error {
 }
 
 /** GET `path` (with query) and parse JSON. Rejects only on transport errors, never on HTTP status. */
-export async function getJson(kc: KubeConfig, path: string, signal?: AbortSignal): Promise<HttpResult> {
+export async function getJson(kc: KubeConfig, path: string, signal?: AbortSignal, accept = 'application/json'): Promise<HttpResult> {
   const cluster = kc.getCurrentCluster();
   if (!cluster) throw new Error('kubeconfig has no current cluster');
   const ctx = new RequestContext(cluster.server.replace(/\/+$/, '') + path, HttpMethod.GET);
-  ctx.setHeaderParam('Accept', 'application/json');
   if (signal) ctx.setSignal(signal);
   await kc.applySecurityAuthentication(ctx);
+  ctx.setHeaderParam('Accept', accept);
   const res = await new IsomorphicFetchHttpLibrary().send(ctx).toPromise();
   const text = await res.body.text();
   let body: unknown = undefined;
@@ -67,4 +67,22 @@ export function describeError(err: unknown): string {
     }
   }
   return String(err);
+}
+
+/**
+ * The kubeconfig, with every request it authenticates also asking for `accept` (client-node's Watch builds its
+ * request headers from applySecurityAuthentication; used for metadata-only watches).
+ */
+export function withAccept(kc: KubeConfig, accept: string): KubeConfig {
+  return new Proxy(kc, {
+    get(target, prop, receiver) {
+      if (prop === 'applySecurityAuthentication')
+        return async (ctx: RequestContext) => {
+          await target.applySecurityAuthentication(ctx);
+          ctx.setHeaderParam('Accept', accept);
+        };
+      const v: unknown = Reflect.get(target, prop, receiver);
+      return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+    },
+  });
 }

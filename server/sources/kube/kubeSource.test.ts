@@ -53,9 +53,16 @@ describe('KubeSource: initial sync and watch events', () => {
     const vs = sink.objects.get('networking.istio.io/VirtualService/default/reviews');
     expect(vs?.object.apiVersion).toBe('networking.istio.io/v1');
     expect(vs?.origin.file).toBe('/apis/networking.istio.io/v1/namespaces/default/virtualservices/reviews');
-    // Secrets are never read (DESIGN §6).
-    expect(fake.requests.filter((r) => r.path.includes('secrets'))).toEqual([]);
-    expect(sink.keys().some((k) => k.includes('Secret'))).toBe(false);
+    // Secrets: metadata only (DESIGN §3, §6): every request for them asks for the PartialObjectMetadata view,
+    // and what the sink holds has no data (kubeSecrets.test.ts covers the rest).
+    const secretRequests = fake.requests.filter((r) => r.path.includes('secrets'));
+    expect(secretRequests.length).toBeGreaterThan(0);
+    for (const r of secretRequests) expect(r.accept).toMatch(/as=PartialObjectMetadata(List)?;g=meta\.k8s\.io;v=v1/);
+    expect(sink.objects.get('/Secret/default/db-password')?.object).toEqual({
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: expect.objectContaining({ name: 'db-password', namespace: 'default' }),
+    });
     await waitFor(() => h?.sink.lastStatus?.state === 'connected', 'connected status');
     expect(sink.lastStatus?.resources?.services).toEqual({ state: 'connected', count: 5 });
     expect(sink.lastStatus?.resources?.['virtualservices.networking.istio.io']).toEqual({ state: 'connected', count: 2 });
@@ -105,11 +112,14 @@ describe('KubeSource: status', () => {
       'gateways.networking.istio.io',
       'grpcroutes.gateway.networking.k8s.io',
       'httproutes.gateway.networking.k8s.io',
+      'ingressclasses.networking.k8s.io',
+      'ingresses.networking.k8s.io',
       // the mesh config ConfigMap (istio-system/istio only)
       'istio-system/configmaps',
       'namespaces',
       'pods',
       'referencegrants.gateway.networking.k8s.io',
+      'secrets',
       'serviceentries.networking.istio.io',
       'services',
       'sidecars.networking.istio.io',

@@ -6,10 +6,10 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import type { Source, SourceSink, SourceStatus } from '../types';
 import { backoffDelay, DEFAULT_BACKOFF, sleep, type BackoffOptions } from './backoff';
 import { discoverGroup, pickVersion } from './discovery';
-import { describeError } from './http';
+import { describeError, getJson, statusMessage } from './http';
 import { resolveKubeConfig } from './kubeConfig';
 import { ResourceWatch } from './resourceWatch';
-import { resourceKey, WATCHED_RESOURCES, type WatchedResource } from './resources';
+import { collectionPath, METADATA_LIST_ACCEPT, resourceKey, SECRETS_RESOURCE, WATCHED_RESOURCES, type WatchedResource } from './resources';
 
 export { RBAC_VERBS, WATCHED_RESOURCES, requiredRbacRules } from './resources';
 
@@ -56,6 +56,8 @@ export class KubeSource implements Source {
   private lastStateSignature = '';
   private lastStatusJson = '';
   private stopped = false;
+  /** Why Secrets are not watched (no RBAC for them: the opt-in overlay is not applied), per scope. */
+  private secretsNotWatched: string | undefined;
 
   constructor(
     readonly id: string,
@@ -94,6 +96,7 @@ export class KubeSource implements Source {
     }
     const builtIn = WATCHED_RESOURCES.filter((r) => !r.discover);
     const first = builtIn.flatMap((r) => this.startWatches(r, r.versions[0] ?? 'v1'));
+    first.push(this.startSecrets());
     const discovered = WATCHED_RESOURCES.filter((r) => r.discover);
     this.discoveryLoop = this.discover(discovered);
     first.push(this.discoveryLoopFirstPass);
@@ -163,11 +166,40 @@ export class KubeSource implements Source {
     return this.kc;
   }
 
+  // --- Secrets (metadata only, opt-in RBAC) ---------------------------------------------------
+
+  /**
+   * Secrets are watched, metadata only, where the RBAC allows it: one metadata-only list per scope decides.
+   * 403 → not watched, said in the status detail (the opt-in overlay deploy/overlays/secrets grants it);
+   * any other answer → watched (the informer reports and retries failures).
+   */
+  private async startSecrets(): Promise<void> {
+    this.secretsNotWatched = undefined;
+    const r = SECRETS_RESOURCE;
+    const scopes: (string | undefined)[] = this.namespaces ? [...this.namespaces] : [undefined];
+    const allowed: (string | undefined)[] = [];
+    const denied: string[] = [];
+    for (const ns of scopes) {
+      const path = `${collectionPath(r.group, 'v1', r.plural, ns)}?limit=1&fieldSelector=${encodeURIComponent(r.fieldSelector ?? '')}`;
+      try {
+        const res = await getJson(this.kcOrThrow(), path, this.abort.signal, METADATA_LIST_ACCEPT);
+        if (res.status === 403) denied.push(`${ns ?? 'all namespaces'}: ${statusMessage(res.body) ?? 'forbidden'}`);
+        else allowed.push(ns);
+      } catch {
+        if (this.abort.signal.aborted) return;
+        allowed.push(ns);
+      }
+    }
+    if (denied.length > 0) this.secretsNotWatched = `Secrets not watched (RBAC; opt in with deploy/overlays/secrets): ${denied.join('; ')}`;
+    this.queueStatus();
+    await Promise.all(this.startWatches(r, 'v1', allowed));
+  }
+
   // --- informers ----------------------------------------------------------------------------
 
-  private startWatches(r: WatchedResource, version: string): Promise<void>[] {
+  private startWatches(r: WatchedResource, version: string, only?: (string | undefined)[]): Promise<void>[] {
     if (this.stopped || !this.sink) return [];
-    const scopes: (string | undefined)[] = r.only ? [r.only.namespace] : this.namespaces ? [...this.namespaces] : [undefined];
+    const scopes: (string | undefined)[] = only ?? (r.only ? [r.only.namespace] : this.namespaces ? [...this.namespaces] : [undefined]);
     return scopes.map((namespace) => {
       const w = new ResourceWatch({
         sourceId: this.id,
@@ -235,6 +267,7 @@ export class KubeSource implements Source {
     const detailParts = [`${this.from}${server ? ` (${server})` : ''}`];
     if (this.namespaces) detailParts.push(`namespaces: ${this.namespaces.join(', ')}`);
     if (missing.length > 0) detailParts.push(`not served: ${missing.join(', ')}`);
+    if (this.secretsNotWatched) detailParts.push(this.secretsNotWatched);
     const lastError = live.find((s) => s.state === 'failing')?.lastError ?? [...this.missing.values()][0]?.lastError;
     return {
       id: this.id,

@@ -8,8 +8,8 @@
 import { ListWatch, Watch, type KubeConfig, type KubernetesListObject, type KubernetesObject } from '@kubernetes/client-node';
 import type { SourceSink, SourceStatus, RawObject } from '../types';
 import { backoffDelay, scaleInformerDelay, sleep, type BackoffOptions } from './backoff';
-import { describeError, getJson, KubeHttpError, statusMessage } from './http';
-import { apiVersionOf, collectionPath, resourceKey, type WatchedResource } from './resources';
+import { describeError, getJson, KubeHttpError, statusMessage, withAccept } from './http';
+import { apiVersionOf, collectionPath, METADATA_LIST_ACCEPT, METADATA_WATCH_ACCEPT, resourceKey, type WatchedResource } from './resources';
 
 export type ResourceState = NonNullable<SourceStatus['resources']>[string];
 
@@ -27,8 +27,16 @@ export interface ResourceWatchOptions {
   onState: () => void;
 }
 
-/** The object as the store gets it: apiVersion/kind filled in (lists omit them), managedFields dropped. */
-export function normalizeObject(obj: KubernetesObject, apiVersion: string, kind: string): KubernetesObject {
+/**
+ * The object as the store gets it: apiVersion/kind filled in (lists omit them), managedFields dropped. A
+ * metadata-only resource keeps its metadata and nothing else, whatever the server sent.
+ */
+export function normalizeObject(obj: KubernetesObject, apiVersion: string, kind: string, metadataOnly = false): KubernetesObject {
+  if (metadataOnly) {
+    for (const k of Object.keys(obj)) if (k !== 'metadata') delete (obj as Record<string, unknown>)[k];
+    obj.apiVersion = apiVersion;
+    obj.kind = kind;
+  }
   if (!obj.apiVersion) obj.apiVersion = apiVersion;
   if (!obj.kind) obj.kind = kind;
   if (obj.metadata && 'managedFields' in obj.metadata) delete obj.metadata.managedFields;
@@ -53,12 +61,9 @@ export class ResourceWatch {
     const ns = r.namespaced ? o.namespace : undefined;
     this.listPath = collectionPath(r.group, o.version, r.plural, ns);
     this.key = o.namespace ? `${o.namespace}/${resourceKey(r)}` : resourceKey(r);
-    const fieldSelector = r.only
-      ? `metadata.name=${r.only.name}`
-      : !r.namespaced && o.namespace
-        ? `metadata.name=${o.namespace}`
-        : undefined;
-    const watch = new GuardedWatch(o.kc, this);
+    const base = r.only ? `metadata.name=${r.only.name}` : !r.namespaced && o.namespace ? `metadata.name=${o.namespace}` : undefined;
+    const fieldSelector = [base, r.fieldSelector].filter(Boolean).join(',') || undefined;
+    const watch = new GuardedWatch(r.metadataOnly ? withAccept(o.kc, METADATA_WATCH_ACCEPT) : o.kc, this);
     this.informer = new ListWatch<KubernetesObject>(this.listPath, watch, () => this.list(fieldSelector), false, undefined, fieldSelector, {
       delayFn: (ms) => sleep(scaleInformerDelay(o.backoff, ms), o.signal),
     });
@@ -109,7 +114,7 @@ export class ResourceWatch {
   }
 
   normalize(obj: KubernetesObject): KubernetesObject {
-    return normalizeObject(obj, this.apiVersion, this.o.resource.kind);
+    return normalizeObject(obj, this.apiVersion, this.o.resource.kind, this.o.resource.metadataOnly);
   }
 
   // --- internals ---------------------------------------------------------------------------
@@ -117,7 +122,12 @@ export class ResourceWatch {
   private async list(fieldSelector: string | undefined): Promise<KubernetesListObject<KubernetesObject>> {
     this.setState({ state: 'resyncing', lastError: this.state.lastError });
     const query = fieldSelector ? `?fieldSelector=${encodeURIComponent(fieldSelector)}` : '';
-    const res = await getJson(this.o.kc, this.listPath + query, this.o.signal);
+    const res = await getJson(
+      this.o.kc,
+      this.listPath + query,
+      this.o.signal,
+      this.o.resource.metadataOnly ? METADATA_LIST_ACCEPT : undefined,
+    );
     if (res.status !== 200) {
       const msg = statusMessage(res.body);
       throw new KubeHttpError(`list ${this.listPath}: HTTP ${res.status}${msg ? ` ${msg}` : ''}`, res.status);

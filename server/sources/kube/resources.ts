@@ -12,6 +12,10 @@ export interface WatchedResource {
   namespaced: boolean;
   /** Istio CRDs may be missing or serve only some versions: discover them first. */
   discover: boolean;
+  /** List and watch metadata only (PartialObjectMetadata): the object's other fields are never transferred. */
+  metadataOnly?: boolean;
+  /** A field selector every list and watch of this resource carries. */
+  fieldSelector?: string;
   /**
    * Watch one object only (field-selected `metadata.name`, in its namespace whatever namespaces are watched;
    * RBAC limited to it by resourceNames): the mesh config ConfigMap istio-system/istio, as istiod reads it.
@@ -42,7 +46,7 @@ const gatewayApi = (kind: string, plural: string, versions: readonly string[], n
   discover: true,
 });
 
-/** Everything the Kubernetes source watches. Secrets are deliberately absent. */
+/** Everything the Kubernetes source watches with the base RBAC. Secrets are apart (SECRETS_RESOURCE, opt-in). */
 export const WATCHED_RESOURCES: readonly WatchedResource[] = [
   { group: '', versions: ['v1'], kind: 'Namespace', plural: 'namespaces', namespaced: false, discover: false },
   { group: '', versions: ['v1'], kind: 'Service', plural: 'services', namespaced: true, discover: false },
@@ -55,6 +59,8 @@ export const WATCHED_RESOURCES: readonly WatchedResource[] = [
     namespaced: true,
     discover: false,
   },
+  { group: 'networking.k8s.io', versions: ['v1'], kind: 'Ingress', plural: 'ingresses', namespaced: true, discover: false },
+  { group: 'networking.k8s.io', versions: ['v1'], kind: 'IngressClass', plural: 'ingressclasses', namespaced: false, discover: false },
   istio('VirtualService', 'virtualservices'),
   istio('DestinationRule', 'destinationrules'),
   istio('Gateway', 'gateways'),
@@ -87,6 +93,28 @@ export const WATCHED_RESOURCES: readonly WatchedResource[] = [
   gatewayApi('TCPRoute', 'tcproutes', ['v1alpha2']),
   gatewayApi('TLSRoute', 'tlsroutes', ['v1', 'v1alpha3', 'v1alpha2']),
 ];
+
+/**
+ * Secrets, metadata only, with istiod's field selector (pilot/pkg/credentials/kube/secrets.go SecretsFieldSelector:
+ * every type but Helm releases and service-account tokens; istiod accepts kubernetes.io/tls and Opaque secrets
+ * holding a key pair alike). A PartialObjectMetadata carries no `type`, so the selector does the filtering and
+ * the model sees the Secret's existence only. Watched only when the opt-in RBAC grants it
+ * (deploy/overlays/secrets); key material is never requested.
+ */
+export const SECRETS_RESOURCE: WatchedResource = {
+  group: '',
+  versions: ['v1'],
+  kind: 'Secret',
+  plural: 'secrets',
+  namespaced: true,
+  discover: false,
+  metadataOnly: true,
+  fieldSelector: 'type!=helm.sh/release.v1,type!=kubernetes.io/service-account-token',
+};
+
+/** Accept headers of a metadata-only list and watch (the API server's PartialObjectMetadata views). */
+export const METADATA_LIST_ACCEPT = 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1';
+export const METADATA_WATCH_ACCEPT = 'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1';
 
 /** `plural` or `plural.group` (as kubectl names it): the key of a resource in the source status. */
 export const resourceKey = (r: Pick<WatchedResource, 'group' | 'plural'>): string => (r.group ? `${r.plural}.${r.group}` : r.plural);

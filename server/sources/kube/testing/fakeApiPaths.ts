@@ -18,7 +18,7 @@ const istio = (kind: string, plural: string): FakeResource => ({
   namespaced: true,
 });
 
-/** What a cluster with Istio installed serves (plus Secrets, which meshscope must never read). */
+/** What a cluster with Istio installed serves (Secrets included: meshscope may read their metadata only). */
 export const DEFAULT_FAKE_RESOURCES: readonly FakeResource[] = [
   { group: '', versions: ['v1'], kind: 'Namespace', plural: 'namespaces', namespaced: false },
   { group: '', versions: ['v1'], kind: 'Service', plural: 'services', namespaced: true },
@@ -26,6 +26,8 @@ export const DEFAULT_FAKE_RESOURCES: readonly FakeResource[] = [
   { group: '', versions: ['v1'], kind: 'Secret', plural: 'secrets', namespaced: true },
   { group: '', versions: ['v1'], kind: 'ConfigMap', plural: 'configmaps', namespaced: true },
   { group: 'discovery.k8s.io', versions: ['v1'], kind: 'EndpointSlice', plural: 'endpointslices', namespaced: true },
+  { group: 'networking.k8s.io', versions: ['v1'], kind: 'Ingress', plural: 'ingresses', namespaced: true },
+  { group: 'networking.k8s.io', versions: ['v1'], kind: 'IngressClass', plural: 'ingressclasses', namespaced: false },
   istio('VirtualService', 'virtualservices'),
   istio('DestinationRule', 'destinationrules'),
   istio('Gateway', 'gateways'),
@@ -116,25 +118,37 @@ export function parseApiPath(pathname: string, served: ReadonlyMap<string, FakeR
   return { type: 'resource', resource, version, namespace, name: rest[1] };
 }
 
-/** Field selectors `metadata.name=X,metadata.namespace=Y` and label selectors `k=v,k2==v2`. */
+/**
+ * Field selectors `metadata.name=X,metadata.namespace=Y,type!=Z` (Secrets select on `type`; an absent type is
+ * Opaque, as the API server defaults it) and label selectors `k=v,k2==v2`.
+ */
 export function matchesSelectors(
-  o: { metadata: { name: string; namespace?: string; labels?: unknown } },
+  o: { metadata: { name: string; namespace?: string; labels?: unknown }; type?: unknown },
   fieldSelector: string | undefined,
   labelSelector: string | undefined,
 ): boolean {
-  for (const [k, v] of terms(fieldSelector)) {
-    const actual = k === 'metadata.name' ? o.metadata.name : k === 'metadata.namespace' ? (o.metadata.namespace ?? '') : undefined;
-    if (actual !== v) return false;
+  for (const [k, v, negated] of terms(fieldSelector)) {
+    const actual =
+      k === 'metadata.name'
+        ? o.metadata.name
+        : k === 'metadata.namespace'
+          ? (o.metadata.namespace ?? '')
+          : k === 'type'
+            ? typeof o.type === 'string'
+              ? o.type
+              : 'Opaque'
+            : undefined;
+    if ((actual === v) === negated) return false;
   }
   const labels = (o.metadata.labels ?? {}) as Record<string, unknown>;
   for (const [k, v] of terms(labelSelector)) if (labels[k] !== v) return false;
   return true;
 }
 
-function terms(sel: string | undefined): [string, string][] {
+function terms(sel: string | undefined): [string, string, boolean][] {
   if (!sel) return [];
   return sel.split(',').flatMap((t) => {
-    const m = /^([^=!]+)==?(.*)$/.exec(t.trim());
-    return m && m[1] !== undefined && m[2] !== undefined ? [[m[1].trim(), m[2].trim()] as [string, string]] : [];
+    const m = /^([^=!]+)(==?|!=)(.*)$/.exec(t.trim());
+    return m && m[1] !== undefined && m[3] !== undefined ? [[m[1].trim(), m[3].trim(), m[2] === '!='] as [string, string, boolean]] : [];
   });
 }

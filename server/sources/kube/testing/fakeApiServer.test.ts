@@ -179,6 +179,7 @@ describe('FakeApiServer: failures, outages, discovery', () => {
     const groups = await get(f, '/apis');
     expect(groups.body.groups.map((g: { name: string }) => g.name)).toEqual([
       'discovery.k8s.io',
+      'networking.k8s.io',
       'networking.istio.io',
       'security.istio.io',
       'gateway.networking.k8s.io',

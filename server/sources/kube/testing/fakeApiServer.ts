@@ -25,6 +25,8 @@ interface ActiveWatch {
   fieldSelector?: string;
   labelSelector?: string;
   bookmarks: boolean;
+  /** Asked for the PartialObjectMetadata view (Accept `as=PartialObjectMetadata;g=meta.k8s.io;v=v1`). */
+  metadataOnly: boolean;
 }
 interface Failure {
   status: number;
@@ -35,7 +37,19 @@ export interface RecordedRequest {
   method: string;
   path: string;
   query: Record<string, string>;
+  accept?: string;
 }
+
+/** The API server's metadata-only views: `application/json;as=PartialObjectMetadata(List);g=meta.k8s.io;v=v1`. */
+const metadataView = (accept: string | undefined, as: string): boolean =>
+  (accept ?? '').split(',').some((a) => a.includes(`as=${as};`) && a.includes('g=meta.k8s.io') && a.includes('v=v1'));
+
+/** A PartialObjectMetadata: the object's metadata only. */
+const partial = (o: Record<string, unknown>): Record<string, unknown> => ({
+  apiVersion: 'meta.k8s.io/v1',
+  kind: 'PartialObjectMetadata',
+  metadata: o.metadata,
+});
 
 const BASE_TIME = Date.UTC(2026, 0, 1);
 
@@ -291,7 +305,8 @@ export class FakeApiServer {
   private handle(req: IncomingMessage, res: ServerResponse): void {
     const url = new URL(req.url ?? '/', 'http://fake');
     const query = Object.fromEntries(url.searchParams.entries());
-    this.requests.push({ method: req.method ?? 'GET', path: url.pathname, query });
+    const accept = typeof req.headers.accept === 'string' ? req.headers.accept : undefined;
+    this.requests.push({ method: req.method ?? 'GET', path: url.pathname, query, ...(accept ? { accept } : {}) });
     const failure = this.failures.find((f) => f.remaining > 0 && this.pathMatches(f.path, url.pathname));
     if (failure) {
       failure.remaining--;
@@ -310,7 +325,7 @@ export class FakeApiServer {
         const { resource: r, version, namespace, name } = parsed;
         const key = resourceIndex(r.group, r.plural);
         if (query.watch === 'true' || query.watch === '1') {
-          return this.watch(res, key, r, version, namespace, query);
+          return this.watch(res, key, r, version, namespace, query, metadataView(accept, 'PartialObjectMetadata'));
         }
         const stored = [...(this.objects.get(key)?.values() ?? [])];
         if (name) {
@@ -319,6 +334,13 @@ export class FakeApiServer {
         }
         const sel = { namespace, fieldSelector: query.fieldSelector, labelSelector: query.labelSelector };
         const items = stored.filter((o) => this.visible(sel, o)).map((o) => this.present(o, r, version, true));
+        if (metadataView(accept, 'PartialObjectMetadataList'))
+          return this.json(res, 200, {
+            apiVersion: 'meta.k8s.io/v1',
+            kind: 'PartialObjectMetadataList',
+            metadata: { resourceVersion: String(this.rv) },
+            items: items.map(partial),
+          });
         return this.json(res, 200, {
           apiVersion: r.group ? `${r.group}/${version}` : version,
           kind: `${r.kind}List`,
@@ -365,6 +387,7 @@ export class FakeApiServer {
     version: string,
     namespace: string | undefined,
     q: Record<string, string>,
+    metadataOnly = false,
   ): void {
     const from = q.resourceVersion ? Number(q.resourceVersion) : 0;
     if (from > 0 && from < this.compactedRv) {
@@ -383,6 +406,7 @@ export class FakeApiServer {
       fieldSelector: q.fieldSelector,
       labelSelector: q.labelSelector,
       bookmarks: q.allowWatchBookmarks === 'true' || q.allowWatchBookmarks === '1',
+      metadataOnly,
     };
     res.writeHead(200, { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' });
     res.flushHeaders(); // without it the client's fetch waits for headers forever
@@ -407,7 +431,8 @@ export class FakeApiServer {
   private sendEvent(w: ActiveWatch, type: EventType, o: Obj): void {
     const r = this.resources.get(w.resKey);
     if (!r) return;
-    this.send(w, { type, object: this.present(o, r, w.version, false) });
+    const object = this.present(o, r, w.version, false);
+    this.send(w, { type, object: w.metadataOnly ? partial(object) : object });
   }
 
   private send(w: ActiveWatch, event: unknown): void {

@@ -7,6 +7,7 @@ import { hostsMatch, intersectHosts, namesForNamespace } from '../../../model/ho
 import type { BoundVirtualService, ServiceTarget } from '../types';
 import { virtualServicesForGateway } from '../virtualServices';
 import { gatewaysForRouter, mergeGateways } from './merge';
+import { missingCredentials } from './credentials';
 import { serverPortKey, type GatewayView, type GwServer, type HttpBinding } from './types';
 
 /** pickMatchingGatewayHosts: some VirtualService host overlaps a server host (`ns/h` only for that namespace). */
@@ -32,7 +33,8 @@ export function buildGatewayView(
   options: Pick<TranslateOptions, 'domainSuffix'> & Partial<Pick<TranslateOptions, 'defaultVirtualServiceExportTo'>>,
   serviceTargets: readonly ServiceTarget[],
 ): GatewayView {
-  const { merged, errors } = mergeGateways(gatewaysForRouter(snapshot, proxy), serviceTargets);
+  const { merged, errors: mergeErrors } = mergeGateways(gatewaysForRouter(snapshot, proxy), serviceTargets);
+  const errors = [...mergeErrors, ...missingCredentials(snapshot, proxy, merged)];
   const cache = new Map<string, readonly BoundVirtualService[]>();
   const virtualServices = (gatewayName: string): readonly BoundVirtualService[] => {
     let vss = cache.get(gatewayName);

@@ -14,7 +14,7 @@ import { str, vsError, type RouteContext } from './context';
 import { CORS_FILTER, translateCorsPolicy } from './cors';
 import { FAULT_FILTER, translateFault } from './fault';
 import { applyHeaderOps, translateHeadersOperations } from './headers';
-import { isCatchAllRoute, matchApplies, translateRouteMatch } from './match';
+import { isCatchAllRoute, matchApplies, translateRouteMatch, usesSeparatedPrefix } from './match';
 import { translateDirectResponse, translateRedirect } from './redirect';
 import { applyGatewaySemantics, hasGatewaySemantics } from './gatewaySemantics';
 
@@ -47,7 +47,7 @@ export function translateRoute(
   if (matchName) name = `${name}.${matchName}`;
   const out: RouteJson = {};
   if (name) out.name = name;
-  out.match = translateRouteMatch(match);
+  out.match = translateRouteMatch(match, usesSeparatedPrefix(vs));
   out.metadata = istioConfigMetadata(vs);
   if (str(match?.statPrefix)) out.statPrefix = str(match?.statPrefix) as string;
   let authority = '';

@@ -59,12 +59,21 @@ function jwtClaimMatcher(claims: string[], m: StringMatch | undefined): Metadata
   };
 }
 
+/** internal.istio.io/route-semantics (model.UseIngressSemantics / UseGatewaySemantics): set on generated VirtualServices. */
+export const ROUTE_SEMANTICS = 'internal.istio.io/route-semantics';
+
+/** Ingress- and Gateway-API-generated VirtualServices turn a uri prefix (other than `/`) into path_separated_prefix. */
+export const usesSeparatedPrefix = (vs: { meta: { annotations: Readonly<Record<string, string>> } }): boolean => {
+  const s = vs.meta.annotations[ROUTE_SEMANTICS];
+  return s === 'ingress' || s === 'gateway';
+};
+
 /**
  * TranslateRouteMatch. `match` undefined → `{prefix: "/"}` only (no case_sensitive), as istiod does
  * for routes without match. Header matchers are sorted by name; :method, :authority, :scheme are
  * appended after sorting, then query parameters (sorted by name here; istiod leaves map order).
  */
-export function translateRouteMatch(match: HTTPMatchRequest | undefined): RouteMatchJson {
+export function translateRouteMatch(match: HTTPMatchRequest | undefined, separatedPrefix = false): RouteMatchJson {
   const out: RouteMatchJson = { prefix: '/' };
   if (!match) return out;
   const headers: HeaderMatcherJson[] = [];
@@ -96,7 +105,12 @@ export function translateRouteMatch(match: HTTPMatchRequest | undefined): RouteM
       delete out.prefix;
       out.path = String(uri.exact);
     } else if (uri.prefix !== undefined) {
-      out.prefix = String(uri.prefix);
+      const prefix = String(uri.prefix);
+      if (separatedPrefix && prefix !== '/') {
+        // `/a/` and `/a` both become `/a`: Envoy matches it at a path-segment boundary.
+        delete out.prefix;
+        out.pathSeparatedPrefix = prefix.endsWith('/') ? prefix.slice(0, -1) : prefix;
+      } else out.prefix = prefix;
     } else if (uri.regex !== undefined) {
       delete out.prefix;
       out.safeRegex = { regex: String(uri.regex) };
