@@ -48,56 +48,68 @@ function checkNoneMissed(base: RawInput[], muts: Mutation[]): { mutations: numbe
 }
 
 describe('affectedProxies never misses a changed proxy (exact digest diff as the oracle)', () => {
-  it('Istio Bookinfo + DestinationRules + VirtualServices + gateway + ServiceEntry, every object removed/edited/copied', () => {
-    const base = [
-      ...load(
-        [
-          `${F}/platform/bookinfo.yaml`,
-          `${F}/platform/bookinfo-versions.yaml`,
-          `${F}/networking/destination-rule-all.yaml`,
-          `${F}/networking/virtual-service-reviews-80-20.yaml`,
-          `${F}/networking/bookinfo-gateway.yaml`,
-          `${F}/networking/egress-rule-google-apis.yaml`,
-        ],
-        'default',
-      ),
-      ...load([`${REPO}e2e/fixtures/ingressgateway.yaml`]),
-    ];
-    const r = checkNoneMissed(base, mutations(base, ['default', 'istio-system']));
-    expect(r.mutations).toBeGreaterThan(50);
-    expect(r.exactTotal).toBeGreaterThan(0);
-  }, HEAVY);
+  it(
+    'Istio Bookinfo + DestinationRules + VirtualServices + gateway + ServiceEntry, every object removed/edited/copied',
+    () => {
+      const base = [
+        ...load(
+          [
+            `${F}/platform/bookinfo.yaml`,
+            `${F}/platform/bookinfo-versions.yaml`,
+            `${F}/networking/destination-rule-all.yaml`,
+            `${F}/networking/virtual-service-reviews-80-20.yaml`,
+            `${F}/networking/bookinfo-gateway.yaml`,
+            `${F}/networking/egress-rule-google-apis.yaml`,
+          ],
+          'default',
+        ),
+        ...load([`${REPO}e2e/fixtures/ingressgateway.yaml`]),
+      ];
+      const r = checkNoneMissed(base, mutations(base, ['default', 'istio-system']));
+      expect(r.mutations).toBeGreaterThan(50);
+      expect(r.exactTotal).toBeGreaterThan(0);
+    },
+    HEAVY,
+  );
 
-  it('the demo mesh (shop, catalog, istio-system), every object removed/edited/copied', () => {
-    const base = load([`${REPO}examples/demo`]);
-    const r = checkNoneMissed(base, mutations(base, ['shop', 'catalog', 'istio-system']));
-    expect(r.exactTotal).toBeGreaterThan(0);
-  }, HEAVY);
+  it(
+    'the demo mesh (shop, catalog, istio-system), every object removed/edited/copied',
+    () => {
+      const base = load([`${REPO}examples/demo`]);
+      const r = checkNoneMissed(base, mutations(base, ['shop', 'catalog', 'istio-system']));
+      expect(r.exactTotal).toBeGreaterThan(0);
+    },
+    HEAVY,
+  );
 
-  it('a generated mesh over 3 namespaces: changes stay scoped when exportTo narrows them', () => {
-    const base = generateMesh({ services: 6, namespaces: 3 });
-    // Narrow ns-0's objects to their namespace: edits there must then reach only ns-0's proxies.
-    for (const i of base) {
-      const o = i.object as {
-        kind?: string;
-        metadata?: { namespace?: string; annotations?: Record<string, string> };
-        spec?: Record<string, unknown>;
-      };
-      if (o.metadata?.namespace !== 'ns-0') continue;
-      if (o.kind === 'Service') o.metadata.annotations = { 'networking.istio.io/exportTo': '.' };
-      if (o.kind === 'VirtualService' || o.kind === 'DestinationRule') o.spec = { ...o.spec, exportTo: ['.'] };
-    }
-    const muts = mutations(base, ['ns-0', 'ns-1', 'ns-2']);
-    const r = checkNoneMissed(base, muts);
-    // Over-notification is bounded: a DestinationRule edit in ns-0 (exportTo .) names only ns-0's proxies.
-    const m = muts.find((x) => x.name === 'DestinationRule ns-0/svc-0: drop http/subsets')!;
-    const { prev, next, change } = storeTransition(base, m.inputs);
-    const got = affectedProxies(prev, next, change, DEFAULT_OPTIONS);
-    expect(got.all).toBe(false);
-    expect(got.proxies.length).toBeGreaterThan(0);
-    expect(got.proxies.every((id) => id.endsWith('.ns-0'))).toBe(true);
-    expect(r.affectedTotal).toBeLessThan(r.mutations * 12); // 12 proxies in all: not "everything" every time
-  }, HEAVY);
+  it(
+    'a generated mesh over 3 namespaces: changes stay scoped when exportTo narrows them',
+    () => {
+      const base = generateMesh({ services: 6, namespaces: 3 });
+      // Narrow ns-0's objects to their namespace: edits there must then reach only ns-0's proxies.
+      for (const i of base) {
+        const o = i.object as {
+          kind?: string;
+          metadata?: { namespace?: string; annotations?: Record<string, string> };
+          spec?: Record<string, unknown>;
+        };
+        if (o.metadata?.namespace !== 'ns-0') continue;
+        if (o.kind === 'Service') o.metadata.annotations = { 'networking.istio.io/exportTo': '.' };
+        if (o.kind === 'VirtualService' || o.kind === 'DestinationRule') o.spec = { ...o.spec, exportTo: ['.'] };
+      }
+      const muts = mutations(base, ['ns-0', 'ns-1', 'ns-2']);
+      const r = checkNoneMissed(base, muts);
+      // Over-notification is bounded: a DestinationRule edit in ns-0 (exportTo .) names only ns-0's proxies.
+      const m = muts.find((x) => x.name === 'DestinationRule ns-0/svc-0: drop http/subsets')!;
+      const { prev, next, change } = storeTransition(base, m.inputs);
+      const got = affectedProxies(prev, next, change, DEFAULT_OPTIONS);
+      expect(got.all).toBe(false);
+      expect(got.proxies.length).toBeGreaterThan(0);
+      expect(got.proxies.every((id) => id.endsWith('.ns-0'))).toBe(true);
+      expect(r.affectedTotal).toBeLessThan(r.mutations * 12); // 12 proxies in all: not "everything" every time
+    },
+    HEAVY,
+  );
 });
 
 describe('affectedProxies rules', () => {
