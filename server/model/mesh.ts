@@ -183,6 +183,8 @@ export interface MeshSnapshot {
   gateways: readonly IstioConfig<'Gateway'>[];
   serviceEntries: readonly IstioConfig<'ServiceEntry'>[];
   sidecars: readonly IstioConfig<'Sidecar'>[];
+  /** security.istio.io PeerAuthentications, in config order (creation, name, namespace). */
+  peerAuthentications: readonly IstioConfig<'PeerAuthentication'>[];
   /** Every input problem, located. */
   errors: readonly LoadError[];
 }
@@ -199,6 +201,8 @@ export interface TranslateOptions {
   connectTimeout: string;
   /** Cluster id used in metadata and node ids. */
   clusterId: string;
+  /** MeshConfig.enableAutoMtls (default true): outbound clusters use Istio mTLS towards sidecar endpoints. */
+  enableAutoMtls: boolean;
 }
 
 export const DEFAULT_OPTIONS: TranslateOptions = Object.freeze({
@@ -207,4 +211,5 @@ export const DEFAULT_OPTIONS: TranslateOptions = Object.freeze({
   outboundTrafficPolicy: 'ALLOW_ANY',
   connectTimeout: '10s',
   clusterId: 'Kubernetes',
+  enableAutoMtls: true,
 });

@@ -100,6 +100,7 @@ export function buildSnapshot(inputs: readonly RawInput[], opts: BuildSnapshotOp
     gateways: istio.Gateway,
     serviceEntries: istio.ServiceEntry,
     sidecars: istio.Sidecar,
+    peerAuthentications: istio.PeerAuthentication,
     errors: [...(opts.extraErrors ?? []).map((e) => ({ ...e })), ...errors],
   };
   return deepFreeze(snapshot);

@@ -7,10 +7,10 @@ import { objectMeta } from '../schema/kube';
 import {
   CLUSTER_SCOPED_KINDS,
   IGNORED_KINDS,
-  ISTIO_GROUP,
-  ISTIO_VERSIONS,
   KUBE_KINDS,
   isIstioKind,
+  istioGroupOf,
+  istioVersionsOf,
   splitApiVersion,
 } from '../schema/kinds';
 import type { PathIssue } from '../schema/common';
@@ -56,13 +56,14 @@ function classify(raw: RawObject): Classified {
   const kind = raw.kind;
   const { group, version } = splitApiVersion(raw.apiVersion);
   if (IGNORED_KINDS.has(kind)) return { type: 'ignored' };
-  if (group === ISTIO_GROUP && isIstioKind(kind)) {
-    if (!ISTIO_VERSIONS.includes(version))
+  if (isIstioKind(kind) && group === istioGroupOf(kind)) {
+    const versions = istioVersionsOf(kind);
+    if (!versions.includes(version))
       return {
         type: 'invalid',
         issue: {
           path: 'apiVersion',
-          message: `unsupported apiVersion ${raw.apiVersion} (expected ${ISTIO_GROUP}/v1, v1beta1 or v1alpha3)`,
+          message: `unsupported apiVersion ${raw.apiVersion} (expected ${group}/${versions.slice(0, -1).join(', ')} or ${versions.at(-1)})`,
         },
       };
     return { type: 'istio', kind };
@@ -126,7 +127,7 @@ export function parseInputs(inputs: readonly RawInput[]): ParsedInputs {
     pods: [],
     endpointSlices: [],
     workloads: [],
-    istio: { VirtualService: [], DestinationRule: [], Gateway: [], ServiceEntry: [], Sidecar: [] },
+    istio: { VirtualService: [], DestinationRule: [], Gateway: [], ServiceEntry: [], Sidecar: [], PeerAuthentication: [] },
     errors: [],
   };
   const unknown = new Map<string, { count: number; first: RawInput }>();

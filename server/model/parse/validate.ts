@@ -6,6 +6,7 @@ import { checkDestinationRule, checkGateway, checkServiceEntry, checkSidecar } f
 import { checkVirtualService } from '../schema/checkVirtualService';
 import { destinationRuleSpec } from '../schema/destinationRule';
 import { gatewaySpec } from '../schema/gateway';
+import { checkPeerAuthentication, peerAuthenticationSpec } from '../schema/peerAuthentication';
 import { endpointSlice, pod, service, workload } from '../schema/kube';
 import { serviceEntrySpec, sidecarSpec } from '../schema/serviceEntry';
 import { virtualServiceSpec } from '../schema/virtualService';
@@ -18,6 +19,7 @@ const ISTIO: SpecSchemas = {
   Gateway: { schema: gatewaySpec, check: checkGateway },
   ServiceEntry: { schema: serviceEntrySpec, check: checkServiceEntry },
   Sidecar: { schema: sidecarSpec, check: checkSidecar },
+  PeerAuthentication: { schema: peerAuthenticationSpec, check: checkPeerAuthentication },
 };
 
 /**

@@ -1,9 +1,18 @@
 // Which kinds meshscope reads, ignores, or does not know; and how apiVersions map to store keys.
 import type { IstioKind } from '../istio';
-import { ISTIO_KINDS } from '../istio';
+import { ISTIO_KINDS, ISTIO_SECURITY_KINDS } from '../istio';
 
 export const ISTIO_GROUP = 'networking.istio.io';
 export const ISTIO_VERSIONS = ['v1', 'v1beta1', 'v1alpha3'];
+/** security.istio.io: PeerAuthentication (and AuthorizationPolicy, RequestAuthentication) at v1 and v1beta1. */
+export const ISTIO_SECURITY_GROUP = 'security.istio.io';
+export const ISTIO_SECURITY_VERSIONS = ['v1', 'v1beta1'];
+
+/** The API group an Istio kind is served from. */
+export const istioGroupOf = (kind: IstioKind): string => (ISTIO_SECURITY_KINDS.has(kind) ? ISTIO_SECURITY_GROUP : ISTIO_GROUP);
+/** The versions that group serves. */
+export const istioVersionsOf = (kind: IstioKind): readonly string[] =>
+  ISTIO_SECURITY_KINDS.has(kind) ? ISTIO_SECURITY_VERSIONS : ISTIO_VERSIONS;
 
 /** Kubernetes kinds meshscope reads, with the apiVersion group each lives in. */
 export const KUBE_KINDS: Readonly<Record<string, string>> = {
@@ -41,7 +50,6 @@ export const IGNORED_KINDS = new Set([
   'ResourceQuota',
   'MutatingWebhookConfiguration',
   'ValidatingWebhookConfiguration',
-  'PeerAuthentication',
   'AuthorizationPolicy',
   'RequestAuthentication',
   'Telemetry',
@@ -91,6 +99,9 @@ export function splitApiVersion(apiVersion: string): { group: string; version: s
  */
 export function objectKey(apiVersion: string, kind: string, namespace: string | undefined, name: string): string {
   const { group, version } = splitApiVersion(apiVersion);
-  const v = group === ISTIO_GROUP && ISTIO_VERSIONS.includes(version) ? 'v1' : version;
+  const v =
+    (group === ISTIO_GROUP && ISTIO_VERSIONS.includes(version)) || (group === ISTIO_SECURITY_GROUP && ISTIO_SECURITY_VERSIONS.includes(version))
+      ? 'v1'
+      : version;
   return `${group || 'core'}/${v}/${kind}/${namespace ?? ''}/${name}`;
 }

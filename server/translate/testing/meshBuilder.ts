@@ -264,6 +264,7 @@ export function buildSnapshot(input: SnapshotInput): MeshSnapshot {
     gateways: ofKind('Gateway'),
     serviceEntries: ofKind('ServiceEntry'),
     sidecars: ofKind('Sidecar'),
+    peerAuthentications: ofKind('PeerAuthentication'),
     errors: [],
   };
 }

@@ -2,12 +2,10 @@
 // getFilterChainsByServicePort, buildInboundPassthroughChains, buildInboundBlackhole, inboundChainForOpts,
 // buildInboundNetworkFilters(ForHTTP); filterchain_options.go).
 //
-// mTLS: istiod builds the chains per PeerAuthentication mode; with none the mode is PERMISSIVE, which
-// adds mTLS chains (ALPN istio-*, transport "tls", a DownstreamTlsContext with SDS certificates).
-// meshscope has no PeerAuthentication or certificates, so it models PERMISSIVE *plaintext only*: it
-// emits the PERMISSIVE chains that do not terminate TLS (plaintext HTTP/TCP, and TLS passed through
-// as TCP) and leaves out the mTLS-terminating ones. The TLS inspector is then derived from these
-// chains (so HTTP-only ports are excluded from it, where istiod's mTLS chains would keep it on).
+// mTLS: the chains of each port follow the PeerAuthentication mode in force for it (../../security:
+// ComposePeerAuthentication, GetMutualTLSModeForPort; PERMISSIVE without any policy): STRICT keeps only
+// TLS-terminating chains, PERMISSIVE adds the plaintext ones, DISABLE has only plaintext. TLS chains carry
+// istiod's DownstreamTlsContext (SDS `default` / `ROOTCA`, client certificates required).
 // Sidecar ingress listeners are not modelled: chains come from the proxy's service targets.
 // Omitted Istio-private filters: istio.metadata_exchange before each chain's terminal filter, and
 // the istio.stats TCP filters.
@@ -25,11 +23,16 @@ import {
 import type { ServiceTarget } from '../../view/types';
 import { buildInboundRouteConfig } from '../routes/inbound';
 import type { BuildCtx } from './context';
-import { delimitedStatPrefix, PLAINTEXT_HTTP_ALPNS, RAW_BUFFER_TRANSPORT, RESERVED_PORTS, TLS_TRANSPORT, tcpProxyTo } from './filters';
+import { delimitedStatPrefix, RESERVED_PORTS, tcpProxyTo } from './filters';
+import { filterChainMatchOptions, inboundTlsContext, type MatchOption } from '../../security/inboundTls';
+import type { MtlsMode } from '../../security/peerAuthentication';
+import { modeForPort } from '../../security/peerAuthentication';
+import { passthroughMtls, workloadPeerAuthentication } from '../../security/workload';
+import { tlsTransportSocket } from '../gateway/tlsContext';
 import { hcmFilter } from './hcm';
 import { inboundListenerFilters } from './inboundFilters';
 import { inboundRouteConfig } from './inboundRoute';
-import { listenerProtocol, type ListenerProtocol } from '../../../model/protocol';
+import { listenerProtocol } from '../../../model/protocol';
 
 export const VIRTUAL_INBOUND_BLACKHOLE_CHAIN = 'virtualInbound-blackhole';
 export const VIRTUAL_INBOUND_CATCHALL_HTTP_CHAIN = 'virtualInbound-catchall-http';
@@ -45,29 +48,6 @@ interface ChainConfig {
   passthrough: boolean;
   /** The service target the chain serves (absent for passthrough chains). */
   target?: ServiceTarget;
-}
-
-interface MatchOption {
-  protocol: 'HTTP' | 'TCP';
-  transportProtocol: string;
-  applicationProtocols?: readonly string[];
-}
-
-/** The non-TLS-terminating entries of filterchain_options.go's PERMISSIVE option lists, in their order. */
-function plaintextPermissiveOptions(lp: ListenerProtocol): MatchOption[] {
-  if (lp === 'HTTP') return [{ protocol: 'HTTP', transportProtocol: RAW_BUFFER_TRANSPORT }];
-  if (lp === 'AUTO') {
-    return [
-      { protocol: 'HTTP', transportProtocol: RAW_BUFFER_TRANSPORT, applicationProtocols: PLAINTEXT_HTTP_ALPNS },
-      { protocol: 'TCP', transportProtocol: RAW_BUFFER_TRANSPORT },
-      { protocol: 'TCP', transportProtocol: TLS_TRANSPORT },
-    ];
-  }
-  // TCP, and (as getFilterChainMatchOptions' default case) anything else.
-  return [
-    { protocol: 'TCP', transportProtocol: TLS_TRANSPORT },
-    { protocol: 'TCP', transportProtocol: RAW_BUFFER_TRANSPORT },
-  ];
 }
 
 function chainName(cc: ChainConfig, p: 'HTTP' | 'TCP'): string {
@@ -87,17 +67,21 @@ function httpFilters(cc: ChainConfig): FilterJson[] {
 /** buildInboundNetworkFilters: tcp_proxy with the cluster name as stat prefix. */
 const tcpFilters = (cc: ChainConfig): FilterJson[] => [tcpProxyTo(cc.clusterName)];
 
-function chainsFor(cc: ChainConfig, options: MatchOption[]): FilterChainJson[] {
+/** inboundChainForOpts: one chain per option; TLS options get the mode's DownstreamTlsContext (ToTransportSocket). */
+function chainsFor(cc: ChainConfig, mode: MtlsMode, options: MatchOption[]): FilterChainJson[] {
   return options.map((o) => {
     const match: FilterChainJson['filterChainMatch'] = {};
     if (cc.targetPort > 0) match.destinationPort = cc.targetPort;
     if (o.applicationProtocols?.length) match.applicationProtocols = [...o.applicationProtocols];
     match.transportProtocol = o.transportProtocol;
-    return {
+    const chain: FilterChainJson = {
       filterChainMatch: match,
       filters: o.protocol === 'HTTP' ? httpFilters(cc) : tcpFilters(cc),
-      name: chainName(cc, o.protocol),
     };
+    // BuildInboundTLS returns nil for DISABLE: no transport socket even on a TLS option
+    if (o.tls && mode !== 'DISABLE') chain.transportSocket = tlsTransportSocket(inboundTlsContext(o.protocol));
+    chain.name = chainName(cc, o.protocol);
+    return chain;
   });
 }
 
@@ -151,9 +135,16 @@ const PASSTHROUGH: ChainConfig = {
 };
 
 export function buildVirtualInboundListener(ctx: BuildCtx): ListenerJson {
-  const chains: FilterChainJson[] = [blackholeChain(), ...chainsFor(PASSTHROUGH, plaintextPermissiveOptions('AUTO'))];
+  const { snapshot, proxy, options } = ctx.view;
+  const mtls = workloadPeerAuthentication(snapshot, proxy, options);
+  const chains: FilterChainJson[] = [blackholeChain()];
+  // buildInboundPassthroughChains: the port-less chains, then port-level PeerAuthentication ports no service covers
+  for (const p of passthroughMtls(mtls, ctx.view.serviceTargets)) {
+    chains.push(...chainsFor({ ...PASSTHROUGH, targetPort: p.port }, p.mode, filterChainMatchOptions(p.mode, 'AUTO')));
+  }
   for (const cc of serviceChainConfigs(ctx)) {
-    chains.push(...chainsFor(cc, plaintextPermissiveOptions(listenerProtocol(cc.protocol))));
+    const { mode } = modeForPort(mtls, cc.targetPort);
+    chains.push(...chainsFor(cc, mode, filterChainMatchOptions(mode, listenerProtocol(cc.protocol))));
   }
   return {
     name: VIRTUAL_INBOUND_LISTENER,

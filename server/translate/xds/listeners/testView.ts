@@ -85,6 +85,7 @@ const EMPTY_SNAPSHOT: MeshSnapshot = {
   gateways: [],
   serviceEntries: [],
   sidecars: [],
+  peerAuthentications: [],
   errors: [],
 };
 

@@ -100,6 +100,7 @@ export function view(input: ViewInput = {}): ProxyView {
     gateways: [],
     serviceEntries: [],
     sidecars: [],
+    peerAuthentications: [],
     errors: [],
   };
   const v: ProxyViewBase = {
