@@ -360,6 +360,13 @@ export interface IstioSpecs {
   PeerAuthentication: PeerAuthenticationSpec;
 }
 export type IstioKind = keyof IstioSpecs;
-export const ISTIO_KINDS: readonly IstioKind[] = ['VirtualService', 'DestinationRule', 'Gateway', 'ServiceEntry', 'Sidecar', 'PeerAuthentication'];
+export const ISTIO_KINDS: readonly IstioKind[] = [
+  'VirtualService',
+  'DestinationRule',
+  'Gateway',
+  'ServiceEntry',
+  'Sidecar',
+  'PeerAuthentication',
+];
 /** Istio kinds served by security.istio.io (the rest are networking.istio.io). */
 export const ISTIO_SECURITY_KINDS: ReadonlySet<IstioKind> = new Set<IstioKind>(['PeerAuthentication']);

@@ -21,7 +21,7 @@ export interface HttpWalk {
 
 /** Envoy answers 301 to https when the virtual host requires TLS (VirtualHost.require_tls). */
 function tlsRedirect(vh: J, ctx: SimCtx): boolean {
-  if (ctx.tls === 'tls') return false;
+  if (ctx.tls !== 'plaintext') return false;
   const req = str(vh, 'require_tls');
   if (req === 'ALL') return true;
   if (req === 'EXTERNAL_ONLY') return ctx.headers.get('x-envoy-internal') !== 'true';

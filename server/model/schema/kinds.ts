@@ -100,7 +100,8 @@ export function splitApiVersion(apiVersion: string): { group: string; version: s
 export function objectKey(apiVersion: string, kind: string, namespace: string | undefined, name: string): string {
   const { group, version } = splitApiVersion(apiVersion);
   const v =
-    (group === ISTIO_GROUP && ISTIO_VERSIONS.includes(version)) || (group === ISTIO_SECURITY_GROUP && ISTIO_SECURITY_VERSIONS.includes(version))
+    (group === ISTIO_GROUP && ISTIO_VERSIONS.includes(version)) ||
+    (group === ISTIO_SECURITY_GROUP && ISTIO_SECURITY_VERSIONS.includes(version))
       ? 'v1'
       : version;
   return `${group || 'core'}/${v}/${kind}/${namespace ?? ''}/${name}`;

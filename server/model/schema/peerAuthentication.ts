@@ -20,7 +20,8 @@ export function checkPeerAuthentication(spec: PeerAuthenticationSpec): PathIssue
   const ports = spec.portLevelMtls === undefined ? undefined : Object.keys(spec.portLevelMtls);
   if (emptySelector && ports && ports.length > 0)
     out.push({ path: 'spec.portLevelMtls', message: 'mesh/namespace peer authentication cannot have port level mTLS' });
-  if (ports && ports.length === 0) out.push({ path: 'spec.portLevelMtls', message: 'port level mTLS, if defined, must have at least one element' });
+  if (ports && ports.length === 0)
+    out.push({ path: 'spec.portLevelMtls', message: 'port level mTLS, if defined, must have at least one element' });
   for (const p of ports ?? []) {
     const n = /^\d+$/.test(p) ? Number(p) : Number.NaN;
     if (!(n >= 1 && n <= 65535)) out.push({ path: `spec.portLevelMtls.${p}`, message: 'port must be in range 1..65535' });

@@ -68,7 +68,8 @@ export function filterChainMatchOptions(mode: MtlsMode, lp: ListenerProtocol): M
   }
   // TCP (and every other listener protocol)
   if (mode === 'STRICT') return [o('TCP', TLS_TRANSPORT, undefined, true)];
-  if (mode === 'PERMISSIVE') return [o('TCP', TLS_TRANSPORT, ALL_ISTIO_MTLS_ALPNS, true), o('TCP', RAW_BUFFER_TRANSPORT), o('TCP', TLS_TRANSPORT)];
+  if (mode === 'PERMISSIVE')
+    return [o('TCP', TLS_TRANSPORT, ALL_ISTIO_MTLS_ALPNS, true), o('TCP', RAW_BUFFER_TRANSPORT), o('TCP', TLS_TRANSPORT)];
   return [o('TCP', RAW_BUFFER_TRANSPORT)];
 }
 
@@ -77,7 +78,10 @@ export function filterChainMatchOptions(mode: MtlsMode, lp: ListenerProtocol): M
  * required and validated against the trust domain, TLS 1.2–1.3 with Istio's server ciphers. TCP chains also
  * offer `istio-peer-exchange` (metadata exchange on, its ALPN not disabled — istiod's defaults).
  */
-export function inboundTlsContext(protocol: 'HTTP' | 'TCP', trustDomains: readonly string[] = [DEFAULT_TRUST_DOMAIN]): DownstreamTlsContextJson {
+export function inboundTlsContext(
+  protocol: 'HTTP' | 'TCP',
+  trustDomains: readonly string[] = [DEFAULT_TRUST_DOMAIN],
+): DownstreamTlsContextJson {
   return {
     commonTlsContext: {
       tlsParams: {

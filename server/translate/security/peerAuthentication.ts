@@ -93,7 +93,8 @@ export function composePeerAuthentication(policies: readonly Pa[], rootNamespace
   if (mesh && isSet(mesh.spec.mtls)) out = { mode: mesh.spec.mtls.mode, source: source(mesh, 'mesh', 'spec.mtls.mode') };
   if (namespace && isSet(namespace.spec.mtls))
     out = { mode: namespace.spec.mtls.mode, source: source(namespace, 'namespace', 'spec.mtls.mode') };
-  if (workload && isSet(workload.spec.mtls)) out = { mode: workload.spec.mtls.mode, source: source(workload, 'workload', 'spec.mtls.mode') };
+  if (workload && isSet(workload.spec.mtls))
+    out = { mode: workload.spec.mtls.mode, source: source(workload, 'workload', 'spec.mtls.mode') };
   const perPort = new Map<number, ModeWithSource>();
   for (const [port, m] of Object.entries(workload?.spec.portLevelMtls ?? {})) {
     if (!workload || !/^\d+$/.test(port)) continue;
@@ -113,9 +114,12 @@ export function modeForPort(merged: MergedPeerAuthentication, port: number): Mod
  * selector-less policy if it sets a mode, else the mesh-wide one; undefined when neither does.
  */
 export function namespaceMtlsMode(snapshot: MeshSnapshot, namespace: string, rootNamespace: string): ModeWithSource | undefined {
-  const policies = snapshot.peerAuthentications.filter((p) => !hasSelector(p) && (p.meta.namespace === namespace || p.meta.namespace === rootNamespace));
+  const policies = snapshot.peerAuthentications.filter(
+    (p) => !hasSelector(p) && (p.meta.namespace === namespace || p.meta.namespace === rootNamespace),
+  );
   const { mesh, namespace: ns } = levels(policies, rootNamespace);
-  if (namespace !== rootNamespace && ns && isSet(ns.spec.mtls)) return { mode: ns.spec.mtls.mode, source: source(ns, 'namespace', 'spec.mtls.mode') };
+  if (namespace !== rootNamespace && ns && isSet(ns.spec.mtls))
+    return { mode: ns.spec.mtls.mode, source: source(ns, 'namespace', 'spec.mtls.mode') };
   if (mesh && isSet(mesh.spec.mtls)) return { mode: mesh.spec.mtls.mode, source: source(mesh, 'mesh', 'spec.mtls.mode') };
   return undefined;
 }

@@ -2,7 +2,13 @@
 // ForPassthrough, needPerPortPassthroughFilterChain).
 import type { MeshSnapshot, ProxyModel, TranslateOptions } from '../../model/mesh';
 import type { ServiceTarget } from '../view/types';
-import { composePeerAuthentication, type MergedPeerAuthentication, type ModeWithSource, modeForPort, peerAuthenticationsFor } from './peerAuthentication';
+import {
+  composePeerAuthentication,
+  type MergedPeerAuthentication,
+  type ModeWithSource,
+  modeForPort,
+  peerAuthenticationsFor,
+} from './peerAuthentication';
 
 /** The PeerAuthentications selecting the proxy's workload, composed (ComposePeerAuthentication). */
 export function workloadPeerAuthentication(snapshot: MeshSnapshot, proxy: ProxyModel, options: TranslateOptions): MergedPeerAuthentication {
