@@ -101,6 +101,7 @@ describe('KubeSource: status', () => {
       'endpointslices.discovery.k8s.io',
       'gateways.networking.istio.io',
       'namespaces',
+      'peerauthentications.security.istio.io',
       'pods',
       'serviceentries.networking.istio.io',
       'services',

@@ -27,6 +27,16 @@ const istio = (kind: string, plural: string): WatchedResource => ({
   discover: true,
 });
 
+/** security.istio.io kinds (served at v1 since Istio 1.22, and v1beta1). */
+const istioSecurity = (kind: string, plural: string): WatchedResource => ({
+  group: 'security.istio.io',
+  versions: ['v1', 'v1beta1'],
+  kind,
+  plural,
+  namespaced: true,
+  discover: true,
+});
+
 /** Everything the Kubernetes source watches. Secrets are deliberately absent. */
 export const WATCHED_RESOURCES: readonly WatchedResource[] = [
   { group: '', versions: ['v1'], kind: 'Namespace', plural: 'namespaces', namespaced: false, discover: false },
@@ -45,6 +55,7 @@ export const WATCHED_RESOURCES: readonly WatchedResource[] = [
   istio('Gateway', 'gateways'),
   istio('ServiceEntry', 'serviceentries'),
   istio('Sidecar', 'sidecars'),
+  istioSecurity('PeerAuthentication', 'peerauthentications'),
 ];
 
 /** `plural` or `plural.group` (as kubectl names it): the key of a resource in the source status. */

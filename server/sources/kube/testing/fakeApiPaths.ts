@@ -30,6 +30,7 @@ export const DEFAULT_FAKE_RESOURCES: readonly FakeResource[] = [
   istio('Gateway', 'gateways'),
   istio('ServiceEntry', 'serviceentries'),
   istio('Sidecar', 'sidecars'),
+  { group: 'security.istio.io', versions: ['v1', 'v1beta1'], kind: 'PeerAuthentication', plural: 'peerauthentications', namespaced: true },
 ];
 
 export type ParsedPath =

@@ -177,7 +177,11 @@ describe('FakeApiServer: failures, outages, discovery', () => {
   it('serves /apis, /apis/GROUP and /apis/GROUP/VERSION for the configured versions', async () => {
     const f = await started(DEFAULT_FAKE_RESOURCES.map((r) => (r.group === 'networking.istio.io' ? { ...r, versions: ['v1alpha3'] } : r)));
     const groups = await get(f, '/apis');
-    expect(groups.body.groups.map((g: { name: string }) => g.name)).toEqual(['discovery.k8s.io', 'networking.istio.io']);
+    expect(groups.body.groups.map((g: { name: string }) => g.name)).toEqual([
+      'discovery.k8s.io',
+      'networking.istio.io',
+      'security.istio.io',
+    ]);
     const g = await get(f, '/apis/networking.istio.io');
     expect(g.body).toMatchObject({ kind: 'APIGroup', versions: [{ groupVersion: 'networking.istio.io/v1alpha3', version: 'v1alpha3' }] });
     const rl = await get(f, '/apis/networking.istio.io/v1alpha3');
