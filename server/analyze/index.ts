@@ -6,6 +6,7 @@ import { conflictingMeshGatewayHostsAnalyzer } from './conflictingMeshGatewayHos
 import { subsetSelectPodAnalyzer } from './drSubsetPods';
 import { ingressGatewayPortAnalyzer } from './gatewayPorts';
 import { loadErrorAnalyzer } from './loadErrors';
+import { mtlsConflictAnalyzer } from './mtlsConflict';
 import { toFinding, type Problem } from '../model/problem';
 import type { Analyzer, Finding, Level } from './types';
 import { unreachableRulesAnalyzer } from './unreachableRules';
@@ -27,6 +28,7 @@ export const ANALYZERS: readonly Analyzer[] = [
   subsetSelectPodAnalyzer,
   ingressGatewayPortAnalyzer,
   caCertificateAnalyzer,
+  mtlsConflictAnalyzer,
 ];
 
 export interface AnalyzeOptions {
