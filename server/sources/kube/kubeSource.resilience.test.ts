@@ -165,6 +165,8 @@ describe('KubeSource: API server outage (connection refused)', () => {
     await waitFor(() => hh.sink.objects.has('/Service/default/reviews'), 'service after the server came up');
     await waitFor(() => hh.sink.objects.has('networking.istio.io/VirtualService/default/reviews'), 'VS after rediscovery');
     await waitFor(() => hh.sink.lastStatus?.state === 'connected', 'connected');
+    // every watched kind is rediscovered on its own schedule (several Istio groups): wait for the last of them
+    await waitFor(() => !/not served/.test(hh.sink.lastStatus?.detail ?? ''), 'every resource rediscovered');
     expect(hh.sink.lastStatus?.detail).not.toMatch(/not served/);
   });
 
