@@ -16,7 +16,7 @@ import type { MeshEvent } from './api/events';
 import type { ApiContext, SyncStatus, XdsState } from './api/types';
 import { type DataPlaneOptions, DemoDataPlane } from './demo/dataPlane';
 import { copyDemoOnBase, DEFAULT_DEMO_BASE, removeDemoCopy } from './demo/demoBase';
-import { DEFAULT_OPTIONS, type MeshSnapshot, type TranslateOptions } from './model/mesh';
+import { type MeshSnapshot, optionsOf, type TranslateOptions } from './model/mesh';
 import { createAdsGenerator } from './pipeline/adsGenerator';
 import { createCache } from './pipeline/cache';
 import { changeEvent, connectStoreToAds } from './impact/changes';
@@ -24,6 +24,7 @@ import type { ProxyResources, ResourceCache } from './pipeline/proxyResources';
 import { FileSource } from './sources/file/fileSource';
 import { resolveKubeConfig } from './sources/kube/kubeConfig';
 import { KubeSource, type KubeSourceOptions } from './sources/kube/kubeSource';
+import { MeshConfigFile } from './sources/file/meshConfigFile';
 import type { BaseParts } from './sandbox/translateParts';
 import { Store } from './sources/store';
 import { AdsServer, type AdsServerOptions, type ConnectionStatus } from './xds/server';
@@ -135,11 +136,14 @@ function makeSources(
 
 function createRuntime(config: RuntimeConfig, configError?: string, overrides: AdsOverrides = {}): MeshscopeRuntime {
   const mode = sourceMode(config);
-  const options = DEFAULT_OPTIONS;
+  // Options come from each snapshot's mesh config (ConfigMap istio-system/istio or --mesh-config): undefined = per snapshot.
+  const options: TranslateOptions | undefined = undefined;
   const store = new Store({ debounceMs: 100 });
   const cache = createCache<ProxyResources>(256);
   const sandboxParts: BaseParts = createCache(512);
   const { sources, problems, cleanup } = makeSources(config, mode);
+  // `--mesh-config FILE` replaces the ConfigMap istio-system/istio (read and watched; last good text kept).
+  const meshFile = config.meshConfig ? new MeshConfigFile(config.meshConfig, store, { watch: true }) : undefined;
   if (configError) problems.push({ id: 'config', kind: 'file', state: 'failing', lastError: configError });
   const listeners = new Set<(e: MeshEvent) => void>();
   // A status-only change: no proxy changed, but the lists (sources, errors) should be refetched.
@@ -163,11 +167,12 @@ function createRuntime(config: RuntimeConfig, configError?: string, overrides: A
     const prev = lastSnapshot;
     lastSnapshot = snap;
     if (listeners.size === 0) return;
-    const event = changeEvent(prev, snap, info, options);
+    const event = changeEvent(prev, snap, info, optionsOf(snap));
     for (const l of listeners) l(event);
   });
 
   const ready = (async () => {
+    await meshFile?.start().catch(() => undefined);
     await Promise.all(
       sources.map((s) =>
         s.start(sink).catch((e: unknown) =>
@@ -230,7 +235,9 @@ function createRuntime(config: RuntimeConfig, configError?: string, overrides: A
   const rt: MeshscopeRuntime = {
     config,
     mode,
-    options,
+    get options() {
+      return optionsOf(store.snapshot());
+    },
     store,
     sources,
     cache,
@@ -242,7 +249,7 @@ function createRuntime(config: RuntimeConfig, configError?: string, overrides: A
       snapshot: store.snapshot(),
       inputs: () => store.inputs(),
       sandboxParts,
-      options,
+      options: optionsOf(store.snapshot()),
       cache,
       statuses: rt.statuses(),
       sync,
@@ -272,6 +279,7 @@ function createRuntime(config: RuntimeConfig, configError?: string, overrides: A
       await adsStarted;
       await ads.stop();
       listeners.clear();
+      meshFile?.stop();
       await Promise.all(sources.map((s) => s.stop().catch(() => undefined)));
       cleanup?.();
       store.close();

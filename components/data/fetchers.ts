@@ -1,6 +1,6 @@
 // Plain fetch functions for the UI's API (no react-query here; hooks wrap these). Response types are the
 // server's own (server/api/contract.ts), never re-declared here.
-import type { ErrorsResponse, ProxiesResponse, ProxyCountsResponse, ProxyDetail } from '@/server/api/contract';
+import type { ErrorsResponse, MeshConfigResponse, ProxiesResponse, ProxyCountsResponse, ProxyDetail } from '@/server/api/contract';
 
 /** GET a JSON API; a non-2xx answer throws with the server's `error` text when it has one. */
 export async function getJson<T>(url: string, signal?: AbortSignal): Promise<T> {
@@ -25,3 +25,4 @@ export const fetchProxy = (id: string, signal?: AbortSignal) =>
 export const fetchErrors = (signal?: AbortSignal) => getJson<ErrorsResponse>('/api/errors', signal);
 export const fetchProxyCounts = (ids: readonly string[], signal?: AbortSignal) =>
   getJson<ProxyCountsResponse>(`/api/proxies?counts=${ids.map(encodeURIComponent).join(',')}`, signal);
+export const fetchMeshConfig = (signal?: AbortSignal) => getJson<MeshConfigResponse>('/api/mesh', signal);

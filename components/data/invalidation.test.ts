@@ -17,7 +17,8 @@ describe('keysToInvalidate', () => {
 describe('keysToInvalidate for an event reaching every proxy', () => {
   it('"all" (said compactly, no ids) invalidates every proxy detail by their common prefix', () => {
     const keys = keysToInvalidate({ version: 9, proxies: [], all: true, endpointsOnly: false, errors: 0 });
-    expect(keys).toEqual([queryKeys.proxies(), queryKeys.errors(), queryKeys.everyProxy()]);
+    // …and the mesh config: a MeshConfig change is such an event (impact/affected.ts).
+    expect(keys).toEqual([queryKeys.proxies(), queryKeys.errors(), queryKeys.everyProxy(), queryKeys.mesh()]);
     // A prefix of each proxy's key: react-query's invalidateQueries({queryKey}) matches them all.
     expect(queryKeys.proxy('x.ns').slice(0, queryKeys.everyProxy().length)).toEqual([...queryKeys.everyProxy()]);
   });

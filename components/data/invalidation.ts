@@ -4,6 +4,6 @@ import type { MeshEvent } from '@/server/api/contract';
 import { queryKeys } from './queryKeys';
 
 export function keysToInvalidate(e: MeshEvent): (readonly string[])[] {
-  if (e.all) return [queryKeys.proxies(), queryKeys.errors(), queryKeys.everyProxy()];
+  if (e.all) return [queryKeys.proxies(), queryKeys.errors(), queryKeys.everyProxy(), queryKeys.mesh()];
   return [queryKeys.proxies(), queryKeys.errors(), ...e.proxies.map((id) => queryKeys.proxy(id))];
 }

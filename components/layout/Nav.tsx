@@ -7,6 +7,7 @@ const LINKS = [
   { href: '/proxies', label: 'Proxies', match: (p: string) => p.startsWith('/proxies') },
   { href: '/sandbox', label: 'Sandbox', match: (p: string) => p.startsWith('/sandbox') },
   { href: '/demo', label: 'Traffic demo', match: (p: string) => p.startsWith('/demo') },
+  { href: '/mesh', label: 'Mesh config', match: (p: string) => p.startsWith('/mesh') },
   { href: '/dump', label: 'Open a config dump', match: (p: string) => p.startsWith('/dump') },
 ];
 
@@ -23,6 +24,7 @@ export function Nav() {
         <a href="/debug/syncz?pretty">syncz</a>
         <a href="/debug/registryz?pretty">registryz</a>
         <a href="/debug/configz?pretty">configz</a>
+        <a href="/debug/mesh?pretty">mesh</a>
       </span>
     </nav>
   );

@@ -1,6 +1,6 @@
 // `analyze(snapshot)`: every analyzer over one snapshot → findings with Istio's codes, sorted
 // (Error, Warning, Info; then code, object, path) and de-duplicated. Pure: no I/O, no clock.
-import { DEFAULT_OPTIONS, type MeshSnapshot, type TranslateOptions } from '../model/mesh';
+import { optionsOf, type MeshSnapshot, type TranslateOptions } from '../model/mesh';
 import { caCertificateAnalyzer } from './caCertificates';
 import { conflictingMeshGatewayHostsAnalyzer } from './conflictingMeshGatewayHosts';
 import { subsetSelectPodAnalyzer } from './drSubsetPods';
@@ -58,7 +58,7 @@ export function compareFindings(a: Finding, b: Finding): number {
 }
 
 export function analyze(snapshot: MeshSnapshot, opts: AnalyzeOptions = {}): AnalyzeResult {
-  const ctx = { options: opts.options ?? DEFAULT_OPTIONS };
+  const ctx = { options: opts.options ?? optionsOf(snapshot) };
   const selected = ANALYZERS.filter(
     (a) => (!opts.only || opts.only.includes(a.meta.name)) && !(opts.skipLoadErrors && a === loadErrorAnalyzer),
   );

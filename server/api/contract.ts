@@ -8,6 +8,7 @@ export type { AdsClientJson, AdsClientsJson } from './adsz';
 export type { ConfigObjectResult } from './configObject';
 export type { ProxiesResponse, ProxyCounts, ProxyCountsResponse, ProxyDetail, ProxyInfo, ProxySummary, ResourceCounts } from './proxies';
 export type { ErrorsResponse } from './debug';
+export type { MeshConfigResponse } from './meshConfig';
 export type { ConnectionSync, ProxySyncResult, SyncType, TypeSync } from './proxySync';
 export type { SimulateBody, SimulateResponse } from './simulate';
 export type { ErrorBody, XdsState } from './types';

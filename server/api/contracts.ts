@@ -2,7 +2,7 @@
 // for GET /api/contracts and the overview's contract line. The file is read once at start; a file that
 // does not parse is reported with its located errors (and no results), never a crash.
 import { readFileSync } from 'node:fs';
-import type { MeshSnapshot, TranslateOptions } from '../model/mesh';
+import { type MeshSnapshot, optionsOf, type TranslateOptions } from '../model/mesh';
 import type { ResourceCache } from '../pipeline/proxyResources';
 import { runContracts } from '../sandbox/checks';
 import { parseContracts } from '../sandbox/contracts';
@@ -38,7 +38,7 @@ export function contractsState(
 export function liveContracts(
   file: string | undefined,
   snapshot: () => MeshSnapshot,
-  options: TranslateOptions,
+  options: TranslateOptions | undefined,
   cache?: ResourceCache,
 ): (() => ContractsState) | undefined {
   if (!file) return undefined;
@@ -51,7 +51,7 @@ export function liveContracts(
   let last: ContractsState | undefined;
   return () => {
     const snap = snapshot();
-    if (!last || last.version !== snap.version) last = contractsState(file, text, snap, options, cache);
+    if (!last || last.version !== snap.version) last = contractsState(file, text, snap, options ?? optionsOf(snap), cache);
     return last;
   };
 }

@@ -55,7 +55,15 @@ export function kubernetesConfig(c: IstioConfig) {
 
 /** Every Istio config, kind by kind (istiod walks its schemas), each kind in config order. */
 export function allConfigs(s: MeshSnapshot): IstioConfig[] {
-  return [...s.destinationRules, ...s.gateways, ...s.serviceEntries, ...s.sidecars, ...s.virtualServices, ...s.peerAuthentications];
+  return [
+    ...s.destinationRules,
+    ...s.gateways,
+    ...s.serviceEntries,
+    ...s.sidecars,
+    ...s.virtualServices,
+    ...s.workloadEntries,
+    ...s.peerAuthentications,
+  ];
 }
 
 export function configz(ctx: ApiContext): ApiResult {

@@ -25,6 +25,8 @@ export const RuntimeConfigSchema = z
     allowApply: z.boolean().optional(),
     /** `serve --auth-token-file F`: the bearer token write requests (sandbox apply) must carry. */
     authTokenFile: z.string().min(1).optional(),
+    /** `serve --mesh-config FILE`: the mesh config (replaces the ConfigMap istio-system/istio). */
+    meshConfig: z.string().min(1).optional(),
     /** `serve --contracts FILE`: routing contracts run on every live snapshot. */
     contracts: z.string().min(1).optional(),
     /** The demo data plane (server/demo): pod servers on the pods' loopback IPs and xDS client workloads. */

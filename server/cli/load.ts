@@ -1,6 +1,7 @@
 // CLI input loading: --config paths (files, dirs, `-` for stdin) → one MeshSnapshot, errors printed located.
 import { buildSnapshot } from '../model/snapshot';
 import type { LoadError, MeshSnapshot } from '../model/mesh';
+import type { MeshConfigOverride } from '../model/parse/meshSource';
 import { loadPaths } from '../sources/file/loadPaths';
 import type { RawInput } from '../sources/types';
 
@@ -19,14 +20,18 @@ export async function readStdin(stream: NodeJS.ReadableStream = process.stdin): 
 
 export async function loadMesh(
   paths: readonly string[],
-  opts: { namespace?: string; stdin?: () => Promise<string> } = {},
+  opts: { namespace?: string; stdin?: () => Promise<string>; meshConfig?: MeshConfigOverride } = {},
 ): Promise<LoadedMesh> {
   const stdin = paths.includes('-') ? await (opts.stdin ?? (() => readStdin()))() : undefined;
   const loaded = await loadPaths([...paths], {
     ...(opts.namespace ? { namespace: opts.namespace } : {}),
     ...(stdin !== undefined ? { stdin } : {}),
   });
-  const snapshot = buildSnapshot(loaded.inputs, { version: 1, extraErrors: loaded.errors });
+  const snapshot = buildSnapshot(loaded.inputs, {
+    version: 1,
+    extraErrors: loaded.errors,
+    ...(opts.meshConfig ? { meshConfig: opts.meshConfig } : {}),
+  });
   return { snapshot, errors: snapshot.errors, inputs: loaded.inputs };
 }
 

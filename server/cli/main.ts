@@ -16,7 +16,7 @@ export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', 
 export const USAGE = `usage: meshscope <command> [flags]
 
   serve     [--config PATH…] [--kubeconfig FILE | --in-cluster] [--port 3000] [--xds-port 15010]
-            [--allow-apply] [--auth-token-file F] [--contracts FILE]
+            [--allow-apply] [--auth-token-file F] [--contracts FILE] [--mesh-config FILE]
             [--demo-traffic | --no-demo-traffic] [--demo-rate N] [--demo-base 127.A.B]
             the dashboard + xDS control plane (no --config: the embedded demo mesh, with its
             loopback data plane of real gRPC servers and xDS clients; --demo-traffic: the same on files)
@@ -33,6 +33,8 @@ export const USAGE = `usage: meshscope <command> [flags]
 
   --config takes files and directories (*.yaml|*.yml|*.json, multi-document), repeated, or - for stdin.
   --namespace NS applies to objects that have no namespace.
+  --mesh-config FILE (every command) is the mesh config YAML (MeshConfig); it replaces the "mesh" key of the
+  ConfigMap istio in istio-system, which is read from the inputs otherwise (istiod's defaults without either).
 `;
 
 export async function main(argv: readonly string[], io: Io = { stdout: process.stdout, stderr: process.stderr }): Promise<number> {

@@ -3,7 +3,7 @@
 // (report.ts). Updates are serialized; every failure (a port in use, ADS not listening) becomes the
 // status line and the report's `problems`, never an exception. stop() closes every channel and server.
 import * as grpcXds from '@grpc/grpc-js-xds';
-import type { MeshSnapshot, TranslateOptions } from '../model/mesh';
+import { type MeshSnapshot, optionsOf, type TranslateOptions } from '../model/mesh';
 import type { SourceStatus } from '../sources/types';
 import { type RunningBackend, startBackend } from './backends';
 import { type CallResult, LoadClient } from './clients';
@@ -48,7 +48,7 @@ export class DemoDataPlane {
   private readonly now: () => number;
 
   constructor(
-    private readonly translateOptions: TranslateOptions,
+    private readonly translateOptions: TranslateOptions | undefined,
     private readonly o: DataPlaneOptions,
   ) {
     this.window = new CallWindow(o.window);
@@ -65,7 +65,7 @@ export class DemoDataPlane {
   private async reconcile(snap: MeshSnapshot): Promise<void> {
     if (this.stopped) return;
     if (!this.echo) this.echo = loadEchoService(this.o.protoPath);
-    const plan = planDemo(snap, this.translateOptions);
+    const plan = planDemo(snap, this.translateOptions ?? optionsOf(snap));
     this.plan = plan;
     // Servers first, so a new client's first calls find them.
     const wanted = new Map(plan.backends.map((b) => [backendKey(b), b]));

@@ -151,6 +151,8 @@ function scopeOfKey(scope: Scope, key: string, indexes: readonly Index[], option
       break;
     case 'EndpointSlice':
     case 'Pod':
+    // A WorkloadEntry is picked only by selectors of its own namespace (parse/workloads.ts).
+    case 'WorkloadEntry':
     case 'Deployment':
     case 'ReplicaSet':
     case 'StatefulSet':
@@ -187,6 +189,9 @@ export function affectedProxies(
   for (const p of next.proxies) everyProxy.set(p.id, p);
   const allIds = () => [...everyProxy.keys()].sort();
   if (!prev) return { all: true, proxies: allIds(), types: [...RESOURCE_KINDS] };
+  // A MeshConfig change (ConfigMap istio-system/istio or --mesh-config) reaches every proxy, as istiod's full push.
+  if (JSON.stringify(prev.mesh?.config) !== JSON.stringify(next.mesh?.config))
+    return { all: everyProxy.size > 0, proxies: allIds(), types: [...RESOURCE_KINDS] };
 
   const scope: Scope = { all: false, namespaces: new Set(), routers: false, types: new Set() };
   const sliceNamespaces: string[] = [];

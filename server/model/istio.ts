@@ -357,6 +357,7 @@ export interface IstioSpecs {
   Gateway: GatewaySpec;
   ServiceEntry: ServiceEntrySpec;
   Sidecar: SidecarSpec;
+  WorkloadEntry: WorkloadEntrySpec;
   PeerAuthentication: PeerAuthenticationSpec;
 }
 export type IstioKind = keyof IstioSpecs;
@@ -366,6 +367,7 @@ export const ISTIO_KINDS: readonly IstioKind[] = [
   'Gateway',
   'ServiceEntry',
   'Sidecar',
+  'WorkloadEntry',
   'PeerAuthentication',
 ];
 /** Istio kinds served by security.istio.io (the rest are networking.istio.io). */

@@ -1,6 +1,7 @@
 // The service model meshscope translates from: istiod's model.Service / IstioEndpoint / Proxy,
 // in plain immutable data. Built by ./snapshot from parsed inputs; read by server/translate.
-import type { IstioKind, IstioSpecs } from './istio';
+import type { HTTPRetry, IstioKind, IstioSpecs } from './istio';
+import type { LocalityLoadBalancerSetting, MeshConfig, MeshConfigOrigin } from './meshConfig';
 import type { InputSource, Problem } from './problem';
 
 /** Where an object came from, so every error and every generated resource can point back at it. */
@@ -30,6 +31,15 @@ export interface IstioConfig<K extends IstioKind = IstioKind> {
   meta: ObjectMeta;
   spec: IstioSpecs[K];
   origin: Origin;
+  /** status.conditions as type → status ("True"/"False"/…), when the object carries any (WorkloadEntry health). */
+  conditions?: Readonly<Record<string, string>>;
+}
+
+/** The effective mesh config of a snapshot: merged config, where it came from, and the options derived from it. */
+export interface MeshConfigState {
+  config: MeshConfig;
+  origin: MeshConfigOrigin;
+  options: TranslateOptions;
 }
 
 /** A located problem with the inputs or their translation: the one Problem type (./problem). */
@@ -116,6 +126,10 @@ export interface EndpointModel {
   /** LB weight; 1 unless a WorkloadEntry says otherwise. */
   weight: number;
   healthy: boolean;
+  /** WorkloadEntry endpoints: the entry's network, its workload name (the entry's name) and TLS mode (workloads.ts). */
+  network?: string;
+  workloadName?: string;
+  tlsMode?: string;
 }
 
 export interface PodModel {
@@ -183,11 +197,17 @@ export interface MeshSnapshot {
   gateways: readonly IstioConfig<'Gateway'>[];
   serviceEntries: readonly IstioConfig<'ServiceEntry'>[];
   sidecars: readonly IstioConfig<'Sidecar'>[];
+  workloadEntries: readonly IstioConfig<'WorkloadEntry'>[];
   /** security.istio.io PeerAuthentications, in config order (creation, name, namespace). */
   peerAuthentications: readonly IstioConfig<'PeerAuthentication'>[];
   /** Every input problem, located. */
   errors: readonly LoadError[];
+  /** The effective MeshConfig (ConfigMap istio-system/istio, `--mesh-config`, or istiod's defaults) and its options. */
+  mesh: MeshConfigState;
 }
+
+/** The TranslateOptions a snapshot's mesh config gives: what every caller translates with unless told otherwise. */
+export const optionsOf = (snapshot: Pick<MeshSnapshot, 'mesh'>): TranslateOptions => snapshot.mesh?.options ?? DEFAULT_OPTIONS;
 
 /** Key of `MeshSnapshot.endpoints`. */
 export const endpointKey = (svc: Pick<ServiceModel, 'namespace' | 'hostname'>): string => `${svc.namespace}/${svc.hostname}`;
@@ -201,8 +221,22 @@ export interface TranslateOptions {
   connectTimeout: string;
   /** Cluster id used in metadata and node ids. */
   clusterId: string;
-  /** MeshConfig.enableAutoMtls (default true): outbound clusters use Istio mTLS towards sidecar endpoints. */
+  /** MeshConfig.inboundTrafficPolicy.mode: LOCALHOST sends inbound traffic to 127.0.0.1 (STATIC inbound clusters). */
+  inboundTrafficPolicy: 'PASSTHROUGH' | 'LOCALHOST';
+  /** MeshConfig.protocolDetectionTimeout (canonical duration; 0s = no timeout). */
+  protocolDetectionTimeout: string;
+  /** MeshConfig.enableAutoMtls (default true). */
   enableAutoMtls: boolean;
+  /** MeshConfig.trustDomain. */
+  trustDomain: string;
+  /** exportTo of a Service/ServiceEntry, VirtualService, DestinationRule that sets none (MeshConfig default*ExportTo). */
+  defaultServiceExportTo: readonly string[];
+  defaultVirtualServiceExportTo: readonly string[];
+  defaultDestinationRuleExportTo: readonly string[];
+  /** MeshConfig.localityLbSetting (default `{enabled: true}`); a DestinationRule's setting overrides it. */
+  localityLbSetting?: LocalityLoadBalancerSetting;
+  /** MeshConfig.defaultHttpRetryPolicy; undefined = Istio's built-in default (2 attempts). */
+  defaultHttpRetryPolicy?: HTTPRetry;
 }
 
 export const DEFAULT_OPTIONS: TranslateOptions = Object.freeze({
@@ -211,5 +245,12 @@ export const DEFAULT_OPTIONS: TranslateOptions = Object.freeze({
   outboundTrafficPolicy: 'ALLOW_ANY',
   connectTimeout: '10s',
   clusterId: 'Kubernetes',
+  inboundTrafficPolicy: 'PASSTHROUGH',
+  protocolDetectionTimeout: '0s',
   enableAutoMtls: true,
-});
+  trustDomain: 'cluster.local',
+  defaultServiceExportTo: Object.freeze(['*']),
+  defaultVirtualServiceExportTo: Object.freeze(['*']),
+  defaultDestinationRuleExportTo: Object.freeze(['*']),
+  localityLbSetting: Object.freeze({ enabled: true }),
+} as const);

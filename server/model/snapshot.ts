@@ -1,20 +1,35 @@
 // buildSnapshot: raw inputs → immutable, indexed MeshSnapshot (istiod's PushContext + service registry).
 // Pure and deterministic: no I/O, clock, env or randomness; the same inputs give the same snapshot.
 import type { IstioKind } from './istio';
-import type { EndpointModel, IstioConfig, LoadError, MeshSnapshot, NamespaceModel, ProxyModel, ServiceModel } from './mesh';
+import type {
+  EndpointModel,
+  IstioConfig,
+  LoadError,
+  MeshConfigState,
+  MeshSnapshot,
+  NamespaceModel,
+  ProxyModel,
+  ServiceModel,
+} from './mesh';
 import type { RawInput } from './inputs';
-import { type EndpointIndex, kubeEndpoints, serviceEntryEndpoints, sortEndpoints } from './parse/endpoints';
+import { type EndpointIndex, kubeEndpoints, kubeWorkloadEntryEndpoints, serviceEntryEndpoints, sortEndpoints } from './parse/endpoints';
+import { podInstance, workloadEntryHealthy, workloadEntryInstance } from './parse/workloads';
 import { locate, parseInputs } from './parse/objects';
 import { objectKey } from './schema/kinds';
 import { buildPods } from './parse/pods';
 import { proxyOf } from './proxyIdentity';
 import { kubeServices, serviceEntryServices } from './parse/services';
 import { byteCompare as cmp } from '../lib/compare';
+import { type MeshConfigOverride, meshStateOf } from './parse/meshSource';
 
 export interface BuildSnapshotOptions {
   version: number;
   domainSuffix?: string;
   extraErrors?: readonly LoadError[];
+  /** `--mesh-config FILE` (text read by the caller): replaces the ConfigMap istio-system/istio. */
+  meshConfig?: MeshConfigOverride;
+  /** A mesh config already in force (a sandbox draft over a snapshot whose mesh came from `--mesh-config`). */
+  meshState?: MeshConfigState;
 }
 
 const time = (ts: string): number => {
@@ -50,6 +65,10 @@ export function buildSnapshot(inputs: readonly RawInput[], opts: BuildSnapshotOp
   const dedup = dedupe(inputs);
   const parsed = parseInputs(dedup.inputs);
   const errors: LoadError[] = [...dedup.errors, ...parsed.errors];
+  const mesh = opts.meshState
+    ? { state: opts.meshState, problems: [] }
+    : meshStateOf(dedup.inputs, opts.meshConfig, { domainSuffix, clusterId: 'Kubernetes' });
+  errors.push(...mesh.problems);
 
   // Namespaces: declared ones, then every namespace implied by an object in it.
   const namespaces = new Map<string, NamespaceModel>();
@@ -80,7 +99,14 @@ export function buildSnapshot(inputs: readonly RawInput[], opts: BuildSnapshotOp
   const nodeLabels = new Map(parsed.nodes.map((n) => [n.meta.name, n.meta.labels]));
   const endpoints: EndpointIndex = new Map();
   kubeEndpoints(k8s, parsed.endpointSlices, pods, nodeLabels, endpoints);
-  serviceEntryEndpoints(sePairs, pods, endpoints);
+  // Workload instances (istiod's serviceentry controller): ready pods (kube/controller/pod.go only hands ready
+  // pods with an IP to it), then WorkloadEntries.
+  const instances = [
+    ...pods.filter((p) => p.ready && p.ip).map(podInstance),
+    ...istio.WorkloadEntry.filter(workloadEntryHealthy).map((we) => workloadEntryInstance(we.spec, we.meta.name, we.meta.namespace)),
+  ];
+  kubeWorkloadEntryEndpoints(k8s, instances, endpoints);
+  serviceEntryEndpoints(sePairs, instances, endpoints);
   sortEndpoints(endpoints);
 
   const proxies: ProxyModel[] = pods.filter((p) => p.proxy !== 'none').map(proxyOf);
@@ -100,8 +126,10 @@ export function buildSnapshot(inputs: readonly RawInput[], opts: BuildSnapshotOp
     gateways: istio.Gateway,
     serviceEntries: istio.ServiceEntry,
     sidecars: istio.Sidecar,
+    workloadEntries: istio.WorkloadEntry,
     peerAuthentications: istio.PeerAuthentication,
     errors: [...(opts.extraErrors ?? []).map((e) => ({ ...e })), ...errors],
+    mesh: mesh.state,
   };
   return deepFreeze(snapshot);
 }

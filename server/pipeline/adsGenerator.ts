@@ -5,7 +5,7 @@
 // get istiod's grpcgen output for exactly the names they watch (server/translate/grpc).
 import type { EncodedResource } from '../envoy/encode';
 import { TYPE, type TypeUrl } from '../envoy/typeUrls';
-import type { MeshSnapshot, ProxyModel, TranslateOptions } from '../model/mesh';
+import { type MeshSnapshot, optionsOf, type ProxyModel, type TranslateOptions } from '../model/mesh';
 import { matchNode, proxyFromNode, type MatchOptions } from '../model/proxyIdentity';
 import { translateGrpc, type GrpcWatches } from '../translate/grpc';
 import { translateProxy } from '../translate/index';
@@ -36,7 +36,7 @@ export function clientResources(
   snap: MeshSnapshot,
   client: ClientInfo,
   watches: Watches | undefined,
-  options: TranslateOptions,
+  options: TranslateOptions | undefined,
   cache?: ResourceCache,
   memo?: EncodeMemo,
   match: MatchOptions = {},
@@ -50,10 +50,11 @@ function resourcesFor(
   client: ClientInfo,
   known: ProxyModel | undefined,
   watches: Watches | undefined,
-  options: TranslateOptions,
+  override: TranslateOptions | undefined,
   cache?: ResourceCache,
   memo?: EncodeMemo,
 ): ProxyResources | undefined {
+  const options = override ?? optionsOf(snap);
   const proxy = known ?? proxyFromNode(client);
   if (!proxy) return undefined;
   let key: string;
@@ -85,9 +86,10 @@ export function toResourceSet(r: ProxyResources, version: string): ResourceSet {
   return { version, byType };
 }
 
+/** `options` undefined: each snapshot's own (its mesh config's) options. */
 export function createAdsGenerator(
   snapshot: () => MeshSnapshot,
-  options: TranslateOptions,
+  options: TranslateOptions | undefined,
   cache?: ResourceCache,
   match: MatchOptions = {},
 ): AdsGenerator {

@@ -1,7 +1,7 @@
 // The ConfigDump for one proxy, as istiod's /debug/config_dump and `meshscope translate` print it.
 import { buildConfigDump, DUMP_SECTIONS, type DumpSection } from '../envoy/configDump';
 import type { EnvoyJson } from '../envoy/encode';
-import { DEFAULT_OPTIONS, type LoadError, type MeshSnapshot, type TranslateOptions } from '../model/mesh';
+import { optionsOf, type LoadError, type MeshSnapshot, type TranslateOptions } from '../model/mesh';
 import type { RouteProvenance } from '../translate/types';
 import { proxyResources, type ResourceCache } from './proxyResources';
 
@@ -28,7 +28,7 @@ export interface ConfigDumpResult {
 
 /** undefined when the proxy is unknown. */
 export function configDumpFor(snapshot: MeshSnapshot, proxyId: string, opts: ConfigDumpOptions = {}): ConfigDumpResult | undefined {
-  const res = proxyResources(snapshot, proxyId, opts.options ?? DEFAULT_OPTIONS, opts.cache);
+  const res = proxyResources(snapshot, proxyId, opts.options ?? optionsOf(snapshot), opts.cache);
   if (!res) return undefined;
   const type = opts.type ?? 'all';
   const sections: readonly DumpSection[] = type === 'all' ? DUMP_SECTIONS : [type];

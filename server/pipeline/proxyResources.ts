@@ -1,7 +1,7 @@
 // snapshot + proxy id → translated and encoded Envoy resources (what ADS serves, what config_dump prints).
 // translateProxy is pure; encoding happens once per (snapshot version, proxy, options) through a cache
 // the caller owns and passes in (a runtime keeps one; a CLI run makes one).
-import { DEFAULT_OPTIONS, type MeshSnapshot, type TranslateOptions } from '../model/mesh';
+import { optionsOf, type MeshSnapshot, type TranslateOptions } from '../model/mesh';
 import { translateProxy } from '../translate/index';
 import { encodeTable, translateSafely } from './encodeTable';
 import type { ProxyResources, ResourceCache } from './types';
@@ -15,7 +15,7 @@ export const resourceCacheKey = (version: number, proxyId: string, options: Tran
 export function proxyResources(
   snapshot: MeshSnapshot,
   proxyId: string,
-  options: TranslateOptions = DEFAULT_OPTIONS,
+  options: TranslateOptions = optionsOf(snapshot),
   cache?: ResourceCache,
 ): ProxyResources | undefined {
   const proxy = snapshot.proxiesById.get(proxyId);

@@ -21,6 +21,8 @@ export interface BlastRadiusInput {
   draft: MeshSnapshot;
   changed: readonly string[];
   options: TranslateOptions;
+  /** The draft side's options (a draft of the mesh ConfigMap changes them); default `options`. */
+  draftOptions?: TranslateOptions;
   /** Live-side translations kept across evaluations of the same live snapshot. */
   baseParts?: BaseParts;
   /** At most this many proxies are translated (per side); the remaining candidates are listed as unverified. */
@@ -60,7 +62,7 @@ export function blastRadius(input: BlastRadiusInput): BlastRadius {
   let translated = 0;
   const translate = (id: string): ProxyDelta | undefined => {
     translated++;
-    const both = translateBoth(base, draft, id, options, vsOnly, input.baseParts);
+    const both = translateBoth(base, draft, id, options, vsOnly, input.baseParts, input.draftOptions ?? options);
     return diffProxy(id, both.before, both.after);
   };
   const shared = new Map<string, ProxyDelta | undefined>();

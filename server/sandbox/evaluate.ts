@@ -3,7 +3,7 @@
 // (YAML text or edits) is overlaid on a copy of those inputs and built into its own snapshot, translated
 // with its own cache — evaluating never touches the store, the live cache or what ADS serves.
 import type { Finding } from '../analyze/index';
-import { DEFAULT_OPTIONS, type MeshSnapshot, type TranslateOptions } from '../model/mesh';
+import { optionsOf, type MeshSnapshot, type TranslateOptions } from '../model/mesh';
 import { buildSnapshot } from '../model/snapshot';
 import { createCache } from '../pipeline/cache';
 import type { ProxyResources, ResourceCache } from '../pipeline/proxyResources';
@@ -52,7 +52,7 @@ export interface Evaluation {
 }
 
 export function evaluate(base: SandboxBase, draft: string | readonly DraftEdit[], opts: EvaluateOptions = {}): Evaluation {
-  const options = opts.options ?? DEFAULT_OPTIONS;
+  const options = opts.options ?? optionsOf(base.snapshot);
   const parsed = typeof draft === 'string' ? parseDraft(draft) : undefined;
   const edits = typeof draft === 'string' ? (parsed?.edits ?? []) : draft;
   const overlay = applyEdits(base.inputs, edits);
@@ -60,7 +60,17 @@ export function evaluate(base: SandboxBase, draft: string | readonly DraftEdit[]
   const draftSnap =
     overlay.changed.length === 0
       ? base.snapshot
-      : buildSnapshot(overlay.inputs, { version: base.snapshot.version, domainSuffix: options.domainSuffix });
+      : buildSnapshot(overlay.inputs, {
+          version: base.snapshot.version,
+          domainSuffix: options.domainSuffix,
+          // `--mesh-config` replaces the ConfigMap for the draft too.
+          ...(base.snapshot.mesh?.origin.source === 'file' ? { meshState: base.snapshot.mesh } : {}),
+        });
+  // A draft of the mesh ConfigMap (istio-system/istio) changes the mesh config: the draft side uses its options.
+  const draftOptions =
+    draftSnap === base.snapshot || JSON.stringify(draftSnap.mesh?.config) === JSON.stringify(base.snapshot.mesh?.config)
+      ? options
+      : { ...optionsOf(draftSnap), domainSuffix: options.domainSuffix, clusterId: options.clusterId };
   // The draft's translations live in a cache of this evaluation only (the draft snapshot reuses the live
   // version number, so it must never meet the live cache).
   const draftCache: ResourceCache = createCache<ProxyResources>(1024);
@@ -70,6 +80,7 @@ export function evaluate(base: SandboxBase, draft: string | readonly DraftEdit[]
     draft: draftSnap,
     changed: overlay.changed,
     options,
+    draftOptions,
     maxTranslate: opts.maxTranslate ?? 200,
     ...(base.parts ? { baseParts: base.parts } : {}),
   });
@@ -90,9 +101,10 @@ export function evaluate(base: SandboxBase, draft: string | readonly DraftEdit[]
     if (!known.has(`${p.object}\u0000${p.path}\u0000${p.message}`)) errors.push(p);
   }
 
-  const findings = opts.findings === false ? [] : compareFindings(base.snapshot, draftSnap, options, locate, base.findings ?? undefined);
+  const findings =
+    opts.findings === false ? [] : compareFindings(base.snapshot, draftSnap, options, locate, base.findings ?? undefined, draftOptions);
   const live = { snapshot: base.snapshot, options, ...(base.cache ? { cache: base.cache } : {}) };
-  const next = { snapshot: draftSnap, options, cache: draftCache };
+  const next = { snapshot: draftSnap, options: draftOptions, cache: draftCache };
   const checks = runChecks(live, next, opts.requests ?? []);
   const contracts = opts.contracts?.length ? runContracts(next, opts.contracts) : undefined;
 
@@ -104,7 +116,7 @@ export function evaluate(base: SandboxBase, draft: string | readonly DraftEdit[]
     let d = radius.diffs.get(id);
     // A proxy asked for by name that was over the translation limit is translated now (the list is bounded).
     if (!d && unverified.has(id)) {
-      const both = translateBoth(base.snapshot, draftSnap, id, options, false);
+      const both = translateBoth(base.snapshot, draftSnap, id, options, false, undefined, draftOptions);
       d = diffProxy(id, both.before, both.after)?.diff;
     }
     if (d) diffs.push(withEnvoyJson(d));

@@ -32,9 +32,10 @@ export function compareFindings(
   options: TranslateOptions,
   locate: Locate,
   baseFindings?: readonly Finding[],
+  draftOptions: TranslateOptions = options,
 ): SandboxFinding[] {
   const live = baseFindings ?? analyze(base, { options }).findings;
-  const next = analyze(draft, { options }).findings;
+  const next = analyze(draft, { options: draftOptions }).findings;
   const liveKeys = new Set(live.map(keyOf));
   const nextKeys = new Set(next.map(keyOf));
   const out: SandboxFinding[] = [];

@@ -79,6 +79,8 @@ export function translateBoth(
   options: TranslateOptions,
   vsOnly: boolean,
   baseCache?: BaseParts,
+  /** The draft side's options when the draft changes the mesh config (else `options`). */
+  draftOptions: TranslateOptions = options,
 ): { before?: Parts; after?: Parts } {
   const pb: ProxyModel | undefined = base.proxiesById.get(id);
   const pd: ProxyModel | undefined = draft.proxiesById.get(id);
@@ -87,7 +89,7 @@ export function translateBoth(
     let vb: ProxyView | undefined;
     const viewB = () => (vb ??= buildProxyView(base, pb, options));
     live.hosts ??= clusterHosts(viewB());
-    const vd = buildProxyView(draft, pd, options);
+    const vd = buildProxyView(draft, pd, draftOptions);
     if (live.hosts === clusterHosts(vd)) {
       live.lr ??= sidecarListenersAndRoutes(viewB());
       return { before: live.lr, after: sidecarListenersAndRoutes(vd) };
@@ -96,6 +98,6 @@ export function translateBoth(
   if (live && pb) live.full ??= translateProxy(base, pb, options);
   return {
     ...(live?.full ? { before: live.full } : {}),
-    ...(pd ? { after: translateProxy(draft, pd, options) } : {}),
+    ...(pd ? { after: translateProxy(draft, pd, draftOptions) } : {}),
   };
 }

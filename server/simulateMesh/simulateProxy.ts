@@ -3,7 +3,7 @@
 // matched route (translation's provenance, looked up by route config / virtual host / index), and, for gateways, the Service port → pod port mapping (traffic sent to a gateway
 // Service's port 80 reaches the pod on its targetPort, where Istio's listener is; model/gateway.go resolvePorts).
 import { readConfigDump } from '../envoy/dumpReader';
-import { DEFAULT_OPTIONS, type MeshSnapshot, type TranslateOptions } from '../model/mesh';
+import { optionsOf, type MeshSnapshot, type TranslateOptions } from '../model/mesh';
 import { simulate } from '../simulate/index';
 import type { SimRequest, SimResult } from '../simulate/types';
 import { routeSourceIndex, ruleLabel } from '../translate/routeSources';
@@ -22,7 +22,7 @@ export function simulateProxy(
   request: SimRequest,
   opts: SimulateProxyOptions = {},
 ): SimResult | undefined {
-  const options = opts.options ?? DEFAULT_OPTIONS;
+  const options = opts.options ?? optionsOf(snapshot);
   const res = configDumpFor(snapshot, proxyId, { options, ...(opts.cache ? { cache: opts.cache } : {}) });
   const proxy = snapshot.proxiesById.get(proxyId);
   if (!res || !proxy) return undefined;

@@ -8,6 +8,8 @@
 import type { LoadError, MeshSnapshot } from '../model/mesh';
 import { validateRaw } from '../model/parse/objects';
 import { buildSnapshot } from '../model/snapshot';
+import type { MeshConfigOverride } from '../model/parse/meshSource';
+import { MESH_CONFIGMAP_NAME, MESH_CONFIGMAP_NAMESPACE } from '../model/meshConfig';
 import { endpointsOnlyChange, rawKey, sameObject } from './storeKeys';
 import type { RawInput, SourceSink, SourceStatus } from './types';
 
@@ -59,6 +61,9 @@ export class Store implements SourceSink {
   private readonly now: () => Date;
   /** Why the last snapshot build failed (the previous snapshot keeps serving), until one succeeds. */
   private buildFailure: string | undefined;
+  /** `--mesh-config FILE` (replaces the ConfigMap istio-system/istio) and the problems reading it. */
+  private meshOverride: MeshConfigOverride | undefined;
+  private meshErrors: readonly LoadError[] = [];
 
   constructor(opts?: StoreOptions) {
     this.now = opts?.now ?? (() => new Date());
@@ -178,6 +183,25 @@ export class Store implements SourceSink {
     this.schedule();
   }
 
+  /**
+   * `--mesh-config FILE`: its text replaces the ConfigMap's mesh config in every following snapshot (undefined:
+   * back to the ConfigMap). `errors`: problems reading the file, shown with the snapshot's errors.
+   */
+  setMeshConfig(override: MeshConfigOverride | undefined, errors: readonly LoadError[] = []): void {
+    if (override?.text === this.meshOverride?.text && override?.file === this.meshOverride?.file && sameErrors(this.meshErrors, errors))
+      return;
+    this.meshOverride = override;
+    this.meshErrors = errors.slice();
+    const key = rawKey({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { namespace: MESH_CONFIGMAP_NAMESPACE, name: MESH_CONFIGMAP_NAME },
+    });
+    if (key !== undefined) this.pending.set(key, false);
+    this.pendingErrors = true;
+    this.schedule();
+  }
+
   /** Applies pending changes now: bumps the version, rebuilds, and notifies listeners. */
   flush(): void {
     this.clearTimers();
@@ -260,9 +284,11 @@ export class Store implements SourceSink {
     const all = [...merged.values()];
     for (const u of unkeyed) all.push(u);
     this.builtInputs = all;
+    for (const e of this.meshErrors) errors.push(e);
     return buildSnapshot(all, {
       version: this.version,
       ...(this.domainSuffix !== undefined ? { domainSuffix: this.domainSuffix } : {}),
+      ...(this.meshOverride ? { meshConfig: this.meshOverride } : {}),
       extraErrors: errors,
     });
   }

@@ -2,7 +2,7 @@
 // Reads as the pipeline it is: view → listeners (decide the HTTP route ports) → route configs →
 // clusters → endpoints. Routers get gateway listeners and route configs (xds/gateway, istio-translation.md §6)
 // and the gateway cluster set (§6, last paragraph).
-import { DEFAULT_OPTIONS, type LoadError, type MeshSnapshot, type ProxyModel, type TranslateOptions } from '../model/mesh';
+import { optionsOf, type LoadError, type MeshSnapshot, type ProxyModel, type TranslateOptions } from '../model/mesh';
 import { collectRouteProvenance, createRouteSourceSink } from './routeSources';
 import type { ResourceTable } from './types';
 import { buildProxyView } from './view';
@@ -19,7 +19,7 @@ export { routeSourceIndex, ruleLabel } from './routeSources';
 
 const byName = byteCompareBy((r: { name?: string }) => r.name ?? '');
 
-export function translateProxy(snapshot: MeshSnapshot, proxy: ProxyModel, options: TranslateOptions = DEFAULT_OPTIONS): ResourceTable {
+export function translateProxy(snapshot: MeshSnapshot, proxy: ProxyModel, options: TranslateOptions = optionsOf(snapshot)): ResourceTable {
   const view = buildProxyView(snapshot, proxy, options);
   const errors: LoadError[] = [...view.errors];
   const table: ResourceTable = { listeners: [], routes: [], clusters: [], endpoints: [], errors, provenance: [] };

@@ -62,7 +62,10 @@ export function effectiveMtls(snapshot: MeshSnapshot, proxy: ProxyModel, options
   const merged = workloadPeerAuthentication(snapshot, proxy, options);
   const inbound = new Map<number, InboundPortMtls>();
   if (proxy.type === 'sidecar') {
-    for (const p of passthroughMtls(merged, view.serviceTargets))
+    for (const p of passthroughMtls(
+      merged,
+      view.serviceTargets.map((t) => t.targetPort),
+    ))
       inbound.set(p.port, { port: p.port, mode: p.mode, source: p.source, services: [] });
     for (const t of view.serviceTargets) {
       const cur = inbound.get(t.targetPort) ?? { port: t.targetPort, ...modeForPort(merged, t.targetPort), services: [] };

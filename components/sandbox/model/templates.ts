@@ -1,6 +1,6 @@
 // "New" templates: a minimal, valid object of each kind the sandbox edits (Istio networking/v1), with the
 // fields people change first. Names and hosts are placeholders to edit.
-export type TemplateKind = 'VirtualService' | 'DestinationRule' | 'Gateway' | 'ServiceEntry' | 'Sidecar';
+export type TemplateKind = 'VirtualService' | 'DestinationRule' | 'Gateway' | 'ServiceEntry' | 'Sidecar' | 'WorkloadEntry';
 
 export const TEMPLATES: Record<TemplateKind, string> = {
   VirtualService: `apiVersion: networking.istio.io/v1
@@ -78,6 +78,18 @@ spec:
   - hosts:
     - "./*"
     - "istio-system/*"
+`,
+  WorkloadEntry: `apiVersion: networking.istio.io/v1
+kind: WorkloadEntry
+metadata:
+  name: vm-1
+  namespace: default
+spec:
+  address: 10.0.0.10
+  labels:
+    app: my-service
+  ports:
+    http: 8080
 `,
 };
 

@@ -2,7 +2,7 @@
 // contracts (README "Routing contracts") run through the simulator on the base, or on the draft over it.
 // Exit 1 when a contract fails (for CI on a pull request that changes mesh config), 2 on a usage error.
 import { readFile } from 'node:fs/promises';
-import { DEFAULT_OPTIONS } from '../../model/mesh';
+import { optionsOf } from '../../model/mesh';
 import { parseContracts } from '../../sandbox/contracts';
 import { evaluate } from '../../sandbox/evaluate';
 import type { ContractResult } from '../../sandbox/types';
@@ -41,7 +41,7 @@ export async function checkCommand(argv: readonly string[], io: Io): Promise<num
   const loaded = await loadFromArgs(args, io);
   if (!loaded) return 1;
   const { result } = evaluate({ snapshot: loaded.snapshot, inputs: loaded.inputs }, files?.text ?? '', {
-    options: DEFAULT_OPTIONS,
+    options: optionsOf(loaded.snapshot),
     contracts: parsed.contracts,
     findings: false,
     maxDiffs: 0,

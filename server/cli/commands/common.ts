@@ -1,6 +1,9 @@
 // Shared bits of the one-shot commands: the --config/--namespace flags, loading, stderr reporting.
 import type { Writable } from 'node:stream';
+import { readFile, stat } from 'node:fs/promises';
 import { formatError } from '../format';
+import type { MeshConfigOverride } from '../../model/parse/meshSource';
+import { MAX_MESH_CONFIG_BYTES } from '../../sources/file/meshConfigFile';
 import { hasUsableInput, loadMesh, type LoadedMesh } from '../load';
 import type { FlagSpec, ParsedArgs } from '../args';
 import { list, str, UsageError } from '../args';
@@ -15,6 +18,7 @@ export interface Io {
 export const CONFIG_FLAGS: readonly FlagSpec[] = [
   { name: 'config', short: 'c', kind: 'string', repeat: true },
   { name: 'namespace', short: 'n', kind: 'string' },
+  { name: 'mesh-config', kind: 'string' },
 ];
 
 /** Loads --config inputs and prints every located error to stderr; undefined when nothing usable loaded. */
@@ -22,13 +26,32 @@ export async function loadFromArgs(args: ParsedArgs, io: Io): Promise<LoadedMesh
   const paths = list(args, 'config');
   if (paths.length === 0) throw new UsageError('--config PATH is required (files, directories, or - for stdin)');
   const ns = str(args, 'namespace');
-  const loaded = await loadMesh(paths, { ...(ns ? { namespace: ns } : {}), ...(io.stdin ? { stdin: io.stdin } : {}) });
+  const meshConfig = await readMeshConfigFlag(args);
+  const loaded = await loadMesh(paths, {
+    ...(ns ? { namespace: ns } : {}),
+    ...(io.stdin ? { stdin: io.stdin } : {}),
+    ...(meshConfig ? { meshConfig } : {}),
+  });
   reportErrors(loaded.errors, io);
   if (!hasUsableInput(loaded.snapshot)) {
     io.stderr.write('error: nothing usable was loaded from the given --config paths\n');
     return undefined;
   }
   return loaded;
+}
+
+/** `--mesh-config FILE`: its text (unreadable or too large → a usage error, exit 2). */
+export async function readMeshConfigFlag(args: ParsedArgs): Promise<MeshConfigOverride | undefined> {
+  const file = str(args, 'mesh-config');
+  if (file === undefined) return undefined;
+  try {
+    const st = await stat(file);
+    if (!st.isFile()) throw new Error('not a file');
+    if (st.size > MAX_MESH_CONFIG_BYTES) throw new Error(`larger than ${MAX_MESH_CONFIG_BYTES} bytes`);
+    return { file, text: await readFile(file, 'utf8') };
+  } catch (e) {
+    throw new UsageError(`--mesh-config ${file}: ${(e as Error).message}`);
+  }
 }
 
 export function reportErrors(errors: LoadedMesh['errors'], io: Io): void {

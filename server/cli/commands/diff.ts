@@ -1,7 +1,7 @@
 // `meshscope diff --config BASE… --draft FILE… [--proxy ID]… [-o json|text]` (DESIGN.md §3): the sandbox's
 // blast radius and semantic diffs of a draft over the base inputs. Deterministic (no times, sorted lists).
 // Exit 0 unless the input is unusable (no base, unreadable draft, or a draft of which nothing is usable).
-import { DEFAULT_OPTIONS } from '../../model/mesh';
+import { optionsOf } from '../../model/mesh';
 import { evaluate } from '../../sandbox/evaluate';
 import type { EvaluateResult, ProxyDiff, SandboxProblem } from '../../sandbox/types';
 import { type FlagSpec, list, oneOf, parseArgs, UsageError } from '../args';
@@ -84,7 +84,7 @@ export async function diffCommand(argv: readonly string[], io: Io): Promise<numb
   const wanted = list(args, 'proxy');
   for (const id of wanted) if (!loaded.snapshot.proxiesById.has(id)) throw new UsageError(`proxy "${id}" not found in the --config inputs`);
   const { result } = evaluate({ snapshot: loaded.snapshot, inputs: loaded.inputs }, files.text, {
-    options: DEFAULT_OPTIONS,
+    options: optionsOf(loaded.snapshot),
     maxDiffs: Number.POSITIVE_INFINITY,
     maxTranslate: Number.POSITIVE_INFINITY,
     ...(wanted.length > 0 ? { proxies: wanted } : {}),

@@ -60,6 +60,7 @@ export async function planServe(
     { name: 'auth-token-file', kind: 'string' },
     { name: 'allow-apply', kind: 'boolean' },
     { name: 'contracts', kind: 'string' },
+    { name: 'mesh-config', kind: 'string' },
     { name: 'demo-traffic', kind: 'boolean' },
     { name: 'no-demo-traffic', kind: 'boolean' },
     { name: 'demo-rate', kind: 'string' },
@@ -91,6 +92,8 @@ export async function planServe(
   if (tokenFile) runtime.authTokenFile = resolve(cwd, tokenFile);
   const contracts = str(args, 'contracts');
   if (contracts) runtime.contracts = resolve(cwd, contracts);
+  const meshConfig = str(args, 'mesh-config');
+  if (meshConfig) runtime.meshConfig = resolve(cwd, meshConfig);
   if (paths.length) runtime.config = paths;
   const demoTraffic = args.flags['demo-traffic'] === true;
   if (demoTraffic && args.flags['no-demo-traffic'] === true) throw new UsageError('use either --demo-traffic or --no-demo-traffic');

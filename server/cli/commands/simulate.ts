@@ -3,7 +3,7 @@
 //   [--tls plaintext|tls|mtls] [--sni NAME]`, or `--dump config_dump.json` instead of --config + --proxy.
 // Prints the simulator's JSON (server/simulate); `{"error": …}` results still exit 0 (DESIGN.md §3).
 import { readFile } from 'node:fs/promises';
-import { DEFAULT_OPTIONS } from '../../model/mesh';
+import { optionsOf } from '../../model/mesh';
 import { readConfigDump } from '../../envoy/dumpReader';
 import { simulateProxy } from '../../simulateMesh/simulateProxy';
 import { simulate } from '../../simulate/index';
@@ -79,7 +79,7 @@ export async function simulateCommand(argv: readonly string[], io: Io): Promise<
   if (!proxy) throw new UsageError('--proxy POD.NAMESPACE (or --dump FILE) is required');
   const loaded = await loadFromArgs(args, io);
   if (!loaded) return 1;
-  const result = simulateProxy(loaded.snapshot, proxy, request, { options: DEFAULT_OPTIONS });
+  const result = simulateProxy(loaded.snapshot, proxy, request, { options: optionsOf(loaded.snapshot) });
   if (!result) {
     io.stderr.write(`error: proxy "${proxy}" not found\n`);
     return 1;

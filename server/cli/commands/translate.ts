@@ -1,6 +1,6 @@
 // `meshscope translate --config PATH… --proxy POD.NAMESPACE [--type listeners|routes|clusters|endpoints|all]`
 // Prints the ConfigDump istiod's /debug/config_dump?proxyID= would print.
-import { DEFAULT_OPTIONS } from '../../model/mesh';
+import { optionsOf } from '../../model/mesh';
 import { configDumpFor, DUMP_TYPES } from '../../pipeline/configDump';
 import { oneOf, parseArgs, str, UsageError } from '../args';
 import { CONFIG_FLAGS, loadFromArgs, reportErrors, writeJson, type Io } from './common';
@@ -16,7 +16,7 @@ export async function translateCommand(argv: readonly string[], io: Io): Promise
   const type = oneOf(args, 'type', DUMP_TYPES, 'all');
   const loaded = await loadFromArgs(args, io);
   if (!loaded) return 1;
-  const res = configDumpFor(loaded.snapshot, proxy, { type, options: DEFAULT_OPTIONS });
+  const res = configDumpFor(loaded.snapshot, proxy, { type, options: optionsOf(loaded.snapshot) });
   if (!res) {
     const known = loaded.snapshot.proxies.map((p) => p.id);
     io.stderr.write(`error: proxy "${proxy}" not found; known proxies: ${known.length ? known.join(', ') : '(none)'}\n`);

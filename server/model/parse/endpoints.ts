@@ -2,6 +2,13 @@
 // selector picks (targetPort resolved); ServiceEntry endpoints / workloadSelector pods / DNS host endpoints
 // (serviceentry/conversion.go:convertServiceEntryToInstances, convertWorkloadInstanceToServiceInstance).
 import type { EndpointModel, IstioConfig, Locality, PodModel, ServiceModel } from '../mesh';
+import {
+  kubeServiceWorkloadEntryEndpoints,
+  selectedBy,
+  serviceEntryInstanceEndpoints,
+  type WorkloadInstance,
+  workloadEntryInstance,
+} from './workloads';
 import type { KubeEndpointSlice } from '../schema/kube';
 import type { KubeObject } from './objects';
 import { localityOf } from './pods';
@@ -120,14 +127,9 @@ export function kubeEndpoints(
   }
 }
 
-function parseLocality(s: string | undefined): Locality {
-  const [region = '', zone = '', subzone = ''] = (s ?? '').split('/');
-  return { region, zone, subzone };
-}
-
 export function serviceEntryEndpoints(
   pairs: readonly { service: ServiceModel; entry: IstioConfig<'ServiceEntry'>; entries?: readonly IstioConfig<'ServiceEntry'>[] }[],
-  pods: readonly PodModel[],
+  instances: readonly WorkloadInstance[],
   index: EndpointIndex,
 ): void {
   // Every ServiceEntry repeating a (namespace, host) adds its endpoints under that one key, as istiod's
@@ -137,30 +139,18 @@ export function serviceEntryEndpoints(
       const spec = entry.spec;
       const key = `${service.namespace}/${service.hostname}`;
       const specPorts = spec.ports ?? [];
-      if (spec.endpoints && spec.endpoints.length > 0) {
-        for (const we of spec.endpoints) {
-          for (const p of specPorts) {
-            const ep: EndpointModel = {
-              address: we.address ?? '',
-              port: we.ports?.[p.name] ?? p.targetPort ?? p.number,
-              servicePort: p.number,
-              labels: { ...(we.labels ?? {}) },
-              namespace: service.namespace,
-              locality: parseLocality(we.locality),
-              weight: we.weight ?? 1,
-              healthy: true,
-            };
-            if (we.serviceAccount) ep.serviceAccount = we.serviceAccount;
-            push(index, key, p.number, ep);
-          }
-        }
-      } else if (spec.workloadSelector) {
-        const sel = spec.workloadSelector.labels ?? {};
-        for (const pod of pods) {
-          if (pod.namespace !== service.namespace || !selects(sel, pod.labels)) continue;
-          for (const p of specPorts) push(index, key, p.number, podEndpoint(pod, p.targetPort ?? p.number, p.number));
-        }
-      } else if ((spec.resolution === 'DNS' || spec.resolution === 'DNS_ROUND_ROBIN') && !service.hostname.startsWith('*')) {
+      const dnsService = spec.resolution === 'DNS' || spec.resolution === 'DNS_ROUND_ROBIN';
+      if (spec.workloadSelector) {
+        // Pods and WorkloadEntries of the entry's namespace (services() in serviceentry/conversion.go).
+        for (const wi of selectedBy(entry, dnsService, instances))
+          for (const ep of serviceEntryInstanceEndpoints(wi, specPorts)) push(index, key, ep.servicePort, ep);
+      } else if (spec.endpoints && spec.endpoints.length > 0) {
+        // Inline endpoints are workload instances named `<entry>-<i>` (convertServiceEntryToInstances).
+        spec.endpoints.forEach((we, i) => {
+          const wi = workloadEntryInstance(we, `${entry.meta.name}-${i}`, service.namespace);
+          for (const ep of serviceEntryInstanceEndpoints(wi, specPorts)) push(index, key, ep.servicePort, ep);
+        });
+      } else if (dnsService && !service.hostname.startsWith('*')) {
         for (const p of specPorts) {
           push(index, key, p.number, {
             address: service.hostname,
@@ -175,6 +165,17 @@ export function serviceEntryEndpoints(
         }
       }
     }
+}
+
+/** WorkloadEntries a Kubernetes Service's selector matches add endpoints beside its EndpointSlices / pods. */
+export function kubeWorkloadEntryEndpoints(
+  services: readonly ServiceModel[],
+  instances: readonly WorkloadInstance[],
+  index: EndpointIndex,
+): void {
+  if (!instances.some((wi) => wi.kind === 'WorkloadEntry')) return;
+  for (const svc of services)
+    for (const ep of kubeServiceWorkloadEntryEndpoints(svc, instances)) push(index, `${svc.namespace}/${svc.hostname}`, ep.servicePort, ep);
 }
 
 /** Sorts every endpoint list by address, then port, for deterministic output. */

@@ -15,6 +15,7 @@ import {
 } from '../schema/kinds';
 import type { PathIssue } from '../schema/common';
 import { unknownFields } from './unknownFields';
+import { isMeshConfigMap, meshConfigMapIssues } from './meshSource';
 import { validateIstioSpec, validateKubeBody } from './validate';
 import type { KubeEndpointSlice, KubePod, KubeService, KubeWorkload } from '../schema/kube';
 
@@ -111,6 +112,7 @@ function parseMeta(raw: RawObject, kind: string, index: number): MetaResult {
 
 /** Validates one raw object the way the snapshot will; used by the store to keep last-good versions. */
 export function validateRaw(raw: RawObject): PathIssue[] {
+  if (isMeshConfigMap(raw)) return meshConfigMapIssues(raw);
   const c = classify(raw);
   if (c.type === 'invalid') return [c.issue];
   if (c.type !== 'istio' && c.type !== 'kube') return [];
@@ -127,7 +129,15 @@ export function parseInputs(inputs: readonly RawInput[]): ParsedInputs {
     pods: [],
     endpointSlices: [],
     workloads: [],
-    istio: { VirtualService: [], DestinationRule: [], Gateway: [], ServiceEntry: [], Sidecar: [], PeerAuthentication: [] },
+    istio: {
+      VirtualService: [],
+      DestinationRule: [],
+      Gateway: [],
+      ServiceEntry: [],
+      Sidecar: [],
+      WorkloadEntry: [],
+      PeerAuthentication: [],
+    },
     errors: [],
   };
   const unknown = new Map<string, { count: number; first: RawInput }>();
@@ -161,8 +171,10 @@ export function parseInputs(inputs: readonly RawInput[]): ParsedInputs {
       const res = validateIstioSpec(c.kind, raw.spec);
       fail(c.kind, res.warnings, meta.namespace, 'warning');
       if (!res.spec) return fail(c.kind, res.issues, meta.namespace);
-      const cfg = { kind: c.kind, apiVersion, meta, spec: res.spec, origin: { ...input.origin } };
-      (out.istio[c.kind] as IstioConfig[]).push(cfg as IstioConfig);
+      const cfg: IstioConfig = { kind: c.kind, apiVersion, meta, spec: res.spec as never, origin: { ...input.origin } };
+      const conditions = statusConditions(raw.status);
+      if (conditions) cfg.conditions = conditions;
+      (out.istio[c.kind] as IstioConfig[]).push(cfg);
       return;
     }
     const res = validateKubeBody(c.kind, raw);
@@ -199,6 +211,16 @@ export function parseInputs(inputs: readonly RawInput[]): ParsedInputs {
     out.errors.push(locate(e, first.origin));
   }
   return out;
+}
+
+/** status.conditions[] → { type: status }, or undefined when there are none. */
+function statusConditions(status: unknown): Record<string, string> | undefined {
+  const list = status && typeof status === 'object' ? (status as { conditions?: unknown }).conditions : undefined;
+  if (!Array.isArray(list)) return undefined;
+  const out: Record<string, string> = {};
+  for (const c of list)
+    if (c && typeof c === 'object' && typeof c.type === 'string' && typeof c.status === 'string') out[c.type] = c.status;
+  return Object.keys(out).length > 0 ? out : undefined;
 }
 
 export function locate(e: LoadError, origin: Origin): LoadError {

@@ -8,7 +8,8 @@ import { destinationRuleSpec } from '../schema/destinationRule';
 import { gatewaySpec } from '../schema/gateway';
 import { checkPeerAuthentication, peerAuthenticationSpec } from '../schema/peerAuthentication';
 import { endpointSlice, pod, service, workload } from '../schema/kube';
-import { serviceEntrySpec, sidecarSpec } from '../schema/serviceEntry';
+import { serviceEntrySpec, sidecarSpec, workloadEntry } from '../schema/serviceEntry';
+import { checkWorkloadEntry } from '../schema/checkWorkloadEntry';
 import { virtualServiceSpec } from '../schema/virtualService';
 
 type SpecSchemas = { [K in IstioKind]: { schema: z.ZodType<IstioSpecs[K]>; check: (s: IstioSpecs[K]) => PathIssue[] } };
@@ -19,6 +20,7 @@ const ISTIO: SpecSchemas = {
   Gateway: { schema: gatewaySpec, check: checkGateway },
   ServiceEntry: { schema: serviceEntrySpec, check: checkServiceEntry },
   Sidecar: { schema: sidecarSpec, check: checkSidecar },
+  WorkloadEntry: { schema: workloadEntry, check: checkWorkloadEntry },
   PeerAuthentication: { schema: peerAuthenticationSpec, check: checkPeerAuthentication },
 };
 

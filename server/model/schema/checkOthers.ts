@@ -249,6 +249,7 @@ export function checkSidecar(spec: SidecarSpec): PathIssue[] {
     if (ingressPorts.has(ing.port.number))
       out.push({ path: `${p}.port.number`, message: 'sidecar: ports on IP bound listeners must be unique' });
     ingressPorts.add(ing.port.number);
+    pushAll(out, ingressEndpointIssues(ing.defaultEndpoint, ing.bind, p));
   });
   const otp = spec.outboundTrafficPolicy;
   if (otp?.egressProxy && otp.mode !== 'ALLOW_ANY')
@@ -257,5 +258,32 @@ export function checkSidecar(spec: SidecarSpec): PathIssue[] {
       message: 'sidecar: egress_proxy must be set only with ALLOW_ANY outbound_traffic_policy mode',
     });
   pushAll(out, labelsIssues(spec.workloadSelector?.labels, 'spec.workloadSelector.labels'));
+  return out;
+}
+
+const INGRESS_ENDPOINT_HOSTS = new Set(['', '127.0.0.1', '0.0.0.0', '::1', '::']);
+
+/** ValidateSidecar's ingress checks: bind must be an IP; defaultEndpoint `HOST:PORT` with a local or wildcard host, or unix://. */
+function ingressEndpointIssues(defaultEndpoint: string | undefined, bind: string | undefined, p: string): PathIssue[] {
+  const out: PathIssue[] = [];
+  if (bind && !isIP(bind)) out.push({ path: `${p}.bind`, message: `${bind} is not a valid IP address` });
+  const de = defaultEndpoint ?? '';
+  if (de === '') return out;
+  if (de.startsWith('unix://')) {
+    if (de.length === 'unix://'.length) out.push({ path: `${p}.defaultEndpoint`, message: 'unix address must not be empty' });
+    return out;
+  }
+  const colon = de.lastIndexOf(':');
+  const host = colon < 0 ? de : de.slice(0, colon).replace(/^\[(.*)\]$/, '$1');
+  const port = colon < 0 ? '' : de.slice(colon + 1);
+  if (colon < 0) out.push({ path: `${p}.defaultEndpoint`, message: `address ${de}: missing port in address` });
+  if (!INGRESS_ENDPOINT_HOSTS.has(host))
+    out.push({
+      path: `${p}.defaultEndpoint`,
+      message: 'sidecar: defaultEndpoint must be of form 127.0.0.1:<port>,0.0.0.0:<port>,[::1]:port,[::]:port,unix://filepath or unset',
+    });
+  if (colon >= 0 && !/^\d+$/.test(port))
+    out.push({ path: `${p}.defaultEndpoint`, message: `sidecar: defaultEndpoint port (${port}) is not a number` });
+  else if (colon >= 0 && portError(Number(port))) out.push({ path: `${p}.defaultEndpoint`, message: portError(Number(port))! });
   return out;
 }

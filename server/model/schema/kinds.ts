@@ -54,7 +54,6 @@ export const IGNORED_KINDS = new Set([
   'RequestAuthentication',
   'Telemetry',
   'EnvoyFilter',
-  'WorkloadEntry',
   'WorkloadGroup',
   'ProxyConfig',
   'WasmPlugin',

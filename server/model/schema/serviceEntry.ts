@@ -1,12 +1,13 @@
 // zod schemas of networking.istio.io ServiceEntry and Sidecar specs
 // (istio/api networking/v1alpha3/service_entry.proto, workload_entry.proto, sidecar.proto).
 import { z } from 'zod';
-import type { ServiceEntrySpec, SidecarSpec } from '../istio';
+import type { ServiceEntrySpec, SidecarSpec, WorkloadEntrySpec } from '../istio';
 import { connectionPool } from './destinationRule';
 import { destination, servicePort, stringMap, uint, workloadSelectorLabels } from './common';
 import { serverTls } from './gateway';
 
-const workloadEntry = z.strictObject({
+/** A WorkloadEntry spec, also the shape of a ServiceEntry endpoint (workload_entry.proto). */
+export const workloadEntry: z.ZodType<WorkloadEntrySpec> = z.strictObject({
   address: z.string().optional(),
   ports: z.record(z.string(), uint).optional(),
   labels: stringMap.optional(),

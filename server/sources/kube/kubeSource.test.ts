@@ -100,6 +100,8 @@ describe('KubeSource: status', () => {
       'destinationrules.networking.istio.io',
       'endpointslices.discovery.k8s.io',
       'gateways.networking.istio.io',
+      // the mesh config ConfigMap (istio-system/istio only)
+      'istio-system/configmaps',
       'namespaces',
       'peerauthentications.security.istio.io',
       'pods',
@@ -107,6 +109,7 @@ describe('KubeSource: status', () => {
       'services',
       'sidecars.networking.istio.io',
       'virtualservices.networking.istio.io',
+      'workloadentries.networking.istio.io',
     ]);
     expect(st?.resources?.services).toEqual({ state: 'connected', count: 1 });
     fake.create(service('default', 'ratings'));

@@ -167,7 +167,7 @@ export class KubeSource implements Source {
 
   private startWatches(r: WatchedResource, version: string): Promise<void>[] {
     if (this.stopped || !this.sink) return [];
-    const scopes: (string | undefined)[] = this.namespaces ? [...this.namespaces] : [undefined];
+    const scopes: (string | undefined)[] = r.only ? [r.only.namespace] : this.namespaces ? [...this.namespaces] : [undefined];
     return scopes.map((namespace) => {
       const w = new ResourceWatch({
         sourceId: this.id,

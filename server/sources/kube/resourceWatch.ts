@@ -53,7 +53,11 @@ export class ResourceWatch {
     const ns = r.namespaced ? o.namespace : undefined;
     this.listPath = collectionPath(r.group, o.version, r.plural, ns);
     this.key = o.namespace ? `${o.namespace}/${resourceKey(r)}` : resourceKey(r);
-    const fieldSelector = !r.namespaced && o.namespace ? `metadata.name=${o.namespace}` : undefined;
+    const fieldSelector = r.only
+      ? `metadata.name=${r.only.name}`
+      : !r.namespaced && o.namespace
+        ? `metadata.name=${o.namespace}`
+        : undefined;
     const watch = new GuardedWatch(o.kc, this);
     this.informer = new ListWatch<KubernetesObject>(this.listPath, watch, () => this.list(fieldSelector), false, undefined, fieldSelector, {
       delayFn: (ms) => sleep(scaleInformerDelay(o.backoff, ms), o.signal),

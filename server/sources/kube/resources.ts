@@ -12,6 +12,11 @@ export interface WatchedResource {
   namespaced: boolean;
   /** Istio CRDs may be missing or serve only some versions: discover them first. */
   discover: boolean;
+  /**
+   * Watch one object only (field-selected `metadata.name`, in its namespace whatever namespaces are watched;
+   * RBAC limited to it by resourceNames): the mesh config ConfigMap istio-system/istio, as istiod reads it.
+   */
+  only?: { namespace: string; name: string };
 }
 
 /** Informers only list and watch; `get` is granted too so `kubectl auth can-i` style checks pass. */
@@ -55,6 +60,17 @@ export const WATCHED_RESOURCES: readonly WatchedResource[] = [
   istio('Gateway', 'gateways'),
   istio('ServiceEntry', 'serviceentries'),
   istio('Sidecar', 'sidecars'),
+  istio('WorkloadEntry', 'workloadentries'),
+  // MeshConfig: only the `istio` ConfigMap of istiod's namespace (pilot/pkg/bootstrap/mesh.go); no other ConfigMap.
+  {
+    group: '',
+    versions: ['v1'],
+    kind: 'ConfigMap',
+    plural: 'configmaps',
+    namespaced: true,
+    discover: false,
+    only: { namespace: 'istio-system', name: 'istio' },
+  },
   istioSecurity('PeerAuthentication', 'peerauthentications'),
 ];
 
@@ -69,15 +85,29 @@ export function collectionPath(group: string, version: string, plural: string, n
   return namespace ? `${base}/namespaces/${encodeURIComponent(namespace)}/${plural}` : `${base}/${plural}`;
 }
 
-/** The RBAC rules the watched resources need: one rule per API group, resources sorted. */
-export function requiredRbacRules(): { apiGroups: string[]; resources: string[]; verbs: string[] }[] {
+/**
+ * The RBAC rules the watched resources need: one rule per API group, resources sorted; then one rule per
+ * single-object watch, limited by resourceNames (list/watch authorized through the metadata.name field selector).
+ */
+export function requiredRbacRules(): { apiGroups: string[]; resources: string[]; resourceNames?: string[]; verbs: string[] }[] {
   const byGroup = new Map<string, string[]>();
+  const named = WATCHED_RESOURCES.filter((r) => r.only).map((r) => ({
+    apiGroups: [r.group],
+    resources: [r.plural],
+    resourceNames: [r.only!.name],
+    verbs: [...RBAC_VERBS],
+  }));
   for (const r of WATCHED_RESOURCES) {
+    if (r.only) continue;
     const list = byGroup.get(r.group) ?? [];
     list.push(r.plural);
     byGroup.set(r.group, list);
   }
   return [...byGroup.entries()]
     .sort(([a], [b]) => a.localeCompare(b))
-    .map(([group, resources]) => ({ apiGroups: [group], resources: [...resources].sort(), verbs: [...RBAC_VERBS] }));
+    .map(
+      ([group, resources]) =>
+        ({ apiGroups: [group], resources: [...resources].sort(), verbs: [...RBAC_VERBS] }) as ReturnType<typeof requiredRbacRules>[number],
+    )
+    .concat(named);
 }

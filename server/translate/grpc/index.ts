@@ -5,7 +5,7 @@
 //   CDS: EDS clusters, ROUND_ROBIN unless consistent hash (xds/clusters/grpc.ts)
 //   EDS: the sidecar EDS builder for the requested clusters (localities with load_balancing_weight).
 import { collectRouteProvenance, createRouteSourceSink } from '../routeSources';
-import { DEFAULT_OPTIONS, type LoadError, type MeshSnapshot, type ProxyModel, type TranslateOptions } from '../../model/mesh';
+import { optionsOf, type LoadError, type MeshSnapshot, type ProxyModel, type TranslateOptions } from '../../model/mesh';
 import type { ClusterJson, ResourceTable } from '../types';
 import { buildProxyView } from '../view';
 import { buildGrpcClusters } from '../xds/clusters/grpc';
@@ -40,7 +40,7 @@ export function translateGrpc(
   snapshot: MeshSnapshot,
   proxy: ProxyModel,
   watches: GrpcWatches,
-  options: TranslateOptions = DEFAULT_OPTIONS,
+  options: TranslateOptions = optionsOf(snapshot),
 ): ResourceTable {
   const errors: LoadError[] = [];
   const view = buildProxyView(snapshot, proxy, options);

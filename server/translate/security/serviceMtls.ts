@@ -42,6 +42,7 @@ export function serviceAccounts(
   snapshot: MeshSnapshot,
   svc: ServiceModel,
   endpointsOf: (port: number) => readonly EndpointModel[],
+  trustDomain = DEFAULT_TRUST_DOMAIN,
 ): string[] {
   const out = new Set<string>();
   if (svc.registry === 'External') {
@@ -49,6 +50,6 @@ export function serviceAccounts(
     for (const san of se?.spec.subjectAltNames ?? []) out.add(san);
   }
   for (const port of svc.ports)
-    for (const ep of endpointsOf(port.port)) if (ep.serviceAccount) out.add(spiffeId(ep.namespace, ep.serviceAccount));
+    for (const ep of endpointsOf(port.port)) if (ep.serviceAccount) out.add(spiffeId(ep.namespace, ep.serviceAccount, trustDomain));
   return [...out].sort();
 }

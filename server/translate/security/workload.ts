@@ -1,7 +1,6 @@
 // The mTLS settings of one sidecar's inbound side (plugin/authn/authentication.go Builder: ForPort,
 // ForPassthrough, needPerPortPassthroughFilterChain).
 import type { MeshSnapshot, ProxyModel, TranslateOptions } from '../../model/mesh';
-import type { ServiceTarget } from '../view/types';
 import {
   composePeerAuthentication,
   type MergedPeerAuthentication,
@@ -17,17 +16,18 @@ export function workloadPeerAuthentication(snapshot: MeshSnapshot, proxy: ProxyM
 }
 
 export interface PassthroughMtls extends ModeWithSource {
-  /** 0 = the port-less passthrough chains; else a port-level PeerAuthentication port no service targets. */
+  /** 0 = the port-less passthrough chains; else a port-level PeerAuthentication port nothing serves. */
   port: number;
 }
 
 /**
- * ForPassthrough: the port-less passthrough mode, then one entry per port-level setting whose port no service
- * target covers (istiod iterates a Go map there; meshscope sorts the ports so output is stable).
+ * ForPassthrough: the port-less passthrough mode, then one entry per port-level setting whose port is not served
+ * (needPerPortPassthroughFilterChain: the Sidecar's ingress ports when it has some, else the service target
+ * ports). istiod iterates a Go map there; meshscope sorts the ports so output is stable.
  */
-export function passthroughMtls(merged: MergedPeerAuthentication, targets: readonly ServiceTarget[]): PassthroughMtls[] {
+export function passthroughMtls(merged: MergedPeerAuthentication, servedPorts: readonly number[]): PassthroughMtls[] {
   const out: PassthroughMtls[] = [{ port: 0, mode: merged.mode, source: merged.source }];
-  const covered = new Set(targets.map((t) => t.targetPort));
+  const covered = new Set(servedPorts);
   for (const port of [...merged.perPort.keys()].sort((a, b) => a - b)) {
     if (covered.has(port)) continue;
     out.push({ port, ...modeForPort(merged, port) });

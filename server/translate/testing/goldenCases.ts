@@ -5,7 +5,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import { expect } from 'vitest';
-import { DEFAULT_OPTIONS, type LoadError, type MeshSnapshot, type ProxyModel, type TranslateOptions } from '../../model/mesh';
+import { optionsOf, type LoadError, type MeshSnapshot, type ProxyModel, type TranslateOptions } from '../../model/mesh';
 import { buildSnapshot } from '../../model/snapshot';
 import { loadPaths } from '../../sources/file/loadPaths';
 import { fixturesDir, REPO_ROOT } from '../../testing/paths';
@@ -61,7 +61,7 @@ export function loadGoldenCase(name: string): LoadedCase {
     const label = typeof sel === 'string' ? sel : `${sel.namespace}.${Object.values(sel.labels).join('-')}`;
     return { label, proxy, selector: sel };
   });
-  return { dir, outDir: join(dir, 'out'), spec, snapshot, options: { ...DEFAULT_OPTIONS, ...spec.options }, proxies };
+  return { dir, outDir: join(dir, 'out'), spec, snapshot, options: { ...optionsOf(snapshot), ...spec.options }, proxies };
 }
 
 /** Errors with their file made machine-independent: `fixtures:<path>` or relative to the case directory. */

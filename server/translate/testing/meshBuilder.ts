@@ -1,6 +1,7 @@
 // Test helpers: hand-build MeshSnapshots with sensible defaults so translator tests stay short.
 // Not used by the product. Pure functions, no module state: creation order is explicit (`created`)
 // or, when omitted, synthesized from input order by buildSnapshot.
+import { defaultMeshState } from '../../model/meshOptions';
 import type { IstioKind, IstioSpecs } from '../../model/istio';
 import {
   DEFAULT_OPTIONS,
@@ -264,7 +265,9 @@ export function buildSnapshot(input: SnapshotInput): MeshSnapshot {
     gateways: ofKind('Gateway'),
     serviceEntries: ofKind('ServiceEntry'),
     sidecars: ofKind('Sidecar'),
+    workloadEntries: ofKind('WorkloadEntry'),
     peerAuthentications: ofKind('PeerAuthentication'),
     errors: [],
+    mesh: defaultMeshState(DEFAULT_OPTIONS),
   };
 }

@@ -20,8 +20,8 @@ import type { BoundVirtualService, ProxyView, ProxyViewBase } from './types';
 import { MESH_GATEWAY, virtualServicesForGateway } from './virtualServices';
 
 /** Services exported to a namespace (servicesExportedToNamespace), in snapshot order. */
-export function servicesVisibleTo(snapshot: MeshSnapshot, namespace: string): ServiceModel[] {
-  return snapshot.services.filter((s) => isVisibleTo(s.exportTo, s.namespace, namespace));
+export function servicesVisibleTo(snapshot: MeshSnapshot, namespace: string, meshDefault: readonly string[] = []): ServiceModel[] {
+  return snapshot.services.filter((s) => isVisibleTo(s.exportTo, s.namespace, namespace, meshDefault));
 }
 
 /**
@@ -44,7 +44,7 @@ function routerVirtualServices(gateway: GatewayView): BoundVirtualService[] {
 }
 
 export function buildProxyView(snapshot: MeshSnapshot, proxy: ProxyModel, options: TranslateOptions): ProxyView {
-  const visible = servicesVisibleTo(snapshot, proxy.namespace);
+  const visible = servicesVisibleTo(snapshot, proxy.namespace, options.defaultServiceExportTo);
   const sidecar = chooseSidecar(snapshot.sidecars, proxy, options.rootNamespace);
   const targets = serviceTargets(snapshot, proxy);
   const gateway = proxy.type === 'router' ? buildGatewayView(snapshot, proxy, options, targets) : undefined;

@@ -18,13 +18,15 @@ export function destinationHosts(view: Pick<ProxyViewBase, 'virtualServices'>): 
   return [...hosts];
 }
 
-export function servicesForClusters(view: Pick<ProxyViewBase, 'services' | 'virtualServices' | 'snapshot' | 'proxy'>): ServiceModel[] {
+export function servicesForClusters(
+  view: Pick<ProxyViewBase, 'services' | 'virtualServices' | 'snapshot' | 'proxy' | 'options'>,
+): ServiceModel[] {
   const have = new Set(view.services.map((s) => s.hostname));
   const extra: ServiceModel[] = [];
   for (const host of destinationHosts(view)) {
     if (have.has(host)) continue;
     const candidates = (view.snapshot.servicesByHost.get(host) ?? []).filter((s) =>
-      isVisibleTo(s.exportTo, s.namespace, view.proxy.namespace),
+      isVisibleTo(s.exportTo, s.namespace, view.proxy.namespace, view.options.defaultServiceExportTo),
     );
     const svc = candidates.find((s) => s.namespace === view.proxy.namespace) ?? candidates[0];
     if (svc) {

@@ -73,7 +73,7 @@ export function destinationRuleLookup(
 
   const pick = (ns: string, hostname: string, local: boolean): EffectiveDestinationRule | undefined => {
     const rules = (byNs.get(ns) ?? []).filter((r) => {
-      if (!isVisibleTo(r.config.spec.exportTo ?? [], ns, proxy.namespace)) return false;
+      if (!isVisibleTo(r.config.spec.exportTo ?? [], ns, proxy.namespace, options.defaultDestinationRuleExportTo)) return false;
       // workloadSelector rules are honoured for outbound config only (sidecar.go:DestinationRule)
       if (r.selector) return direction === 'outbound' && local && labelsMatch(r.selector, proxy.labels);
       return true;

@@ -41,7 +41,9 @@ function narrowToPort(s: ServiceModel, port: number): ServiceModel | undefined {
 export function egressScopes(view: ProxyViewBase): EgressScope[] | undefined {
   const sidecar = view.sidecar;
   if (!sidecar || !hasPortEgress(sidecar)) return undefined;
-  const visible = view.snapshot.services.filter((s) => isVisibleTo(s.exportTo, s.namespace, view.proxy.namespace));
+  const visible = view.snapshot.services.filter((s) =>
+    isVisibleTo(s.exportTo, s.namespace, view.proxy.namespace, view.options.defaultServiceExportTo),
+  );
   return (sidecar.spec.egress ?? []).map((entry, index) => {
     const imported = importedHosts({ ...sidecar, spec: { ...sidecar.spec, egress: [entry] } }, view.proxy.namespace, view.options);
     let services = dedupeByHostname(selectServices(visible, imported), view.proxy.namespace);

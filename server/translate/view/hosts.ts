@@ -2,10 +2,17 @@
 // (matching, SubsetOf, short names) live in server/model/host.
 
 /**
- * exportTo visibility (IsServiceVisible / the DR and VS indexes): empty → mesh default (public); `*` → all;
- * `~` → nobody; `.` → the owner's namespace; a namespace name → that namespace only.
+ * exportTo visibility (IsServiceVisible / the DR and VS indexes): empty → the mesh default (MeshConfig
+ * default{Service,VirtualService,DestinationRule}ExportTo, `*` unless set; push_context.go exportToDefaults);
+ * `*` → all; `~` → nobody; `.` → the owner's namespace; a namespace name → that namespace only.
  */
-export function isVisibleTo(exportTo: readonly string[], ownerNamespace: string, namespace: string): boolean {
+export function isVisibleTo(
+  written: readonly string[],
+  ownerNamespace: string,
+  namespace: string,
+  meshDefault: readonly string[] = [],
+): boolean {
+  const exportTo = written.length === 0 ? meshDefault : written;
   if (exportTo.length === 0) return true;
   if (exportTo.includes('*')) return true;
   if (exportTo.includes('.') && ownerNamespace === namespace) return true;

@@ -1,8 +1,13 @@
-// ServiceTargets of a proxy (serviceregistry/kube/controller/controller.go GetProxyServiceTargets,
-// model/service.go:ServiceTarget): every (service, port) whose selector selects the proxy's pod, with the
-// resolved target port (number, a named container port, or the service port when unset). UDP ports are
-// targets too (GetProxyServiceTargetsByPod does not filter protocols).
+// ServiceTargets of a proxy (aggregate/controller.go GetProxyServiceTargets over every registry, sorted by
+// model/context.go SetServiceTargets: service creation time, then hostname; model/service.go:ServiceTarget).
+// - Kubernetes (kube/controller/controller.go GetProxyServiceTargetsByPod): every (service, port) whose selector
+//   selects the proxy's pod, with the resolved target port (number, a named container port, or the service port
+//   when unset). UDP ports are targets too (GetProxyServiceTargetsByPod does not filter protocols).
+// - ServiceEntries (serviceentry/controller.go GetProxyServiceTargets): every service instance whose endpoint
+//   address is one of the proxy's IPs — a workloadSelector choosing the pod, a static endpoint or a selected
+//   WorkloadEntry at the pod's IP — for services of the proxy's namespace; the target port is the endpoint port.
 import type { MeshSnapshot, PodModel, ProxyModel, ServiceModel } from '../../model/mesh';
+import { endpointKey } from '../../model/mesh';
 import type { ServiceTarget } from './types';
 import { labelsMatch } from './hosts';
 
@@ -16,6 +21,10 @@ export function serviceTargets(snapshot: MeshSnapshot, proxy: ProxyModel): Servi
   const namedPorts = pod?.namedPorts ?? {};
   const out: ServiceTarget[] = [];
   for (const service of snapshot.services) {
+    if (service.registry !== 'Kubernetes') {
+      out.push(...serviceEntryTargets(snapshot, proxy, service));
+      continue;
+    }
     if (!selects(service, proxy.namespace, labels)) continue;
     // several ports of one service mapping to the same target port and protocol yield one target (the first)
     const seen = new Set<string>();
@@ -29,6 +38,17 @@ export function serviceTargets(snapshot: MeshSnapshot, proxy: ProxyModel): Servi
       out.push({ service, port, targetPort });
     }
   }
+  return out;
+}
+
+/** ServiceInstancesByIP: the ServiceEntry's endpoints at one of the proxy's IPs, per port in port order. */
+function serviceEntryTargets(snapshot: MeshSnapshot, proxy: ProxyModel, service: ServiceModel): ServiceTarget[] {
+  if (service.namespace !== proxy.namespace || proxy.ips.length === 0) return [];
+  const byPort = snapshot.endpoints.get(endpointKey(service));
+  if (!byPort) return [];
+  const out: ServiceTarget[] = [];
+  for (const port of service.ports)
+    for (const ep of byPort.get(port.port) ?? []) if (proxy.ips.includes(ep.address)) out.push({ service, port, targetPort: ep.port });
   return out;
 }
 

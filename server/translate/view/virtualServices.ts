@@ -77,8 +77,10 @@ type Tier = 'private' | 'exported' | 'public' | 'none';
  * initVirtualServices' classification for a proxy namespace: exportTo empty or containing `*` → public;
  * `~` → nobody; `.` or the VS's own namespace → private (only its namespace); other names → exported to them.
  */
-function tierFor(vs: IstioConfig<'VirtualService'>, proxyNamespace: string): Tier {
-  const exportTo = vs.spec.exportTo ?? [];
+function tierFor(vs: IstioConfig<'VirtualService'>, proxyNamespace: string, meshDefault: readonly string[]): Tier {
+  const written = vs.spec.exportTo ?? [];
+  // exportTo unset: MeshConfig.defaultVirtualServiceExportTo (`*` unless set).
+  const exportTo = written.length === 0 ? meshDefault : written;
   if (exportTo.length === 0 || exportTo.includes('*')) return 'public';
   if (exportTo.includes('~')) return 'none';
   const own = vs.meta.namespace;
@@ -99,13 +101,13 @@ export function virtualServicesForGateway(
   snapshot: MeshSnapshot,
   proxyNamespace: string,
   gateway: string,
-  options: Pick<TranslateOptions, 'domainSuffix'>,
+  options: Pick<TranslateOptions, 'domainSuffix'> & Partial<Pick<TranslateOptions, 'defaultVirtualServiceExportTo'>>,
 ): BoundVirtualService[] {
   const tiers: Record<Tier, IstioConfig<'VirtualService'>[]> = { private: [], exported: [], public: [], none: [] };
   for (const vs of snapshot.virtualServices) {
     if (!vs.spec.hosts || vs.spec.hosts.length === 0) continue;
     if (!gatewayNames(vs).includes(gateway)) continue;
-    tiers[tierFor(vs, proxyNamespace)].push(vs);
+    tiers[tierFor(vs, proxyNamespace, options.defaultVirtualServiceExportTo ?? [])].push(vs);
   }
   const ordered = [...tiers.private, ...tiers.exported, ...tiers.public];
   const resolve = (vs: IstioConfig<'VirtualService'>) => resolveVirtualService(vs, options.domainSuffix);

@@ -24,12 +24,14 @@ export const DEFAULT_FAKE_RESOURCES: readonly FakeResource[] = [
   { group: '', versions: ['v1'], kind: 'Service', plural: 'services', namespaced: true },
   { group: '', versions: ['v1'], kind: 'Pod', plural: 'pods', namespaced: true },
   { group: '', versions: ['v1'], kind: 'Secret', plural: 'secrets', namespaced: true },
+  { group: '', versions: ['v1'], kind: 'ConfigMap', plural: 'configmaps', namespaced: true },
   { group: 'discovery.k8s.io', versions: ['v1'], kind: 'EndpointSlice', plural: 'endpointslices', namespaced: true },
   istio('VirtualService', 'virtualservices'),
   istio('DestinationRule', 'destinationrules'),
   istio('Gateway', 'gateways'),
   istio('ServiceEntry', 'serviceentries'),
   istio('Sidecar', 'sidecars'),
+  istio('WorkloadEntry', 'workloadentries'),
   { group: 'security.istio.io', versions: ['v1', 'v1beta1'], kind: 'PeerAuthentication', plural: 'peerauthentications', namespaced: true },
 ];
 

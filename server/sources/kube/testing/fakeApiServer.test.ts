@@ -192,6 +192,7 @@ describe('FakeApiServer: failures, outages, discovery', () => {
       'serviceentries',
       'sidecars',
       'virtualservices',
+      'workloadentries',
     ]);
     expect(names).toContain('virtualservices/status');
     expect((await get(f, '/apis/networking.istio.io/v1')).status).toBe(404);

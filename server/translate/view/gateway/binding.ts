@@ -29,7 +29,7 @@ export function vsMatchesServerHosts(serverHosts: readonly string[], vs: IstioCo
 export function buildGatewayView(
   snapshot: MeshSnapshot,
   proxy: ProxyModel,
-  options: Pick<TranslateOptions, 'domainSuffix'>,
+  options: Pick<TranslateOptions, 'domainSuffix'> & Partial<Pick<TranslateOptions, 'defaultVirtualServiceExportTo'>>,
   serviceTargets: readonly ServiceTarget[],
 ): GatewayView {
   const { merged, errors } = mergeGateways(gatewaysForRouter(snapshot, proxy), serviceTargets);

@@ -1,7 +1,7 @@
 // Inbound clusters of a sidecar (cluster.go:buildInboundClusters, buildInboundClustersFromServiceInstances,
 // buildInboundClustersFromSidecar; cluster_builder.go:buildInboundCluster).
 // With the default MeshConfig (inboundTrafficPolicy PASSTHROUGH) the bind is empty, so an inbound cluster is
-// ORIGINAL_DST (CLUSTER_PROVIDED, cleanup disabled) bound from 127.0.0.6 — not STATIC to 127.0.0.1.
+// ORIGINAL_DST (CLUSTER_PROVIDED, cleanup disabled) bound from 127.0.0.6; with LOCALHOST it is STATIC to 127.0.0.1.
 import type { ConnectionPoolSettings, IstioIngressListener } from '../../../model/istio';
 import type { LoadError, ServiceModel } from '../../../model/mesh';
 import { inboundCluster } from '../../names';
@@ -57,9 +57,7 @@ function buildOne(view: ProxyView, spec: InboundSpec, errors: LoadError[]): Clus
     services,
     ...(isStatic
       ? {
-          localityLbEndpoints: [
-            { lbEndpoints: [{ endpoint: { address: { socketAddress: { address: spec.bind, portValue: spec.endpointPort } } } }] },
-          ],
+          localityLbEndpoints: [{ lbEndpoints: [{ endpoint: { address: endpointAddress(spec) } }] }],
         }
       : {}),
   });
@@ -90,29 +88,49 @@ function buildOne(view: ProxyView, spec: InboundSpec, errors: LoadError[]): Clus
   return c;
 }
 
-/** From the proxy's service targets: one cluster per distinct target port, the first target being primary. */
+/** util.BuildAddress: a socket address, or for a port-less (unix://) bind a pipe with the socket path. */
+function endpointAddress(spec: InboundSpec) {
+  if (spec.bind.startsWith(UNIX)) return { pipe: { path: spec.bind.slice(UNIX.length) } };
+  return { socketAddress: { address: spec.bind, portValue: spec.endpointPort } };
+}
+
+/**
+ * From the proxy's service targets: one cluster per distinct target port, the first target being primary.
+ * MeshConfig inboundTrafficPolicy LOCALHOST binds them to localhost (STATIC 127.0.0.1:port, or ::1 for an
+ * IPv6-only proxy): sidecar_simulation_test.go:TestInboundClusters "disableInboundPassthrough".
+ */
 function fromServiceTargets(view: ProxyView): InboundSpec[] {
   const byPort = new Map<number, ServiceTarget[]>();
   for (const t of view.serviceTargets) byPort.set(t.targetPort, [...(byPort.get(t.targetPort) ?? []), t]);
-  return [...byPort.entries()].map(([port, targets]) => ({ port, bind: '', endpointPort: port, targets }));
+  const ipv6Only = view.proxy.ips.length > 0 && view.proxy.ips.every((ip) => ip.includes(':'));
+  const bind = view.options.inboundTrafficPolicy === 'LOCALHOST' ? (ipv6Only ? '::1' : '127.0.0.1') : '';
+  return [...byPort.entries()].map(([port, targets]) => ({ port, bind, endpointPort: port, targets }));
 }
 
-/** defaultEndpoint `127.0.0.1:P` / `0.0.0.0:P` (pod IP) / empty (ORIGINAL_DST); unix sockets are skipped. */
+const UNIX = 'unix://';
+
+/**
+ * buildInboundClustersFromSidecar: defaultEndpoint `127.0.0.1:P` (localhost) / `0.0.0.0:P` (the pod's IPv4, else
+ * 127.0.0.1) / `[::1]:P` / `[::]:P` (the pod's IPv6, else ::1) → STATIC; `unix://PATH` → STATIC on the socket;
+ * empty → ORIGINAL_DST. An unparsable endpoint gets no cluster.
+ */
 function fromIngress(view: ProxyView, il: IstioIngressListener): InboundSpec | undefined {
   const port = il.port?.number;
   if (port === undefined) return undefined;
   let bind = '';
   let endpointPort = 0;
   const de = il.defaultEndpoint ?? '';
-  if (de.startsWith('unix://')) return undefined;
-  if (de !== '') {
+  if (de.startsWith(UNIX)) bind = de;
+  else if (de !== '') {
     const colon = de.lastIndexOf(':');
     const host = de.slice(0, colon).replace(/^\[|\]$/g, '');
     endpointPort = Number(de.slice(colon + 1));
-    if (colon < 0 || !Number.isInteger(endpointPort)) return undefined;
-    if (host === '0.0.0.0') bind = view.proxy.ips.find((ip) => !ip.includes(':')) ?? '127.0.0.1';
+    if (colon < 0 || de.slice(colon + 1) === '' || !Number.isInteger(endpointPort)) return undefined;
+    const v4 = view.proxy.ips.find((ip) => !ip.includes(':'));
+    const v6 = view.proxy.ips.find((ip) => ip.includes(':'));
+    if (host === '0.0.0.0') bind = v4 ?? '127.0.0.1';
+    else if (host === '::') bind = v6 ?? '::1';
     else if (host === '127.0.0.1' || host === '::1') bind = host;
-    else return undefined;
   }
   const real = view.serviceTargets.find((t) => t.targetPort === port);
   const sc = view.sidecar!;

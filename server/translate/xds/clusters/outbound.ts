@@ -108,11 +108,12 @@ export function buildServicePortClusters(input: OutboundInput, svc: ServiceModel
     port,
     pods: input.pods,
     endpoints: allEndpoints,
-    serviceAccounts: serviceAccounts(view.snapshot, svc, (p) => view.endpoints(svc, p)),
+    serviceAccounts: serviceAccounts(view.snapshot, svc, (p) => view.endpoints(svc, p), view.options.trustDomain),
     drWithSelector: dr?.from.some((r) => r.spec.workloadSelector !== undefined) ?? false,
     ...(input.tlsSink ? { sink: input.tlsSink } : {}),
   };
   const finish = (c: ClusterJson, p: SelectedPolicy, ctx: PolicyContext, tls: Pick<ClientTlsInput, 'sni' | 'inferPolicy'>) => {
+    if (view.options.localityLbSetting) ctx.meshLocality = view.options.localityLbSetting;
     applyTrafficPolicy(c, p, 'outbound', meshTimeout, ctx);
     applyClientTls(c, p, { ...tlsBase, ...tls }, ctx);
     applyEdsConfig(c);

@@ -56,15 +56,18 @@ describe('locality failover (loadbalancer.go:ApplyLocalityLoadBalancer, applyLoc
       ]),
     ],
   ]);
-  const run = (trafficPolicy: object | undefined) => {
+  let lastCluster: ReturnType<typeof buildClusters>['clusters'][number] | undefined;
+  const run = (trafficPolicy: object | undefined, options = DEFAULT_OPTIONS) => {
     const snap = buildSnapshot({
       services: [service('reviews')],
       pods: [pod('productpage-1', 'default', '10.0.0.9', { labels: { app: 'productpage' }, locality: here })],
       endpoints: spread,
       configs: trafficPolicy ? [istio('DestinationRule', 'reviews', 'default', { host: R, trafficPolicy })] : [],
     });
-    const view = buildProxyView(snap, snap.proxies[0]!, DEFAULT_OPTIONS);
-    const cla = buildEndpoints(view, buildClusters(view).clusters).find((c) => c.clusterName === `outbound|9080||${R}`)!;
+    const view = buildProxyView(snap, snap.proxies[0]!, options);
+    const built = buildClusters(view).clusters;
+    lastCluster = built.find((c) => c.name === `outbound|9080||${R}`);
+    const cla = buildEndpoints(view, built).find((c) => c.clusterName === `outbound|9080||${R}`)!;
     encodeResource(TYPE.endpoint, 'x', cla);
     return Object.fromEntries((cla.endpoints ?? []).map((l) => [l.locality?.region + '/' + l.locality?.zone, l.priority ?? 0]));
   };
@@ -88,6 +91,29 @@ describe('locality failover (loadbalancer.go:ApplyLocalityLoadBalancer, applyLoc
   it('localityLbSetting.enabled false disables failover', () => {
     const tp = { outlierDetection: { consecutive5xxErrors: 1 }, loadBalancer: { localityLbSetting: { enabled: false } } };
     expect(Object.values(run(tp))).toEqual([0, 0, 0, 0]);
+  });
+
+  // GetLocalityLbSetting(mesh, destinationRule): the rule's setting wins; without one, MeshConfig.localityLbSetting.
+  const od = { outlierDetection: { consecutive5xxErrors: 1 } };
+  it('MeshConfig localityLbSetting enabled false: no failover for a rule without its own setting', () => {
+    expect(Object.values(run(od, { ...DEFAULT_OPTIONS, localityLbSetting: { enabled: false } }))).toEqual([0, 0, 0, 0]);
+    // …but a rule's own setting re-enables it
+    const tp = { ...od, loadBalancer: { localityLbSetting: { enabled: true } } };
+    expect(run(tp, { ...DEFAULT_OPTIONS, localityLbSetting: { enabled: false } })).toEqual({
+      'us/us-a': 0,
+      'us/us-b': 1,
+      'eu/eu-a': 2,
+      'ap/ap-a': 2,
+    });
+  });
+
+  it('MeshConfig localityLbSetting failover applies to rules without a setting, still only with outlier detection', () => {
+    const mesh = { ...DEFAULT_OPTIONS, localityLbSetting: { failover: [{ from: 'us', to: 'eu' }] } };
+    expect(run(od, mesh)).toEqual({ 'us/us-a': 0, 'us/us-b': 1, 'eu/eu-a': 2, 'ap/ap-a': 3 });
+    // the cluster gets locality_weighted_lb_config (cluster_traffic_policy.go:applyLocalityLoadBalancer)
+    expect(lastCluster?.commonLbConfig?.localityWeightedLbConfig).toEqual({});
+    expect(Object.values(run(undefined, mesh))).toEqual([0, 0, 0, 0]);
+    expect(lastCluster?.commonLbConfig?.localityWeightedLbConfig).toBeUndefined();
   });
 });
 

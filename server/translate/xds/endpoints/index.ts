@@ -8,7 +8,7 @@ import { parseClusterName } from '../../names';
 import { isIP } from '../../../model/host';
 import type { ProxyView } from '../../view/types';
 import { mergeSubsetPolicy, portLevelPolicy } from '../clusters/trafficPolicy/select';
-import { applyLocalityFailover, shouldApplyFailover } from './localityFailover';
+import { applyLocalityFailover, effectiveLocalitySetting, shouldApplyFailover } from './localityFailover';
 import { buildLocalityLbEndpoints, filterBySubset, podIndex } from './localityEndpoints';
 import { byteCompareBy } from '../../../lib/compare';
 
@@ -39,7 +39,7 @@ export function buildEndpoints(view: ProxyView, clusters: ClusterJson[]): Cluste
       portLevelPolicy(dr?.spec.trafficPolicy, 'spec.trafficPolicy', port.port),
       portLevelPolicy(subset?.trafficPolicy, 'subset', port.port),
     );
-    const setting = policy.loadBalancer?.value.localityLbSetting;
+    const setting = effectiveLocalitySetting(view.options.localityLbSetting, policy.loadBalancer?.value.localityLbSetting);
     if (shouldApplyFailover(setting, policy.outlierDetection !== undefined))
       applyLocalityFailover(endpoints, view.proxy.locality, setting?.failover);
     out.push(endpoints.length > 0 ? { clusterName, endpoints } : { clusterName });

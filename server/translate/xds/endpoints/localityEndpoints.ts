@@ -30,9 +30,10 @@ function localityJson(l: Locality): NonNullable<LocalityLbEndpointsJson['localit
  */
 function endpointMetadata(ep: EndpointModel, svc: ServiceModel, pod: PodModel | undefined, clusterId: string) {
   const labels = ep.labels;
-  const tlsMode = labels[TLS_MODE_LABEL] ?? (pod && pod.proxy === 'sidecar' ? 'istio' : 'disabled');
-  const workload = pod?.owner?.name ?? ep.podName ?? '';
-  const namespace = svc.registry === 'Kubernetes' && ep.podName === undefined ? '' : ep.namespace;
+  // WorkloadEntry endpoints carry their own TLS mode and workload name (serviceentry/conversion.go).
+  const tlsMode = labels[TLS_MODE_LABEL] ?? ep.tlsMode ?? (pod && pod.proxy === 'sidecar' ? 'istio' : 'disabled');
+  const workload = ep.workloadName ?? pod?.owner?.name ?? ep.podName ?? '';
+  const namespace = svc.registry === 'Kubernetes' && ep.podName === undefined && ep.workloadName === undefined ? '' : ep.namespace;
   const canonicalName = labels['service.istio.io/canonical-name'] ?? labels['app.kubernetes.io/name'] ?? labels['app'] ?? '';
   const canonicalRev = labels['service.istio.io/canonical-revision'] ?? labels['app.kubernetes.io/version'] ?? labels['version'] ?? '';
   const filterMetadata: Record<string, Record<string, string>> = {};
@@ -69,7 +70,10 @@ export function buildLocalityLbEndpoints(
       const pod = ep.podName !== undefined ? pods.get(`${ep.namespace}/${ep.podName}`) : undefined;
       const weight = ep.weight > 0 ? ep.weight : 1;
       return {
-        endpoint: { address: { socketAddress: { address: ep.address, portValue: ep.port } } },
+        // Port 0 is a unix socket path (util.BuildAddress makes it a pipe).
+        endpoint: {
+          address: ep.port === 0 ? { pipe: { path: ep.address } } : { socketAddress: { address: ep.address, portValue: ep.port } },
+        },
         healthStatus: 'HEALTHY' as const,
         metadata: endpointMetadata(ep, svc, pod, clusterId),
         loadBalancingWeight: weight,

@@ -38,12 +38,24 @@ export function applyLocalityFailover(groups: LocalityLbEndpointsJson[], proxy: 
 }
 
 /**
- * Whether and how to apply failover (GetLocalityLbSetting + ApplyLocalityLoadBalancer): the DR setting
- * overrides the mesh default (enabled); `enabled: false` turns it off; `distribute` excludes failover.
+ * GetLocalityLbSetting: a DestinationRule's setting wins (none when it says `enabled: false`); without one,
+ * MeshConfig.localityLbSetting unless it is disabled (istiod's default `{enabled: true}`).
+ */
+export function effectiveLocalitySetting(
+  mesh: LocalitySetting | undefined,
+  rule: LocalitySetting | undefined,
+): LocalitySetting | undefined {
+  if (rule) return rule.enabled === false ? undefined : rule;
+  return mesh && mesh.enabled !== false ? mesh : undefined;
+}
+
+/**
+ * Whether to apply failover (ApplyLocalityLoadBalancer) with the effective setting (effectiveLocalitySetting:
+ * undefined = locality LB off): only with outlier detection; `distribute` excludes failover.
  */
 export function shouldApplyFailover(setting: LocalitySetting | undefined, hasOutlierDetection: boolean): boolean {
   if (!hasOutlierDetection) return false;
-  if (setting?.enabled === false) return false;
+  if (!setting || setting.enabled === false) return false;
   if ((setting?.distribute?.length ?? 0) > 0) return false;
   if ((setting?.failoverPriority?.length ?? 0) > 0) return false; // not implemented: leave priorities alone
   return true;

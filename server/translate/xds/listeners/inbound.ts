@@ -5,13 +5,15 @@
 // mTLS: the chains of each port follow the PeerAuthentication mode in force for it (../../security:
 // ComposePeerAuthentication, GetMutualTLSModeForPort; PERMISSIVE without any policy): STRICT keeps only
 // TLS-terminating chains, PERMISSIVE adds the plaintext ones, DISABLE has only plaintext. TLS chains carry
-// istiod's DownstreamTlsContext (SDS `default` / `ROOTCA`, client certificates required).
-// Sidecar ingress listeners are not modelled: chains come from the proxy's service targets.
+// istiod's DownstreamTlsContext (SDS `default` / `ROOTCA`, client certificates required). Sidecar ingress
+// `tls` (user TLS on a DISABLE port) is not modelled.
+// Chains come from the proxy's service targets, or, when the Sidecar in force has ingress listeners, from those
+// (inboundIngress.ts); a chain whose ingress listener says captureMode NONE becomes its own listener
+// (inboundCustomListener) instead of a chain of virtualInbound.
 // Omitted Istio-private filters: istio.metadata_exchange before each chain's terminal filter, and
 // the istio.stats TCP filters.
 import type { FilterChainJson, FilterJson } from '../../../gen/envoy/config/listener/v3/listener_components_pb';
 import type { ListenerJson } from '../../../gen/envoy/config/listener/v3/listener_pb';
-import type { Protocol } from '../../../model/mesh';
 import {
   BLACKHOLE_CLUSTER,
   inboundCluster,
@@ -20,43 +22,31 @@ import {
   VIRTUAL_INBOUND_LISTENER,
   VIRTUAL_INBOUND_PORT,
 } from '../../names';
-import type { ServiceTarget } from '../../view/types';
 import { buildInboundRouteConfig } from '../routes/inbound';
 import type { BuildCtx } from './context';
 import { delimitedStatPrefix, RESERVED_PORTS, tcpProxyTo } from './filters';
 import { filterChainMatchOptions, inboundTlsContext, type MatchOption } from '../../security/inboundTls';
-import type { MtlsMode } from '../../security/peerAuthentication';
-import { modeForPort } from '../../security/peerAuthentication';
+import { type MtlsMode, modeForPort } from '../../security/peerAuthentication';
 import { passthroughMtls, workloadPeerAuthentication } from '../../security/workload';
 import { tlsTransportSocket } from '../gateway/tlsContext';
 import { hcmFilter } from './hcm';
 import { inboundListenerFilters } from './inboundFilters';
 import { inboundRouteConfig } from './inboundRoute';
 import { listenerProtocol } from '../../../model/protocol';
+import type { ChainConfig } from './inboundChainConfig';
+import { sidecarIngressChainConfigs } from './inboundIngress';
 
 export const VIRTUAL_INBOUND_BLACKHOLE_CHAIN = 'virtualInbound-blackhole';
 export const VIRTUAL_INBOUND_CATCHALL_HTTP_CHAIN = 'virtualInbound-catchall-http';
 const WILDCARD = '0.0.0.0';
 
-/** listener_inbound.go inboundChainConfig (the parts meshscope models). */
-interface ChainConfig {
-  clusterName: string;
-  targetPort: number;
-  servicePort: number;
-  protocol: Protocol;
-  hostname: string;
-  passthrough: boolean;
-  /** The service target the chain serves (absent for passthrough chains). */
-  target?: ServiceTarget;
-}
-
 function chainName(cc: ChainConfig, p: 'HTTP' | 'TCP'): string {
   if (cc.passthrough) return p === 'HTTP' ? VIRTUAL_INBOUND_CATCHALL_HTTP_CHAIN : VIRTUAL_INBOUND_LISTENER;
-  return listenerName(WILDCARD, cc.targetPort);
+  return listenerName(cc.bind, cc.targetPort);
 }
 
 function httpFilters(cc: ChainConfig): FilterJson[] {
-  const statPrefix = delimitedStatPrefix(cc.passthrough ? cc.clusterName : `inbound_${listenerName(WILDCARD, cc.targetPort)}`);
+  const statPrefix = delimitedStatPrefix(cc.passthrough ? cc.clusterName : `inbound_${listenerName(cc.bind, cc.targetPort)}`);
   // Service chains use the RDS module's inbound route config; the passthrough one is built here.
   const routeConfig = cc.target
     ? buildInboundRouteConfig(cc.target)
@@ -68,7 +58,7 @@ function httpFilters(cc: ChainConfig): FilterJson[] {
 const tcpFilters = (cc: ChainConfig): FilterJson[] => [tcpProxyTo(cc.clusterName)];
 
 /** inboundChainForOpts: one chain per option; TLS options get the mode's DownstreamTlsContext (ToTransportSocket). */
-function chainsFor(cc: ChainConfig, mode: MtlsMode, options: MatchOption[]): FilterChainJson[] {
+function chainsFor(cc: ChainConfig, mode: MtlsMode, options: MatchOption[], trustDomain: string): FilterChainJson[] {
   return options.map((o) => {
     const match: FilterChainJson['filterChainMatch'] = {};
     if (cc.targetPort > 0) match.destinationPort = cc.targetPort;
@@ -79,8 +69,9 @@ function chainsFor(cc: ChainConfig, mode: MtlsMode, options: MatchOption[]): Fil
       filters: o.protocol === 'HTTP' ? httpFilters(cc) : tcpFilters(cc),
     };
     // BuildInboundTLS returns nil for DISABLE: no transport socket even on a TLS option
-    if (o.tls && mode !== 'DISABLE') chain.transportSocket = tlsTransportSocket(inboundTlsContext(o.protocol));
+    if (o.tls && mode !== 'DISABLE') chain.transportSocket = tlsTransportSocket(inboundTlsContext(o.protocol, [trustDomain]));
     chain.name = chainName(cc, o.protocol);
+    if (cc.metadata) chain.metadata = cc.metadata;
     return chain;
   });
 }
@@ -97,6 +88,8 @@ function serviceChainConfigs(ctx: BuildCtx): ChainConfig[] {
       servicePort: t.port.port,
       protocol: t.port.protocol,
       hostname: t.service.hostname,
+      bind: WILDCARD,
+      bindToPort: false,
       passthrough: false,
       target: t,
     };
@@ -131,30 +124,61 @@ const PASSTHROUGH: ChainConfig = {
   servicePort: 0,
   protocol: 'Unsupported',
   hostname: '',
+  bind: WILDCARD,
+  bindToPort: false,
   passthrough: true,
 };
 
-export function buildVirtualInboundListener(ctx: BuildCtx): ListenerJson {
-  const { snapshot, proxy, options } = ctx.view;
-  const mtls = workloadPeerAuthentication(snapshot, proxy, options);
-  const chains: FilterChainJson[] = [blackholeChain()];
-  // buildInboundPassthroughChains: the port-less chains, then port-level PeerAuthentication ports no service covers
-  for (const p of passthroughMtls(mtls, ctx.view.serviceTargets)) {
-    chains.push(...chainsFor({ ...PASSTHROUGH, targetPort: p.port }, p.mode, filterChainMatchOptions(p.mode, 'AUTO')));
-  }
-  for (const cc of serviceChainConfigs(ctx)) {
-    const { mode } = modeForPort(mtls, cc.targetPort);
-    chains.push(...chainsFor(cc, mode, filterChainMatchOptions(mode, listenerProtocol(cc.protocol))));
-  }
+function inboundListener(
+  name: string,
+  address: string,
+  port: number,
+  chains: FilterChainJson[],
+  bindToPort: boolean,
+  protocolDetectionTimeout: string,
+): ListenerJson {
   return {
-    name: VIRTUAL_INBOUND_LISTENER,
-    address: { socketAddress: { address: WILDCARD, portValue: VIRTUAL_INBOUND_PORT } },
+    name,
+    address: { socketAddress: { address, portValue: port } },
     filterChains: chains,
-    listenerFilters: inboundListenerFilters(chains),
-    // MeshConfig protocolDetectionTimeout (default 0s: wait for the inspectors, never time out into TCP).
-    listenerFiltersTimeout: '0s',
+    listenerFilters: inboundListenerFilters(chains, bindToPort),
+    // MeshConfig protocolDetectionTimeout (listener_builder.go:buildInboundListeners, listener_inbound.go:
+    // buildInboundListener; default 0s: wait for the inspectors, never time out into TCP).
+    listenerFiltersTimeout: protocolDetectionTimeout,
     continueOnListenerFiltersTimeout: true,
     trafficDirection: 'INBOUND',
     maxConnectionsToAcceptPerSocketEvent: 1,
   };
+}
+
+/**
+ * buildInboundListeners: virtualInbound (passthrough chains, then each chain config's chains in port order),
+ * followed by a listener per captureMode NONE ingress listener.
+ */
+export function buildInboundListeners(ctx: BuildCtx): ListenerJson[] {
+  const { snapshot, proxy, options } = ctx.view;
+  const mtls = workloadPeerAuthentication(snapshot, proxy, options);
+  const ingress = sidecarIngressChainConfigs(ctx);
+  const configs = ingress ?? serviceChainConfigs(ctx);
+  // needPerPortPassthroughFilterChain: ports a Sidecar ingress listener (else a service target) already serves
+  const covered = ingress ? ingress.map((c) => c.targetPort) : ctx.view.serviceTargets.map((t) => t.targetPort);
+  const chains: FilterChainJson[] = [blackholeChain()];
+  // buildInboundPassthroughChains: the port-less chains, then port-level PeerAuthentication ports nothing serves
+  for (const p of passthroughMtls(mtls, covered)) {
+    chains.push(...chainsFor({ ...PASSTHROUGH, targetPort: p.port }, p.mode, filterChainMatchOptions(p.mode, 'AUTO'), options.trustDomain));
+  }
+  const custom: ListenerJson[] = [];
+  const timeout = options.protocolDetectionTimeout;
+  for (const cc of configs) {
+    const { mode } = modeForPort(mtls, cc.targetPort);
+    const own = chainsFor(cc, mode, filterChainMatchOptions(mode, listenerProtocol(cc.protocol)), options.trustDomain);
+    if (cc.bindToPort) custom.push(inboundListener(listenerName(cc.bind, cc.targetPort), cc.bind, cc.targetPort, own, true, timeout));
+    else chains.push(...own);
+  }
+  return [inboundListener(VIRTUAL_INBOUND_LISTENER, WILDCARD, VIRTUAL_INBOUND_PORT, chains, false, timeout), ...custom];
+}
+
+/** The virtualInbound listener alone. */
+export function buildVirtualInboundListener(ctx: BuildCtx): ListenerJson {
+  return buildInboundListeners(ctx)[0] as ListenerJson;
 }

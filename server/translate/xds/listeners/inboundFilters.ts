@@ -40,9 +40,12 @@ function buildHttpInspector(ins: Map<number, Inspectors>): ListenerFilterJson {
   return { ...httpInspector(), filterDisabled: excludePorts(ports) };
 }
 
-/** original_dst (the listener does not bind per port), then the TLS and HTTP inspectors where chains need them. */
-export function inboundListenerFilters(chains: readonly FilterChainJson[]): ListenerFilterJson[] {
-  const out: ListenerFilterJson[] = [originalDst()];
+/**
+ * original_dst (unless the listener binds its own port), then the TLS and HTTP inspectors where chains need them
+ * (populateListenerFilters).
+ */
+export function inboundListenerFilters(chains: readonly FilterChainJson[], bindToPort = false): ListenerFilterJson[] {
+  const out: ListenerFilterJson[] = bindToPort ? [] : [originalDst()];
   const ins = new Map<number, Inspectors>();
   for (const fc of chains) {
     const m = fc.filterChainMatch;

@@ -2,9 +2,8 @@
 // per-port outbound listeners, virtualOutbound (15001) and virtualInbound (15006).
 //
 // Known deviations from istiod, all deliberate (see the file headers for details):
-// - Sidecar egress listeners with an explicit port (and bind) are modelled (./egress); captureMode NONE,
-//   a bind on the catch-all egress listener and Sidecar ingress listeners are not: inbound uses the
-//   proxy's service targets.
+// - Sidecar egress listeners with an explicit port (and bind) are modelled (./egress), and Sidecar ingress
+//   listeners (./inboundIngress); egress captureMode NONE and a bind on the catch-all egress listener are not.
 // - Inbound chains model PERMISSIVE plaintext only (no mTLS chains / certificates).
 // - Istio-private filters (metadata exchange, istio.alpn, istio.stats), grpc_stats/grpc_web, mongo_proxy,
 //   tracing, access logs and the request-id extension are omitted (no generated schemas).
@@ -14,7 +13,7 @@ import type { ListenerJson } from '../../../gen/envoy/config/listener/v3/listene
 import type { LoadError } from '../../../model/mesh';
 import type { ProxyView } from '../../view/types';
 import { configError, type BuildCtx } from './context';
-import { buildVirtualInboundListener } from './inbound';
+import { buildInboundListeners } from './inbound';
 import { buildOutboundListeners } from './outbound';
 import type { RouteRefs } from './outboundListener';
 import { buildVirtualOutboundListener } from './virtualOutbound';
@@ -66,15 +65,6 @@ function unmodelledSidecarFeatures(ctx: BuildCtx): void {
       );
     }
   });
-  if ((sc.spec.ingress ?? []).length > 0) {
-    ctx.errors.push(
-      configError(
-        sc,
-        'spec.ingress',
-        'Sidecar ingress listeners are not modelled by meshscope: inbound chains come from the services selecting the workload',
-      ),
-    );
-  }
 }
 
 export function buildSidecarListeners(view: ProxyView): SidecarListeners {
@@ -92,7 +82,7 @@ export function buildSidecarListeners(view: ProxyView): SidecarListeners {
   };
   guard('outbound', () => buildOutboundListeners(ctx, refs));
   guard('virtualOutbound', () => [buildVirtualOutboundListener(view)]);
-  guard('virtualInbound', () => [buildVirtualInboundListener(ctx)]);
+  guard('inbound', () => buildInboundListeners(ctx));
   listeners.sort(byName);
   return {
     listeners,

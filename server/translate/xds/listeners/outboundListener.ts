@@ -44,7 +44,7 @@ export function buildOutboundListener(view: ProxyView, e: OutboundEntry, refs: R
   const listenerFilters = [...(needTls ? [tlsInspector()] : []), ...(needHttp ? [httpInspector()] : [])];
   if (listenerFilters.length) l.listenerFilters = listenerFilters;
   // With an http_inspector: MeshConfig protocolDetectionTimeout (default 0s); without: 0s.
-  l.listenerFiltersTimeout = '0s';
+  l.listenerFiltersTimeout = needHttp ? view.options.protocolDetectionTimeout : '0s';
 
   const chains: FilterChainJson[] = [];
   let defaultChain: FilterChainJson | undefined;

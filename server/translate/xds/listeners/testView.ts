@@ -1,5 +1,6 @@
 // Test helper: hand-built ProxyViews (the real buildProxyView lives in server/translate/view and is
 // built by another module; these tests code against the ProxyView interface only).
+import { defaultMeshState } from '../../../model/meshOptions';
 import { readFileSync } from 'node:fs';
 import { parseAllDocuments } from 'yaml';
 import type { DestinationRuleSpec, SidecarSpec, VirtualServiceSpec } from '../../../model/istio';
@@ -85,8 +86,10 @@ const EMPTY_SNAPSHOT: MeshSnapshot = {
   gateways: [],
   serviceEntries: [],
   sidecars: [],
+  workloadEntries: [],
   peerAuthentications: [],
   errors: [],
+  mesh: defaultMeshState(DEFAULT_OPTIONS),
 };
 
 export function makeView(o: ViewOpts = {}): ProxyView {

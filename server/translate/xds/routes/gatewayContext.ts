@@ -20,6 +20,8 @@ export function gatewayRouteContext(
       dst.destination ? hashForDestination(view.destinationRule(dst.destination.host)?.spec, dst.destination) : undefined,
     isGateway: true,
   };
+  // route.go:translateRoute: a route without `retries` takes MeshConfig.defaultHttpRetryPolicy (gateways too).
+  if (view.options.defaultHttpRetryPolicy) ctx.defaultRetryPolicy = view.options.defaultHttpRetryPolicy;
   if (opts.isTLS !== undefined) ctx.isTLS = opts.isTLS;
   if (opts.routeSources) ctx.routeSources = opts.routeSources;
   return ctx;

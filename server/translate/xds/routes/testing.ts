@@ -1,5 +1,6 @@
 // Test helpers for the RDS builders: hand-built services, VirtualServices, DestinationRules and
 // ProxyViews (the real view is built by server/translate/view), fixture loading, and an encode check.
+import { defaultMeshState } from '../../../model/meshOptions';
 import { readFileSync } from 'node:fs';
 import { parseAllDocuments } from 'yaml';
 import { encodeResource } from '../../../envoy/encode';
@@ -100,8 +101,10 @@ export function view(input: ViewInput = {}): ProxyView {
     gateways: [],
     serviceEntries: [],
     sidecars: [],
+    workloadEntries: [],
     peerAuthentications: [],
     errors: [],
+    mesh: defaultMeshState(DEFAULT_OPTIONS),
   };
   const v: ProxyViewBase = {
     snapshot,

@@ -115,6 +115,8 @@ export function sidecarRouteContext(
       dst.destination ? hashForDestination(view.destinationRule(dst.destination.host)?.spec, dst.destination) : undefined,
     isGateway: false,
   };
+  // route.go:translateRoute: a route without `retries` takes MeshConfig.defaultHttpRetryPolicy.
+  if (view.options.defaultHttpRetryPolicy) ctx.defaultRetryPolicy = view.options.defaultHttpRetryPolicy;
   if (routeSources) ctx.routeSources = routeSources;
   return ctx;
 }
@@ -154,7 +156,13 @@ export function buildSidecarVirtualHosts(
     const p = svc.ports[0];
     if (!p || !isHttpOrSniffed(p.protocol)) continue;
     const hp = hashPolicy(hashForService(view.destinationRule(svc.hostname)?.spec, p.port));
-    const route = defaultOutboundRoute(outboundCluster(p.port, svc.hostname), traceOperation(svc.hostname, p.port), hp);
+    // BuildDefaultHTTPOutboundRoute: retry.ConvertPolicy(mesh.defaultHttpRetryPolicy)
+    const route = defaultOutboundRoute(
+      outboundCluster(p.port, svc.hostname),
+      traceOperation(svc.hostname, p.port),
+      hp,
+      view.options.defaultHttpRetryPolicy,
+    );
     wrappers.push({ services: [svc], hosts: [], routes: [route] });
   }
 

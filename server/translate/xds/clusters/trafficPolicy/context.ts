@@ -1,4 +1,5 @@
 // What traffic-policy appliers need besides the cluster: where errors go and how to locate them.
+import type { LoadBalancerSettings } from '../../../../model/istio';
 import type { LoadError } from '../../../../model/mesh';
 import type { ClusterJson } from '../../../types';
 
@@ -8,6 +9,8 @@ export interface PolicyContext {
   object?: string;
   file?: string;
   doc?: number;
+  /** MeshConfig.localityLbSetting: the locality setting of clusters whose rule sets none. */
+  meshLocality?: NonNullable<LoadBalancerSettings['localityLbSetting']>;
 }
 
 export type MutableCluster = ClusterJson;

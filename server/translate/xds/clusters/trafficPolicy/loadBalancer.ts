@@ -1,6 +1,7 @@
 // Load balancer settings (cluster_traffic_policy.go:applyLoadBalancer, applyLocalityLoadBalancer,
 // applyRoundRobinLoadBalancer, applyLeastRequestLoadBalancer, setWarmup, ApplyRingHashLoadBalancer).
 // Locality failover priorities/weights on the load assignment are not applied (see endpoints/).
+import { effectiveLocalitySetting } from '../../endpoints/localityFailover';
 import type { LoadBalancerSettings } from '../../../../model/istio';
 import { normalizeDurationText } from '../../../../lib/duration';
 import { reportBadDuration, type MutableCluster, type PolicyContext } from './context';
@@ -47,8 +48,9 @@ function roundRobin(c: MutableCluster, lb: LoadBalancerSettings, path: string, c
 export function applyLoadBalancer(c: MutableCluster, located: Located<LoadBalancerSettings> | undefined, ctx: PolicyContext) {
   const lb = located?.value;
   const path = located?.path ?? '';
-  const locality = lb?.localityLbSetting;
-  if (locality && locality.enabled !== false) {
+  // GetLocalityLbSetting: the rule's setting, else the mesh's (MeshConfig.localityLbSetting).
+  const locality = effectiveLocalitySetting(ctx.meshLocality, lb?.localityLbSetting);
+  if (locality) {
     // failover only works with outlier detection; distribute always needs locality-weighted LB
     const failover =
       c.outlierDetection !== undefined && ((locality.failover?.length ?? 0) > 0 || (locality.failoverPriority?.length ?? 0) > 0);
