@@ -2,6 +2,8 @@
 // - project "demo": the embedded demo mesh (e2e/demo/**);
 // - project "bookinfo": Istio's Bookinfo manifests from ../shared/fixtures, copied into a temp dir the
 //   specs may edit (live updates), plus our own ingress gateway (e2e/bookinfo/**).
+// - project "gatewayapi": Bookinfo with its Gateway API manifests (gateway-api/) and the gateway deployment
+//   istiod would create for bookinfo-gateway (e2e/fixtures/bookinfo-gateway-istio.yaml) (e2e/gatewayapi/**).
 // Ports: E2E_PORT / E2E_XDS_PORT / E2E_BOOKINFO_PORT / E2E_BOOKINFO_XDS_PORT, else free ones picked once
 // here (workers inherit them via env, as they inherit E2E_BOOKINFO_DIR).
 import { spawnSync } from 'node:child_process';
@@ -45,17 +47,40 @@ function prepareBookinfo(): string {
   return dir;
 }
 
+/** The Gateway API Bookinfo the "gatewayapi" project serves: Bookinfo's gateway-api manifests and the gateway deployment. */
+export const GATEWAY_API_FILES = [
+  'platform/bookinfo.yaml',
+  'platform/bookinfo-versions.yaml',
+  'gateway-api/bookinfo-gateway.yaml',
+  'gateway-api/route-reviews-90-10.yaml',
+];
+
+function prepareGatewayApi(): string {
+  const src = join(fixturesPath(), 'istio-bookinfo');
+  const dir = mkdtempSync(join(tmpdir(), 'meshscope-e2e-gwapi-'));
+  for (const f of GATEWAY_API_FILES) {
+    mkdirSync(join(dir, f, '..'), { recursive: true });
+    copyFileSync(join(src, f), join(dir, f));
+  }
+  copyFileSync(resolve(HERE, 'e2e/fixtures/bookinfo-gateway-istio.yaml'), join(dir, 'bookinfo-gateway-istio.yaml'));
+  return dir;
+}
+
 process.env.E2E_PORT ??= freePort();
 process.env.E2E_XDS_PORT ??= freePort();
 process.env.E2E_BOOKINFO_PORT ??= freePort();
 process.env.E2E_BOOKINFO_XDS_PORT ??= freePort();
+process.env.E2E_GWAPI_PORT ??= freePort();
+process.env.E2E_GWAPI_XDS_PORT ??= freePort();
 // The demo data plane's loopback base (its pods are BASE.x): one per run, so parallel runs never collide.
 process.env.E2E_DEMO_BASE ??= `127.0.${2 + Math.floor(Math.random() * 250)}`;
 // The bookinfo project is the e2e part of the conformance group: it needs ../shared/fixtures.
 const withBookinfo = fixturesPresent() || process.env.MESHSCOPE_REQUIRE_FIXTURES === '1';
 if (!withBookinfo) console.log(`playwright: the bookinfo project is ${NOT_RUN}`);
 if (withBookinfo) process.env.E2E_BOOKINFO_DIR ??= prepareBookinfo();
+if (withBookinfo) process.env.E2E_GWAPI_DIR ??= prepareGatewayApi();
 const { E2E_PORT, E2E_XDS_PORT, E2E_BOOKINFO_PORT, E2E_BOOKINFO_XDS_PORT, E2E_BOOKINFO_DIR, E2E_DEMO_BASE } = process.env;
+const { E2E_GWAPI_PORT, E2E_GWAPI_XDS_PORT, E2E_GWAPI_DIR } = process.env;
 
 const server = (port: string, args: string) => ({
   command: `node bin/meshscope.mjs serve --port ${port} ${args}`,
@@ -97,12 +122,16 @@ export default defineConfig({
     // testMatch sees absolute paths: anchored at e2e/, so a checkout in a folder named `demo` stays right.
     { name: 'demo', testMatch: /(^|\/)e2e\/(demo\/.*|smoke)\.spec\.ts$/, use: { baseURL: `http://127.0.0.1:${E2E_PORT}` } },
     ...(withBookinfo
-      ? [{ name: 'bookinfo', testMatch: /(^|\/)e2e\/bookinfo\/.*\.spec\.ts$/, use: { baseURL: `http://127.0.0.1:${E2E_BOOKINFO_PORT}` } }]
+      ? [
+          { name: 'bookinfo', testMatch: /(^|\/)e2e\/bookinfo\/.*\.spec\.ts$/, use: { baseURL: `http://127.0.0.1:${E2E_BOOKINFO_PORT}` } },
+          { name: 'gatewayapi', testMatch: /(^|\/)e2e\/gatewayapi\/.*\.spec\.ts$/, use: { baseURL: `http://127.0.0.1:${E2E_GWAPI_PORT}` } },
+        ]
       : []),
   ],
   webServer: [
     // The demo data plane at 30 calls/s per client (4 clients), not 50: the machine is shared.
     server(E2E_PORT!, `--xds-port ${E2E_XDS_PORT} --demo-rate 30 --demo-base ${E2E_DEMO_BASE}`),
     ...(withBookinfo ? [server(E2E_BOOKINFO_PORT!, `--xds-port ${E2E_BOOKINFO_XDS_PORT} --config ${E2E_BOOKINFO_DIR}`)] : []),
+    ...(withBookinfo ? [server(E2E_GWAPI_PORT!, `--xds-port ${E2E_GWAPI_XDS_PORT} --config ${E2E_GWAPI_DIR}`)] : []),
   ],
 });

@@ -5,6 +5,7 @@ import type { ErrorsResponse } from '@/server/api/contract';
 import { OverviewView } from '@/components/overview/OverviewView';
 import { analyzeMesh } from '@/server/api/analyze';
 import { inputErrors } from '@/server/api/debug';
+import { gatewayApiStatus } from '@/server/api/gatewayApi';
 import { meshGraph } from '@/server/api/graph';
 import { readyRuntime } from '@/server/runtime';
 
@@ -16,6 +17,7 @@ export default async function Overview() {
   const graph = meshGraph(ctx).body;
   const errors = inputErrors(ctx).body as ErrorsResponse;
   const findings = analyzeMesh(ctx).body.findings;
+  const gatewayApi = gatewayApiStatus(ctx).body;
   const c = rt.contracts();
   const contracts = c && {
     file: c.file,
@@ -26,7 +28,13 @@ export default async function Overview() {
   };
   return (
     <Suspense>
-      <OverviewView initialGraph={graph} initialErrors={errors} initialFindings={findings} {...(contracts ? { contracts } : {})} />
+      <OverviewView
+        initialGraph={graph}
+        initialErrors={errors}
+        initialFindings={findings}
+        initialGatewayApi={gatewayApi}
+        {...(contracts ? { contracts } : {})}
+      />
     </Suspense>
   );
 }

@@ -10,6 +10,13 @@ export interface SyntheticMeshOptions {
   virtualServices?: boolean;
   /** Ports per service (default 1). */
   ports?: number;
+  /** Emit a DestinationRule (two subsets) per service (default true). */
+  destinationRules?: boolean;
+  /**
+   * issue 12's mesh: one Sidecar per namespace (egress: its own namespace and istio-system) and an ingress
+   * gateway (a router pod, a Gateway for `*`, every VirtualService bound to it and to the mesh). Default false.
+   */
+  scoped?: boolean;
 }
 
 const origin = { source: 'demo' as const, file: 'synthetic' };
@@ -39,12 +46,13 @@ export function generateMesh(o: SyntheticMeshOptions): RawInput[] {
           },
         },
       });
-    out.push({
-      apiVersion: 'networking.istio.io/v1',
-      kind: 'DestinationRule',
-      metadata: { name, namespace: ns },
-      spec: { host: name, subsets: ['v1', 'v2'].map((v) => ({ name: v, labels: { version: v } })) },
-    });
+    if (o.destinationRules ?? true)
+      out.push({
+        apiVersion: 'networking.istio.io/v1',
+        kind: 'DestinationRule',
+        metadata: { name, namespace: ns },
+        spec: { host: name, subsets: ['v1', 'v2'].map((v) => ({ name: v, labels: { version: v } })) },
+      });
     if (o.virtualServices ?? true)
       out.push({
         apiVersion: 'networking.istio.io/v1',
@@ -52,6 +60,7 @@ export function generateMesh(o: SyntheticMeshOptions): RawInput[] {
         metadata: { name, namespace: ns },
         spec: {
           hosts: [name],
+          ...(o.scoped ? { gateways: ['mesh', 'istio-system/ingress'] } : {}),
           http: [
             {
               route: [
@@ -63,5 +72,41 @@ export function generateMesh(o: SyntheticMeshOptions): RawInput[] {
         },
       });
   }
+  if (o.scoped) out.push(...scopedExtras(nsCount));
   return out.map((object, doc) => ({ object, origin: { ...origin, doc } }));
+}
+
+/** One Sidecar per namespace and the ingress gateway (pod, Service, Gateway) in istio-system. */
+function scopedExtras(nsCount: number): RawObject[] {
+  const out: RawObject[] = [{ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'istio-system' } }];
+  for (let n = 0; n < nsCount; n++)
+    out.push({
+      apiVersion: 'networking.istio.io/v1',
+      kind: 'Sidecar',
+      metadata: { name: 'default', namespace: `ns-${n}` },
+      spec: { egress: [{ hosts: ['./*', 'istio-system/*'] }] },
+    });
+  const labels = { app: 'istio-ingressgateway', istio: 'ingressgateway' };
+  out.push(
+    {
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name: 'istio-ingressgateway', namespace: 'istio-system' },
+      spec: { selector: labels, ports: [{ name: 'http2', port: 80, targetPort: 8080 }] },
+    },
+    {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'istio-ingressgateway-0', namespace: 'istio-system', labels },
+      spec: { containers: [{ name: 'istio-proxy', image: 'istio/proxyv2', args: ['proxy', 'router'], ports: [{ containerPort: 8080 }] }] },
+      status: { podIP: '10.250.0.1', phase: 'Running' },
+    },
+    {
+      apiVersion: 'networking.istio.io/v1',
+      kind: 'Gateway',
+      metadata: { name: 'ingress', namespace: 'istio-system' },
+      spec: { selector: { istio: 'ingressgateway' }, servers: [{ port: { number: 80, name: 'http', protocol: 'HTTP' }, hosts: ['*/*'] }] },
+    },
+  );
+  return out;
 }

@@ -17,17 +17,17 @@ import type { ApiContext, SyncStatus, XdsState } from './api/types';
 import { type DataPlaneOptions, DemoDataPlane } from './demo/dataPlane';
 import { copyDemoOnBase, DEFAULT_DEMO_BASE, removeDemoCopy } from './demo/demoBase';
 import { type MeshSnapshot, optionsOf, type TranslateOptions } from './model/mesh';
-import { createAdsGenerator } from './pipeline/adsGenerator';
 import { createCache } from './pipeline/cache';
-import { changeEvent, connectStoreToAds } from './impact/changes';
-import type { ProxyResources, ResourceCache } from './pipeline/proxyResources';
+import { changeEvent } from './impact/changes';
+import { createXdsPlane } from './impact/xdsPlane';
+import type { ResourceCache } from './pipeline/proxyResources';
 import { FileSource } from './sources/file/fileSource';
 import { resolveKubeConfig } from './sources/kube/kubeConfig';
 import { KubeSource, type KubeSourceOptions } from './sources/kube/kubeSource';
 import { MeshConfigFile } from './sources/file/meshConfigFile';
 import type { BaseParts } from './sandbox/translateParts';
 import { Store } from './sources/store';
-import { AdsServer, type AdsServerOptions, type ConnectionStatus } from './xds/server';
+import type { AdsServer, AdsServerOptions, ConnectionStatus } from './xds/server';
 import type { AdsLimits } from './xds/limits';
 import type { Source, SourceSink, SourceStatus } from './sources/types';
 
@@ -139,7 +139,6 @@ function createRuntime(config: RuntimeConfig, configError?: string, overrides: A
   // Options come from each snapshot's mesh config (ConfigMap istio-system/istio or --mesh-config): undefined = per snapshot.
   const options: TranslateOptions | undefined = undefined;
   const store = new Store({ debounceMs: 100 });
-  const cache = createCache<ProxyResources>(256);
   const sandboxParts: BaseParts = createCache(512);
   const { sources, problems, cleanup } = makeSources(config, mode);
   // `--mesh-config FILE` replaces the ConfigMap istio-system/istio (read and watched; last good text kept).
@@ -157,7 +156,6 @@ function createRuntime(config: RuntimeConfig, configError?: string, overrides: A
 
   // Entries of older snapshot versions can never hit again: drop them when a new snapshot lands.
   const unsubscribeCache = store.onChange(() => {
-    cache.clear();
     sandboxParts.clear();
   });
   // Live events: which proxies a change may affect, from the changed objects and the two snapshots
@@ -196,7 +194,9 @@ function createRuntime(config: RuntimeConfig, configError?: string, overrides: A
   // istiod's rule for it (ENABLE_PROXY_FIND_POD_BY_IP: first IP; several pods → the one in its namespace).
   // istiod turned that flag off by default (istio/istio#56502); MESHSCOPE_PROXY_FIND_POD_BY_IP=false does too.
   const findPodByIp = !/^(0|false)$/i.test(process.env.MESHSCOPE_PROXY_FIND_POD_BY_IP ?? '');
-  const ads = new AdsServer({ generator: createAdsGenerator(() => store.snapshot(), options, cache, { findPodByIp }), ...adsOpts });
+  // The ADS generator, its resource cache and the store → push wiring (impact/xdsPlane.ts; the push bench runs the same).
+  const plane = createXdsPlane(store, options, { ads: adsOpts, match: { findPodByIp } });
+  const { ads, cache } = plane;
   let xds: XdsState = config.xdsPort === undefined ? { state: 'off' } : { state: 'starting' };
   // Loopback unless `--address` says otherwise (DESIGN.md §6), like the HTTP server.
   const adsHost = bindAddress(config);
@@ -211,7 +211,6 @@ function createRuntime(config: RuntimeConfig, configError?: string, overrides: A
               error: `ADS server could not listen on ${hostPort(adsHost, config.xdsPort ?? 0)}: ${(e as Error).message}`,
             }),
         );
-  const unsubscribeAds = connectStoreToAds(store, ads);
   const sync = (): readonly SyncStatus[] => ads.syncz() as SyncStatus[];
 
   // The demo data plane follows every snapshot once the ADS server listens (its clients dial it).
@@ -273,11 +272,10 @@ function createRuntime(config: RuntimeConfig, configError?: string, overrides: A
     async stop() {
       unsubscribeCache();
       unsubscribeStore();
-      unsubscribeAds();
       unsubscribeDemo();
       await demo?.stop();
       await adsStarted;
-      await ads.stop();
+      await plane.close();
       listeners.clear();
       meshFile?.stop();
       await Promise.all(sources.map((s) => s.stop().catch(() => undefined)));

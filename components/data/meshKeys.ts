@@ -5,4 +5,5 @@ import { queryKeys } from './queryKeys';
 export const meshKeys = {
   graph: () => [...queryKeys.proxies(), 'graph'] as const,
   syncz: () => [...queryKeys.proxies(), 'syncz'] as const,
+  gatewayApi: () => [...queryKeys.proxies(), 'gateway-api'] as const,
 };

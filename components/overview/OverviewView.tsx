@@ -13,11 +13,12 @@ import { filterGraph, filterToParams, namespacesOf, parseFilter, type GraphFilte
 import { MeshGraphCanvas } from '@/components/graph/GraphClient';
 import { useRecentlyChanged } from '@/components/layout/LiveContext';
 import { SourceBanner } from '@/components/layout/SourceBanner';
-import type { Finding, MeshGraph } from '@/server/api/contract';
+import type { Finding, GatewayApiResponse, MeshGraph } from '@/server/api/contract';
 import { nodeId } from '@/server/meshGraph/ids';
 import { type ContractsSummary, ContractsLine } from './ContractsLine';
 import { CountsBar } from './CountsBar';
 import { FindingsPanel } from './FindingsPanel';
+import { GatewayApiPanel } from './GatewayApiPanel';
 import { GraphToolbar } from './GraphToolbar';
 import { routeRows, RoutesList } from './RoutesList';
 
@@ -25,12 +26,15 @@ export function OverviewView({
   initialGraph,
   initialErrors,
   initialFindings,
+  initialGatewayApi,
   contracts,
 }: {
   initialGraph: MeshGraph;
   initialErrors: ErrorsResponse;
   /** `meshscope analyze` findings (GET /api/analyze), when the page passes them. */
   initialFindings?: readonly Finding[];
+  /** Gateway API objects and their status (GET /api/gateway-api), when the page passes them. */
+  initialGatewayApi?: GatewayApiResponse;
   /** `serve --contracts FILE` results on the live mesh, when a file is loaded. */
   contracts?: ContractsSummary;
 }) {
@@ -121,6 +125,7 @@ export function OverviewView({
           <RoutesList rows={rows} />
         </section>
       ) : null}
+      {initialGatewayApi ? <GatewayApiPanel initial={initialGatewayApi} /> : null}
       {initialFindings ? (
         <section className="panel" id="findings">
           <FindingsPanel findings={initialFindings} />

@@ -53,6 +53,12 @@ export function HopList({ view, routeLabel, onRoute }: HopListProps) {
                 </span>
               ) : null}
               {h.value === undefined && view.error ? <span className="error-text"> ✗ none</span> : null}
+              {h.from ? (
+                <span className="muted small" data-testid="hop-route-from">
+                  {' '}
+                  from {h.from}
+                </span>
+              ) : null}
             </div>
             {h.clusters ? (
               <ul className="trace-clusters" data-testid="trace-clusters">

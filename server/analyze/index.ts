@@ -4,6 +4,7 @@ import { optionsOf, type MeshSnapshot, type TranslateOptions } from '../model/me
 import { caCertificateAnalyzer } from './caCertificates';
 import { conflictingMeshGatewayHostsAnalyzer } from './conflictingMeshGatewayHosts';
 import { subsetSelectPodAnalyzer } from './drSubsetPods';
+import { gatewayApiConditionAnalyzer } from './gatewayApiConditions';
 import { ingressGatewayPortAnalyzer } from './gatewayPorts';
 import { loadErrorAnalyzer } from './loadErrors';
 import { mtlsConflictAnalyzer } from './mtlsConflict';
@@ -28,6 +29,7 @@ export const ANALYZERS: readonly Analyzer[] = [
   subsetSelectPodAnalyzer,
   ingressGatewayPortAnalyzer,
   caCertificateAnalyzer,
+  gatewayApiConditionAnalyzer,
   mtlsConflictAnalyzer,
 ];
 

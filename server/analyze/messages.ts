@@ -66,6 +66,12 @@ export const MESSAGES = {
     'Warning',
     'The gateway is listening on a target port (port %d) that is not defined in the Service associated with its workload instances (Pod selector %s). If you need to access the gateway port through the gateway Service, it will not be available.',
   ),
+  NegativeConditionStatus: m(
+    'IST0171',
+    'NegativeConditionStatus',
+    'Warning',
+    'A condition with a negative status is present: type=%s, reason=%s, message=%s.',
+  ),
   DestinationRuleSubsetNotSelectPods: m(
     'IST0173',
     'DestinationRuleSubsetNotSelectPods',

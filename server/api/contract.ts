@@ -8,6 +8,12 @@ export type { AdsClientJson, AdsClientsJson } from './adsz';
 export type { ConfigObjectResult } from './configObject';
 export type { ProxiesResponse, ProxyCounts, ProxyCountsResponse, ProxyDetail, ProxyInfo, ProxySummary, ResourceCounts } from './proxies';
 export type { ErrorsResponse } from './debug';
+export type { GatewayApiResponse } from './gatewayApi';
+export type {
+  Condition as GatewayApiCondition,
+  GatewayStatusModel,
+  RouteStatusModel,
+} from '../model/gatewayapi/status';
 export type { MeshConfigResponse } from './meshConfig';
 export type { ConnectionSync, ProxySyncResult, SyncType, TypeSync } from './proxySync';
 export type { SimulateBody, SimulateResponse } from './simulate';

@@ -5,6 +5,7 @@
 import type { LoadError, MeshSnapshot, ProxyModel } from '../model/mesh';
 import { configDumpFor, isDumpType } from '../pipeline/configDump';
 import { proxyResources, resourceCacheKey, type ProxyResources } from '../pipeline/proxyResources';
+import { isSharedCache } from '../pipeline/sharedResources';
 import { translateProxy } from '../translate/index';
 import type { RouteProvenance } from '../translate/types';
 import { tablesFromConfigDump, type ProxyTables } from '../envoy/dumpModel/tables';
@@ -72,8 +73,11 @@ const countsOf = (r: ProxyResources): ProxyCounts => ({
   errors: r.errors.length,
 });
 
-const cached = (ctx: ApiContext, id: string): ProxyResources | undefined =>
-  ctx.cache?.get(resourceCacheKey(ctx.snapshot.version, id, ctx.options));
+const cached = (ctx: ApiContext, id: string): ProxyResources | undefined => {
+  const proxy = ctx.snapshot.proxiesById.get(id);
+  if (proxy && isSharedCache(ctx.cache)) return ctx.cache.peek(ctx.snapshot, proxy, ctx.options);
+  return ctx.cache?.get(resourceCacheKey(ctx.snapshot.version, id, ctx.options));
+};
 
 /**
  * One proxy's counts: exact from the resource cache when it holds this snapshot's resources; otherwise from

@@ -3,6 +3,9 @@
 // answer — translate and encode every proxy of both snapshots, compare per-type digests — must be a
 // subset of what affectedProxies names, without it translating anything.
 import { describe, expect, it } from 'vitest';
+
+/** Exhaustive over every object of the mesh: seconds alone, and well over vitest's 30 s on a loaded 2-core CI. */
+const HEAVY = 120_000;
 import { generateMesh } from '../../bench/generateMesh';
 import { DEFAULT_OPTIONS } from '../model/mesh';
 import { loadPaths } from '../sources/file/loadPaths';
@@ -63,13 +66,13 @@ describe('affectedProxies never misses a changed proxy (exact digest diff as the
     const r = checkNoneMissed(base, mutations(base, ['default', 'istio-system']));
     expect(r.mutations).toBeGreaterThan(50);
     expect(r.exactTotal).toBeGreaterThan(0);
-  });
+  }, HEAVY);
 
   it('the demo mesh (shop, catalog, istio-system), every object removed/edited/copied', () => {
     const base = load([`${REPO}examples/demo`]);
     const r = checkNoneMissed(base, mutations(base, ['shop', 'catalog', 'istio-system']));
     expect(r.exactTotal).toBeGreaterThan(0);
-  });
+  }, HEAVY);
 
   it('a generated mesh over 3 namespaces: changes stay scoped when exportTo narrows them', () => {
     const base = generateMesh({ services: 6, namespaces: 3 });
@@ -94,7 +97,7 @@ describe('affectedProxies never misses a changed proxy (exact digest diff as the
     expect(got.proxies.length).toBeGreaterThan(0);
     expect(got.proxies.every((id) => id.endsWith('.ns-0'))).toBe(true);
     expect(r.affectedTotal).toBeLessThan(r.mutations * 12); // 12 proxies in all: not "everything" every time
-  });
+  }, HEAVY);
 });
 
 describe('affectedProxies rules', () => {

@@ -3,6 +3,7 @@
 import type { HTTPRetry, IstioKind, IstioSpecs } from './istio';
 import type { LocalityLoadBalancerSetting, MeshConfig, MeshConfigOrigin } from './meshConfig';
 import type { InputSource, Problem } from './problem';
+import type { GatewayApiModel } from './gatewayapi/status';
 
 /** Where an object came from, so every error and every generated resource can point back at it. */
 export interface Origin {
@@ -200,6 +201,9 @@ export interface MeshSnapshot {
   workloadEntries: readonly IstioConfig<'WorkloadEntry'>[];
   /** security.istio.io PeerAuthentications, in config order (creation, name, namespace). */
   peerAuthentications: readonly IstioConfig<'PeerAuthentication'>[];
+  /** Gateway API objects as istiod reads them: their status and the proxies serving them (./gatewayapi). Their converted
+   *  Gateways/VirtualServices are already in `gateways` / `virtualServices`. */
+  gatewayApi?: GatewayApiModel;
   /** Every input problem, located. */
   errors: readonly LoadError[];
   /** The effective MeshConfig (ConfigMap istio-system/istio, `--mesh-config`, or istiod's defaults) and its options. */

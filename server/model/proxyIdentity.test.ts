@@ -92,3 +92,19 @@ describe('proxyFromNode', () => {
     expect(proxyFromNode({ ...node, namespace: undefined })).toBeUndefined();
   });
 });
+
+describe('proxyType: gateway pods of the Gateway API', () => {
+  it('a pod of istiod gateway deployment controller (gateway.istio.io/managed label, kube-gateway.yaml) is a router even without the router arg', async () => {
+    const { proxyType } = await import('./proxyIdentity');
+    const meta = {
+      labels: { 'gateway.istio.io/managed': 'istio.io-gateway-controller', 'sidecar.istio.io/inject': 'false' },
+      annotations: {},
+      namespace: 'default',
+    };
+    expect(proxyType(meta, { containers: [{ name: 'istio-proxy' }] }, new Map(), false)).toBe('router');
+    // Without the label, inject=false and no istio-proxy container: no proxy.
+    expect(
+      proxyType({ ...meta, labels: { 'sidecar.istio.io/inject': 'false' } }, { containers: [{ name: 'app' }] }, new Map(), false),
+    ).toBe('none');
+  });
+});

@@ -22,7 +22,11 @@ export function proxyType(
   anyNamespaceDeclared: boolean,
 ): PodModel['proxy'] {
   const proxyContainer = (spec.containers ?? []).find((c) => c.name === 'istio-proxy');
-  const gatewayLabel = meta.labels.istio === 'ingressgateway' || meta.labels.istio === 'egressgateway';
+  // Pods istiod's gateway deployment controller runs for a Gateway API Gateway carry these labels (kube-gateway.yaml).
+  const gatewayLabel =
+    meta.labels.istio === 'ingressgateway' ||
+    meta.labels.istio === 'egressgateway' ||
+    meta.labels['gateway.istio.io/managed'] === 'istio.io-gateway-controller';
   const isRouter = gatewayLabel || (proxyContainer?.args ?? []).includes('router');
   const injectFlag = meta.labels[INJECT] ?? meta.annotations[INJECT];
   const nsLabels = namespaces.get(meta.namespace)?.labels ?? {};

@@ -21,6 +21,8 @@ import { proxyOf } from './proxyIdentity';
 import { kubeServices, serviceEntryServices } from './parse/services';
 import { byteCompare as cmp } from '../lib/compare';
 import { type MeshConfigOverride, meshStateOf } from './parse/meshSource';
+import { convertGatewayApi } from './gatewayapi';
+import { parseGatewayApi } from './gatewayapi/parse';
 
 export interface BuildSnapshotOptions {
   version: number;
@@ -84,6 +86,9 @@ export function buildSnapshot(inputs: readonly RawInput[], opts: BuildSnapshotOp
   const pods = buildPods(parsed, namespaces, anyDeclared);
 
   const istio = parsed.istio;
+  const gwApi = parseGatewayApi(parsed.gatewayApi);
+  errors.push(...gwApi.errors);
+  for (const o of parsed.gatewayApi) imply(o.meta.namespace);
   for (const kind of Object.keys(istio) as IstioKind[]) (istio[kind] as IstioConfig[]).sort(byCreation);
 
   const k8s = kubeServices(parsed.services, domainSuffix);
@@ -109,6 +114,19 @@ export function buildSnapshot(inputs: readonly RawInput[], opts: BuildSnapshotOp
   serviceEntryEndpoints(sePairs, instances, endpoints);
   sortEndpoints(endpoints);
 
+  // Gateway API → internal Gateways/VirtualServices (istiod's Gateway API controller), ordered with the rest.
+  const converted = convertGatewayApi(gwApi.objects, {
+    domainSuffix,
+    namespaces,
+    services: new Set(k8s.map((s) => `${s.namespace}/${s.name}`)),
+    hosts: new Set(services.map((s) => s.hostname)),
+    pods,
+    hasEndpoints: (ns, host, port) => (endpoints.get(`${ns}/${host}`)?.get(port)?.length ?? 0) > 0,
+  });
+  errors.push(...converted.errors);
+  if (converted.gateways.length) istio.Gateway = [...istio.Gateway, ...converted.gateways].sort(byCreation);
+  if (converted.virtualServices.length) istio.VirtualService = [...istio.VirtualService, ...converted.virtualServices].sort(byCreation);
+
   const proxies: ProxyModel[] = pods.filter((p) => p.proxy !== 'none').map(proxyOf);
   proxies.sort((a, b) => cmp(a.id, b.id));
 
@@ -128,6 +146,7 @@ export function buildSnapshot(inputs: readonly RawInput[], opts: BuildSnapshotOp
     sidecars: istio.Sidecar,
     workloadEntries: istio.WorkloadEntry,
     peerAuthentications: istio.PeerAuthentication,
+    ...(parsed.gatewayApi.length ? { gatewayApi: converted.model } : {}),
     errors: [...(opts.extraErrors ?? []).map((e) => ({ ...e })), ...errors],
     mesh: mesh.state,
   };

@@ -9,10 +9,10 @@ import { type MeshSnapshot, optionsOf, type ProxyModel, type TranslateOptions } 
 import { matchNode, proxyFromNode, type MatchOptions } from '../model/proxyIdentity';
 import { translateGrpc, type GrpcWatches } from '../translate/grpc';
 import { translateProxy } from '../translate/index';
-import type { ResourceTable } from '../translate/types';
 import type { AdsGenerator, ClientInfo, ResourceSet, Watches } from '../xds/types';
 import { EncodeMemo, encodeTable, translateSafely } from './encodeTable';
 import { resourceCacheKey, type ProxyResources, type ResourceCache } from './proxyResources';
+import { isSharedCache } from './sharedResources';
 
 const byName = (list: readonly EncodedResource[]): Map<string, EncodedResource> => new Map(list.map((r) => [r.name, r]));
 
@@ -57,25 +57,32 @@ function resourcesFor(
   const options = override ?? optionsOf(snap);
   const proxy = known ?? proxyFromNode(client);
   if (!proxy) return undefined;
-  let key: string;
-  let build: () => ResourceTable;
   if (client.flavour === 'grpc') {
     const w = grpcWatches(watches);
-    key = `grpc\u0000${resourceCacheKey(snap.version, JSON.stringify(proxy), options)}\u0000${JSON.stringify(w)}`;
-    build = () => translateGrpc(snap, proxy, w, options);
-  } else {
-    key = known
-      ? resourceCacheKey(snap.version, known.id, options)
-      : `node\u0000${resourceCacheKey(snap.version, JSON.stringify(proxy), options)}`;
-    build = () => translateProxy(snap, proxy, options);
+    const key = `grpc\u0000${resourceCacheKey(snap.version, JSON.stringify(proxy), options)}\u0000${JSON.stringify(w)}`;
+    const hit = cache?.get(key);
+    if (hit) return hit;
+    const r = encodeTable(
+      proxy,
+      snap.version,
+      translateSafely(proxy, () => translateGrpc(snap, proxy, w, options)),
+      memo,
+    );
+    cache?.set(key, r);
+    return r;
   }
+  const build = () => translateProxy(snap, proxy, options);
+  // The runtime's cache: one translation per distinct set of inputs, carried across snapshots (sharedResources.ts).
+  if (isSharedCache(cache)) return cache.resources(snap, proxy, options, build, memo);
+  const key = known
+    ? resourceCacheKey(snap.version, known.id, options)
+    : `node\u0000${resourceCacheKey(snap.version, JSON.stringify(proxy), options)}`;
   const hit = cache?.get(key);
   if (hit) return hit;
   const r = encodeTable(proxy, snap.version, translateSafely(proxy, build), memo);
   cache?.set(key, r);
   return r;
 }
-
 export function toResourceSet(r: ProxyResources, version: string): ResourceSet {
   const byType = new Map<TypeUrl, Map<string, EncodedResource>>([
     [TYPE.listener, byName(r.listeners)],

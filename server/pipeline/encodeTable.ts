@@ -5,34 +5,35 @@ import { encodeResource, type EncodedResource } from '../envoy/encode';
 import { TYPE, type TypeUrl } from '../envoy/typeUrls';
 import type { LoadError, ProxyModel } from '../model/mesh';
 import type { ResourceTable } from '../translate/types';
+import { createSizedCache, type SizedCache } from './cache';
 import type { ProxyResources } from './types';
 
 /**
  * Encoded resources by content (type, name, JSON): proxies of the same shape share most resources, and
- * JSON.stringify is an order of magnitude cheaper than protobuf encoding. Bounded; owned by one generator.
+ * JSON.stringify is an order of magnitude cheaper than protobuf encoding. Bounded by an estimate of the
+ * memory it holds (the JSON key, the bytes and the decoded JSON: about 4× the bytes); owned by one generator.
  */
 export class EncodeMemo {
-  private readonly map = new Map<string, EncodedResource>();
-  constructor(private readonly capacity = 50_000) {}
-
+  private readonly cache: SizedCache<EncodedResource>;
+  constructor(maxBytes = 64 * 1024 * 1024) {
+    this.cache = createSizedCache<EncodedResource>(maxBytes, (r, key) => 2 * key.length + 4 * r.bytes.length + 256);
+  }
   encode(typeUrl: TypeUrl, name: string, json: unknown): EncodedResource {
     const key = `${typeUrl}\u0000${name}\u0000${JSON.stringify(json)}`;
-    const hit = this.map.get(key);
+    const hit = this.cache.get(key);
     if (hit) return hit;
     const r = encodeResource(typeUrl, name, json);
-    if (this.map.size >= this.capacity) {
-      const oldest = this.map.keys().next();
-      if (!oldest.done) this.map.delete(oldest.value);
-    }
-    this.map.set(key, r);
+    this.cache.set(key, r);
     return r;
   }
-
   get size(): number {
-    return this.map.size;
+    return this.cache.size;
+  }
+  /** Estimated bytes held. */
+  get bytes(): number {
+    return this.cache.total;
   }
 }
-
 function encodeAll<T>(
   typeUrl: TypeUrl,
   kind: string,

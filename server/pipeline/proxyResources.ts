@@ -4,6 +4,7 @@
 import { optionsOf, type MeshSnapshot, type TranslateOptions } from '../model/mesh';
 import { translateProxy } from '../translate/index';
 import { encodeTable, translateSafely } from './encodeTable';
+import { isSharedCache } from './sharedResources';
 import type { ProxyResources, ResourceCache } from './types';
 
 export type { ProxyResources, ResourceCache } from './types';
@@ -20,15 +21,14 @@ export function proxyResources(
 ): ProxyResources | undefined {
   const proxy = snapshot.proxiesById.get(proxyId);
   if (!proxy) return undefined;
+  const build = () => translateProxy(snapshot, proxy, options);
+  // The runtime's cache shares one translation among proxies with equal inputs (sharedResources.ts).
+  if (isSharedCache(cache)) return cache.resources(snapshot, proxy, options, build);
   const key = resourceCacheKey(snapshot.version, proxyId, options);
   const hit = cache?.get(key);
   if (hit) return hit;
 
-  const result = encodeTable(
-    proxy,
-    snapshot.version,
-    translateSafely(proxy, () => translateProxy(snapshot, proxy, options)),
-  );
+  const result = encodeTable(proxy, snapshot.version, translateSafely(proxy, build));
   cache?.set(key, result);
   return result;
 }

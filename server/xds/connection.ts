@@ -76,6 +76,8 @@ export interface AdsConnection {
   readonly id: string;
   readonly client: ClientInfo | undefined;
   readonly closed: boolean;
+  /** The registry proxy the generator matched this client to (node id or IP); undefined before or without one. */
+  readonly registryProxy: string | undefined;
   /** Re-generates and sends what changed for the watched types (all when `types` is undefined). */
   push(types: ReadonlySet<TypeUrl> | undefined, reason: string): Promise<void>;
   status(): ConnectionStatus | undefined;
@@ -138,6 +140,10 @@ export abstract class ConnectionBase<Req extends AdsRequest, W extends WatchedNa
         ctx.log(`ADS: error handling ${this.requestLabel()} on ${this.id || call.getPeer()}: ${(e as Error).message}`);
       }
     });
+  }
+
+  get registryProxy(): string | undefined {
+    return this.matchedProxy;
   }
 
   whenClosed(fn: () => void): void {

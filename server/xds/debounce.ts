@@ -79,6 +79,7 @@ export function mergePushRequests(a: PushRequest, b: PushRequest): PushRequest {
       ? 'all'
       : new Set([...a.proxies, ...b.proxies]);
   const out: PushRequest = { proxies, reason: mergeReasons(a.reason, b.reason) };
+  if (proxies !== 'all' && (a.unmatched || b.unmatched)) out.unmatched = true;
   if (a.types && b.types) out.types = new Set<TypeUrl>([...a.types, ...b.types]);
   return out;
 }

@@ -125,6 +125,15 @@ export class AdsServer {
     this.debouncer.add(req);
   }
 
+  /**
+   * Requests a push that its caller already debounced (the store's snapshots: istiod debounces config events
+   * once, PILOT_DEBOUNCE_AFTER): merged with anything pending and dispatched now, not debounced again.
+   */
+  pushNow(req: PushRequest): void {
+    this.debouncer.add(req);
+    this.debouncer.flushNow();
+  }
+
   /** Releases any debounced push now and resolves when every queued push was written. */
   async flush(): Promise<void> {
     this.debouncer.flushNow();
@@ -165,7 +174,9 @@ export class AdsServer {
     for (const c of this.conns) {
       if (!c.client || c.closed) continue;
       if (req.proxies !== undefined && req.proxies !== 'all') {
-        if (!req.proxies.has(c.client.proxyId) && !req.proxies.has(c.client.nodeId)) continue;
+        const reg = c.registryProxy;
+        const named = req.proxies.has(c.client.proxyId) || req.proxies.has(c.client.nodeId) || (reg !== undefined && req.proxies.has(reg));
+        if (!named && !(req.unmatched && reg === undefined)) continue;
       }
       this.queue.enqueue(c, job);
     }

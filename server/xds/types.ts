@@ -73,7 +73,10 @@ export interface AdsGenerator {
 
 /** A push request: which proxies (proxy ids or node ids), which types, and why. */
 export interface PushRequest {
+  /** Registry proxy ids (or node / proxy ids) to push; 'all' or undefined: every connection. */
   proxies?: Set<string> | 'all';
+  /** With a `proxies` set: also every connection not matched to a registry proxy (made from its node). */
+  unmatched?: boolean;
   types?: Set<TypeUrl>;
   reason: string;
 }

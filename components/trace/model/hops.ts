@@ -3,6 +3,7 @@
 // the walk stopped. Pure; the HopList component only renders it.
 import type { SimulateResponse } from '@/server/api/contract';
 import type { Rejection, SimHop } from '@/server/simulate/types';
+import { gatewayApiRuleOf } from '@/server/model/gatewayapi/provenance';
 
 export interface ClusterShare {
   name: string;
@@ -20,6 +21,8 @@ export interface Hop {
   clusters?: ClusterShare[];
   endpoints?: string[];
   rejected: Rejection[];
+  /** The Gateway API rule a route of a generated VirtualService came from (`HTTPRoute ns/name rule n`). */
+  from?: string;
 }
 
 export interface TraceView {
@@ -77,7 +80,11 @@ export function traceView(r: SimulateResponse): TraceView {
   if (http) {
     add('routeConfig', r.routeConfig);
     if (r.routeConfig !== undefined) add('virtualHost', r.virtualHost);
-    if (r.virtualHost !== undefined) add('route', r.routeIndex !== undefined ? `#${r.routeIndex}${r.route ? ` ${r.route}` : ''}` : r.route);
+    if (r.virtualHost !== undefined) {
+      const rule = gatewayApiRuleOf(r.source?.name, r.route);
+      const from = rule ? `Gateway API route ${rule.namespace}/${rule.name}, rule ${rule.rule}` : undefined;
+      add('route', r.routeIndex !== undefined ? `#${r.routeIndex}${r.route ? ` ${r.route}` : ''}` : r.route, from ? { from } : {});
+    }
   }
   const clusters = clusterShares(r);
   if (clusters.length) {

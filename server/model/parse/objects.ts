@@ -18,6 +18,8 @@ import { unknownFields } from './unknownFields';
 import { isMeshConfigMap, meshConfigMapIssues } from './meshSource';
 import { validateIstioSpec, validateKubeBody } from './validate';
 import type { KubeEndpointSlice, KubePod, KubeService, KubeWorkload } from '../schema/kube';
+import { GATEWAY_API_VERSIONS, gatewayApiSpecIssues, type RawGwObject } from '../gatewayapi/parse';
+import { GATEWAY_API_GROUP, type GatewayApiKind, isGatewayApiKind } from '../gatewayapi/types';
 
 export interface KubeObject<T> {
   kind: string;
@@ -35,6 +37,8 @@ export interface ParsedInputs {
   endpointSlices: KubeObject<KubeEndpointSlice>[];
   workloads: KubeObject<KubeWorkload>[];
   istio: { [K in IstioKind]: IstioConfig<K>[] };
+  /** Gateway API objects (spec not yet checked: ../gatewayapi/parse does that). */
+  gatewayApi: RawGwObject[];
   errors: LoadError[];
 }
 
@@ -46,6 +50,7 @@ export function syntheticTimestamp(index: number): string {
 type Classified =
   | { type: 'istio'; kind: IstioKind }
   | { type: 'kube'; kind: string }
+  | { type: 'gatewayApi'; kind: GatewayApiKind }
   | { type: 'ignored' }
   | { type: 'unknown'; kind: string }
   | { type: 'invalid'; issue: PathIssue };
@@ -68,6 +73,17 @@ function classify(raw: RawObject): Classified {
         },
       };
     return { type: 'istio', kind };
+  }
+  if (group === GATEWAY_API_GROUP && isGatewayApiKind(kind)) {
+    if (!GATEWAY_API_VERSIONS[kind].includes(version))
+      return {
+        type: 'invalid',
+        issue: {
+          path: 'apiVersion',
+          message: `unsupported apiVersion ${raw.apiVersion} for ${kind} (expected ${GATEWAY_API_VERSIONS[kind].join(', ')})`,
+        },
+      };
+    return { type: 'gatewayApi', kind };
   }
   const kubeGroup = KUBE_KINDS[kind];
   if (kubeGroup !== undefined && kubeGroup === group) return { type: 'kube', kind };
@@ -115,9 +131,10 @@ export function validateRaw(raw: RawObject): PathIssue[] {
   if (isMeshConfigMap(raw)) return meshConfigMapIssues(raw);
   const c = classify(raw);
   if (c.type === 'invalid') return [c.issue];
-  if (c.type !== 'istio' && c.type !== 'kube') return [];
+  if (c.type !== 'istio' && c.type !== 'kube' && c.type !== 'gatewayApi') return [];
   const meta = parseMeta(raw, c.kind, 0);
   if (!meta.meta) return meta.issues;
+  if (c.type === 'gatewayApi') return gatewayApiSpecIssues(c.kind, raw.spec);
   return c.type === 'istio' ? validateIstioSpec(c.kind, raw.spec).issues : validateKubeBody(c.kind, raw).issues;
 }
 
@@ -138,6 +155,7 @@ export function parseInputs(inputs: readonly RawInput[]): ParsedInputs {
       WorkloadEntry: [],
       PeerAuthentication: [],
     },
+    gatewayApi: [],
     errors: [],
   };
   const unknown = new Map<string, { count: number; first: RawInput }>();
@@ -166,6 +184,10 @@ export function parseInputs(inputs: readonly RawInput[]): ParsedInputs {
     const { meta, issues } = parseMeta(raw, c.kind, index);
     if (!meta) return fail(c.kind, issues);
     const apiVersion = raw.apiVersion as string;
+    if (c.type === 'gatewayApi') {
+      out.gatewayApi.push({ kind: c.kind, apiVersion, meta, spec: raw.spec, origin: { ...input.origin } });
+      return;
+    }
     fail(c.kind, unknownFields(c.kind, raw), meta.namespace || undefined, 'warning');
     if (c.type === 'istio') {
       const res = validateIstioSpec(c.kind, raw.spec);

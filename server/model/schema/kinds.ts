@@ -83,6 +83,7 @@ export const CLUSTER_SCOPED_KINDS = new Set([
   'StorageClass',
   'APIService',
   'ClusterIssuer',
+  'GatewayClass',
 ]);
 
 export const isIstioKind = (kind: string): kind is IstioKind => (ISTIO_KINDS as readonly string[]).includes(kind);
@@ -98,9 +99,11 @@ export function splitApiVersion(apiVersion: string): { group: string; version: s
  */
 export function objectKey(apiVersion: string, kind: string, namespace: string | undefined, name: string): string {
   const { group, version } = splitApiVersion(apiVersion);
+  // Gateway API objects are served at several versions too (v1 / v1beta1 / v1alpha2 of the same object).
   const v =
     (group === ISTIO_GROUP && ISTIO_VERSIONS.includes(version)) ||
-    (group === ISTIO_SECURITY_GROUP && ISTIO_SECURITY_VERSIONS.includes(version))
+    (group === ISTIO_SECURITY_GROUP && ISTIO_SECURITY_VERSIONS.includes(version)) ||
+    group === 'gateway.networking.k8s.io'
       ? 'v1'
       : version;
   return `${group || 'core'}/${v}/${kind}/${namespace ?? ''}/${name}`;

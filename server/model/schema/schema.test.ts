@@ -295,18 +295,26 @@ describe('kinds and apiVersions', () => {
       },
     ]);
   });
-  it('a Gateway API Gateway is not an Istio Gateway: unknown kind warning, one per kind', () => {
+  it('a Gateway API Gateway is not an Istio Gateway: it is read as a Gateway API object; an unknown Gateway API kind is warned about', () => {
     const gw = (name: string) => ({ object: { apiVersion: 'gateway.networking.k8s.io/v1', kind: 'Gateway', metadata: { name } }, origin });
-    const p = parseInputs([gw('a'), gw('b')]);
+    const udp = { object: { apiVersion: 'gateway.networking.k8s.io/v1alpha2', kind: 'UDPRoute', metadata: { name: 'u' } }, origin };
+    const p = parseInputs([gw('a'), gw('b'), udp]);
     expect(p.istio.Gateway).toEqual([]);
+    expect(p.gatewayApi.map((o) => [o.kind, o.meta.namespace, o.meta.name])).toEqual([
+      ['Gateway', 'default', 'a'],
+      ['Gateway', 'default', 'b'],
+    ]);
     expect(p.errors).toEqual([
-      {
-        severity: 'warning',
-        message: 'unknown kind Gateway.gateway.networking.k8s.io (ignored, 2 objects)',
-        object: 'Gateway a',
-        file: 'x.yaml',
-        doc: 0,
-      },
+      { severity: 'warning', message: 'unknown kind UDPRoute (ignored)', object: 'UDPRoute u', file: 'x.yaml', doc: 0 },
+    ]);
+  });
+  it('a Gateway API kind at a version istiod does not read is a located apiVersion error', () => {
+    const p = parseInputs([
+      { object: { apiVersion: 'gateway.networking.k8s.io/v1alpha2', kind: 'HTTPRoute', metadata: { name: 'r' } }, origin },
+    ]);
+    expect(p.gatewayApi).toEqual([]);
+    expect(p.errors).toMatchObject([
+      { severity: 'error', path: 'apiVersion', message: expect.stringMatching(/unsupported apiVersion .* for HTTPRoute/) },
     ]);
   });
   it('missing metadata.name and a Kubernetes field of the wrong type are located errors', () => {

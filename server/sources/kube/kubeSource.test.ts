@@ -99,15 +99,22 @@ describe('KubeSource: status', () => {
     expect(Object.keys(st?.resources ?? {}).sort()).toEqual([
       'destinationrules.networking.istio.io',
       'endpointslices.discovery.k8s.io',
+      'gatewayclasses.gateway.networking.k8s.io',
+      'gateways.gateway.networking.k8s.io',
       'gateways.networking.istio.io',
+      'grpcroutes.gateway.networking.k8s.io',
+      'httproutes.gateway.networking.k8s.io',
       // the mesh config ConfigMap (istio-system/istio only)
       'istio-system/configmaps',
       'namespaces',
       'peerauthentications.security.istio.io',
       'pods',
+      'referencegrants.gateway.networking.k8s.io',
       'serviceentries.networking.istio.io',
       'services',
       'sidecars.networking.istio.io',
+      'tcproutes.gateway.networking.k8s.io',
+      'tlsroutes.gateway.networking.k8s.io',
       'virtualservices.networking.istio.io',
       'workloadentries.networking.istio.io',
     ]);

@@ -42,6 +42,16 @@ const istioSecurity = (kind: string, plural: string): WatchedResource => ({
   discover: true,
 });
 
+/** Gateway API kinds istiod's Gateway API controller reads (TCPRoute/TLSRoute at v1alpha2). */
+const gatewayApi = (kind: string, plural: string, versions: readonly string[], namespaced = true): WatchedResource => ({
+  group: 'gateway.networking.k8s.io',
+  versions,
+  kind,
+  plural,
+  namespaced,
+  discover: true,
+});
+
 /** Everything the Kubernetes source watches. Secrets are deliberately absent. */
 export const WATCHED_RESOURCES: readonly WatchedResource[] = [
   { group: '', versions: ['v1'], kind: 'Namespace', plural: 'namespaces', namespaced: false, discover: false },
@@ -71,6 +81,13 @@ export const WATCHED_RESOURCES: readonly WatchedResource[] = [
     discover: false,
     only: { namespace: 'istio-system', name: 'istio' },
   },
+  gatewayApi('GatewayClass', 'gatewayclasses', ['v1', 'v1beta1'], false),
+  gatewayApi('Gateway', 'gateways', ['v1', 'v1beta1']),
+  gatewayApi('HTTPRoute', 'httproutes', ['v1', 'v1beta1']),
+  gatewayApi('GRPCRoute', 'grpcroutes', ['v1', 'v1alpha2']),
+  gatewayApi('ReferenceGrant', 'referencegrants', ['v1', 'v1beta1', 'v1alpha2']),
+  gatewayApi('TCPRoute', 'tcproutes', ['v1alpha2']),
+  gatewayApi('TLSRoute', 'tlsroutes', ['v1', 'v1alpha3', 'v1alpha2']),
   istioSecurity('PeerAuthentication', 'peerauthentications'),
 ];
 

@@ -5,6 +5,8 @@
 // - translation: the Envoy resources (out/<proxy>.<type>.json, Envoy's JSON as config_dump prints it), the
 //   route provenance (out/<proxy>.provenance.json) and every located problem, input and translation
 //   (out/<proxy>.errors.json). Cases without `expectErrors` must report no error at all.
+// - Gateway API cases also pin the conversion itself (out/gateway-api.json: the generated Gateways and
+//   VirtualServices, as istiod's conversion goldens *.yaml.golden, and the status, as *.status.yaml.golden).
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import { encodeResource } from '../../envoy/encode';
@@ -13,10 +15,11 @@ import { translateProxy } from '../index';
 import { buildProxyView } from '../view/buildProxyView';
 import { describeView } from '../view/describe';
 import { checkGoldenJson, loadGoldenCase, portableErrors, removeStale } from './goldenCases';
+import { gatewayApiGolden } from './gatewayApiGolden';
 
 const KINDS = ['listeners', 'routes', 'clusters', 'endpoints'] as const;
 const TYPE_OF = { listeners: TYPE.listener, routes: TYPE.route, clusters: TYPE.cluster, endpoints: TYPE.endpoint } as const;
-const TRANSLATION_FILE = /\.(listeners|routes|clusters|endpoints|provenance|errors)\.json$/;
+const TRANSLATION_FILE = /(\.(listeners|routes|clusters|endpoints|provenance|errors)|^gateway-api)\.json$/;
 
 export function viewGolden(name: string): void {
   const c = loadGoldenCase(name);
@@ -54,5 +57,6 @@ export function translationGolden(name: string): void {
       written,
     );
   }
+  if (snap.gatewayApi) checkGoldenJson(join(outDir, 'gateway-api.json'), gatewayApiGolden(snap), written);
   removeStale(outDir, written, (f) => TRANSLATION_FILE.test(f));
 }

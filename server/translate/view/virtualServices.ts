@@ -109,7 +109,10 @@ export function virtualServicesForGateway(
     if (!gatewayNames(vs).includes(gateway)) continue;
     tiers[tierFor(vs, proxyNamespace, options.defaultVirtualServiceExportTo ?? [])].push(vs);
   }
-  const ordered = [...tiers.private, ...tiers.exported, ...tiers.public];
+  // Favor same-namespace Gateway API routes among the public ones: the GAMMA "consumer override".
+  const consumer = (vs: IstioConfig<'VirtualService'>) =>
+    vs.meta.annotations?.['internal.istio.io/route-semantics'] === 'gateway' && vs.meta.namespace === proxyNamespace;
+  const ordered = [...tiers.private, ...tiers.exported, ...tiers.public.filter(consumer), ...tiers.public.filter((vs) => !consumer(vs))];
   const resolve = (vs: IstioConfig<'VirtualService'>) => resolveVirtualService(vs, options.domainSuffix);
   // Root VirtualServices get their delegates merged in (virtualservice_controller.go:mergeVirtualServices).
   const delegates = ordered.some(isRootVirtualService) ? delegateIndex(snapshot.virtualServices) : undefined;

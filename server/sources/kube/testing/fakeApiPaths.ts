@@ -32,6 +32,14 @@ export const DEFAULT_FAKE_RESOURCES: readonly FakeResource[] = [
   istio('ServiceEntry', 'serviceentries'),
   istio('Sidecar', 'sidecars'),
   istio('WorkloadEntry', 'workloadentries'),
+  // The Gateway API CRDs (standard channel + TCPRoute/TLSRoute from the experimental one).
+  { group: 'gateway.networking.k8s.io', versions: ['v1', 'v1beta1'], kind: 'GatewayClass', plural: 'gatewayclasses', namespaced: false },
+  { group: 'gateway.networking.k8s.io', versions: ['v1', 'v1beta1'], kind: 'Gateway', plural: 'gateways', namespaced: true },
+  { group: 'gateway.networking.k8s.io', versions: ['v1', 'v1beta1'], kind: 'HTTPRoute', plural: 'httproutes', namespaced: true },
+  { group: 'gateway.networking.k8s.io', versions: ['v1'], kind: 'GRPCRoute', plural: 'grpcroutes', namespaced: true },
+  { group: 'gateway.networking.k8s.io', versions: ['v1beta1'], kind: 'ReferenceGrant', plural: 'referencegrants', namespaced: true },
+  { group: 'gateway.networking.k8s.io', versions: ['v1alpha2'], kind: 'TCPRoute', plural: 'tcproutes', namespaced: true },
+  { group: 'gateway.networking.k8s.io', versions: ['v1alpha2'], kind: 'TLSRoute', plural: 'tlsroutes', namespaced: true },
   { group: 'security.istio.io', versions: ['v1', 'v1beta1'], kind: 'PeerAuthentication', plural: 'peerauthentications', namespaced: true },
 ];
 

@@ -180,6 +180,7 @@ describe('FakeApiServer: failures, outages, discovery', () => {
     expect(groups.body.groups.map((g: { name: string }) => g.name)).toEqual([
       'discovery.k8s.io',
       'networking.istio.io',
+      'gateway.networking.k8s.io',
       'security.istio.io',
     ]);
     const g = await get(f, '/apis/networking.istio.io');

@@ -15,12 +15,31 @@ import type { ServiceTarget } from '../types';
 import { serverPortKey, type GwServer, type MergedGateway, type ServerPort } from './types';
 import { byteCompare } from '../../../lib/compare';
 
+/** Annotation istiod puts on the Gateways it generates from Gateway API Gateways (model.InternalGatewayServiceAnnotation). */
+export const GATEWAY_SERVICE_ANNOTATION = 'internal.istio.io/gateway-service';
+
 /**
  * The Gateways whose selector selects a router's labels, in creation order
- * (push_context.go:mergeGateways; no selector = every gateway pod).
+ * (push_context.go:mergeGateways; no selector = every gateway pod). A Gateway generated from the Gateway API
+ * instead binds to the proxies that are targets of one of the Services its `internal.istio.io/gateway-service`
+ * annotation names, in the Gateway's namespace.
  */
 export function gatewaysForRouter(snapshot: MeshSnapshot, proxy: ProxyModel): IstioConfig<'Gateway'>[] {
-  return snapshot.gateways.filter((g) => labelsMatch(g.spec?.selector, proxy.labels));
+  return snapshot.gateways.filter((g) => {
+    const svcs = g.meta.annotations?.[GATEWAY_SERVICE_ANNOTATION];
+    if (svcs === undefined) return labelsMatch(g.spec?.selector, proxy.labels);
+    return svcs
+      .split(',')
+      .some((host) =>
+        (snapshot.servicesByHost.get(host) ?? []).some(
+          (s) =>
+            s.namespace === g.meta.namespace &&
+            s.namespace === proxy.namespace &&
+            s.selector !== undefined &&
+            labelsMatch(s.selector, proxy.labels),
+        ),
+      );
+  });
 }
 
 /** kube label that opts a gateway Service out of port translation (model.DisableGatewayPortTranslationLabel). */

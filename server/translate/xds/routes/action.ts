@@ -38,6 +38,8 @@ export function buildRouteAction(
   ctx: RouteContext,
   authority: string,
   problems: Problem[],
+  /** Gateway API routes: an invalid backendRef is an empty destination, routed to UnknownService (not an error). */
+  gatewaySemantics = false,
 ): RouteActionJson | undefined {
   const dests = (Array.isArray(http.route) ? http.route : []).filter((d): d is NonNullable<typeof d> => !!d && typeof d === 'object');
   if (dests.length === 0) {
@@ -99,7 +101,7 @@ export function buildRouteAction(
     action.weightedClusters = { clusters };
   }
   dests.forEach((d, i) => {
-    if (!str(d.destination?.host))
+    if (!str(d.destination?.host) && !gatewaySemantics)
       problems.push({ field: `route[${i}].destination.host`, message: 'destination host is required', severity: 'error' });
   });
 

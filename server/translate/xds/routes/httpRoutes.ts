@@ -16,6 +16,7 @@ import { FAULT_FILTER, translateFault } from './fault';
 import { applyHeaderOps, translateHeadersOperations } from './headers';
 import { isCatchAllRoute, matchApplies, translateRouteMatch } from './match';
 import { translateDirectResponse, translateRedirect } from './redirect';
+import { applyGatewaySemantics, hasGatewaySemantics } from './gatewaySemantics';
 
 export type { RouteContext } from './context';
 
@@ -68,10 +69,11 @@ export function translateRoute(
     if (!d.directResponse) return undefined;
     out.directResponse = d.directResponse;
   } else {
-    const action = buildRouteAction(out, http, ctx, authority, problems);
+    const action = buildRouteAction(out, http, ctx, authority, problems, hasGatewaySemantics(vs));
     if (!action) return undefined;
     out.route = action;
   }
+  if (hasGatewaySemantics(vs)) applyGatewaySemantics(out);
   out.decorator = { operation: routeOperation(out, vs.meta.name, ctx.listenerPort) };
   const perFilter: Record<string, AnyJson> = {};
   if (http.fault) {

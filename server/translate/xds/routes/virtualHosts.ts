@@ -3,6 +3,7 @@
 // model/sidecar.go:computeWildcardHostVirtualServiceIndex).
 import type { RouteJson, VirtualHostJson } from '../../../gen/envoy/config/route/v3/route_components_pb';
 import type { IstioConfig, LoadError, Protocol, ServiceModel } from '../../../model/mesh';
+import { hasGatewaySemantics } from './gatewaySemantics';
 import { domainName, outboundCluster } from '../../names';
 import type { RouteSourceSink } from '../../routeSources';
 import type { ProxyView } from '../../view/types';
@@ -77,8 +78,11 @@ function separateHosts(vs: VS, registry: ReadonlyMap<string, ServiceModel>, inde
   const hosts: string[] = [];
   const services: ServiceModel[] = [];
   const wildcards: string[] = [];
+  const gatewaySemantics = hasGatewaySemantics(vs);
   for (const raw of vsHosts(vs)) {
-    if (isWildcard(raw)) {
+    // Gateway API routes: a wildcard host is never expanded to registry services.
+    if (isWildcard(raw) && gatewaySemantics) hosts.push(raw);
+    else if (isWildcard(raw)) {
       wildcards.push(raw);
       continue;
     }
@@ -145,7 +149,15 @@ export function buildSidecarVirtualHosts(
     const built = buildHttpRoutesForVirtualService(vs, ctx);
     errors.push(...built.errors);
     if (built.routes.length === 0) continue;
-    const { hosts, services } = separateHosts(vs, registry, index);
+    const separated = separateHosts(vs, registry, index);
+    const { hosts } = separated;
+    let { services } = separated;
+    if (hasGatewaySemantics(vs)) {
+      // BuildSidecarVirtualHostWrapper: a Gateway API (GAMMA) route applies only to services of its own namespace,
+      // or to every service for proxies in the route's namespace (a consumer route).
+      services = services.filter((s) => s.namespace === vs.meta.namespace || view.proxy.namespace === vs.meta.namespace);
+      if (services.length === 0) continue;
+    }
     const httpServices = services.filter((s) => s.ports.some((p) => isHttpOrSniffed(p.protocol)));
     if (httpServices.length === 0 && port !== 80) continue;
     wrappers.push({ services: httpServices, hosts, routes: built.routes });

@@ -1,0 +1,126 @@
+// The store → ADS wiring the runtime serves (and bench/pushServer.ts measures): the ADS generator over the
+// store's current snapshot with the shared, memory-bounded resource cache, and every store change turned
+// into a scoped push (istiod's PushRequest with ConfigsUpdated → ProxyNeedsPush):
+// - a config change: the proxies change impact (affected.ts, narrowed by Sidecar imports: sidecarImports.ts)
+//   says may change are re-translated and pushed;
+//   every other proxy's cache entry is carried over to the new version untouched, and it is sent nothing;
+// - an endpoint-only change (EndpointSlice, a pod's IP/readiness) of services that go to EDS: the affected
+//   proxies keep their listeners, routes and clusters; only the moved services' ClusterLoadAssignments are
+//   rebuilt, and only EDS is pushed (services whose endpoints inline into other types get a full push);
+// - clients not matched to a registry proxy (made from their node) are always pushed: impact names registry
+//   proxies only.
+// Each connection is then served as soon as its own resources are ready (the push queue runs them
+// independently; a connection whose resources did not change for a type is sent nothing for it).
+import { TYPE } from '../envoy/typeUrls';
+import { type MeshSnapshot, optionsOf, type TranslateOptions } from '../model/mesh';
+import type { MatchOptions } from '../model/proxyIdentity';
+import { createAdsGenerator } from '../pipeline/adsGenerator';
+import { type CacheAdvance, SharedResourceCache } from '../pipeline/sharedResources';
+import type { Store, StoreChange } from '../sources/store';
+import { AdsServer, type AdsServerOptions, type PushRequest } from '../xds/server';
+import { affectedProxies, parseStoreKey } from './affected';
+import { narrowBySidecarImports } from './sidecarImports';
+
+export interface XdsPlaneOptions {
+  ads?: Partial<Omit<AdsServerOptions, 'generator'>>;
+  match?: MatchOptions;
+  /** The resource cache's bound (bytes; default 128 MiB, MESHSCOPE_TRANSLATION_CACHE_MB). */
+  cacheBytes?: number;
+}
+
+export interface XdsPlane {
+  ads: AdsServer;
+  /** Translated + encoded resources (config_dump, API and ADS share it). */
+  cache: SharedResourceCache;
+  close(): Promise<void>;
+}
+
+/**
+ * The hostnames whose endpoints differ between two snapshots, when `change` only moved endpoints of
+ * services that go to EDS (ClientSideLB); undefined when a full push is needed (a headless, DNS or
+ * passthrough service in a changed namespace inlines endpoints into listeners or clusters).
+ */
+export function movedEndpointHosts(
+  prev: MeshSnapshot,
+  next: MeshSnapshot,
+  change: Pick<StoreChange, 'changed' | 'endpointsOnly'>,
+): Set<string> | undefined {
+  if (!change.endpointsOnly) return undefined;
+  const namespaces = new Set<string>();
+  for (const key of change.changed) {
+    const k = parseStoreKey(key);
+    if (!k) return undefined;
+    namespaces.add(k.namespace);
+  }
+  const hosts = new Set<string>();
+  for (const snap of [prev, next])
+    for (const s of snap.services) {
+      if (!namespaces.has(s.namespace)) continue;
+      if (s.resolution !== 'ClientSideLB') return undefined;
+    }
+  const keys = new Set([...prev.endpoints.keys(), ...next.endpoints.keys()]);
+  for (const k of keys) {
+    const ns = k.slice(0, k.indexOf('/'));
+    if (!namespaces.has(ns)) continue;
+    const a = prev.endpoints.get(k);
+    const b = next.endpoints.get(k);
+    if (a === b) continue;
+    if (JSON.stringify(a ? [...a] : null) !== JSON.stringify(b ? [...b] : null)) hosts.add(k.slice(k.indexOf('/') + 1));
+  }
+  return hosts;
+}
+
+/** What one store change does to the cache and which push it asks for. */
+export function planChange(
+  prev: MeshSnapshot | undefined,
+  next: MeshSnapshot,
+  change: Pick<StoreChange, 'changed' | 'endpointsOnly'>,
+  options: TranslateOptions,
+): { advance: CacheAdvance; push: PushRequest } {
+  const what = change.changed.length === 1 ? change.changed[0] : `${change.changed.length} objects`;
+  if (!prev) return { advance: { all: true, proxies: new Set() }, push: { proxies: 'all', reason: `config changed (${what})` } };
+  const a = affectedProxies(prev, next, change, options);
+  const hosts = movedEndpointHosts(prev, next, change);
+  const named = narrowBySidecarImports(prev, next, change.changed, a.proxies, options);
+  const all = a.all && named.length === a.proxies.length;
+  const proxies = new Set(named);
+  const advance: CacheAdvance = { all, proxies, ...(hosts ? { endpointHosts: hosts } : {}) };
+  const push: PushRequest = all
+    ? { proxies: 'all', reason: `${hosts ? 'endpoints' : 'config'} changed (${what})` }
+    : { proxies, unmatched: true, reason: `${hosts ? 'endpoints' : 'config'} changed (${what})` };
+  if (hosts) push.types = new Set([TYPE.endpoint]);
+  return { advance, push };
+}
+
+const cacheBytesFromEnv = (): number | undefined => {
+  const mb = Number(process.env.MESHSCOPE_TRANSLATION_CACHE_MB);
+  return Number.isFinite(mb) && mb > 0 ? mb * 1024 * 1024 : undefined;
+};
+
+/** `options` undefined: each snapshot's own (its mesh config's) options, as the runtime serves them. */
+export function createXdsPlane(store: Store, options: TranslateOptions | undefined, opts: XdsPlaneOptions = {}): XdsPlane {
+  const cache = new SharedResourceCache(opts.cacheBytes ?? cacheBytesFromEnv());
+  const ads = new AdsServer({ generator: createAdsGenerator(() => store.snapshot(), options, cache, opts.match ?? {}), ...opts.ads });
+  let prev: MeshSnapshot | undefined = store.snapshot();
+  const unwire = store.onChange((next, change) => {
+    const { advance, push } = planChange(prev, next, change, options ?? optionsOf(next));
+    const unchanged = cache.advance(prev?.version ?? -1, next.version, advance);
+    if (unchanged.size > 0 && push.proxies instanceof Set) for (const id of unchanged) push.proxies.delete(id);
+    else if (unchanged.size > 0 && push.proxies === 'all')
+      Object.assign(push, {
+        proxies: new Set([...prev!.proxies, ...next.proxies].map((p) => p.id).filter((id) => !unchanged.has(id))),
+        unmatched: true,
+      });
+    prev = next;
+    // The store's debounce (quiet 100 ms, bounded) is the push debounce: dispatched at once, not debounced twice.
+    ads.pushNow(push);
+  });
+  return {
+    ads,
+    cache,
+    async close() {
+      unwire();
+      await ads.stop();
+    },
+  };
+}

@@ -1,0 +1,82 @@
+// The shared resource cache: bounded by bytes (not by a count), and a translation whose errors name the
+// proxy (e.g. istiod's inbound listener conflict message, listeners/inbound.ts) is never served to another.
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_OPTIONS } from '../model/mesh';
+import { buildSnapshot } from '../model/snapshot';
+import type { RawObject } from '../sources/types';
+import { translateProxy } from '../translate/index';
+import { createSizedCache } from './cache';
+import { resourcesSize, SharedResourceCache } from './sharedResources';
+
+const pod = (name: string, ip: string): RawObject => ({
+  apiVersion: 'v1',
+  kind: 'Pod',
+  metadata: { name, namespace: 'a', labels: { app: 'x' } },
+  spec: { containers: [{ name: 'app', image: 'app', ports: [{ containerPort: 8080 }] }] },
+  status: { phase: 'Running', podIP: ip, podIPs: [{ ip }], conditions: [{ type: 'Ready', status: 'True' }] },
+});
+const service = (name: string, port: string, number: number): RawObject => ({
+  apiVersion: 'v1',
+  kind: 'Service',
+  metadata: { name, namespace: 'a' },
+  spec: { selector: { app: 'x' }, ports: [{ name: port, port: number, targetPort: 8080 }] },
+});
+const snap = (objects: RawObject[]) =>
+  buildSnapshot(
+    objects.map((object, doc) => ({ object, origin: { source: 'demo' as const, file: 'test', doc } })),
+    { version: 1 },
+  );
+
+describe('createSizedCache', () => {
+  it('evicts least recently used entries until the sum of sizes fits; an entry larger than the bound is not kept', () => {
+    const c = createSizedCache<string>(10, (v) => v.length);
+    c.set('a', 'xxxx');
+    c.set('b', 'xxxx');
+    expect(c.get('a')).toBe('xxxx'); // a is now the most recent
+    c.set('c', 'xxxx'); // 12 > 10: b goes
+    expect(c.get('b')).toBeUndefined();
+    expect([c.get('a'), c.get('c')]).toEqual(['xxxx', 'xxxx']);
+    expect(c.total).toBe(8);
+    c.set('huge', 'x'.repeat(11));
+    expect(c.get('huge')).toBeUndefined();
+    expect(c.total).toBe(8);
+  });
+});
+
+describe('SharedResourceCache', () => {
+  it('holds at most its byte bound, whatever the number of proxies', () => {
+    const s = snap([...Array.from({ length: 6 }, (_, i) => pod(`p${i}`, `10.0.0.${i + 1}`)), service('s', 'http', 80)]);
+    const probe = new SharedResourceCache();
+    const one = resourcesSize(probe.resources(s, s.proxies[0]!, DEFAULT_OPTIONS, () => translateProxy(s, s.proxies[0]!, DEFAULT_OPTIONS)));
+    // Distinct inputs per proxy: different labels.
+    const distinct = snap([
+      ...Array.from({ length: 6 }, (_, i) => ({
+        ...pod(`p${i}`, `10.0.0.${i + 1}`),
+        metadata: { name: `p${i}`, namespace: 'a', labels: { app: 'x', n: `${i}` } },
+      })),
+      service('s', 'http', 80),
+    ]);
+    const cache = new SharedResourceCache(Math.floor(one * 2.5));
+    for (const p of distinct.proxies) cache.resources(distinct, p, DEFAULT_OPTIONS, () => translateProxy(distinct, p, DEFAULT_OPTIONS));
+    expect(cache.stats().translations).toBe(6);
+    expect(cache.size).toBe(2);
+    expect(cache.stats().bytes).toBeLessThanOrEqual(cache.stats().maxBytes);
+    // The bookkeeping of evicted entries goes with them at the next snapshot (no growth over time).
+    cache.advance(1, 2, { all: false, proxies: new Set() });
+    expect(cache.stats().tracked).toBe(cache.size);
+  });
+
+  it('a translation whose errors name the proxy is kept per proxy: each gets its own message', () => {
+    // Two services on target port 8080 with different protocols: the inbound listener conflict names the proxy.
+    const s = snap([pod('p0', '10.0.0.1'), pod('p1', '10.0.0.2'), service('web', 'http', 80), service('raw', 'tcp', 81)]);
+    const cache = new SharedResourceCache();
+    for (const id of ['p0.a', 'p1.a']) {
+      const p = s.proxiesById.get(id)!;
+      const r = cache.resources(s, p, DEFAULT_OPTIONS, () => translateProxy(s, p, DEFAULT_OPTIONS));
+      const own = translateProxy(s, p, DEFAULT_OPTIONS).errors;
+      expect(own.some((e) => JSON.stringify(e).includes(id))).toBe(true);
+      expect(r.errors).toEqual(own);
+    }
+    expect(cache.stats().translations).toBe(2);
+  });
+});

@@ -1,0 +1,250 @@
+// Translation sharing: proxies whose translation inputs are equal share one translation and one set of
+// encoded bytes (istiod gets the same effect from its per-SidecarScope caches). The key is exactly the
+// translator's explicit inputs — the snapshot version, the options and translate/proxyInputs.ts (extend
+// THAT file when the translator reads something new about a proxy). The cache is bounded by an estimate of
+// the memory it holds, and the push plane (impact/xdsPlane.ts) carries entries over to the next snapshot
+// version when no proxy using them can be affected by the change, marking their endpoints stale when an
+// endpoint-only change reaches them (then only the ClusterLoadAssignments of the moved services are rebuilt).
+import type { EncodedResource } from '../envoy/encode';
+import { byteCompare } from '../lib/compare';
+import type { MeshSnapshot, ProxyModel, TranslateOptions } from '../model/mesh';
+import { translateEndpoints } from '../translate/endpointsOnly';
+import { parseClusterName } from '../translate/names';
+import { proxyInputsKey } from '../translate/proxyInputs';
+import type { ResourceTable } from '../translate/types';
+import { type BoundedCache, createSizedCache, type SizedCache } from './cache';
+import { type EncodeMemo, encodeTable, translateSafely } from './encodeTable';
+import type { ProxyResources } from './types';
+
+/** Estimated bytes an entry holds: its encoded bytes and their JSON (about 4× the bytes), plus a little. */
+export function resourcesSize(r: ProxyResources): number {
+  let n = 1024;
+  for (const list of [r.listeners, r.routes, r.clusters, r.endpoints]) for (const e of list) n += 5 * e.bytes.length + 200;
+  return n;
+}
+
+/** `version \0 options \0 inputs`: a hit is valid by construction. */
+export function sharedResourceKey(snapshot: MeshSnapshot, proxy: ProxyModel, options: TranslateOptions): string {
+  return `${snapshot.version}\u0000${JSON.stringify(options)}\u0000${proxyInputsKey(snapshot, proxy, options)}`;
+}
+
+const versionOf = (key: string): number => Number(key.slice(0, key.indexOf('\u0000')));
+const withVersion = (key: string, version: number): string => `${version}${key.slice(key.indexOf('\u0000'))}`;
+
+/** What a change did to the snapshot, for SharedResourceCache.advance. */
+export interface CacheAdvance {
+  /** Every proxy may be affected. */
+  all: boolean;
+  /** Proxies that may be affected (ids of either snapshot). */
+  proxies: ReadonlySet<string>;
+  /** An endpoint-only change: the hostnames whose endpoints moved (affected entries keep all but those CLAs). */
+  endpointHosts?: ReadonlySet<string>;
+}
+
+/**
+ * The runtime's cache of translated + encoded resources (a BoundedCache, so config_dump, the API and ADS
+ * share it): memory-bounded, keyed by inputs, with the proxies using each entry recorded for `advance`.
+ */
+export class SharedResourceCache implements BoundedCache<ProxyResources> {
+  private readonly entries: SizedCache<ProxyResources>;
+  /** key → registry proxies that were served it (only those can be vouched for by change impact). */
+  private readonly users = new Map<string, Set<string>>();
+  /** Keys whose translation named the proxy (errors): stored per proxy, never shared. */
+  private readonly perProxy = new Set<string>();
+  /** key → hostnames whose CLAs are stale (endpoint-only change since it was built). */
+  private readonly stale = new Map<string, Set<string>>();
+  private readonly keys = new WeakMap<MeshSnapshot, Map<string, string>>();
+  private translations = 0;
+  private refreshes = 0;
+  private shares = 0;
+
+  constructor(maxBytes = 128 * 1024 * 1024) {
+    this.entries = createSizedCache<ProxyResources>(maxBytes, resourcesSize);
+  }
+
+  /** An entry by key (undefined while its endpoints are stale: `resources` refreshes them). */
+  get(key: string): ProxyResources | undefined {
+    return this.stale.has(key) ? undefined : this.entries.get(key);
+  }
+  set(key: string, value: ProxyResources): void {
+    this.entries.set(key, value);
+  }
+  get size(): number {
+    return this.entries.size;
+  }
+  clear(): void {
+    this.entries.clear();
+    this.users.clear();
+    this.perProxy.clear();
+    this.stale.clear();
+  }
+  stats() {
+    return {
+      entries: this.entries.size,
+      bytes: this.entries.total,
+      maxBytes: this.entries.max,
+      translations: this.translations,
+      endpointRefreshes: this.refreshes,
+      shared: this.shares,
+      /** Keys with recorded users (bookkeeping: never more than the entries after an advance). */
+      tracked: this.users.size,
+    };
+  }
+
+  /** The key of `proxy` in `snapshot` (memoised per snapshot: generating is per push, keys per snapshot). */
+  keyOf(snapshot: MeshSnapshot, proxy: ProxyModel, options: TranslateOptions): string {
+    const registry = snapshot.proxiesById.get(proxy.id) === proxy;
+    if (!registry) return `node\u0000${sharedResourceKey(snapshot, proxy, options)}\u0000${JSON.stringify(proxy)}`;
+    let m = this.keys.get(snapshot);
+    if (!m) this.keys.set(snapshot, (m = new Map()));
+    const memo = `${proxy.id}\u0000${JSON.stringify(options)}`;
+    let k = m.get(memo);
+    if (k === undefined) m.set(memo, (k = sharedResourceKey(snapshot, proxy, options)));
+    return k;
+  }
+
+  /**
+   * The resources of `proxy`: a shared entry (endpoints refreshed if stale), else `build()` encoded and kept.
+   * The result's `proxy` is always the caller's.
+   */
+  resources(
+    snapshot: MeshSnapshot,
+    proxy: ProxyModel,
+    options: TranslateOptions,
+    build: () => ResourceTable,
+    memo?: EncodeMemo,
+  ): ProxyResources {
+    const base = this.keyOf(snapshot, proxy, options);
+    const key = this.perProxy.has(base) ? `${base}\u0000${proxy.id}` : base;
+    const registry = !base.startsWith('node\u0000');
+    let r = this.entries.get(key);
+    if (r) {
+      const hosts = this.stale.get(key);
+      if (hosts) {
+        this.stale.delete(key);
+        r = this.refreshEndpoints(snapshot, proxy, options, r, hosts, memo);
+        if (r) this.entries.set(key, r);
+        else this.entries.delete(key);
+      }
+    }
+    if (r) {
+      if (r.proxy !== proxy) this.shares++;
+    } else {
+      this.translations++;
+      r = encodeTable(proxy, snapshot.version, translateSafely(proxy, build), memo);
+      if (key === base && namesProxy(r, proxy)) {
+        // The output locates errors with this proxy's id: another proxy's output would say its own.
+        this.perProxy.add(base);
+        const own = `${base}\u0000${proxy.id}`;
+        this.entries.set(own, r);
+        if (registry) this.addUser(own, proxy.id);
+        return r;
+      }
+      this.entries.set(key, r);
+    }
+    if (registry) this.addUser(key, proxy.id);
+    return r.proxy === proxy ? r : { ...r, proxy };
+  }
+
+  /** An entry without translating (the proxy list's counts). */
+  peek(snapshot: MeshSnapshot, proxy: ProxyModel, options: TranslateOptions): ProxyResources | undefined {
+    const base = this.keyOf(snapshot, proxy, options);
+    const key = this.perProxy.has(base) ? `${base}\u0000${proxy.id}` : base;
+    return this.stale.has(key) ? undefined : this.entries.get(key);
+  }
+
+  /**
+   * A new snapshot version replaced `from` (the push plane calls this on every store change): entries of
+   * `from` none of whose proxies the change may affect are carried over to `to` as they are; affected ones
+   * are dropped, or, for an endpoint-only change, carried with their moved services' CLAs marked stale.
+   * Entries nobody in the registry used (node-made proxies, gRPC) and older versions are dropped.
+   * Returns the affected proxies it can vouch for as unchanged (an endpoint-only change of services they
+   * have no CLA for): they need no push.
+   */
+  advance(from: number, to: number, change: CacheAdvance): Set<string> {
+    const carried: Array<[string, ProxyResources, Set<string>]> = [];
+    const unchanged = new Set<string>();
+    const hosts = change.endpointHosts;
+    const hasMoved = (r: ProxyResources) => !!hosts && r.endpoints.some((e) => hosts.has(parseClusterName(e.name)?.hostname ?? ''));
+    for (const [key, value] of [...this.entries.entries()]) {
+      const v = versionOf(key);
+      if (v === to) continue;
+      const users = this.users.get(key);
+      const wasStale = this.stale.get(key);
+      this.drop(key);
+      if (v !== from || !users || users.size === 0) continue;
+      let hit = change.all || [...users].some((id) => change.proxies.has(id));
+      if (hit && hosts && !hasMoved(value) && !wasStale) {
+        // An endpoint-only change of services this proxy has no CLA for: nothing of it changes.
+        hit = false;
+        for (const id of users) unchanged.add(id);
+      }
+      if (hit && !hosts) continue;
+      const next = withVersion(key, to);
+      carried.push([next, value, users]);
+      if (hit || wasStale) this.stale.set(next, new Set([...(wasStale ?? []), ...(hit ? (hosts ?? []) : [])]));
+    }
+    for (const key of [...this.perProxy]) {
+      this.perProxy.delete(key);
+      if (versionOf(key) === from) this.perProxy.add(withVersion(key, to));
+    }
+    for (const [key, value, users] of carried) {
+      this.entries.set(key, value);
+      this.users.set(key, users);
+    }
+    // Entries the byte bound evicted leave their bookkeeping behind: drop it with them.
+    for (const key of [...this.users.keys()]) if (!this.entries.has(key)) this.users.delete(key);
+    for (const key of [...this.stale.keys()]) if (!this.entries.has(key)) this.stale.delete(key);
+    return unchanged;
+  }
+
+  private drop(key: string): void {
+    this.entries.delete(key);
+    this.users.delete(key);
+    this.stale.delete(key);
+  }
+
+  private addUser(key: string, id: string): void {
+    let u = this.users.get(key);
+    if (!u) this.users.set(key, (u = new Set()));
+    u.add(id);
+  }
+
+  /** Rebuilds the CLAs of the clusters of `hosts` (an endpoint-only change), keeping every other resource. */
+  private refreshEndpoints(
+    snapshot: MeshSnapshot,
+    proxy: ProxyModel,
+    options: TranslateOptions,
+    r: ProxyResources,
+    hosts: ReadonlySet<string>,
+    memo?: EncodeMemo,
+  ): ProxyResources | undefined {
+    this.refreshes++;
+    const names = r.endpoints.map((e) => e.name).filter((n) => hosts.has(parseClusterName(n)?.hostname ?? ''));
+    if (names.length === 0) return { ...r, version: snapshot.version };
+    let fresh: EncodedResource[];
+    try {
+      const table = translateEndpoints(snapshot, proxy, options, names);
+      fresh = encodeTable(
+        proxy,
+        snapshot.version,
+        { listeners: [], routes: [], clusters: [], endpoints: table, errors: [], provenance: [] },
+        memo,
+      ).endpoints;
+    } catch {
+      return undefined; // the caller translates the proxy in full (translateSafely reports the failure)
+    }
+    const byName = new Map(r.endpoints.map((e) => [e.name, e]));
+    for (const e of fresh) byName.set(e.name, e);
+    const endpoints = [...byName.values()].sort((a, b) => byteCompare(a.name, b.name));
+    return { ...r, version: snapshot.version, endpoints };
+  }
+}
+
+/** Whether a translation's errors or provenance mention the proxy's id (then it is not shared). */
+function namesProxy(r: ProxyResources, proxy: ProxyModel): boolean {
+  if (r.errors.length === 0) return false;
+  return JSON.stringify(r.errors).includes(proxy.id);
+}
+
+export const isSharedCache = (c: BoundedCache<ProxyResources> | undefined): c is SharedResourceCache => c instanceof SharedResourceCache;
