@@ -30,6 +30,7 @@ import { Store } from './sources/store';
 import type { AdsServer, AdsServerOptions, ConnectionStatus } from './xds/server';
 import type { AdsLimits } from './xds/limits';
 import type { Source, SourceSink, SourceStatus } from './sources/types';
+import { inputFileReader } from './sources/file/lines';
 
 export interface MeshscopeRuntime {
   readonly config: RuntimeConfig;
@@ -254,6 +255,7 @@ function createRuntime(config: RuntimeConfig, configError?: string, overrides: A
       sync,
       xds,
       now: new Date().toISOString(),
+      readText: inputFileReader(() => store.inputs()),
     }),
     subscribe(listener) {
       if (!lastSnapshot) lastSnapshot = store.snapshot();

@@ -4,7 +4,7 @@ import type { ReactNode } from 'react';
 import { levelOf, type Problem } from '@/server/model/problem';
 
 /** A column: its header is its name. `level` is Istio's spelling of the severity (Error, Warning, Info). */
-export type ProblemColumn = 'severity' | 'level' | 'code' | 'file' | 'doc' | 'object' | 'path' | 'message';
+export type ProblemColumn = 'severity' | 'level' | 'code' | 'file' | 'doc' | 'line' | 'object' | 'path' | 'message';
 
 const MONO: ReadonlySet<ProblemColumn> = new Set(['code', 'file', 'object', 'path']);
 
@@ -21,17 +21,21 @@ function cell(p: Problem, c: ProblemColumn): string | number {
   }
 }
 
-/** A row's class (severity; `stale` when the object's last good version is served) and data attributes. */
+/**
+ * A row's class (severity; `stale` when the object's last good version is served; `not-translated` for an Istio
+ * object that fails validation, kept for analysis only) and data attributes.
+ */
 function rowAttributes(p: Problem) {
   return {
-    className: `${p.severity === 'error' ? 'error' : 'warning'}${p.staleSince ? ' stale' : ''}`,
+    className: `${p.severity === 'error' ? 'error' : 'warning'}${p.staleSince ? ' stale' : ''}${p.notTranslated ? ' not-translated' : ''}`,
     'data-code': p.code,
     'data-stale-since': p.staleSince,
+    'data-not-translated': p.notTranslated ? 'true' : undefined,
   };
 }
 
-/** Input errors and translation problems: where each one is (file, document, object, field path). */
-export const LOCATED_COLUMNS: readonly ProblemColumn[] = ['severity', 'file', 'doc', 'object', 'path', 'message'];
+/** Input errors and translation problems: where each one is (file, document, line, object, field path). */
+export const LOCATED_COLUMNS: readonly ProblemColumn[] = ['severity', 'file', 'doc', 'line', 'object', 'path', 'message'];
 /** Analyzer findings: Istio's level and code, the object and field path. */
 export const FINDING_COLUMNS: readonly ProblemColumn[] = ['level', 'code', 'object', 'path', 'message'];
 

@@ -10,6 +10,7 @@ const loadError: Problem = {
   message: 'weight must be in 0..100',
   file: 'mesh/vs.yaml',
   doc: 2,
+  line: 14,
   object: 'VirtualService shop/cart',
   path: 'spec.http[0].route[0].weight',
 };
@@ -26,8 +27,8 @@ describe('ProblemsTable', () => {
     const html = renderToStaticMarkup(<ProblemsTable problems={[loadError]} caption="Input errors" />);
     expect(html).toContain('data-testid="errors-table"');
     expect(html).toContain('<caption>Input errors (1)</caption>');
-    for (const h of ['severity', 'file', 'doc', 'object', 'path', 'message']) expect(html).toContain(`<th>${h}</th>`);
-    expect(html).toContain('<tr class="error"><td>error</td><td class="mono">mesh/vs.yaml</td><td>2</td>');
+    for (const h of ['severity', 'file', 'doc', 'line', 'object', 'path', 'message']) expect(html).toContain(`<th>${h}</th>`);
+    expect(html).toContain('<tr class="error"><td>error</td><td class="mono">mesh/vs.yaml</td><td>2</td><td>14</td>');
     expect(html).not.toContain('data-code');
   });
 
@@ -58,5 +59,19 @@ describe('ProblemsTable', () => {
     expect(html).toContain('<tr class="warning stale" data-stale-since="2026-11-23T23:00:00.000Z">');
     expect(html).toContain('stale: last good from 2026-11-23T23:00:00.000Z');
     expect(html).toContain('<tr class="error"><td>error</td>');
+  });
+
+  it('marks the note of an Istio object that is not translated (fails validation; analyzed only)', () => {
+    const note: Problem = {
+      severity: 'warning',
+      notTranslated: true,
+      message: 'not translated: fails Istio validation (1 error)',
+      file: 'mesh/vs.yaml',
+      doc: 2,
+      object: 'VirtualService shop/cart',
+    };
+    const html = renderToStaticMarkup(<ProblemsTable problems={[note]} caption="Input errors" />);
+    expect(html).toContain('<tr class="warning not-translated" data-not-translated="true">');
+    expect(html).toContain('not translated: fails Istio validation (1 error)');
   });
 });

@@ -1,7 +1,7 @@
 // Bad input in the UI: a file with a YAML syntax error, a VirtualService with a field of the wrong type
 // and an unknown kind are written into the served directory. The open overview lists each with its
-// location (file, document, object, field path) without a reload, the rest of the mesh keeps
-// translating, and removing the file clears the errors again.
+// location (file, document, line, object, field path) without a reload, the VirtualService is marked "not
+// translated", the rest of the mesh keeps translating, and removing the file clears the errors again.
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
@@ -42,10 +42,13 @@ test('located input errors appear live, the rest keeps translating, and clear wh
     writeFileSync(BAD, BAD_YAML);
     const table = page.getByTestId('errors-table');
     await expect(table).toBeVisible({ timeout: 15_000 });
-    const wrongType = table.locator('tr', { hasText: 'VirtualService default/reviews-broken' });
+    const broken = table.locator('tr', { hasText: 'VirtualService default/reviews-broken' });
+    const wrongType = broken.filter({ hasText: 'spec.http[0].route[0].weight' });
     await expect(wrongType).toContainText('zz-bad-input.yaml');
-    await expect(wrongType).toContainText('spec.http[0].route[0].weight');
     await expect(wrongType.locator('td').nth(2)).toHaveText('0');
+    await expect(wrongType.locator('td').nth(3)).toHaveText('11'); // line of `weight:` in the file
+    // Its one "not translated" note says why no proxy gets config from it.
+    await expect(broken.and(page.locator('tr.not-translated'))).toContainText('not translated: cannot be read');
     await expect(table.locator('tr', { hasText: 'FrobnicatorPolicy default/frob' })).toContainText('unknown kind FrobnicatorPolicy');
     const syntax = table.locator('tr', { hasText: 'YAML syntax error' });
     await expect(syntax.locator('td').nth(2)).toHaveText('2');

@@ -29,7 +29,7 @@ describe('meshscope analyze', () => {
         message: 'Referenced host+subset in destinationrule not found: "reviews+v3"',
         object: 'VirtualService default/reviews',
         path: 'spec.http[0].route[0].destination.subset',
-        origin: { source: 'file', file: vsV3, doc: 0 },
+        origin: { source: 'file', file: vsV3, doc: 0, line: 12 }, // line 12: `subset: v3` in Istio's file
       },
     ]);
   });
@@ -41,7 +41,7 @@ describe('meshscope analyze', () => {
     expect(lines[0]).toMatch(/^LEVEL\s+CODE\s+OBJECT\s+PATH\s+ORIGIN\s+MESSAGE$/);
     expect(lines).toHaveLength(2);
     expect(lines[1]).toMatch(
-      /^Error\s+IST0101\s+VirtualService default\/reviews\s+spec\.http\[0\]\.route\[0\]\.destination\.subset\s+\S+virtual-service-reviews-v3\.yaml:0\s+Referenced host\+subset/,
+      /^Error\s+IST0101\s+VirtualService default\/reviews\s+spec\.http\[0\]\.route\[0\]\.destination\.subset\s+\S+virtual-service-reviews-v3\.yaml:0 \(line 12\)\s+Referenced host\+subset/,
     );
   });
 

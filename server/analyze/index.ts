@@ -14,6 +14,9 @@ import { unreachableRulesAnalyzer } from './unreachableRules';
 import { destinationHostAnalyzer } from './vsDestinationHosts';
 import { destinationRuleAnalyzer } from './vsDestinationRules';
 import { gatewayAnalyzer } from './vsGateways';
+import { analysisView } from './view';
+import { sidecarSelectorAnalyzer } from './sidecarSelectors';
+import { conflictingGatewayAnalyzer } from './conflictingGateways';
 import { byteCompare as cmp } from '../lib/compare';
 
 export type { Analyzer, AnalyzeContext, AnalyzerMeta, Finding, Level } from './types';
@@ -29,6 +32,8 @@ export const ANALYZERS: readonly Analyzer[] = [
   subsetSelectPodAnalyzer,
   ingressGatewayPortAnalyzer,
   caCertificateAnalyzer,
+  sidecarSelectorAnalyzer,
+  conflictingGatewayAnalyzer,
   gatewayApiConditionAnalyzer,
   mtlsConflictAnalyzer,
 ];
@@ -59,7 +64,13 @@ export function compareFindings(a: Finding, b: Finding): number {
   );
 }
 
-export function analyze(snapshot: MeshSnapshot, opts: AnalyzeOptions = {}): AnalyzeResult {
+export function analyze(input: MeshSnapshot, opts: AnalyzeOptions = {}): AnalyzeResult {
+  let snapshot = input;
+  try {
+    snapshot = analysisView(input);
+  } catch {
+    // A malformed snapshot (never built by buildSnapshot): analyze what it holds; analyzers report their own failures.
+  }
   const ctx = { options: opts.options ?? optionsOf(snapshot) };
   const selected = ANALYZERS.filter(
     (a) => (!opts.only || opts.only.includes(a.meta.name)) && !(opts.skipLoadErrors && a === loadErrorAnalyzer),

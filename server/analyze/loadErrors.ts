@@ -26,5 +26,7 @@ export const loadErrorAnalyzer: Analyzer = {
     description: 'Reports the located schema and load errors of the inputs',
     inputs: ['*'],
   },
-  analyze: (s) => s.errors.map(loadErrorFinding),
+  // The "not translated" note is meshscope's, not a schema message: Istio has no code for it (the IST0106 errors
+  // beside it are the findings).
+  analyze: (s) => s.errors.filter((e) => !e.notTranslated).map(loadErrorFinding),
 };

@@ -22,6 +22,18 @@ export const MESSAGES = {
     'Error',
     'The VirtualServices %s associated with mesh gateway define the same host %s which can lead to undefined behavior. This can be fixed by merging the conflicting VirtualServices into a single resource.',
   ),
+  ConflictingSidecarWorkloadSelectors: m(
+    'IST0110',
+    'ConflictingSidecarWorkloadSelectors',
+    'Error',
+    'The Sidecars %v in namespace %q select the same workload pod %q, which can lead to undefined behavior.',
+  ),
+  MultipleSidecarsWithoutWorkloadSelectors: m(
+    'IST0111',
+    'MultipleSidecarsWithoutWorkloadSelectors',
+    'Error',
+    'The Sidecars %v in namespace %q have no workload selector, which can lead to undefined behavior.',
+  ),
   VirtualServiceDestinationPortSelectorRequired: m(
     'IST0112',
     'VirtualServiceDestinationPortSelectorRequired',
@@ -60,12 +72,20 @@ export const MESSAGES = {
     'one or more host %v defined in VirtualService %s not found in Gateway %s.',
   ),
   SchemaWarning: m('IST0133', 'SchemaWarning', 'Warning', 'Schema validation warning: %v'),
+  IngressRouteRulesNotAffected: m(
+    'IST0140',
+    'IngressRouteRulesNotAffected',
+    'Warning',
+    'Subset in virtual service %s has no effect on ingress gateway %s requests',
+  ),
+  ConflictingGateways: m('IST0145', 'ConflictingGateways', 'Error', 'Conflict with gateways %s (workload selector %s, port %s, hosts %v).'),
   GatewayPortNotDefinedOnService: m(
     'IST0162',
     'GatewayPortNotDefinedOnService',
     'Warning',
     'The gateway is listening on a target port (port %d) that is not defined in the Service associated with its workload instances (Pod selector %s). If you need to access the gateway port through the gateway Service, it will not be available.',
   ),
+  IneffectivePolicy: m('IST0167', 'IneffectivePolicy', 'Warning', 'The policy has no impact: %s.'),
   NegativeConditionStatus: m(
     'IST0171',
     'NegativeConditionStatus',

@@ -1,5 +1,5 @@
-// IST0101 (host / mirror host / host:port) and IST0112 — Istio's virtualservice.DestinationHostAnalyzer
-// (analyzers/virtualservice/destinationhosts.go: analyzeVirtualService, checkServiceEntryPorts).
+// IST0101 (host / mirror host / host:port), IST0112 and IST0140 — Istio's virtualservice.DestinationHostAnalyzer
+// (analyzers/virtualservice/destinationhosts.go: analyzeVirtualService, checkServiceEntryPorts, analyzeSubset).
 import { buildHostMap, lookupHost, type HostEntry } from './hosts';
 import { mirrorDestinations, routeDestinations, type LocatedDestination } from './destinations';
 import { report } from './messages';
@@ -17,6 +17,42 @@ function checkPorts(vs: IstioConfig<'VirtualService'>, d: LocatedDestination, sv
   }
   if (!svc.ports.includes(port))
     out.push(report('ReferencedResourceNotFound', vs, `${d.path}.port.number`, 'host:port', `${host}:${port}`));
+}
+
+/**
+ * destinationhosts.go analyzeSubset / initVirtualServiceDestinations, IST0140: a VirtualService bound to gateways
+ * routes to a host without a subset, while another VirtualService for that very host (a host it lists, written the
+ * same) splits it by subset — that subset rule never applies to the gateway's requests (the gateway routes
+ * straight to the host's cluster). Hosts compare as written, as Istio's analyzer does.
+ */
+function ingressSubsetIgnored(vss: readonly IstioConfig<'VirtualService'>[], out: Problem[]): void {
+  const withSubsets: [name: string, hosts: Set<string>][] = [];
+  for (const vs of vss) {
+    const hosts = new Set<string>();
+    for (const r of vs.spec.http ?? [])
+      for (const d of r.route ?? [])
+        if (d.destination?.subset && (vs.spec.hosts ?? []).includes(d.destination.host)) hosts.add(d.destination.host);
+    if (hosts.size > 0) withSubsets.push([`${vs.meta.namespace}/${vs.meta.name}`, hosts]);
+  }
+  for (const vs of vss) {
+    if ((vs.spec.gateways ?? []).length === 0) continue;
+    (vs.spec.http ?? []).forEach((r, i) =>
+      (r.route ?? []).forEach((d, j) => {
+        if (d.destination?.subset) return;
+        for (const [name, hosts] of withSubsets)
+          if (hosts.has(d.destination?.host ?? ''))
+            out.push(
+              report(
+                'IngressRouteRulesNotAffected',
+                vs,
+                `spec.http[${i}].route[${j}].destination.host`,
+                name,
+                `${vs.meta.namespace}/${vs.meta.name}`,
+              ),
+            );
+      }),
+    );
+  }
 }
 
 export const destinationHostAnalyzer: Analyzer = {
@@ -43,6 +79,7 @@ export const destinationHostAnalyzer: Analyzer = {
         }
       }
     }
+    ingressSubsetIgnored(s.virtualServices, out);
     return out;
   },
 };

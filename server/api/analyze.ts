@@ -1,5 +1,6 @@
 // GET /api/analyze: the findings of `meshscope analyze` for the runtime's current snapshot.
 import { analyze, type Finding, type Level } from '../analyze/index';
+import { findingsWithLines } from '../sources/file/lines';
 import { ok, type ApiContext, type ApiResult } from './types';
 
 export interface AnalyzeResponse {
@@ -9,7 +10,8 @@ export interface AnalyzeResponse {
 }
 
 export function analyzeMesh(ctx: ApiContext): ApiResult<AnalyzeResponse> {
-  const { findings } = analyze(ctx.snapshot, { options: ctx.options });
+  const all = analyze(ctx.snapshot, { options: ctx.options }).findings;
+  const findings = ctx.readText ? findingsWithLines(all, ctx.readText) : all;
   const counts: Record<Level, number> = { Error: 0, Warning: 0, Info: 0 };
   for (const f of findings) counts[f.level]++;
   return ok({ version: ctx.snapshot.version, findings, counts });

@@ -3,6 +3,7 @@
 import type { SourceStatus } from '../model/inputs';
 import type { IstioConfig, LoadError, MeshSnapshot, Resolution, ServiceModel } from '../model/mesh';
 import { ok, type ApiContext, type ApiResult, type SyncStatus, type XdsState } from './types';
+import { addLines } from '../sources/file/lines';
 
 /** pilot/pkg/model/service.go Resolution is an iota enum, serialized as a number. */
 const RESOLUTION: Record<Resolution, number> = { ClientSideLB: 0, DNS: 1, Passthrough: 2, DNSRoundRobin: 3, Alias: 4 };
@@ -83,7 +84,8 @@ export interface ErrorsResponse {
 }
 
 export function inputErrors(ctx: ApiContext): ApiResult<ErrorsResponse> {
-  return ok({ version: ctx.snapshot.version, errors: ctx.snapshot.errors, sources: ctx.statuses ?? [], xds: ctx.xds ?? { state: 'off' } });
+  const errors = ctx.readText ? addLines(ctx.snapshot.errors, ctx.readText) : ctx.snapshot.errors;
+  return ok({ version: ctx.snapshot.version, errors, sources: ctx.statuses ?? [], xds: ctx.xds ?? { state: 'off' } });
 }
 
 /**

@@ -6,6 +6,7 @@ import type { SourceStatus } from '../model/inputs';
 import type { BaseParts } from '../sandbox/translateParts';
 import type { RawInput } from '../sources/types';
 import type { SyncStatus } from '../xds/types';
+import type { ReadText } from '../sources/file/lines';
 
 export type { SyncStatus } from '../xds/types';
 
@@ -26,6 +27,8 @@ export interface ApiContext {
   sandboxParts?: BaseParts;
   /** RFC 3339 "now", when the caller has a clock (handlers themselves never read one). */
   now?: string;
+  /** Reads an input file's text again, to locate problems at their line (file sources only). */
+  readText?: ReadText;
 }
 
 export interface ApiResult<T = unknown> {

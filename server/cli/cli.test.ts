@@ -57,13 +57,16 @@ describe('meshscope CLI', () => {
     expect(bad.stderr).toContain('ghost.shop');
   });
 
-  it('usage errors exit 2; the demo mesh analyzes clean', () => {
+  it('usage errors exit 2; the demo mesh analyzes without errors', () => {
     expect(cli(['proxies']).status).toBe(2);
     expect(cli(['proxies', '--config', demo, '-o', 'yaml']).stderr).toMatch(/json\|table/);
     expect(cli(['frobnicate']).status).toBe(2);
     const a = cli(['analyze', '--config', demo]);
     expect(a.status).toBe(0);
-    expect(a.stdout).toContain('No validation issues found.');
+    // Its one finding is the Warning istioctl gives too (destinationhosts.go analyzeSubset, IST0140): the storefront
+    // gateway routes to products without a subset, so catalog/products' subset split does not apply to its requests.
+    expect(a.stdout.trim().split('\n').slice(1)).toEqual([expect.stringMatching(/^Warning\s+IST0140\s+VirtualService shop\/storefront\s/)]);
+    expect(a.stdout).toContain('Subset in virtual service catalog/products has no effect on ingress gateway shop/storefront requests');
   });
 
   it('simulate validates its flags before loading anything', () => {

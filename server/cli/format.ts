@@ -1,10 +1,11 @@
-// Text formatting for the CLI: located errors (`file:doc: Kind ns/name: path: message`) and tables.
+// Text formatting for the CLI: located errors (`file:doc (line N): Kind ns/name: path: message`) and tables.
 import type { LoadError } from '../model/mesh';
 import { byteCompare } from '../lib/compare';
 
 export function formatError(e: LoadError): string {
   const parts: string[] = [];
-  if (e.file !== undefined) parts.push(e.doc !== undefined ? `${e.file}:${e.doc}` : e.file);
+  if (e.file !== undefined)
+    parts.push((e.doc !== undefined ? `${e.file}:${e.doc}` : e.file) + (e.line !== undefined ? ` (line ${e.line})` : ''));
   if (e.object) parts.push(e.object);
   if (e.path) parts.push(e.path);
   const prefix = e.severity === 'warning' ? 'warning: ' : '';

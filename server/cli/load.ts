@@ -2,7 +2,8 @@
 import { buildSnapshot } from '../model/snapshot';
 import type { LoadError, MeshSnapshot } from '../model/mesh';
 import type { MeshConfigOverride } from '../model/parse/meshSource';
-import { loadPaths } from '../sources/file/loadPaths';
+import { addLines, type ReadText, readTextFile } from '../sources/file/lines';
+import { loadPaths, STDIN_FILE } from '../sources/file/loadPaths';
 import type { RawInput } from '../sources/types';
 
 export interface LoadedMesh {
@@ -10,6 +11,8 @@ export interface LoadedMesh {
   errors: readonly LoadError[];
   /** The raw inputs the snapshot was built from (what `meshscope diff` overlays a draft on). */
   inputs: readonly RawInput[];
+  /** Reads a --config file's text again (stdin: the text already read), to locate problems at their line. */
+  readText: ReadText;
 }
 
 export async function readStdin(stream: NodeJS.ReadableStream = process.stdin): Promise<string> {
@@ -32,7 +35,8 @@ export async function loadMesh(
     extraErrors: loaded.errors,
     ...(opts.meshConfig ? { meshConfig: opts.meshConfig } : {}),
   });
-  return { snapshot, errors: snapshot.errors, inputs: loaded.inputs };
+  const readText: ReadText = (file) => (file === STDIN_FILE ? stdin : readTextFile(file));
+  return { snapshot, errors: addLines(snapshot.errors, readText), inputs: loaded.inputs, readText };
 }
 
 /** Whether anything the mesh model knows about was loaded (else the CLI exits non-zero). */

@@ -201,6 +201,11 @@ export interface MeshSnapshot {
   workloadEntries: readonly IstioConfig<'WorkloadEntry'>[];
   /** security.istio.io PeerAuthentications, in config order (creation, name, namespace). */
   peerAuthentications: readonly IstioConfig<'PeerAuthentication'>[];
+  /**
+   * Istio objects that fail Istio's validation but could be read (parse/rejected): never translated (istiod's
+   * webhook would reject them), still analyzed (as `istioctl analyze` does on files). Config order.
+   */
+  rejectedConfigs?: readonly IstioConfig[];
   /** Gateway API objects as istiod reads them: their status and the proxies serving them (./gatewayapi). Their converted
    *  Gateways/VirtualServices are already in `gateways` / `virtualServices`. */
   gatewayApi?: GatewayApiModel;

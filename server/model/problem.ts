@@ -25,6 +25,8 @@ export interface Problem {
   file?: string;
   /** 0-based index of the YAML document inside the file. */
   doc?: number;
+  /** 1-based line in `file` of the field (`path`), or of the object when there is no path. */
+  line?: number;
   /** What kind of input `file` names, when it is not a file on disk. */
   source?: InputSource;
   /**
@@ -32,6 +34,11 @@ export interface Problem {
    * RFC 3339 time) is served instead ("stale: last good from <time>").
    */
   staleSince?: string;
+  /**
+   * Set on the one note per Istio object that fails Istio's validation and is therefore not translated
+   * (istiod's webhook would reject it), though analyzers still check it (server/model/parse/rejected).
+   */
+  notTranslated?: boolean;
 }
 
 /** Istio's analysis levels (pkg/config/analysis/diag/level.go, msg/messages.yaml). */
@@ -48,7 +55,7 @@ export interface Finding {
   /** YAML path inside the object, e.g. `spec.http[0].route[1].destination.host`. */
   path?: string;
   /** Where the object was read from (file + document index). */
-  origin?: { source: InputSource; file?: string; doc?: number };
+  origin?: { source: InputSource; file?: string; doc?: number; line?: number };
 }
 
 const LEVEL: Record<Severity, Level> = { error: 'Error', warning: 'Warning', info: 'Info' };
@@ -65,6 +72,7 @@ export function toFinding(p: Problem): Finding {
     f.origin = { source: p.source ?? 'file' };
     if (p.file !== undefined) f.origin.file = p.file;
     if (p.doc !== undefined) f.origin.doc = p.doc;
+    if (p.line !== undefined) f.origin.line = p.line;
   }
   return f;
 }
@@ -75,6 +83,7 @@ export function fromFinding(f: Finding): Problem {
   if (f.path !== undefined) p.path = f.path;
   if (f.origin?.file !== undefined) p.file = f.origin.file;
   if (f.origin?.doc !== undefined) p.doc = f.origin.doc;
+  if (f.origin?.line !== undefined) p.line = f.origin.line;
   if (f.origin) p.source = f.origin.source;
   return p;
 }

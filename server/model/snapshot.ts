@@ -82,6 +82,7 @@ export function buildSnapshot(inputs: readonly RawInput[], opts: BuildSnapshotOp
   };
   for (const list of [parsed.services, parsed.pods, parsed.endpointSlices, parsed.workloads]) for (const o of list) imply(o.meta.namespace);
   for (const kind of Object.keys(parsed.istio) as IstioKind[]) for (const c of parsed.istio[kind]) imply(c.meta.namespace);
+  for (const c of parsed.rejected) imply(c.meta.namespace);
 
   const pods = buildPods(parsed, namespaces, anyDeclared);
 
@@ -146,6 +147,7 @@ export function buildSnapshot(inputs: readonly RawInput[], opts: BuildSnapshotOp
     sidecars: istio.Sidecar,
     workloadEntries: istio.WorkloadEntry,
     peerAuthentications: istio.PeerAuthentication,
+    rejectedConfigs: parsed.rejected.sort(byCreation),
     ...(parsed.gatewayApi.length ? { gatewayApi: converted.model } : {}),
     errors: [...(opts.extraErrors ?? []).map((e) => ({ ...e })), ...errors],
     mesh: mesh.state,

@@ -2,7 +2,8 @@
 // parseInputs → zod schema + Istio webhook checks), with each problem located at its line and column in
 // the draft text (the `yaml` package's LineCounter and node ranges). Valid objects still count; an
 // invalid one is left out of the overlay (the live version, if any, stays). Pure; never throws.
-import { isMap, isSeq, LineCounter, type Node, parseAllDocuments } from 'yaml';
+import { LineCounter, type Node, parseAllDocuments } from 'yaml';
+import { nodeAt } from '../lib/yamlPath';
 import type { LoadError } from '../model/mesh';
 import { parseInputs } from '../model/parse/objects';
 import { withNamespace } from '../sources/file/loadPaths';
@@ -34,40 +35,7 @@ export interface ParsedDraft {
   position(offset: number): { line: number; column: number };
 }
 
-/** `spec.http[0].route[1].weight` → ['spec','http',0,'route',1,'weight']. */
-export function pathSegments(path: string): (string | number)[] {
-  const out: (string | number)[] = [];
-  for (const part of path.split('.')) {
-    if (part === '') continue;
-    const m = /^([^[]*)((?:\[\d+\])*)$/.exec(part);
-    if (!m) {
-      out.push(part);
-      continue;
-    }
-    if (m[1]) out.push(m[1]);
-    for (const idx of (m[2] ?? '').matchAll(/\[(\d+)\]/g)) out.push(Number(idx[1]));
-  }
-  return out;
-}
-
-/** The deepest node on `path` under `root` (the closest existing ancestor when the field is missing). */
-export function nodeAt(root: Node | null, path: string | undefined): Node | null {
-  let node: Node | null = root;
-  if (!path) return node;
-  for (const seg of pathSegments(path)) {
-    if (isMap(node)) {
-      const pair = node.items.find((p) => (p.key as { value?: unknown } | null)?.value === seg);
-      if (!pair) return node;
-      // A missing value (`weight:`) is located at its key.
-      node = (pair.value as Node | null) ?? (pair.key as Node);
-    } else if (isSeq(node) && typeof seg === 'number') {
-      const item = node.items[seg] as Node | undefined;
-      if (!item) return node;
-      node = item;
-    } else return node;
-  }
-  return node;
-}
+export { nodeAt, pathSegments } from '../lib/yamlPath';
 
 const describeRaw = (o: RawObject): string => {
   const md = (o.metadata && typeof o.metadata === 'object' ? o.metadata : {}) as Record<string, unknown>;
@@ -175,7 +143,7 @@ function validate(object: RawObject, deletion: boolean): LoadError[] {
   if (deletion) {
     // Identity only: a kind the store knows, with apiVersion and name.
     const parsed = parseInputs([{ object: subject, origin: { source: 'sandbox' } }]);
-    return parsed.errors.filter((e) => !e.path?.startsWith('spec'));
+    return parsed.errors.filter((e) => !e.notTranslated && !e.path?.startsWith('spec'));
   }
   return parseInputs([{ object: subject, origin: { source: 'sandbox' } }]).errors;
 }

@@ -13,7 +13,8 @@ import {
   istioVersionsOf,
   splitApiVersion,
 } from '../schema/kinds';
-import type { PathIssue } from '../schema/common';
+import { stripNulls, type PathIssue } from '../schema/common';
+import { notTranslated } from './rejected';
 import { unknownFields } from './unknownFields';
 import { isMeshConfigMap, meshConfigMapIssues } from './meshSource';
 import { validateIstioSpec, validateKubeBody } from './validate';
@@ -37,6 +38,8 @@ export interface ParsedInputs {
   endpointSlices: KubeObject<KubeEndpointSlice>[];
   workloads: KubeObject<KubeWorkload>[];
   istio: { [K in IstioKind]: IstioConfig<K>[] };
+  /** Istio objects that fail Istio's validation but could be read: analyzed, never translated (./rejected). */
+  rejected: IstioConfig[];
   /** Gateway API objects (spec not yet checked: ../gatewayapi/parse does that). */
   gatewayApi: RawGwObject[];
   errors: LoadError[];
@@ -127,7 +130,8 @@ function parseMeta(raw: RawObject, kind: string, index: number): MetaResult {
 }
 
 /** Validates one raw object the way the snapshot will; used by the store to keep last-good versions. */
-export function validateRaw(raw: RawObject): PathIssue[] {
+export function validateRaw(input: RawObject): PathIssue[] {
+  const raw = stripNulls(input);
   if (isMeshConfigMap(raw)) return meshConfigMapIssues(raw);
   const c = classify(raw);
   if (c.type === 'invalid') return [c.issue];
@@ -155,13 +159,14 @@ export function parseInputs(inputs: readonly RawInput[]): ParsedInputs {
       WorkloadEntry: [],
       PeerAuthentication: [],
     },
+    rejected: [],
     gatewayApi: [],
     errors: [],
   };
   const unknown = new Map<string, { count: number; first: RawInput }>();
 
   inputs.forEach((input, index) => {
-    const raw = input.object;
+    const raw = stripNulls(input.object);
     const md = (raw.metadata && typeof raw.metadata === 'object' ? raw.metadata : {}) as Record<string, unknown>;
     const rawName = typeof md.name === 'string' ? md.name : undefined;
     const rawNs = typeof md.namespace === 'string' ? md.namespace : undefined;
@@ -192,7 +197,14 @@ export function parseInputs(inputs: readonly RawInput[]): ParsedInputs {
     if (c.type === 'istio') {
       const res = validateIstioSpec(c.kind, raw.spec);
       fail(c.kind, res.warnings, meta.namespace, 'warning');
-      if (!res.spec) return fail(c.kind, res.issues, meta.namespace);
+      if (!res.spec) {
+        fail(c.kind, res.issues, meta.namespace);
+        // Kept for analysis when readable, never translated: istiod's validating webhook would reject it (./rejected).
+        if (res.rejected)
+          out.rejected.push({ kind: c.kind, apiVersion, meta, spec: res.rejected, origin: { ...input.origin } } as IstioConfig);
+        out.errors.push(locate(notTranslated(c.kind, meta, res.issues.length, res.rejected !== undefined), input.origin));
+        return;
+      }
       const cfg: IstioConfig = { kind: c.kind, apiVersion, meta, spec: res.spec as never, origin: { ...input.origin } };
       const conditions = statusConditions(raw.status);
       if (conditions) cfg.conditions = conditions;

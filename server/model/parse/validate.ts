@@ -24,23 +24,50 @@ const ISTIO: SpecSchemas = {
   PeerAuthentication: { schema: peerAuthenticationSpec, check: checkPeerAuthentication },
 };
 
+/** What validating one Istio spec gives. */
+export interface IstioSpecResult<S> {
+  /** The spec, when it passes Istio's validation (what istiod translates). */
+  spec?: S;
+  /**
+   * The spec of an object that fails Istio's validation but could still be read (a proto message with the
+   * fields as written, missing ones at their zero value): what `istioctl analyze` analyzes on files, and what
+   * istiod never translates (its validating webhook rejects the object). Set only when `spec` is not.
+   */
+  rejected?: S;
+  issues: PathIssue[];
+  warnings: PathIssue[];
+}
+
 /**
  * Validates an Istio spec. Unknown fields are warnings, not errors: they are reported (with their path)
  * and dropped, and the rest of the object loads — what the Kubernetes API server does by default since
- * 1.25 (`fieldValidation=Warn`, KEP-2885: unknown fields are pruned and returned as warnings).
+ * 1.25 (`fieldValidation=Warn`, KEP-2885: unknown fields are pruned and returned as warnings). `null` is unset.
+ *
+ * An object Istio's validation rejects (pkg/config/validation: a missing host, a bad weight…) is still read as
+ * `rejected` when its fields have the right types: a field the schema requires but the object leaves out is
+ * read at its proto zero value ("", 0, [], {}) and reported, as the proto decoder of `istioctl analyze` reads
+ * it. Only a value of the wrong type (which no proto decoder accepts) leaves nothing to read.
  */
-export function validateIstioSpec<K extends IstioKind>(
-  kind: K,
-  rawSpec: unknown,
-): { spec?: IstioSpecs[K]; issues: PathIssue[]; warnings: PathIssue[] } {
+export function validateIstioSpec<K extends IstioKind>(kind: K, rawSpec: unknown): IstioSpecResult<IstioSpecs[K]> {
   const entry = ISTIO[kind] as SpecSchemas[K];
   const warnings: PathIssue[] = [];
-  if (rawSpec === undefined || rawSpec === null) return { issues: [{ path: 'spec', message: 'missing spec' }], warnings };
-  const input = stripNulls(rawSpec);
+  const missing: PathIssue[] = [];
+  if (rawSpec !== undefined && rawSpec !== null && (typeof rawSpec !== 'object' || Array.isArray(rawSpec)))
+    return { issues: [{ path: 'spec', message: `expected object, got ${Array.isArray(rawSpec) ? 'array' : typeof rawSpec}` }], warnings };
+  let input: unknown = rawSpec === undefined || rawSpec === null ? {} : stripNulls(rawSpec);
+  let copied = false;
+  const own = () => {
+    if (!copied) input = structuredClone(input); // never edit the caller's (the store's) raw object (stripNulls shares parts of it)
+    copied = true;
+  };
   let res = entry.schema.safeParse(input, { reportInput: true });
-  for (let round = 0; !res.success && round < 4; round++) {
+  // Each round prunes the unknown keys zod reported and fills the missing required fields it reported; either
+  // can only uncover fields nested below, so the rounds are bounded by the nesting depth (the cap is a safety net).
+  for (let round = 0; !res.success && round < 32; round++) {
     const unknown = res.error.issues.filter((i) => i.code === 'unrecognized_keys');
-    if (unknown.length === 0) break;
+    const absent = res.error.issues.filter(isMissingField);
+    if (unknown.length + absent.length === 0) break;
+    own();
     for (const i of unknown) {
       const parent = at(input, i.path);
       for (const key of (i as { keys: string[] }).keys) {
@@ -48,12 +75,41 @@ export function validateIstioSpec<K extends IstioKind>(
         if (parent && typeof parent === 'object') delete (parent as Record<string, unknown>)[key];
       }
     }
+    for (const i of absent) {
+      const parent = at(input, i.path.slice(0, -1));
+      const key = i.path[i.path.length - 1];
+      const zero = ZERO[(i as { expected?: string }).expected ?? ''];
+      if (!parent || typeof parent !== 'object' || key === undefined || zero === undefined) continue;
+      (parent as Record<PropertyKey, unknown>)[key] = zero();
+      missing.push({
+        path: formatPath('spec', i.path),
+        message: `required field missing (expected ${(i as { expected?: string }).expected})`,
+      });
+    }
     res = entry.schema.safeParse(input, { reportInput: true });
   }
   if (!res.success) return { issues: zodIssues(res.error, 'spec'), warnings };
-  const issues = entry.check(res.data);
-  return issues.length ? { issues, warnings } : { spec: res.data, issues, warnings };
+  // A required field left out is reported once: by Istio's own check when it has one for that field; the
+  // checks of the fields inside a message left out (read as an empty message) say nothing more.
+  const absentMessages = missing.filter((m) => m.message.endsWith('(expected object)')).map((m) => m.path);
+  const inside = (i: PathIssue) => absentMessages.some((p) => i.path.startsWith(`${p}.`) || i.path.startsWith(`${p}[`));
+  const checked = entry.check(res.data).filter((c) => !inside(c));
+  const issues = [...missing.filter((m) => !inside(m) && !checked.some((c) => c.path === m.path)), ...checked];
+  return issues.length ? { rejected: res.data, issues, warnings } : { spec: res.data, issues, warnings };
 }
+
+/** Proto3 zero values by the type zod expected. */
+const ZERO: Record<string, () => unknown> = {
+  string: () => '',
+  number: () => 0,
+  boolean: () => false,
+  array: () => [],
+  object: () => ({}),
+  record: () => ({}),
+};
+
+const isMissingField = (i: z.core.$ZodIssue): boolean =>
+  i.code === 'invalid_type' && (i as { input?: unknown }).input === undefined && i.path.length > 0;
 
 function at(value: unknown, path: readonly PropertyKey[]): unknown {
   let v = value;

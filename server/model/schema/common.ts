@@ -99,13 +99,32 @@ function describe(issue: z.core.$ZodIssue): string {
   return issue.message;
 }
 
-/** Removes `null` object members recursively (the API server prunes them; YAML `key:` yields null). */
-export function stripNulls(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(stripNulls);
+/**
+ * Removes `null` object members recursively: `null` is "unset" (YAML `key:` with no value yields null). The
+ * Kubernetes API server does the same: a JSON null decodes to the Go zero value (built-in kinds), and
+ * structural-schema pruning drops null fields that are not `nullable` (CRDs, apiextensions "Defaulting and
+ * Nullable"). List items are kept as they are (a null item is a located error, as it is for the API server).
+ * Returns `value` itself when it holds no null member (no copy for the common case).
+ */
+export function stripNulls<T>(value: T): T {
+  if (Array.isArray(value)) {
+    let out: unknown[] | undefined;
+    value.forEach((v, i) => {
+      const s = stripNulls(v);
+      if (s !== v) (out ??= value.slice())[i] = s;
+    });
+    return (out ?? value) as T;
+  }
   if (value && typeof value === 'object') {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) if (v !== null) out[k] = stripNulls(v);
-    return out;
+    let out: Record<string, unknown> | undefined;
+    for (const [k, v] of Object.entries(value)) {
+      const s = v === null ? undefined : stripNulls(v);
+      if (s === v) continue;
+      out ??= { ...(value as Record<string, unknown>) };
+      if (s === undefined) delete out[k];
+      else out[k] = s;
+    }
+    return (out ?? value) as T;
   }
   return value;
 }

@@ -112,6 +112,34 @@ tls:
   });
 });
 
+describe('objects Istio rejects, still read for analysis', () => {
+  // istioctl analyze decodes YAML into the proto (a field left out is its zero value) and runs the analyzers
+  // even when validation fails (IST0106); istiod's webhook rejects the object, so it is never translated.
+  it('a route without a destination: read with an empty destination (host ""), reported once', () => {
+    const r = validateIstioSpec('VirtualService', spec('hosts: [a]\nhttp: [{route: [{}, {destination: {host: a}}]}]'));
+    expect(r.spec).toBeUndefined();
+    expect(r.rejected?.http?.[0]?.route?.[0]).toEqual({ destination: { host: '' } });
+    expect(r.issues.filter((i) => i.path.startsWith('spec.http[0].route[0]'))).toEqual([
+      { path: 'spec.http[0].route[0].destination', message: 'required field missing (expected object)' },
+    ]);
+  });
+
+  it('a Gateway without servers and a Sidecar without a spec are read (validation errors, no crash)', () => {
+    const gw = validateIstioSpec('Gateway', spec('selector: {istio: ingressgateway}'));
+    expect(gw.rejected).toEqual({ selector: { istio: 'ingressgateway' }, servers: [] });
+    expect(gw.issues).toContainEqual({ path: 'spec.servers', message: 'gateway must have at least one server' });
+    const sc = validateIstioSpec('Sidecar', undefined);
+    expect(sc.rejected).toEqual({});
+    expect(sc.issues).toEqual([{ path: 'spec', message: 'sidecar: empty configuration provided' }]);
+  });
+
+  it('a value of the wrong type leaves nothing to read', () => {
+    const r = validateIstioSpec('VirtualService', spec('hosts: a'));
+    expect(r.spec).toBeUndefined();
+    expect(r.rejected).toBeUndefined();
+  });
+});
+
 describe('unknown fields', () => {
   // kube-apiserver's default fieldValidation=Warn (KEP-2885, Kubernetes ≥ 1.25): an unknown field is pruned and
   // returned as a warning; the object is stored. A misspelt field is therefore visible but not fatal.
