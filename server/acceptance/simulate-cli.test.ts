@@ -171,8 +171,9 @@ describe('meshscope simulate --dump on the real config dumps', () => {
     expect(j.error).toBeUndefined();
   });
 
-  // sidecar-config_dump.json: connect_terminate binds 0.0.0.0:15008, terminates TLS, and its inline route
-  // config "default" has one route with connect_matcher → cluster main_internal (not in this dump's CDS).
+  // sidecar-config_dump.json: connect_terminate binds 0.0.0.0:15008, terminates mTLS (workload certificate,
+  // client certificate required: an HBONE client is an Istio mTLS client), and its inline route config
+  // "default" has one route with connect_matcher → cluster main_internal (not in this dump's CDS).
   it('sidecar (ambient waypoint dump): HBONE CONNECT on :15008 → connect_terminate → main_internal', () => {
     const j = sim(
       'sidecar-config_dump.json',
@@ -181,7 +182,7 @@ describe('meshscope simulate --dump on the real config dumps', () => {
       '--port',
       '15008',
       '--tls',
-      'tls',
+      'mtls',
       '--protocol',
       'http2',
       '-X',

@@ -8,6 +8,7 @@ import { subsetSelectPodAnalyzer } from './drSubsetPods';
 import { gatewayApiConditionAnalyzer } from './gatewayApiConditions';
 import { ingressGatewayPortAnalyzer } from './gatewayPorts';
 import { loadErrorAnalyzer } from './loadErrors';
+import { mtlsConflictAnalyzer } from './mtlsConflict';
 import { toFinding, type Problem } from '../model/problem';
 import type { Analyzer, Finding, Level } from './types';
 import { unreachableRulesAnalyzer } from './unreachableRules';
@@ -36,6 +37,7 @@ export const ANALYZERS: readonly Analyzer[] = [
   conflictingGatewayAnalyzer,
   gatewayApiConditionAnalyzer,
   authorizationPoliciesAnalyzer,
+  mtlsConflictAnalyzer,
 ];
 
 export interface AnalyzeOptions {

@@ -40,6 +40,12 @@ export const MESSAGES = {
     'Error',
     'This VirtualService routes to a service %q that exposes multiple ports %v. Specifying a port in the destination is required to disambiguate.',
   ),
+  MTLSPolicyConflict: m(
+    'IST0113',
+    'MTLSPolicyConflict',
+    'Error',
+    'A DestinationRule and Policy are in conflict with regards to mTLS for host %s. The DestinationRule %q specifies that mTLS must be %s but the Policy object %q specifies %s.',
+  ),
   NoServerCertificateVerificationDestinationLevel: m(
     'IST0128',
     'NoServerCertificateVerificationDestinationLevel',

@@ -64,6 +64,7 @@ export function allConfigs(s: MeshSnapshot): IstioConfig[] {
     ...s.virtualServices,
     ...s.workloadEntries,
     ...s.authorizationPolicies,
+    ...s.peerAuthentications,
   ];
 }
 

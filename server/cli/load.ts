@@ -50,6 +50,7 @@ export function hasUsableInput(s: MeshSnapshot): boolean {
       s.gateways.length +
       s.serviceEntries.length +
       s.sidecars.length +
+      s.peerAuthentications.length +
       [...s.namespaces.values()].filter((n) => n.declared).length >
     0
   );

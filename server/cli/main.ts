@@ -24,7 +24,7 @@ export const USAGE = `usage: meshscope <command> [flags]
   translate --config PATH… --proxy POD.NAMESPACE [--type listeners|routes|clusters|endpoints|all]
   simulate  (--config PATH… --proxy POD.NAMESPACE | --dump config_dump.json) --mode outbound|inbound|gateway
             --port N [--address IP] [--host AUTHORITY] [--path /p?q] [--method GET] [-H 'k: v']…
-            [--protocol http|http2|tcp] [--tls plaintext|tls] [--sni NAME]
+            [--protocol http|http2|tcp] [--tls plaintext|tls|mtls] [--sni NAME]
   analyze   --config PATH… [-o json|table]   (findings with Istio's codes; exit 1 on errors)
   diff      --config BASE… --draft FILE… [--proxy ID]… [-o json|text]
             what a draft would change: blast radius and semantic diffs per proxy (the sandbox)

@@ -341,6 +341,17 @@ export interface SidecarSpec {
   outboundTrafficPolicy?: { mode?: 'REGISTRY_ONLY' | 'ALLOW_ANY'; egressProxy?: Destination };
 }
 
+// ---------------------------------------------------------------- PeerAuthentication (security.istio.io)
+
+export type MtlsMode = 'UNSET' | 'DISABLE' | 'PERMISSIVE' | 'STRICT';
+
+export interface PeerAuthenticationSpec {
+  selector?: { matchLabels?: Record<string, string> };
+  mtls?: { mode?: MtlsMode };
+  /** Keys are workload (target) port numbers, as strings in YAML. */
+  portLevelMtls?: Record<string, { mode?: MtlsMode }>;
+}
+
 export interface IstioSpecs {
   VirtualService: VirtualServiceSpec;
   DestinationRule: DestinationRuleSpec;
@@ -349,6 +360,7 @@ export interface IstioSpecs {
   Sidecar: SidecarSpec;
   WorkloadEntry: WorkloadEntrySpec;
   AuthorizationPolicy: AuthorizationPolicySpec;
+  PeerAuthentication: PeerAuthenticationSpec;
 }
 export type IstioKind = keyof IstioSpecs;
 export const ISTIO_KINDS: readonly IstioKind[] = [
@@ -359,4 +371,7 @@ export const ISTIO_KINDS: readonly IstioKind[] = [
   'Sidecar',
   'WorkloadEntry',
   'AuthorizationPolicy',
+  'PeerAuthentication',
 ];
+/** Istio kinds served by security.istio.io (the rest are networking.istio.io). */
+export const ISTIO_SECURITY_KINDS: ReadonlySet<IstioKind> = new Set<IstioKind>(['PeerAuthentication', 'AuthorizationPolicy']);

@@ -208,6 +208,8 @@ export interface MeshSnapshot {
   workloadEntries: readonly IstioConfig<'WorkloadEntry'>[];
   /** security.istio.io AuthorizationPolicies, in config order. */
   authorizationPolicies: readonly IstioConfig<'AuthorizationPolicy'>[];
+  /** security.istio.io PeerAuthentications, in config order (creation, name, namespace). */
+  peerAuthentications: readonly IstioConfig<'PeerAuthentication'>[];
   /**
    * Istio objects that fail Istio's validation but could be read (parse/rejected): never translated (istiod's
    * webhook would reject them), still analyzed (as `istioctl analyze` does on files). Config order.

@@ -159,6 +159,7 @@ export function buildSnapshot(inputs: readonly RawInput[], opts: BuildSnapshotOp
     secrets: buildSecretIndex(parsed.secrets, opts.secretsWatched ?? false),
     workloadEntries: istio.WorkloadEntry,
     authorizationPolicies: istio.AuthorizationPolicy,
+    peerAuthentications: istio.PeerAuthentication,
     rejectedConfigs: parsed.rejected.sort(byCreation),
     ...(parsed.gatewayApi.length ? { gatewayApi: converted.model } : {}),
     errors: [...(opts.extraErrors ?? []).map((e) => ({ ...e })), ...errors],

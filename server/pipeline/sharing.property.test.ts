@@ -6,7 +6,8 @@
 // own address (outbound listeners skip it: istiod's outbound listener for headless services), Sidecars with
 // workload selectors and ingress listeners bound to 0.0.0.0 (istiod inbound defaultEndpoint), sourceLabels
 // routes, DestinationRule subsets, IPv6 pods (dnsLookupFamily / wildcard), a gateway, AuthorizationPolicies selected
-// by namespace, root namespace and version label.
+// by namespace, root namespace and version label, and PeerAuthentications
+// (mesh / namespace / version-selected, with port-level modes on a served and an unserved port).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_OPTIONS, type MeshSnapshot, type ProxyModel } from '../model/mesh';
@@ -66,6 +67,13 @@ const authzArb = fc.record({
   deny: fc.boolean(),
 });
 
+const peerAuthArb = fc.record({
+  ns: fc.constantFrom('istio-system', ...NS),
+  selectVersion: fc.option(fc.constantFrom('v1', 'v2'), { nil: undefined }),
+  mode: fc.constantFrom('STRICT', 'PERMISSIVE', 'DISABLE'),
+  portLevel: fc.constantFrom('none', '8080', '9999'),
+});
+
 const meshArb = fc.record({
   pods: fc.array(podArb, { minLength: 2, maxLength: 7 }),
   services: fc.array(serviceArb, { minLength: 1, maxLength: 4 }),
@@ -73,6 +81,7 @@ const meshArb = fc.record({
   sourceLabelsRoute: fc.boolean(),
   gateway: fc.boolean(),
   authz: fc.array(authzArb, { maxLength: 2 }),
+  peerAuths: fc.array(peerAuthArb, { maxLength: 3 }),
 });
 
 type Generated = typeof meshArb extends fc.Arbitrary<infer T> ? T : never;
@@ -145,6 +154,21 @@ function objects(m: Mesh): RawObject[] {
       },
     });
   });
+  m.peerAuths.forEach((pa, i) => {
+    const selected = pa.selectVersion !== undefined && pa.ns !== 'istio-system';
+    out.push({
+      apiVersion: 'security.istio.io/v1',
+      kind: 'PeerAuthentication',
+      metadata: { name: `pa${i}`, namespace: pa.ns },
+      spec: {
+        ...(selected ? { selector: { matchLabels: { version: pa.selectVersion } } } : {}),
+        mtls: { mode: pa.mode },
+        ...(selected && pa.portLevel !== 'none'
+          ? { portLevelMtls: { [pa.portLevel]: { mode: pa.mode === 'STRICT' ? 'DISABLE' : 'STRICT' } } }
+          : {}),
+      },
+    });
+  });
   if (m.gateway) {
     out.push(
       pod('gw0', 'a', { istio: 'ingressgateway' }, '10.0.0.9', true),
@@ -207,6 +231,7 @@ describe('translation sharing (property: shared output = un-shared translation)'
       sidecars: [],
       sourceLabelsRoute: true,
       gateway: false,
+      peerAuths: [],
     };
     const snap = snapshotOf(m);
     const [p0, p1, p2] = ['p0.a', 'p1.a', 'p2.a'].map((id) => snap.proxiesById.get(id)!);
@@ -234,6 +259,7 @@ describe('translation sharing (property: shared output = un-shared translation)'
       sidecars: [],
       sourceLabelsRoute: false,
       gateway: false,
+      peerAuths: [],
     };
     const snap = snapshotOf(m);
     const key = (id: string) => proxyInputsKey(snap, snap.proxiesById.get(id)!, DEFAULT_OPTIONS);
@@ -253,6 +279,7 @@ describe('translation sharing (property: shared output = un-shared translation)'
       sidecars: [{ ns: 'a', selectApp: undefined, ownOnly: false, ingress: '0.0.0.0' }],
       sourceLabelsRoute: false,
       gateway: false,
+      peerAuths: [],
     };
     const snap = snapshotOf(m);
     const [p0, p1] = ['p0.a', 'p1.a'].map((id) => snap.proxiesById.get(id)!);
@@ -263,5 +290,30 @@ describe('translation sharing (property: shared output = un-shared translation)'
         fingerprint(alone(snap, p)),
       );
     expect(cache.stats().translations).toBe(2);
+  });
+
+  it('a PeerAuthentication selecting one version: proxies it selects get their own (STRICT) inbound chains', () => {
+    const m: Mesh = {
+      pods: [
+        { ns: 'a', app: 'x', version: 'v1', extra: false, ip: '10.0.0.1' },
+        { ns: 'a', app: 'x', version: 'v2', extra: false, ip: '10.0.0.2' },
+        { ns: 'a', app: 'x', version: 'v2', extra: false, ip: '10.0.0.3' },
+      ],
+      services: [{ ns: 'a', app: 'x', headless: false, tcp: false, namedTarget: false }],
+      sidecars: [],
+      sourceLabelsRoute: false,
+      gateway: false,
+      peerAuths: [{ ns: 'a', selectVersion: 'v2', mode: 'STRICT', portLevel: '9999' }],
+    };
+    const snap = snapshotOf(m);
+    const [p0, p1, p2] = ['p0.a', 'p1.a', 'p2.a'].map((id) => snap.proxiesById.get(id)!);
+    // policy_applier.go ComposePeerAuthentication: the selected workload is STRICT, the other PERMISSIVE
+    expect(resourcesDigest(alone(snap, p0!))).not.toBe(resourcesDigest(alone(snap, p1!)));
+    const cache = new SharedResourceCache();
+    for (const p of [p0!, p1!, p2!])
+      expect(fingerprint(cache.resources(snap, p, DEFAULT_OPTIONS, () => translateProxy(snap, p, DEFAULT_OPTIONS)))).toEqual(
+        fingerprint(alone(snap, p)),
+      );
+    expect(cache.stats().translations).toBe(2); // the two v2 replicas share one translation
   });
 });

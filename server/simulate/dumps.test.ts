@@ -20,8 +20,18 @@ describe('sidecar-config_dump.json (an ambient waypoint: connect_terminate, main
   // connect_terminate binds 0.0.0.0:15008; its only chain "default" has no match and terminates TLS; its HCM
   // has an inline route_config "default" with vhost "default" (*) whose only route has connect_matcher and
   // routes to cluster main_internal — which is not in this dump's clusters.
+  // HBONE clients are Istio mTLS clients: the chain's DownstreamTlsContext presents the workload certificate
+  // (SDS `default`) and requires a client certificate (traffic.go requiresMTLS).
   it('HBONE CONNECT on 15008 → connect_terminate → main_internal', () => {
-    const r = simulate(cfg, { mode: 'gateway', port: 15008, tls: 'tls', protocol: 'http2', method: 'CONNECT', host: '10.96.1.201:9080' });
+    const r = simulate(cfg, {
+      mode: 'gateway',
+      port: 15008,
+      tls: 'mtls',
+      alpn: ['h2'],
+      protocol: 'http2',
+      method: 'CONNECT',
+      host: '10.96.1.201:9080',
+    });
     expect(r).toMatchObject({
       listener: 'connect_terminate',
       filterChain: 'default',
@@ -36,9 +46,14 @@ describe('sidecar-config_dump.json (an ambient waypoint: connect_terminate, main
   });
   // Plain GET: the connect_matcher route does not match → no route matched.
   it('non-CONNECT request on 15008 → no route matched', () => {
-    const r = simulate(cfg, { mode: 'gateway', port: 15008, tls: 'tls', protocol: 'http2', host: 'x' });
+    const r = simulate(cfg, { mode: 'gateway', port: 15008, tls: 'mtls', alpn: ['h2'], protocol: 'http2', host: 'x' });
     expect(r.error).toBe('no route matched');
     expect(r.rejected).toContainEqual({ hop: 'route', name: '', index: 0, reason: 'method GET is not CONNECT' });
+  });
+  it('plain TLS (no client certificate) to the HBONE listener → invalid mTLS', () => {
+    const r = simulate(cfg, { mode: 'gateway', port: 15008, tls: 'tls', protocol: 'http2', method: 'CONNECT', host: '10.96.1.201:9080' });
+    expect(r.error).toBe('invalid mTLS');
+    expect(r.filterChain).toBe('default');
   });
   // main_internal's filter_chain_matcher: DestinationIPInput 10.96.1.201/32 → DestinationPortInput exact 9080 →
   // "inbound-vip|9080||details.default.svc.cluster.local-http", the one chain present; its inline route config

@@ -42,7 +42,7 @@ export function hasListenerFilter(listener: J, nameFragment: string, typeFragmen
 export function detect(listener: J, ctx: SimCtx): Detected {
   const tlsInspector = hasListenerFilter(listener, 'tls_inspector', 'TlsInspector', ctx.port);
   const httpInspector = hasListenerFilter(listener, 'http_inspector', 'HttpInspector', ctx.port);
-  const isTls = ctx.tls === 'tls';
+  const isTls = ctx.tls !== 'plaintext';
   let alpn: string[] = [];
   if (isTls && tlsInspector) alpn = ctx.alpn;
   if (!isTls && httpInspector && ctx.protocol !== 'tcp') alpn = [ctx.protocol === 'http2' ? 'h2c' : 'http/1.1'];

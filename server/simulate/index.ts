@@ -8,6 +8,7 @@ import { selectListener } from './listener';
 import { chainName, detect, selectFilterChain, type ChainPick } from './filterChain';
 import { matchChainName } from './chainMatcher';
 import { terminalFilter, terminatesTls, walkHcm, walkRouteConfig, type HttpWalk } from './http';
+import { requiresMtls, tlsOnlyNote } from './mtls';
 import { clusterEndpoints, sourceOf, tcpTarget, type Target } from './action';
 import { rbacConfigsOf, walkRbac } from './rbac';
 import { normalizeRequest, type Rejection, type SimCtx, type SimRequest, type SimResult } from './types';
@@ -103,7 +104,7 @@ function validate(req: SimRequest): string | undefined {
   if (!['outbound', 'inbound', 'gateway'].includes(req.mode)) return `invalid mode ${String(req.mode)}`;
   if (!Number.isInteger(req.port) || req.port < 0 || req.port > 65535) return `invalid port ${String(req.port)}`;
   if (req.protocol !== undefined && !['http', 'http2', 'tcp'].includes(req.protocol)) return `invalid protocol ${String(req.protocol)}`;
-  if (req.tls !== undefined && !['plaintext', 'tls'].includes(req.tls)) return `invalid tls ${String(req.tls)}`;
+  if (req.tls !== undefined && !['plaintext', 'tls', 'mtls'].includes(req.tls)) return `invalid tls ${String(req.tls)}`;
   return undefined;
 }
 
@@ -118,17 +119,23 @@ function walk(config: EnvoyConfig, ctx: SimCtx, a: Acc): void {
   a.notes.push(...cp.notes);
   // traffic.go matchFilterChain: more than one equally specific chain is ErrMultipleFilterChain.
   if (cp.ambiguous) return void (a.error = 'multiple filter chains matched');
-  if (!cp.chain) return void (a.error = 'no filter chains matched');
+  if (!cp.chain) {
+    const why = tlsOnlyNote(lp.listener, ctx);
+    if (why) a.notes.push(why);
+    return void (a.error = 'no filter chains matched');
+  }
   a.filterChain = cp.name;
   const tlsChain = terminatesTls(cp.chain);
   // Plaintext to a TLS-terminating chain fails the handshake (traffic.go: ErrTLSError).
   if (tlsChain && ctx.tls === 'plaintext') return void (a.error = 'invalid TLS');
+  // An mTLS chain accepts only mTLS, and a plain TLS chain no mTLS client (traffic.go requiresMTLS: ErrMTLSError).
+  if (tlsChain && requiresMtls(cp.chain) !== (ctx.tls === 'mtls')) return void (a.error = 'invalid mTLS');
   const { hcm, tcp } = terminalFilter(cp.chain);
   // Network RBAC filters run on the connection, before the HCM or tcp_proxy sees it.
   if (!authorize(rbacConfigsOf(objs(cp.chain, 'filters')), ctx, a)) return;
   if (hcm) {
     // TLS not terminated, or raw TCP, reaching an HCM cannot be decoded (traffic.go: ErrProtocolError).
-    if ((ctx.tls === 'tls' && !tlsChain) || ctx.protocol === 'tcp') return void (a.error = 'protocol error');
+    if ((ctx.tls !== 'plaintext' && !tlsChain) || ctx.protocol === 'tcp') return void (a.error = 'protocol error');
     // HTTP RBAC filters run on the request headers, before the router picks a route.
     if (!authorize(rbacConfigsOf(objs(hcm, 'http_filters')), ctx, a)) return;
     a.walk = walkHcm(hcm, config.routes, ctx);

@@ -14,7 +14,7 @@ export const simRequestSchema = z.strictObject({
   method: z.string().min(1).max(32).optional(),
   headers: z.record(z.string(), z.string()).optional(),
   protocol: z.enum(['http', 'http2', 'tcp']).optional(),
-  tls: z.enum(['plaintext', 'tls']).optional(),
+  tls: z.enum(['plaintext', 'tls', 'mtls']).optional(),
   sni: z.string().optional(),
   alpn: z.array(z.string()).optional(),
   listener: z.string().min(1).optional(),

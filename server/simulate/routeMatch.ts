@@ -71,7 +71,7 @@ export function matchRoute(route: J, ctx: SimCtx): RouteMatchOutcome {
   const tc = obj(m, 'tls_context');
   if (tc) {
     const wantTls = bool(tc, 'presented') ?? bool(tc, 'validated');
-    if (wantTls !== undefined && wantTls !== (ctx.tls === 'tls'))
+    if (wantTls !== undefined && wantTls !== (ctx.tls !== 'plaintext'))
       return { match: false, reason: `tls_context requires ${wantTls ? 'a' : 'no'} client certificate` };
   }
   if (arr(m, 'dynamic_metadata').length > 0) return { match: false, reason: 'dynamic_metadata matching is not supported by the simulator' };

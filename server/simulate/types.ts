@@ -1,7 +1,8 @@
 // The simulator's request and result (DESIGN.md §3 `meshscope simulate`).
 export type SimMode = 'outbound' | 'inbound' | 'gateway';
 export type SimProtocol = 'http' | 'http2' | 'tcp';
-export type SimTls = 'plaintext' | 'tls';
+/** `mtls` is an Istio mTLS client (a sidecar's outbound cluster): Istio ALPNs, workload certificate, no SNI unless given. */
+export type SimTls = 'plaintext' | 'tls' | 'mtls';
 
 export interface SimRequest {
   /** outbound: iptables redirect to 15001; inbound: redirect to 15006; gateway: no redirect. */
@@ -22,7 +23,10 @@ export interface SimRequest {
   tls?: SimTls;
   /** TLS SNI; defaults to the host (without port) for TLS requests, as Istio's simulator does. */
   sni?: string;
-  /** meshscope extension: ALPN offered in the TLS ClientHello (default from protocol: h2 / http/1.1). */
+  /**
+   * meshscope extension: ALPN offered in the TLS ClientHello. Default from the protocol as Istio's simulator
+   * (traffic.go protocolToTLSAlpn / protocolToMTLSAlpn): tls → h2 / http/1.1; mtls → istio-h2 / istio-http/1.1 / istio.
+   */
   alpn?: string[];
   /** meshscope extension: start at this listener by name (internal listeners, e.g. waypoint `main_internal`). */
   listener?: string;
@@ -158,7 +162,7 @@ export function normalizeRequest(req: SimRequest): SimCtx {
   if (authority !== '') headers.set(':authority', authority);
   else headers.delete(':authority');
   const sniDefault = tls === 'tls' ? stripPort(authority) : '';
-  const alpnDefault = tls !== 'tls' ? [] : protocol === 'http2' ? ['h2'] : protocol === 'http' ? ['http/1.1'] : [];
+  const alpnDefault = defaultAlpn(tls, protocol);
   return {
     mode: req.mode,
     ...(req.address ? { address: req.address } : {}),
@@ -189,6 +193,11 @@ function sourceOf(req: SimRequest): SimCtx['source'] {
       ? `spiffe://cluster.local/ns/${ns}/sa/default`
       : undefined;
   return { ...(principal ? { principal } : {}), ...(ns ? { namespace: ns } : {}), ...(req.sourceIp ? { ip: req.sourceIp } : {}) };
+/** traffic.go FillDefaults: protocolToTLSAlpn for TLS, protocolToMTLSAlpn for mTLS, none for plaintext. */
+function defaultAlpn(tls: SimTls, protocol: SimProtocol): string[] {
+  if (tls === 'tls') return protocol === 'http2' ? ['h2'] : protocol === 'http' ? ['http/1.1'] : [];
+  if (tls === 'mtls') return [protocol === 'http2' ? 'istio-h2' : protocol === 'http' ? 'istio-http/1.1' : 'istio'];
+  return [];
 }
 
 /** Host without a trailing `:port` (IPv6 literals in brackets keep their colons). */

@@ -9,6 +9,8 @@
 // field already here. What is covered today:
 // - `labels` (all of them) and `namespace`: every selector (Sidecar, Gateway, DestinationRule and any policy
 //   workloadSelector) and every namespace-scoped lookup (exportTo, Sidecar scope, VS/DR visibility);
+//   PeerAuthentication selection (root / namespace / selector, security/peerAuthentication.ts) reads exactly these,
+//   and its port-level modes key on the target ports below (service targets, or the chosen Sidecar's ingress);
 // - `serviceTargets` (via view/serviceTargets.ts, whatever it learns to return) and the pod they come from;
 // - the chosen Sidecar; `type`; `locality`; `serviceAccount`; `metadata`;
 // - IPs only where output depends on them: the address families (wildcards, DNS lookup family), the first

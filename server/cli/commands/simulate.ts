@@ -1,6 +1,6 @@
 // `meshscope simulate --config PATH… --proxy POD.NS --mode outbound|inbound|gateway [--address IP] --port N
 //   [--host AUTHORITY] [--path /p?q] [--method GET] [-H 'k: v']… [--protocol http|http2|tcp]
-//   [--tls plaintext|tls] [--sni NAME] [--source-principal spiffe://…] [--source-namespace NS] [--source-ip IP]`, or `--dump config_dump.json` instead of --config + --proxy.
+//   [--tls plaintext|tls|mtls] [--sni NAME] [--source-principal spiffe://…] [--source-namespace NS] [--source-ip IP]`, or `--dump config_dump.json` instead of --config + --proxy.
 // Prints the simulator's JSON (server/simulate); `{"error": …}` results still exit 0 (DESIGN.md §3).
 import { readFile } from 'node:fs/promises';
 import { optionsOf } from '../../model/mesh';
@@ -50,7 +50,7 @@ export function parseSimulateRequest(args: ParsedArgs): SimulateRequest {
     method: (str(args, 'method') ?? 'GET').toUpperCase(),
     headers,
     protocol: oneOf(args, 'protocol', ['http', 'http2', 'tcp'] as const, 'http'),
-    tls: oneOf(args, 'tls', ['plaintext', 'tls'] as const, 'plaintext'),
+    tls: oneOf(args, 'tls', ['plaintext', 'tls', 'mtls'] as const, 'plaintext'),
   };
   const address = str(args, 'address');
   if (address) req.address = address;

@@ -7,12 +7,10 @@ import { objectMeta } from '../schema/kube';
 import {
   CLUSTER_SCOPED_KINDS,
   IGNORED_KINDS,
-  ISTIO_VERSIONS,
-  istioGroupOf,
-  SECURITY_GROUP,
-  SECURITY_VERSIONS,
   KUBE_KINDS,
   isIstioKind,
+  istioGroupOf,
+  istioVersionsOf,
   splitApiVersion,
 } from '../schema/kinds';
 import { stripNulls, type PathIssue } from '../schema/common';
@@ -74,7 +72,7 @@ function classify(raw: RawObject): Classified {
   const { group, version } = splitApiVersion(raw.apiVersion);
   if (IGNORED_KINDS.has(kind)) return { type: 'ignored' };
   if (isIstioKind(kind) && group === istioGroupOf(kind)) {
-    const versions = group === SECURITY_GROUP ? SECURITY_VERSIONS : ISTIO_VERSIONS;
+    const versions = istioVersionsOf(kind);
     if (!versions.includes(version))
       return {
         type: 'invalid',
@@ -169,6 +167,7 @@ export function parseInputs(inputs: readonly RawInput[]): ParsedInputs {
       Sidecar: [],
       WorkloadEntry: [],
       AuthorizationPolicy: [],
+      PeerAuthentication: [],
     },
     rejected: [],
     gatewayApi: [],

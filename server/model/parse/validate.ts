@@ -6,6 +6,7 @@ import { checkDestinationRule, checkGateway, checkServiceEntry, checkSidecar } f
 import { checkVirtualService } from '../schema/checkVirtualService';
 import { destinationRuleSpec } from '../schema/destinationRule';
 import { gatewaySpec } from '../schema/gateway';
+import { checkPeerAuthentication, peerAuthenticationSpec } from '../schema/peerAuthentication';
 import { endpointSlice, pod, service, workload } from '../schema/kube';
 import { ingress, ingressClass, secret } from '../schema/ingress';
 import { serviceEntrySpec, sidecarSpec, workloadEntry } from '../schema/serviceEntry';
@@ -23,6 +24,7 @@ const ISTIO: SpecSchemas = {
   Sidecar: { schema: sidecarSpec, check: checkSidecar },
   WorkloadEntry: { schema: workloadEntry, check: checkWorkloadEntry },
   AuthorizationPolicy: { schema: authorizationPolicySpec, check: checkAuthorizationPolicy },
+  PeerAuthentication: { schema: peerAuthenticationSpec, check: checkPeerAuthentication },
 };
 
 /** What validating one Istio spec gives. */

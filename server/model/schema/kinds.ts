@@ -1,15 +1,18 @@
 // Which kinds meshscope reads, ignores, or does not know; and how apiVersions map to store keys.
 import type { IstioKind } from '../istio';
-import { ISTIO_KINDS } from '../istio';
+import { ISTIO_KINDS, ISTIO_SECURITY_KINDS } from '../istio';
 
 export const ISTIO_GROUP = 'networking.istio.io';
 export const ISTIO_VERSIONS = ['v1', 'v1beta1', 'v1alpha3'];
-/** security.istio.io: its kinds (AuthorizationPolicy, …) and versions (v1 and v1beta1 serve the same objects). */
-export const SECURITY_GROUP = 'security.istio.io';
-export const SECURITY_VERSIONS = ['v1', 'v1beta1'];
-export const SECURITY_KINDS: ReadonlySet<string> = new Set(['AuthorizationPolicy']);
-/** The API group an Istio kind lives in. */
-export const istioGroupOf = (kind: string): string => (SECURITY_KINDS.has(kind) ? SECURITY_GROUP : ISTIO_GROUP);
+/** security.istio.io: PeerAuthentication (and AuthorizationPolicy, RequestAuthentication) at v1 and v1beta1. */
+export const ISTIO_SECURITY_GROUP = 'security.istio.io';
+export const ISTIO_SECURITY_VERSIONS = ['v1', 'v1beta1'];
+
+/** The API group an Istio kind is served from. */
+export const istioGroupOf = (kind: IstioKind): string => (ISTIO_SECURITY_KINDS.has(kind) ? ISTIO_SECURITY_GROUP : ISTIO_GROUP);
+/** The versions that group serves. */
+export const istioVersionsOf = (kind: IstioKind): readonly string[] =>
+  ISTIO_SECURITY_KINDS.has(kind) ? ISTIO_SECURITY_VERSIONS : ISTIO_VERSIONS;
 
 /** Kubernetes kinds meshscope reads, with the apiVersion group each lives in. */
 export const KUBE_KINDS: Readonly<Record<string, string>> = {
@@ -49,7 +52,6 @@ export const IGNORED_KINDS = new Set([
   'ResourceQuota',
   'MutatingWebhookConfiguration',
   'ValidatingWebhookConfiguration',
-  'PeerAuthentication',
   'RequestAuthentication',
   'Telemetry',
   'EnvoyFilter',
@@ -102,7 +104,7 @@ export function objectKey(apiVersion: string, kind: string, namespace: string | 
   // Gateway API objects are served at several versions too (v1 / v1beta1 / v1alpha2 of the same object).
   const v =
     (group === ISTIO_GROUP && ISTIO_VERSIONS.includes(version)) ||
-    (group === SECURITY_GROUP && SECURITY_VERSIONS.includes(version)) ||
+    (group === ISTIO_SECURITY_GROUP && ISTIO_SECURITY_VERSIONS.includes(version)) ||
     group === 'gateway.networking.k8s.io'
       ? 'v1'
       : version;

@@ -117,6 +117,7 @@ describe('KubeSource: status', () => {
       // the mesh config ConfigMap (istio-system/istio only)
       'istio-system/configmaps',
       'namespaces',
+      'peerauthentications.security.istio.io',
       'pods',
       'referencegrants.gateway.networking.k8s.io',
       'secrets',

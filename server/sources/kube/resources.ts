@@ -36,6 +36,16 @@ const istio = (kind: string, plural: string): WatchedResource => ({
   discover: true,
 });
 
+/** security.istio.io kinds (served at v1 since Istio 1.22, and v1beta1). */
+const istioSecurity = (kind: string, plural: string): WatchedResource => ({
+  group: 'security.istio.io',
+  versions: ['v1', 'v1beta1'],
+  kind,
+  plural,
+  namespaced: true,
+  discover: true,
+});
+
 /** Gateway API kinds istiod's Gateway API controller reads (TCPRoute/TLSRoute at v1alpha2). */
 const gatewayApi = (kind: string, plural: string, versions: readonly string[], namespaced = true): WatchedResource => ({
   group: 'gateway.networking.k8s.io',
@@ -92,6 +102,7 @@ export const WATCHED_RESOURCES: readonly WatchedResource[] = [
   gatewayApi('ReferenceGrant', 'referencegrants', ['v1', 'v1beta1', 'v1alpha2']),
   gatewayApi('TCPRoute', 'tcproutes', ['v1alpha2']),
   gatewayApi('TLSRoute', 'tlsroutes', ['v1', 'v1alpha3', 'v1alpha2']),
+  istioSecurity('PeerAuthentication', 'peerauthentications'),
 ];
 
 /**

@@ -11,7 +11,8 @@ import { TYPE, type TypeUrl } from '../../envoy/typeUrls';
 import { DEFAULT_OPTIONS, type ProxyModel } from '../../model/mesh';
 import { buildSnapshot } from '../../model/snapshot';
 import { loadPaths } from '../../sources/file/loadPaths';
-import { bookinfo } from '../../testing/paths';
+import { bookinfo, REPO_ROOT } from '../../testing/paths';
+import { join } from 'node:path';
 import { buildProxyView } from '../view';
 import {
   buildGrpcInboundListeners,
@@ -119,6 +120,25 @@ describe('LDS for xDS gRPC servers (grpcgen/lds.go buildInboundListeners)', () =
     const { listeners, errors } = buildGrpcInboundListeners(istio, [NAME]);
     expect(listeners).toEqual([]);
     expect(errors[0]?.message).toContain('STRICT mTLS');
+  });
+
+  // buildInboundFilterChains: the PeerAuthentication mode of the port decides; only PERMISSIVE is upgraded by the label.
+  const withPa = (file: string) =>
+    load(bookinfo('platform', 'bookinfo.yaml'), join(REPO_ROOT, 'server', 'translate', 'grpc', 'testdata', file));
+  it('a STRICT PeerAuthentication: mTLS from istiod, reported and omitted', () => {
+    const s = withPa('pa-ratings.yaml');
+    const v = buildProxyView(s, s.proxies.find((p) => p.labels.app === 'ratings')!, DEFAULT_OPTIONS);
+    const { listeners, errors } = buildGrpcInboundListeners(v, [NAME]);
+    expect(listeners).toEqual([]);
+    expect(errors[0]?.message).toContain('PeerAuthentication mode STRICT');
+  });
+  it('a DISABLE PeerAuthentication: plaintext even for pods labelled tlsMode=istio', () => {
+    const s = withPa('pa-ratings-disable.yaml');
+    const r = s.proxies.find((p) => p.labels.app === 'ratings')!;
+    const v = buildProxyView(s, { ...r, labels: { ...r.labels, 'security.istio.io/tlsMode': 'istio' } }, DEFAULT_OPTIONS);
+    const { listeners, errors } = buildGrpcInboundListeners(v, [NAME]);
+    expect(errors).toEqual([]);
+    expect(listeners.map((l) => l.name)).toEqual([NAME]);
   });
 
   it('the server listener passes the grpc-js-xds listener validator', () => {

@@ -267,6 +267,7 @@ export function buildSnapshot(input: SnapshotInput): MeshSnapshot {
     sidecars: ofKind('Sidecar'),
     workloadEntries: ofKind('WorkloadEntry'),
     authorizationPolicies: ofKind('AuthorizationPolicy'),
+    peerAuthentications: ofKind('PeerAuthentication'),
     errors: [],
     mesh: defaultMeshState(DEFAULT_OPTIONS),
   };

@@ -10,7 +10,7 @@
 //   maxConnectionDuration / maxConcurrentStreams / h2UpgradePolicy / useClientProtocol;
 // - filters: istio.metadata_exchange (istio.* protos);
 // - typed_dns_resolver_config (envoy.network.dns_resolver.cares) and dns_jitter on DNS clusters;
-// - transport_socket_matches for auto mTLS (tlsMode-istio / tlsMode-disabled) and DestinationRule client TLS;
+// - auto_sni / auto_san_validation (they live in the HttpProtocolOptions above) for SIMPLE/MUTUAL DestinationRule TLS;
 // - locality failover priorities and the DR tunnel / proxyProtocol settings.
 import type { LoadError } from '../../../model/mesh';
 import type { ClusterJson } from '../../types';
@@ -18,9 +18,13 @@ import type { ProxyView } from '../../view/types';
 import { podIndex } from '../endpoints/localityEndpoints';
 import { buildInboundClusters } from './inbound';
 import { buildServicePortClusters } from './outbound';
+import type { ClusterTlsSink } from './clientTls';
+
+export type { ClusterTlsRecord, ClusterTlsSink } from './clientTls';
 import { blackHoleCluster, inboundPassthroughCluster, passthroughCluster } from './special';
 
-export function buildClusters(view: ProxyView): { clusters: ClusterJson[]; errors: LoadError[] } {
+/** `tlsSink` receives each outbound cluster's client TLS decision (auto mTLS / DestinationRule / none). */
+export function buildClusters(view: ProxyView, tlsSink?: ClusterTlsSink): { clusters: ClusterJson[]; errors: LoadError[] } {
   const errors: LoadError[] = [];
   const pods = podIndex(view.snapshot);
   const timeout = view.options.connectTimeout;
@@ -30,7 +34,7 @@ export function buildClusters(view: ProxyView): { clusters: ClusterJson[]; error
     for (const port of svc.ports) {
       if (port.protocol === 'UDP') continue;
       try {
-        all.push(...buildServicePortClusters({ view, pods, errors }, svc, port));
+        all.push(...buildServicePortClusters({ view, pods, errors, ...(tlsSink ? { tlsSink } : {}) }, svc, port));
       } catch (e) {
         // a translator bug must not take the proxy's whole CDS down: report it against the service
         errors.push({

@@ -11,11 +11,16 @@ import { applyEdsConfig, baseCluster, convertResolution, istioMetadata, passthro
 import { applyTrafficPolicy } from './trafficPolicy/apply';
 import type { PolicyContext } from './trafficPolicy/context';
 import { mergeSubsetPolicy, portLevelPolicy, type SelectedPolicy } from './trafficPolicy/select';
+import { applyClientTls, type ClientTlsInput, type ClusterTlsSink } from './clientTls';
+import { serviceAccounts } from '../../security/serviceMtls';
+import { dnsSrvSubsetKey } from '../../security/sni';
 
 export interface OutboundInput {
   view: ProxyView;
   pods: ReadonlyMap<string, PodModel>;
   errors: LoadError[];
+  /** Receives each cluster's client TLS decision (auto mTLS / DestinationRule / none). */
+  tlsSink?: ClusterTlsSink;
 }
 
 function policyContext(rule: IstioConfig<'DestinationRule'> | undefined, errors: LoadError[]): PolicyContext {
@@ -97,15 +102,29 @@ export function buildServicePortClusters(input: OutboundInput, svc: ServiceModel
   const dr = view.destinationRule(svc.hostname);
   const rule = dr?.from[0];
   const policy = portLevelPolicy(dr?.spec.trafficPolicy, 'spec.trafficPolicy', port.port);
-  const finish = (c: ClusterJson, p: SelectedPolicy, ctx: PolicyContext) => {
+  const tlsBase = {
+    view,
+    svc,
+    port,
+    pods: input.pods,
+    endpoints: allEndpoints,
+    serviceAccounts: serviceAccounts(view.snapshot, svc, (p) => view.endpoints(svc, p), view.options.trustDomain),
+    drWithSelector: dr?.from.some((r) => r.spec.workloadSelector !== undefined) ?? false,
+    ...(input.tlsSink ? { sink: input.tlsSink } : {}),
+  };
+  const finish = (c: ClusterJson, p: SelectedPolicy, ctx: PolicyContext, tls: Pick<ClientTlsInput, 'sni' | 'inferPolicy'>) => {
     if (view.options.localityLbSetting) ctx.meshLocality = view.options.localityLbSetting;
     applyTrafficPolicy(c, p, 'outbound', meshTimeout, ctx);
+    applyClientTls(c, p, { ...tlsBase, ...tls }, ctx);
     applyEdsConfig(c);
     const m = istioMetadata(c);
     m['default_original_port'] = port.port;
     if (svc.meshExternal) m['external'] = true;
   };
-  finish(main, policy, policyContext(rule, input.errors));
+  finish(main, policy, policyContext(rule, input.errors), {
+    sni: dnsSrvSubsetKey(port.port, svc.hostname),
+    inferPolicy: dr?.spec.trafficPolicy,
+  });
   if (dr) addRuleMetadata(main, dr, policy);
   const out = [main];
 
@@ -127,7 +146,10 @@ export function buildServicePortClusters(input: OutboundInput, svc: ServiceModel
       ...(subsetType === 'ORIGINAL_DST' && override !== undefined ? { upstreamPortOverride: override } : {}),
     });
     if (!c) continue;
-    finish(c, merged, policyContext(origin.rule ?? rule, input.errors));
+    finish(c, merged, policyContext(origin.rule ?? rule, input.errors), {
+      sni: dnsSrvSubsetKey(port.port, svc.hostname, subset.name),
+      inferPolicy: subset.trafficPolicy,
+    });
     addRuleMetadata(c, dr!, merged);
     istioMetadata(c)['subset'] = subset.name;
     out.push(c);

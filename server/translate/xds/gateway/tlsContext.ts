@@ -6,50 +6,18 @@
 // typed spec), TLS versions and cipher suites. ISTIO_MUTUAL and file-mounted certificates get istiod's SDS
 // shape for the workload certificate / files (`default`, `ROOTCA`, `file-cert:` over `sds-grpc`).
 import type { CommonTlsContextJson, DownstreamTlsContextJson } from '../../../gen/envoy/extensions/transport_sockets/tls/v3/tls_pb';
-import type { SdsSecretConfigJson } from '../../../gen/envoy/extensions/transport_sockets/tls/v3/secret_pb';
 import type { TlsParameters_TlsProtocolJson } from '../../../gen/envoy/extensions/transport_sockets/tls/v3/common_pb';
 import type { TransportSocketJson } from '../../../gen/envoy/config/core/v3/base_pb';
 import type { ServerTLSSettings } from '../../../model/istio';
 import { EXT } from '../../../envoy/typeUrls';
 import { typed } from '../listeners/filters';
+import { agentSds, credentialSds, SDS_CA_SUFFIX } from '../../security/sds';
+
+export { credentialResourceName } from '../../security/sds';
 
 /** util.ALPNHttp. */
 export const ALPN_HTTP: readonly string[] = ['h2', 'http/1.1'];
 export const TLS_TRANSPORT_SOCKET = 'envoy.transport_sockets.tls';
-const SDS_CA_SUFFIX = '-cacert';
-const SDS_CLUSTER = 'sds-grpc';
-
-/** credentials.ToResourceName: `builtin://` → `default`; explicit `kubernetes://` etc. kept; else `kubernetes://<name>`. */
-export function credentialResourceName(name: string): string {
-  if (name.startsWith('builtin://')) return 'default';
-  if (name.startsWith('kubernetes://') || name.startsWith('kubernetes-gateway://') || name.startsWith('configmap://')) return name;
-  return `kubernetes://${name}`;
-}
-
-/** ConstructSdsSecretConfigForCredential (no credential socket): the secret by name on the ADS stream. */
-function credentialSds(name: string): SdsSecretConfigJson {
-  if (name === 'builtin://') return agentSds('default');
-  if (name === `builtin://${SDS_CA_SUFFIX}`) return agentSds('ROOTCA');
-  const n = name.startsWith('sds://') ? name.slice('sds://'.length) : name;
-  return { name: credentialResourceName(n), sdsConfig: { ads: {}, resourceApiVersion: 'V3' } };
-}
-
-/** constructSdsSecretConfig: a secret served by the local agent over the `sds-grpc` cluster. */
-function agentSds(name: string): SdsSecretConfigJson {
-  return {
-    name,
-    sdsConfig: {
-      apiConfigSource: {
-        apiType: 'GRPC',
-        setNodeOnFirstMessageOnly: true,
-        transportApiVersion: 'V3',
-        grpcServices: [{ envoyGrpc: { clusterName: SDS_CLUSTER } }],
-      },
-      ...(name === 'default' || name === 'ROOTCA' ? { initialFetchTimeout: '0s' } : {}),
-      resourceApiVersion: 'V3',
-    },
-  };
-}
 
 const TLS_VERSIONS: Readonly<Record<string, TlsParameters_TlsProtocolJson>> = {
   TLS_AUTO: 'TLS_AUTO',

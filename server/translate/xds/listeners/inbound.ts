@@ -2,12 +2,11 @@
 // getFilterChainsByServicePort, buildInboundPassthroughChains, buildInboundBlackhole, inboundChainForOpts,
 // buildInboundNetworkFilters(ForHTTP); filterchain_options.go).
 //
-// mTLS: istiod builds the chains per PeerAuthentication mode; with none the mode is PERMISSIVE, which
-// adds mTLS chains (ALPN istio-*, transport "tls", a DownstreamTlsContext with SDS certificates).
-// meshscope has no PeerAuthentication or certificates, so it models PERMISSIVE *plaintext only*: it
-// emits the PERMISSIVE chains that do not terminate TLS (plaintext HTTP/TCP, and TLS passed through
-// as TCP) and leaves out the mTLS-terminating ones. The TLS inspector is then derived from these
-// chains (so HTTP-only ports are excluded from it, where istiod's mTLS chains would keep it on).
+// mTLS: the chains of each port follow the PeerAuthentication mode in force for it (../../security:
+// ComposePeerAuthentication, GetMutualTLSModeForPort; PERMISSIVE without any policy): STRICT keeps only
+// TLS-terminating chains, PERMISSIVE adds the plaintext ones, DISABLE has only plaintext. TLS chains carry
+// istiod's DownstreamTlsContext (SDS `default` / `ROOTCA`, client certificates required). Sidecar ingress
+// `tls` (user TLS on a DISABLE port) is not modelled.
 // Chains come from the proxy's service targets, or, when the Sidecar in force has ingress listeners, from those
 // (inboundIngress.ts); a chain whose ingress listener says captureMode NONE becomes its own listener
 // (inboundCustomListener) instead of a chain of virtualInbound.
@@ -25,11 +24,15 @@ import {
 } from '../../names';
 import { buildInboundRouteConfig } from '../routes/inbound';
 import type { BuildCtx } from './context';
-import { delimitedStatPrefix, PLAINTEXT_HTTP_ALPNS, RAW_BUFFER_TRANSPORT, RESERVED_PORTS, TLS_TRANSPORT, tcpProxyTo } from './filters';
+import { delimitedStatPrefix, RESERVED_PORTS, tcpProxyTo } from './filters';
+import { filterChainMatchOptions, inboundTlsContext, type MatchOption } from '../../security/inboundTls';
+import { type MtlsMode, modeForPort } from '../../security/peerAuthentication';
+import { passthroughMtls, workloadPeerAuthentication } from '../../security/workload';
+import { tlsTransportSocket } from '../gateway/tlsContext';
 import { hcmFilter } from './hcm';
 import { inboundListenerFilters } from './inboundFilters';
 import { inboundRouteConfig } from './inboundRoute';
-import { listenerProtocol, type ListenerProtocol } from '../../../model/protocol';
+import { listenerProtocol } from '../../../model/protocol';
 import type { ChainConfig } from './inboundChainConfig';
 import { sidecarIngressChainConfigs } from './inboundIngress';
 import { inboundAuthz, type InboundAuthz } from '../../authz/inbound';
@@ -37,29 +40,6 @@ import { inboundAuthz, type InboundAuthz } from '../../authz/inbound';
 export const VIRTUAL_INBOUND_BLACKHOLE_CHAIN = 'virtualInbound-blackhole';
 export const VIRTUAL_INBOUND_CATCHALL_HTTP_CHAIN = 'virtualInbound-catchall-http';
 const WILDCARD = '0.0.0.0';
-
-interface MatchOption {
-  protocol: 'HTTP' | 'TCP';
-  transportProtocol: string;
-  applicationProtocols?: readonly string[];
-}
-
-/** The non-TLS-terminating entries of filterchain_options.go's PERMISSIVE option lists, in their order. */
-function plaintextPermissiveOptions(lp: ListenerProtocol): MatchOption[] {
-  if (lp === 'HTTP') return [{ protocol: 'HTTP', transportProtocol: RAW_BUFFER_TRANSPORT }];
-  if (lp === 'AUTO') {
-    return [
-      { protocol: 'HTTP', transportProtocol: RAW_BUFFER_TRANSPORT, applicationProtocols: PLAINTEXT_HTTP_ALPNS },
-      { protocol: 'TCP', transportProtocol: RAW_BUFFER_TRANSPORT },
-      { protocol: 'TCP', transportProtocol: TLS_TRANSPORT },
-    ];
-  }
-  // TCP, and (as getFilterChainMatchOptions' default case) anything else.
-  return [
-    { protocol: 'TCP', transportProtocol: TLS_TRANSPORT },
-    { protocol: 'TCP', transportProtocol: RAW_BUFFER_TRANSPORT },
-  ];
-}
 
 function chainName(cc: ChainConfig, p: 'HTTP' | 'TCP'): string {
   if (cc.passthrough) return p === 'HTTP' ? VIRTUAL_INBOUND_CATCHALL_HTTP_CHAIN : VIRTUAL_INBOUND_LISTENER;
@@ -78,7 +58,8 @@ function httpFilters(cc: ChainConfig, authz: InboundAuthz): FilterJson[] {
 /** buildInboundNetworkFilters: the RBAC network filters, then tcp_proxy with the cluster name as stat prefix. */
 const tcpFilters = (cc: ChainConfig, authz: InboundAuthz): FilterJson[] => [...authz.network, tcpProxyTo(cc.clusterName)];
 
-function chainsFor(cc: ChainConfig, options: MatchOption[], authz: InboundAuthz): FilterChainJson[] {
+/** inboundChainForOpts: one chain per option; TLS options get the mode's DownstreamTlsContext (ToTransportSocket). */
+function chainsFor(cc: ChainConfig, mode: MtlsMode, options: MatchOption[], trustDomain: string, authz: InboundAuthz): FilterChainJson[] {
   return options.map((o) => {
     const match: FilterChainJson['filterChainMatch'] = {};
     if (cc.targetPort > 0) match.destinationPort = cc.targetPort;
@@ -87,8 +68,10 @@ function chainsFor(cc: ChainConfig, options: MatchOption[], authz: InboundAuthz)
     const chain: FilterChainJson = {
       filterChainMatch: match,
       filters: o.protocol === 'HTTP' ? httpFilters(cc, authz) : tcpFilters(cc, authz),
-      name: chainName(cc, o.protocol),
     };
+    // BuildInboundTLS returns nil for DISABLE: no transport socket even on a TLS option
+    if (o.tls && mode !== 'DISABLE') chain.transportSocket = tlsTransportSocket(inboundTlsContext(o.protocol, [trustDomain]));
+    chain.name = chainName(cc, o.protocol);
     if (cc.metadata) chain.metadata = cc.metadata;
     return chain;
   });
@@ -174,12 +157,25 @@ function inboundListener(
  * followed by a listener per captureMode NONE ingress listener.
  */
 export function buildInboundListeners(ctx: BuildCtx): ListenerJson[] {
+  const { snapshot, proxy, options } = ctx.view;
   const authz = inboundAuthz(ctx.view);
-  const chains: FilterChainJson[] = [blackholeChain(), ...chainsFor(PASSTHROUGH, plaintextPermissiveOptions('AUTO'), authz)];
+  const mtls = workloadPeerAuthentication(snapshot, proxy, options);
+  const ingress = sidecarIngressChainConfigs(ctx);
+  const configs = ingress ?? serviceChainConfigs(ctx);
+  // needPerPortPassthroughFilterChain: ports a Sidecar ingress listener (else a service target) already serves
+  const covered = ingress ? ingress.map((c) => c.targetPort) : ctx.view.serviceTargets.map((t) => t.targetPort);
+  const chains: FilterChainJson[] = [blackholeChain()];
+  // buildInboundPassthroughChains: the port-less chains, then port-level PeerAuthentication ports nothing serves
+  for (const p of passthroughMtls(mtls, covered)) {
+    chains.push(
+      ...chainsFor({ ...PASSTHROUGH, targetPort: p.port }, p.mode, filterChainMatchOptions(p.mode, 'AUTO'), options.trustDomain, authz),
+    );
+  }
   const custom: ListenerJson[] = [];
-  const timeout = ctx.view.options.protocolDetectionTimeout;
-  for (const cc of sidecarIngressChainConfigs(ctx) ?? serviceChainConfigs(ctx)) {
-    const own = chainsFor(cc, plaintextPermissiveOptions(listenerProtocol(cc.protocol)), authz);
+  const timeout = options.protocolDetectionTimeout;
+  for (const cc of configs) {
+    const { mode } = modeForPort(mtls, cc.targetPort);
+    const own = chainsFor(cc, mode, filterChainMatchOptions(mode, listenerProtocol(cc.protocol)), options.trustDomain, authz);
     if (cc.bindToPort) custom.push(inboundListener(listenerName(cc.bind, cc.targetPort), cc.bind, cc.targetPort, own, true, timeout));
     else chains.push(...own);
   }

@@ -57,10 +57,12 @@ describe('buildSidecarListeners: Bookinfo productpage', () => {
 
   it('virtualInbound has chain 0.0.0.0_9080 (destination port 9080) whose inline route config inbound|9080|| routes to inbound|9080|| (listener_inbound.go, httproute.go buildSidecarInboundHTTPRouteConfig)', () => {
     const l = listener(out.listeners, 'virtualInbound');
+    // PERMISSIVE (no PeerAuthentication): the mTLS chain, then the plaintext one (filterchain_options.go)
     const chains = (l.filterChains ?? []).filter((c) => c.name === '0.0.0.0_9080');
-    expect(chains).toHaveLength(1);
-    expect(chains[0]?.filterChainMatch).toEqual({ destinationPort: 9080, transportProtocol: 'raw_buffer' });
-    const hcm = terminal(chains[0]);
+    expect(chains).toHaveLength(2);
+    expect(chains[0]?.filterChainMatch?.transportProtocol).toBe('tls');
+    expect(chains[1]?.filterChainMatch).toEqual({ destinationPort: 9080, transportProtocol: 'raw_buffer' });
+    const hcm = terminal(chains[1]);
     expect(hcm.statPrefix).toBe('inbound_0.0.0.0_9080;');
     expect(hcm.routeConfig.name).toBe('inbound|9080||');
     const vh = hcm.routeConfig.virtualHosts[0];

@@ -88,6 +88,7 @@ const EMPTY_SNAPSHOT: MeshSnapshot = {
   sidecars: [],
   workloadEntries: [],
   authorizationPolicies: [],
+  peerAuthentications: [],
   errors: [],
   mesh: defaultMeshState(DEFAULT_OPTIONS),
 };

@@ -103,6 +103,7 @@ export function view(input: ViewInput = {}): ProxyView {
     sidecars: [],
     workloadEntries: [],
     authorizationPolicies: [],
+    peerAuthentications: [],
     errors: [],
     mesh: defaultMeshState(DEFAULT_OPTIONS),
   };

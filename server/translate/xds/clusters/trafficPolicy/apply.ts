@@ -1,6 +1,6 @@
 // applyTrafficPolicy (cluster_traffic_policy.go): connection pool for every cluster; outlier detection and
 // load balancing for outbound ones; ORIGINAL_DST clusters always use CLUSTER_PROVIDED.
-// Client TLS (DestinationRule tls / auto-mTLS transport_socket_matches) is not generated yet.
+// Client TLS (DestinationRule tls / auto mTLS) is applied after this by ../clientTls.ts.
 import { applyConnectionPool } from './connectionPool';
 import type { MutableCluster, PolicyContext } from './context';
 import { applyLoadBalancer } from './loadBalancer';
