@@ -193,6 +193,8 @@ function sourceOf(req: SimRequest): SimCtx['source'] {
       ? `spiffe://cluster.local/ns/${ns}/sa/default`
       : undefined;
   return { ...(principal ? { principal } : {}), ...(ns ? { namespace: ns } : {}), ...(req.sourceIp ? { ip: req.sourceIp } : {}) };
+}
+
 /** traffic.go FillDefaults: protocolToTLSAlpn for TLS, protocolToMTLSAlpn for mTLS, none for plaintext. */
 function defaultAlpn(tls: SimTls, protocol: SimProtocol): string[] {
   if (tls === 'tls') return protocol === 'http2' ? ['h2'] : protocol === 'http' ? ['http/1.1'] : [];
