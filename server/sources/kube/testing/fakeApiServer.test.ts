@@ -183,7 +183,6 @@ describe('FakeApiServer: failures, outages, discovery', () => {
       'networking.istio.io',
       'security.istio.io',
       'gateway.networking.k8s.io',
-      'security.istio.io',
     ]);
     const g = await get(f, '/apis/networking.istio.io');
     expect(g.body).toMatchObject({ kind: 'APIGroup', versions: [{ groupVersion: 'networking.istio.io/v1alpha3', version: 'v1alpha3' }] });
