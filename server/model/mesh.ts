@@ -1,5 +1,6 @@
 // The service model meshscope translates from: istiod's model.Service / IstioEndpoint / Proxy,
 // in plain immutable data. Built by ./snapshot from parsed inputs; read by server/translate.
+import type { ExtensionProvider } from './extensionProviders';
 import type { HTTPRetry, IstioKind, IstioSpecs } from './istio';
 import type { LocalityLoadBalancerSetting, MeshConfig, MeshConfigOrigin } from './meshConfig';
 import type { InputSource, Problem } from './problem';
@@ -274,6 +275,8 @@ export interface TranslateOptions {
   localityLbSetting?: LocalityLoadBalancerSetting;
   /** MeshConfig.defaultHttpRetryPolicy; undefined = Istio's built-in default (2 attempts). */
   defaultHttpRetryPolicy?: HTTPRetry;
+  /** MeshConfig.extensionProviders that parsed cleanly (CUSTOM AuthorizationPolicies name them). */
+  extensionProviders?: readonly ExtensionProvider[];
 }
 
 export const DEFAULT_OPTIONS: TranslateOptions = Object.freeze({

@@ -1,4 +1,5 @@
 // MeshConfig → TranslateOptions: every mesh-wide setting the translator reads, as one typed argument (never env).
+import { parseExtensionProviders } from './extensionProviders';
 import { defaultMeshConfig, type MeshConfig } from './meshConfig';
 import type { MeshConfigState, TranslateOptions } from './mesh';
 
@@ -18,6 +19,7 @@ export function meshOptions(mc: MeshConfig, base: Pick<TranslateOptions, 'domain
     defaultVirtualServiceExportTo: mc.defaultVirtualServiceExportTo,
     defaultDestinationRuleExportTo: mc.defaultDestinationRuleExportTo,
     localityLbSetting: mc.localityLbSetting,
+    extensionProviders: parseExtensionProviders(mc.extensionProviders ?? []).providers,
     ...(mc.defaultHttpRetryPolicy ? { defaultHttpRetryPolicy: mc.defaultHttpRetryPolicy } : {}),
   };
 }

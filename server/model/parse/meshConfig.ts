@@ -8,6 +8,7 @@
 import { isMap, LineCounter, parseDocument, type Node } from 'yaml';
 import { normalizeDuration } from '../../lib/duration';
 import { defaultMeshConfig, type MeshConfig } from '../meshConfig';
+import { parseExtensionProviders } from '../extensionProviders';
 import type { Problem } from '../problem';
 
 export interface MeshConfigParse {
@@ -156,7 +157,7 @@ const FIELDS: Record<string, Check> = {
 };
 
 /** The 1-based line of a YAML path inside the text, when the node is found. */
-function lineOf(doc: ReturnType<typeof parseDocument>, lc: LineCounter, path: string[]): number | undefined {
+function lineOf(doc: ReturnType<typeof parseDocument>, lc: LineCounter, path: (string | number)[]): number | undefined {
   const node = doc.getIn(path, true) as Node | undefined;
   const keyNode =
     path.length === 1 && isMap(doc.contents)
@@ -214,6 +215,13 @@ export function parseMeshConfig(text: string, where: MeshConfigLocation = {}): M
     }
     if (key === 'defaultConfig') config.defaultConfig = mergeProxyConfig(config.defaultConfig, res.value as Record<string, unknown>);
     else config[key] = res.value;
+    if (key === 'extensionProviders')
+      for (const i of parseExtensionProviders(res.value).issues) {
+        const segs = i.path.split('.').filter(Boolean);
+        const at = i.index < 0 ? [key] : [key, i.index, ...segs];
+        const where = i.index < 0 ? key : `${key}[${i.index}]${segs.length ? `.${segs.join('.')}` : ''}`;
+        problem('error', `${where}: ${i.message}`, where, lineOf(doc, lc, at) ?? lineOf(doc, lc, [key, i.index]) ?? line);
+      }
   }
   return { config, problems };
 }

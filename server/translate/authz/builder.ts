@@ -8,13 +8,18 @@
 //   explicit never-matching policy; dry-run policies (`istio.io/dry-run: "true"`) go to shadow_rules.
 // - On TCP chains an ALLOW rule using HTTP-only fields is skipped (so ALLOW matches less), a DENY/AUDIT rule
 //   drops those fields (so it matches more): model.go checkError.
-// - CUSTOM: meshscope knows no MeshConfig extensionProviders, so every CUSTOM policy is what istiod emits for a
-//   provider it cannot find: a DENY policy named `istio-ext-authz-PROVIDER-…-deny-due-to-bad-CUSTOM-action`.
+// - CUSTOM naming a MeshConfig ext_authz extension provider (all enforced CUSTOM policies of the proxy must name
+//   the same one): an RBAC filter with the CUSTOM rules as DENY shadow_rules (stat prefix `istio_ext_authz_`),
+//   then the provider's ext_authz filter (./extAuthz). An HTTP provider adds nothing on TCP chains.
+// - CUSTOM naming an unknown provider (or differing providers): what istiod emits for a provider it cannot use,
+//   a DENY policy named `istio-ext-authz-PROVIDER-…-deny-due-to-bad-CUSTOM-action` per rule.
 import type { FilterJson } from '../../gen/envoy/config/listener/v3/listener_components_pb';
 import type { PolicyJson, RBACJson } from '../../gen/envoy/config/rbac/v3/rbac_pb';
 import type { HttpFilterJson } from '../../gen/envoy/extensions/filters/network/http_connection_manager/v3/http_connection_manager_pb';
 import { EXT } from '../../envoy/typeUrls';
 import type { AuthorizationAction } from '../../model/authz';
+import type { ExtensionProvider } from '../../model/extensionProviders';
+import { EXT_AUTHZ_SHADOW_STAT_PREFIX, httpExtAuthzFilter, networkExtAuthzFilter } from './extAuthz';
 import type { AppliedPolicy } from './select';
 import { generatePolicy, MATCH_NEVER, SkippedRule } from './rule';
 
@@ -102,27 +107,56 @@ function sortPolicies(r: RBACJson): RBACJson {
 const shadowPrefix = (action: 'ALLOW' | 'DENY' | 'LOG') =>
   action === 'ALLOW' ? 'istio_dry_run_allow_' : action === 'DENY' ? 'istio_dry_run_deny_' : undefined;
 
+type ExtAuthz = NonNullable<ExtensionProvider['extAuthz']>;
+
+/** One RBAC filter's config; `extAuthz` is the provider whose ext_authz filter follows it. */
+export interface RbacConfig {
+  rules?: RBACJson;
+  shadowRules?: RBACJson;
+  shadowRulesStatPrefix?: string;
+  extAuthz?: ExtAuthz;
+}
+
+/** builder.go getExtAuthz: the one ext_authz provider every enforced CUSTOM policy names, when configured. */
+export function customProvider(customs: readonly AppliedPolicy[], providers: readonly ExtensionProvider[] = []): ExtAuthz | undefined {
+  const names = new Set(customs.filter((p) => !p.dryRun).map((p) => p.policy.spec.provider?.name ?? ''));
+  if (names.size !== 1) return undefined;
+  const [name] = names;
+  return providers.find((p) => p.name === name)?.extAuthz;
+}
+
 /** The RBAC configs in filter order (CUSTOM, AUDIT, DENY, ALLOW), before wrapping as HTTP or network filters. */
 export function rbacConfigs(
   applied: readonly AppliedPolicy[],
   forTCP: boolean,
   notes: AuthzBuildNote[] = [],
-): { rules?: RBACJson; shadowRules?: RBACJson; shadowRulesStatPrefix?: string }[] {
+  providers: readonly ExtensionProvider[] = [],
+): RbacConfig[] {
   const by = (a: AuthorizationAction) => applied.filter((p) => p.action === a);
-  const out: { rules?: RBACJson; shadowRules?: RBACJson; shadowRulesStatPrefix?: string }[] = [];
-  // getBadCustomDenyRules: no extension provider is known, so every enforced CUSTOM rule denies; dry-run CUSTOM
-  // policies (istiod's provider shadow rules) are left out of that deny filter.
+  const out: RbacConfig[] = [];
+  // Dry-run CUSTOM policies (istiod's provider shadow rules) are left out of the CUSTOM filter.
   const customs = by('CUSTOM');
   if (customs.length > 0) {
-    const custom = build(
-      customs.filter((p) => !p.dryRun),
-      'DENY',
-      forTCP,
-      true,
-      notes,
-    );
-    const policies = Object.fromEntries(Object.entries(custom?.rules?.policies ?? {}).map(([k, v]) => [k + BAD_CUSTOM_SUFFIX, v]));
-    out.push({ rules: { action: 'DENY', policies } });
+    const enforced = customs.filter((p) => !p.dryRun);
+    const custom = build(enforced, 'DENY', forTCP, true, notes);
+    const ext = customProvider(customs, providers);
+    if (ext && forTCP && ext.kind === 'http') {
+      for (const p of enforced)
+        notes.push({
+          policy: `${p.policy.meta.namespace}/${p.policy.meta.name}`,
+          message: `CUSTOM action with HTTP provider ${p.policy.spec.provider?.name} ignored on TCP chains`,
+        });
+    } else if (ext) {
+      out.push({
+        shadowRules: custom?.rules ?? { action: 'DENY', policies: {} },
+        shadowRulesStatPrefix: EXT_AUTHZ_SHADOW_STAT_PREFIX,
+        extAuthz: ext,
+      });
+    } else {
+      // getBadCustomDenyRules: the provider is unknown, so every enforced CUSTOM rule denies.
+      const policies = Object.fromEntries(Object.entries(custom?.rules?.policies ?? {}).map(([k, v]) => [k + BAD_CUSTOM_SUFFIX, v]));
+      out.push({ rules: { action: 'DENY', policies } });
+    }
   }
   for (const [a, action] of [
     ['AUDIT', 'LOG'],
@@ -138,14 +172,28 @@ export function rbacConfigs(
 }
 
 /** The HTTP filters for an inbound HCM. */
-export function buildHttpRbacFilters(applied: readonly AppliedPolicy[], notes?: AuthzBuildNote[]): HttpFilterJson[] {
-  return rbacConfigs(applied, false, notes).map((c) => ({ name: RBAC_HTTP_FILTER, typedConfig: { '@type': EXT.rbacHttp, ...c } }));
+export function buildHttpRbacFilters(
+  applied: readonly AppliedPolicy[],
+  notes?: AuthzBuildNote[],
+  providers?: readonly ExtensionProvider[],
+): HttpFilterJson[] {
+  return rbacConfigs(applied, false, notes, providers).flatMap(({ extAuthz, ...c }) => [
+    { name: RBAC_HTTP_FILTER, typedConfig: { '@type': EXT.rbacHttp, ...c } },
+    ...(extAuthz ? [httpExtAuthzFilter(extAuthz)] : []),
+  ]);
 }
 
 /** The network filters for an inbound TCP chain, placed before tcp_proxy. */
-export function buildNetworkRbacFilters(applied: readonly AppliedPolicy[], notes?: AuthzBuildNote[]): FilterJson[] {
-  return rbacConfigs(applied, true, notes).map((c) => ({
-    name: RBAC_NETWORK_FILTER,
-    typedConfig: { '@type': EXT.rbacNetwork, ...c, statPrefix: RBAC_TCP_STAT_PREFIX },
-  }));
+export function buildNetworkRbacFilters(
+  applied: readonly AppliedPolicy[],
+  notes?: AuthzBuildNote[],
+  providers?: readonly ExtensionProvider[],
+): FilterJson[] {
+  return rbacConfigs(applied, true, notes, providers).flatMap(({ extAuthz, ...c }) => {
+    const ext = extAuthz ? networkExtAuthzFilter(extAuthz) : undefined;
+    return [
+      { name: RBAC_NETWORK_FILTER, typedConfig: { '@type': EXT.rbacNetwork, ...c, statPrefix: RBAC_TCP_STAT_PREFIX } },
+      ...(ext ? [ext] : []),
+    ];
+  });
 }

@@ -17,5 +17,6 @@ export const NO_AUTHZ: InboundAuthz = Object.freeze({ http: [], network: [] }) a
 export function inboundAuthz(view: Pick<ProxyViewBase, 'snapshot' | 'proxy' | 'options'>): InboundAuthz {
   const { applied } = selectPolicies(view.snapshot, view.proxy, view.options.rootNamespace);
   if (applied.length === 0) return NO_AUTHZ;
-  return { http: buildHttpRbacFilters(applied), network: buildNetworkRbacFilters(applied) };
+  const providers = view.options.extensionProviders;
+  return { http: buildHttpRbacFilters(applied, undefined, providers), network: buildNetworkRbacFilters(applied, undefined, providers) };
 }
