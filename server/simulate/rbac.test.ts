@@ -94,3 +94,47 @@ describe('simulate: the RBAC walk', () => {
     ).toBeUndefined();
   });
 });
+
+// CUSTOM with a MeshConfig ext_authz provider (extauthz.go): the RBAC filter's shadow rules pick the requests the
+// ext_authz filter checks; the external server decides, which a config walk cannot know: decision stays
+// allow/deny (DESIGN §3) and a note says where the request goes.
+const MESH = `apiVersion: v1
+kind: ConfigMap
+metadata: {name: istio, namespace: istio-system}
+data:
+  mesh: |
+    extensionProviders:
+    - name: opa
+      envoyExtAuthzGrpc: {service: opa.shop.svc.cluster.local, port: 9191}
+---
+`;
+
+describe('simulate: CUSTOM with an ext_authz provider', () => {
+  const policy = MESH + ap('ext', '{action: CUSTOM, provider: {name: opa}, rules: [{to: [{operation: {paths: ["/admin*"]}}]}]}');
+
+  it('a matching request is sent to the provider: allow, with the note and the CUSTOM policy', () => {
+    const r = run(policy, { path: '/admin/x' });
+    expect(r.error).toBeUndefined();
+    expect(r.authorization).toMatchObject({ decision: 'allow', policy: 'shop/ext', rule: 0 });
+    expect(r.authorization?.reason).toContain('ext_authz provider opa');
+    expect(r.notes?.some((n) => n.includes('sent to the ext_authz provider opa'))).toBe(true);
+  });
+
+  it('a request the CUSTOM rules do not match skips ext_authz; a later DENY still denies', () => {
+    const r = run(policy, { path: '/public' });
+    expect(r.authorization).toMatchObject({ decision: 'allow' });
+    expect(r.authorization?.policy).toBeUndefined();
+    expect(r.notes?.some((n) => n.includes('ext_authz'))).toBeFalsy();
+    const d = run(policy + ap('deny-admin', '{action: DENY, rules: [{to: [{operation: {paths: ["/admin*"]}}]}]}'), { path: '/admin/x' });
+    expect(d.error).toBe('RBAC: access denied');
+    expect(d.authorization).toMatchObject({ decision: 'deny', policy: 'shop/deny-admin' });
+  });
+
+  it('an unknown provider is still the bad-provider deny', () => {
+    const r = run(MESH + ap('ext', '{action: CUSTOM, provider: {name: other}, rules: [{to: [{operation: {paths: ["/admin*"]}}]}]}'), {
+      path: '/admin/x',
+    });
+    expect(r.error).toBe('RBAC: access denied');
+    expect(r.authorization).toMatchObject({ decision: 'deny', policy: 'shop/ext', rule: 0 });
+  });
+});

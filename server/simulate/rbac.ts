@@ -10,6 +10,9 @@ import { bool, isObj, num, obj, objs, str, type J } from './json';
 import { stringMatch } from './stringMatch';
 import type { Rejection, SimAuthorization, SimCtx } from './types';
 
+/** authzmodel.RBACExtAuthzShadowRulesStatPrefix: the shadow rules of a CUSTOM policy with a provider. */
+const EXT_AUTHZ_SHADOW_PREFIX = 'istio_ext_authz_';
+
 interface Outcome {
   match: boolean;
   /** Why not (when match is false), or what matched (when true). */
@@ -166,8 +169,27 @@ export function walkRbac(configs: J[], ctx: SimCtx): RbacWalk | undefined {
   if (configs.length === 0) return undefined;
   const w: RbacWalk = { rejected: [], notes: [], denied: false };
   let allowedBy: { policy: string; rule?: number } | undefined;
+  let custom: { policy: string; rule?: number; provider: string } | undefined;
   for (const cfg of configs) {
     const shadow = engine(obj(cfg, 'shadow_rules'));
+    // CUSTOM with an extension provider: the shadow DENY rules only choose which requests the ext_authz filter
+    // after this one checks (its filter_enabled_metadata); the external server's answer decides.
+    if (str(cfg, 'shadow_rules_stat_prefix') === EXT_AUTHZ_SHADOW_PREFIX) {
+      for (const [name, pol] of shadow?.policies ?? []) {
+        const r = matchPolicy(pol, ctx);
+        if (!r.match) {
+          w.rejected.push({ hop: 'authorization', name, reason: `CUSTOM policy ${policyOf(name).policy} does not match: ${r.why}` });
+          continue;
+        }
+        const provider = /^istio-ext-authz-(.*)-ns\[/.exec(name)?.[1] ?? '';
+        custom = { ...policyOf(name), provider };
+        w.notes.push(
+          `CUSTOM policy ${custom.policy} (${name}) matches: the request is sent to the ext_authz provider ${provider}; the outcome is decided by the external server (the simulator assumes it allows)`,
+        );
+        break;
+      }
+      continue;
+    }
     for (const [name, pol] of shadow?.policies ?? []) {
       const r = matchPolicy(pol, ctx);
       if (r.match && shadow?.action !== 'LOG')
@@ -219,8 +241,17 @@ export function walkRbac(configs: J[], ctx: SimCtx): RbacWalk | undefined {
       allowedBy = policyOf(matched);
     }
   }
-  w.authorization = allowedBy
-    ? { decision: 'allow', policy: allowedBy.policy, ...(allowedBy.rule !== undefined ? { rule: allowedBy.rule } : {}) }
+  const by = allowedBy ?? custom;
+  const extNote = custom
+    ? `the request is sent to the ext_authz provider ${custom.provider} (CUSTOM policy ${custom.policy}); the outcome is decided by the external server`
+    : undefined;
+  w.authorization = by
+    ? {
+        decision: 'allow',
+        policy: by.policy,
+        ...(by.rule !== undefined ? { rule: by.rule } : {}),
+        ...(extNote ? { reason: extNote } : {}),
+      }
     : { decision: 'allow', reason: 'no DENY policy matches and no ALLOW policy applies' };
   return w;
 }
