@@ -37,4 +37,22 @@ spec: {selector: {matchLabels: {app: web}}}
     expect(sec.policies[1]?.notes).toEqual(['rule[0] skipped on TCP chains: "methods" is HTTP only']);
     expect(sec.notApplied).toEqual([{ namespace: 'shop', name: 'web-only', reason: "selector app=web does not match the proxy's labels" }]);
   });
+
+  it('CUSTOM: the configured ext_authz provider, or the bad-provider deny (extauthz.go getExtAuthz)', () => {
+    const snap = meshFromYaml(`${deployment('api', 'shop', { app: 'api' })}---
+apiVersion: security.istio.io/v1
+kind: AuthorizationPolicy
+metadata: {name: ext, namespace: shop}
+spec: {action: CUSTOM, provider: {name: opa}, rules: [{to: [{operation: {paths: [/admin]}}]}]}
+`);
+    const providers = [
+      { name: 'opa', extAuthz: { kind: 'grpc' as const, service: 'opa.shop.svc.cluster.local', port: 9191, failOpen: false } },
+    ];
+    const known = proxySecurity(snap, snap.proxies[0]!, { ...DEFAULT_OPTIONS, extensionProviders: providers }).policies[0]!;
+    expect(known.rules[0]?.rbacName).toBe('istio-ext-authz-opa-ns[shop]-policy[ext]-rule[0]');
+    expect(known.notes.join()).toContain('ext_authz provider "opa" (grpc, outbound|9191||opa.shop.svc.cluster.local)');
+    const unknown = proxySecurity(snap, snap.proxies[0]!, DEFAULT_OPTIONS).policies[0]!;
+    expect(unknown.rules[0]?.rbacName).toBe('istio-ext-authz-opa-ns[shop]-policy[ext]-rule[0]-deny-due-to-bad-CUSTOM-action');
+    expect(unknown.notes.join()).toContain('not configured');
+  });
 });

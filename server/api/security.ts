@@ -3,7 +3,8 @@
 // namespace that do not apply, with the reason. Pure: computed from the snapshot.
 import type { AuthorizationAction, AuthzRule } from '../model/authz';
 import type { MeshSnapshot, ProxyModel, TranslateOptions } from '../model/mesh';
-import { BAD_CUSTOM_SUFFIX, policyName, rbacConfigs, type AuthzBuildNote } from '../translate/authz/builder';
+import { BAD_CUSTOM_SUFFIX, customProvider, policyName, rbacConfigs, type AuthzBuildNote } from '../translate/authz/builder';
+import { providerCluster } from '../translate/authz/extAuthz';
 import { selectPolicies } from '../translate/authz/select';
 
 export interface SecurityRuleView {
@@ -58,8 +59,13 @@ export function describeRule(rule: AuthzRule): Pick<SecurityRuleView, 'from' | '
 export function proxySecurity(snapshot: MeshSnapshot, proxy: ProxyModel, options: TranslateOptions): ProxySecurity {
   const sel = selectPolicies(snapshot, proxy, options.rootNamespace);
   const notes: AuthzBuildNote[] = [];
-  rbacConfigs(sel.applied, true, notes);
-  rbacConfigs(sel.applied, false, notes);
+  const providers = options.extensionProviders;
+  rbacConfigs(sel.applied, true, notes, providers);
+  rbacConfigs(sel.applied, false, notes, providers);
+  const ext = customProvider(
+    sel.applied.filter((a) => a.action === 'CUSTOM'),
+    providers,
+  );
   const policies = [...sel.applied]
     .sort((a, b) => ORDER[a.action] - ORDER[b.action])
     .map((a): SecurityPolicyView => {
@@ -69,12 +75,19 @@ export function proxySecurity(snapshot: MeshSnapshot, proxy: ProxyModel, options
       const id = `${meta.namespace}/${meta.name}`;
       const rules = (spec.rules ?? []).map((r, i) => ({
         index: i,
-        rbacName: policyName(meta.namespace, meta.name, i, custom ? (provider ?? '') : undefined) + (custom ? BAD_CUSTOM_SUFFIX : ''),
+        rbacName:
+          policyName(meta.namespace, meta.name, i, custom ? (provider ?? '') : undefined) + (custom && !ext ? BAD_CUSTOM_SUFFIX : ''),
         ...describeRule(r),
       }));
       const own = [...new Set(notes.filter((n) => n.policy === id).map((n) => n.message))];
       if (!spec.rules?.length) own.push('no rules: matches nothing (an ALLOW policy without rules allows nothing)');
-      if (custom) own.push(`no extension provider "${provider ?? ''}" is known to meshscope: istiod then denies what the rules match`);
+      if (custom && a.dryRun) own.push('dry-run CUSTOM policy: left out of the CUSTOM filter istiod builds');
+      else if (custom && ext)
+        own.push(`requests the rules match are checked by the ext_authz provider "${provider}" (${ext.kind}, ${providerCluster(ext)})`);
+      else if (custom)
+        own.push(
+          `extension provider "${provider ?? ''}" is not configured in MeshConfig extensionProviders (or CUSTOM policies on this workload name different providers): istiod then denies what the rules match`,
+        );
       return {
         namespace: meta.namespace,
         name: meta.name,
