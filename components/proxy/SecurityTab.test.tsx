@@ -50,7 +50,7 @@ function rows(html: string, testid: string): string[] {
   const out: string[] = [];
   for (const m of html.matchAll(new RegExp(`<tr data-testid="${testid}"[^>]*>(.*?)</tr>`, 'g'))) {
     const cells = [...(m[1] as string).matchAll(/<td[^>]*>(.*?)<\/td>/g)].map((c) => (c[1] as string).replace(/<[^>]+>/g, '').trim());
-    out.push(cells.join(' | ').trim());
+    out.push(cells.filter((c) => c !== '').join(' | '));
   }
   return out;
 }
