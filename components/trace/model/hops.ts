@@ -156,6 +156,8 @@ export function traceView(r: SimulateResponse, tls: SimTls = 'plaintext'): Trace
     outcome = `direct response ${r.directResponse.status}${r.directResponse.body ? `: ${r.directResponse.body}` : ''}`;
   else if (r.runtimeFraction !== undefined)
     outcome = `the route matches ${Math.round(r.runtimeFraction * 10000) / 100}% of such requests (runtime_fraction)`;
-  const notes = [...(r.notes ?? []), ...(r.dumpErrors ?? []).map((e) => `config dump: ${e}`)];
+  // Notes the transport hop already shows are not repeated below the hops.
+  const shown = new Set(transport?.detail ?? []);
+  const notes = [...(r.notes ?? []).filter((n) => !shown.has(n)), ...(r.dumpErrors ?? []).map((e) => `config dump: ${e}`)];
   return { hops, ...(r.error !== undefined ? { error: r.error } : {}), ...(outcome ? { outcome } : {}), notes };
 }
