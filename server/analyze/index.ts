@@ -66,9 +66,14 @@ export function compareFindings(a: Finding, b: Finding): number {
   );
 }
 
-/** The snapshot as `istioctl analyze` sees the inputs: without the configs istiod generates from Ingresses. */
+/**
+ * The snapshot as `istioctl analyze` sees the inputs: without the configs istiod generates from Ingresses and
+ * from Gateway API objects (those carry the `internal.istio.io/parents` annotation; Gateway API objects have
+ * their own analyzers).
+ */
 function userConfigs(s: MeshSnapshot): MeshSnapshot {
-  const generated = (c: { generatedBy?: unknown } | null | undefined) => c?.generatedBy !== undefined;
+  const generated = (c: { generatedBy?: unknown; meta?: { annotations?: Readonly<Record<string, string>> } } | null | undefined) =>
+    c?.generatedBy !== undefined || c?.meta?.annotations?.['internal.istio.io/parents'] !== undefined;
   if (!s.virtualServices.some(generated) && !s.gateways.some(generated)) return s;
   return { ...s, virtualServices: s.virtualServices.filter((c) => !generated(c)), gateways: s.gateways.filter((c) => !generated(c)) };
 }
