@@ -1,11 +1,21 @@
 'use client';
 // The Security tab of a mesh proxy: the AuthorizationPolicies that apply (in the order their RBAC filters run)
 // with their rules and RBAC policy names, the ones that do not and why; the inbound ports' transport security
-// (which chains accept plaintext, which terminate mTLS) and each cluster's upstream TLS, as the config dump has them.
+// with the PeerAuthentication (or mesh default) that sets each port's mode next to the dump's chains, and each
+// cluster's upstream TLS (auto mTLS / DestinationRule / none). Without a mesh model (uploaded dumps) only the dump view.
 import { useMemo } from 'react';
 import type { ProxySecurity, SecurityPolicyView } from '@/server/api/contract';
 import { readConfigDump } from '@/server/envoy/dumpReader';
 import { clusterTls, inboundTls } from './model/securityDump';
+import { type ClusterMtlsRow, clusterRows, portRows } from './model/securityMtls';
+
+/** `12 auto mTLS, 1 DestinationRule, 3 none`. */
+function clusterSummary(rows: readonly ClusterMtlsRow[]): string {
+  const n = (p: (r: ClusterMtlsRow) => boolean) => rows.filter(p).length;
+  const auto = n((r) => r.tls === 'auto mTLS');
+  const none = n((r) => r.tls === 'none');
+  return `${auto} auto mTLS, ${rows.length - auto - none} DestinationRule, ${none} none`;
+}
 
 function Policy({ p }: { p: SecurityPolicyView }) {
   return (
@@ -48,6 +58,9 @@ export function SecurityTab({ security, dump }: { security: ProxySecurity | unde
   const ports = useMemo(() => inboundTls(config), [config]);
   const clusters = useMemo(() => clusterTls(config), [config]);
   const policies = security?.policies ?? [];
+  const mtlsPorts = useMemo(() => (security?.mtls ? portRows(security.mtls.inbound) : undefined), [security]);
+  const mtlsClusters = useMemo(() => (security?.mtls ? clusterRows(security.mtls.clusters) : undefined), [security]);
+  const portList = [...new Set([...(mtlsPorts ?? []).map((p) => p.port), ...ports.map((p) => p.port)])].sort((a, b) => a - b);
   return (
     <div className="security-tab" data-testid="security-tab">
       <section>
@@ -86,42 +99,65 @@ export function SecurityTab({ security, dump }: { security: ProxySecurity | unde
         ) : null}
       </section>
       <section>
-        <h2>Inbound ports: transport security</h2>
-        <p className="muted small">
-          From the inbound listener's filter chains. Which PeerAuthentication (or the mesh default) sets each port's mode is not shown by
-          this build.
-        </p>
+        <h2>Inbound ports: mTLS</h2>
+        {mtlsPorts ? (
+          <p className="muted small">
+            The mode istiod applies to each port and the PeerAuthentication that sets it (a workload policy's port-level mode, else the
+            workload, namespace, then mesh-wide policy in the root namespace), or the mesh default (PERMISSIVE). The chains are the inbound
+            listener's, from the config dump.
+          </p>
+        ) : (
+          <p className="muted small">
+            From the inbound listener's filter chains (no mesh model for this proxy: the PeerAuthentication is unknown).
+          </p>
+        )}
         <table className="grid small" data-testid="security-ports">
           <thead>
             <tr>
               <th>port</th>
               <th>mode</th>
+              {mtlsPorts ? <th>set by</th> : null}
               <th>chains</th>
             </tr>
           </thead>
           <tbody>
-            {ports.map((p) => (
-              <tr key={p.port}>
-                <td className="mono">{p.port === 0 ? 'other ports (passthrough)' : p.port}</td>
-                <td>{p.summary}</td>
-                <td className="mono">
-                  {p.chains.map((c) => (
-                    <div key={`${c.chain}|${c.transport}|${c.alpn.join(',')}`}>
-                      {c.transport}
-                      {c.alpn.length ? ` [${c.alpn.join(', ')}]` : ''}
-                      {c.rbacFilters ? ` · ${c.rbacFilters} RBAC filter${c.rbacFilters > 1 ? 's' : ''}` : ''}
-                    </div>
-                  ))}
-                </td>
-              </tr>
-            ))}
+            {portList.map((port) => {
+              const m = mtlsPorts?.find((r) => r.port === port);
+              const d = ports.find((p) => p.port === port);
+              return (
+                <tr key={port} data-testid="security-port" data-port={port}>
+                  <td className="mono">
+                    {port === 0 ? 'other ports (passthrough)' : port}
+                    {m?.services.length ? <div className="muted">{m.services.join(', ')}</div> : null}
+                  </td>
+                  <td data-testid="security-port-mode">{m ? <strong>{m.mode}</strong> : d?.summary}</td>
+                  {mtlsPorts ? (
+                    <td data-testid="security-port-source" title={m?.config}>
+                      {m?.source ?? '—'}
+                    </td>
+                  ) : null}
+                  <td className="mono">
+                    {(d?.chains ?? []).map((c) => (
+                      <div key={`${c.chain}|${c.transport}|${c.alpn.join(',')}`}>
+                        {c.transport}
+                        {c.alpn.length ? ` [${c.alpn.join(', ')}]` : ''}
+                        {c.rbacFilters ? ` · ${c.rbacFilters} RBAC filter${c.rbacFilters > 1 ? 's' : ''}` : ''}
+                      </div>
+                    ))}
+                  </td>
+                </tr>
+              );
+            })}
           </tbody>
         </table>
       </section>
       <section>
         <h2>Clusters: upstream TLS</h2>
         <details>
-          <summary>{clusters.length} clusters</summary>
+          <summary>
+            {mtlsClusters ? mtlsClusters.length : clusters.length} clusters
+            {mtlsClusters ? ` (${clusterSummary(mtlsClusters)})` : ''}
+          </summary>
           <table className="grid small" data-testid="security-clusters">
             <thead>
               <tr>
@@ -130,15 +166,25 @@ export function SecurityTab({ security, dump }: { security: ProxySecurity | unde
               </tr>
             </thead>
             <tbody>
-              {clusters.map((c) => (
-                <tr key={c.cluster}>
-                  <td className="mono">{c.cluster}</td>
-                  <td>
-                    {c.mode}
-                    {c.sni ? <span className="mono small"> sni {c.sni}</span> : null}
-                  </td>
-                </tr>
-              ))}
+              {mtlsClusters
+                ? mtlsClusters.map((c) => (
+                    <tr key={c.cluster} data-testid="security-cluster" data-cluster={c.cluster}>
+                      <td className="mono">{c.cluster}</td>
+                      <td title={c.config}>
+                        {c.tls}
+                        {c.sni ? <span className="mono small muted"> sni {c.sni}</span> : null}
+                      </td>
+                    </tr>
+                  ))
+                : clusters.map((c) => (
+                    <tr key={c.cluster}>
+                      <td className="mono">{c.cluster}</td>
+                      <td>
+                        {c.mode}
+                        {c.sni ? <span className="mono small"> sni {c.sni}</span> : null}
+                      </td>
+                    </tr>
+                  ))}
             </tbody>
           </table>
         </details>

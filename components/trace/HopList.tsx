@@ -42,7 +42,7 @@ export function HopList({ view, routeLabel, onRoute }: HopListProps) {
         {view.hops.map((h) => (
           <li
             key={h.hop}
-            className={`trace-hop${(h.value === undefined || (h.hop === 'authorization' && h.value.startsWith('deny'))) && view.error ? ' stopped' : ''}`}
+            className={`trace-hop${(h.stopped || h.value === undefined || (h.hop === 'authorization' && h.value.startsWith('deny'))) && view.error ? ' stopped' : ''}`}
             data-testid={`hop-${h.hop}`}
           >
             <div className="trace-hop-head">
@@ -92,6 +92,11 @@ export function HopList({ view, routeLabel, onRoute }: HopListProps) {
                 <p className="muted small">No endpoints known for the cluster (see notes).</p>
               )
             ) : null}
+            {h.detail?.map((d) => (
+              <p key={d} className="muted small" data-testid="hop-detail">
+                {d}
+              </p>
+            ))}
             <RejectedList rejected={h.rejected} {...(routeLabel ? { routeLabel } : {})} />
           </li>
         ))}

@@ -88,6 +88,7 @@ export function TraceFormView({ initial, onSubmit, error, busy }: TraceFormViewP
         <select name="tls" value={f.tls} onChange={(e) => set({ tls: e.target.value as SimTls })}>
           <option value="plaintext">plaintext</option>
           <option value="tls">tls</option>
+          <option value="mtls">mtls (Istio client)</option>
         </select>
       </label>
       <label>

@@ -71,7 +71,7 @@ export function TraceTab({ proxyId, dump }: TraceTabProps) {
       ) : null}
       {result ? (
         <div className="trace-body">
-          <HopList view={traceView(result)} routeLabel={routeLabel} onRoute={(i) => setSelected(routeNode(i)?.id)} />
+          <HopList view={traceView(result, built?.request?.tls)} routeLabel={routeLabel} onRoute={(i) => setSelected(routeNode(i)?.id)} />
           {path && path.nodes.size > 0 ? (
             <div className="trace-graph">
               <h3>On the route graph</h3>

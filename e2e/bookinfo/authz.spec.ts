@@ -85,5 +85,62 @@ test('Security tab: the policy that applies, its rule, and the inbound ports / c
   await expect(policy.getByTestId('security-rule')).toContainText(`principals: ${PRODUCTPAGE}`);
   await expect(policy.getByTestId('security-rule')).toContainText('methods: GET; paths: /reviews/*');
   await expect(tab.getByTestId('security-ports')).toContainText('9080');
+  // Bookinfo as shipped has no PeerAuthentication: PERMISSIVE, the mesh default (policy_applier.go).
+  const port = tab.locator('[data-testid="security-port"][data-port="9080"]');
+  await expect(port.getByTestId('security-port-mode')).toHaveText('PERMISSIVE');
+  await expect(port.getByTestId('security-port-source')).toHaveText('mesh default');
+  // Auto mTLS towards Bookinfo's sidecars (enableAutoMtls defaults to true).
+  await expect(
+    tab.locator('[data-testid="security-cluster"][data-cluster="outbound|9080||ratings.default.svc.cluster.local"]'),
+  ).toContainText('auto mTLS');
   await page.screenshot({ path: info.outputPath('authz-security-tab.png'), fullPage: true });
+});
+
+// A workload PeerAuthentication STRICT on reviews: the Security tab names it as the source of 9080's mode; an
+// Istio mTLS client (tls=mtls) passes the Transport hop and reaches the RBAC step; plaintext is rejected on the
+// STRICT port (Istio's simulator: only `tls` transport chains remain, so no chain matches), with the note.
+const PA_FILE = join(DIR, 'pa-reviews-strict.yaml');
+const PA = `apiVersion: security.istio.io/v1
+kind: PeerAuthentication
+metadata: {name: reviews-strict, namespace: default}
+spec:
+  selector: {matchLabels: {app: reviews}}
+  mtls: {mode: STRICT}
+`;
+
+test('Security tab names the PeerAuthentication behind a STRICT port; the trace shows the mTLS hop', async ({ page, request }, info) => {
+  const id = await reviewsWithPolicy(request);
+  writeFileSync(PA_FILE, PA);
+  try {
+    await expect
+      .poll(async () => JSON.stringify(await (await request.get(`/api/proxies/${encodeURIComponent(id)}?tables=0`)).json()), {
+        timeout: 20_000,
+      })
+      .toContain('reviews-strict');
+    await new ProxyPage(page).goto(id, 'tab=security');
+    const port = page.locator('[data-testid="security-port"][data-port="9080"]');
+    await expect(port.getByTestId('security-port-mode')).toHaveText('STRICT');
+    await expect(port.getByTestId('security-port-source')).toHaveText('from PeerAuthentication default/reviews-strict (workload)');
+    await page.screenshot({ path: info.outputPath('mtls-security-tab-strict.png'), fullPage: true });
+
+    await new ProxyPage(page).goto(id, 'tab=trace');
+    const trace = new TracePanel(page);
+    await trace.field('tls').selectOption('mtls');
+    await traceFrom(page, PRODUCTPAGE);
+    await expect(page).toHaveURL(/tls=mtls/);
+    await expect(trace.hop('transport')).toContainText('mTLS');
+    await expect(trace.hop('transport')).toContainText('accepted by the chain');
+    await expect(trace.hop('authorization')).toContainText('allow — default/reviews-viewer rule 0');
+    await expect(trace.error).toHaveCount(0);
+    await page.screenshot({ path: info.outputPath('mtls-trace-mtls-allowed.png'), fullPage: true });
+
+    await trace.field('tls').selectOption('plaintext');
+    await page.getByTestId('trace-submit').click();
+    await expect(trace.error).toContainText('no filter chains matched');
+    await expect(trace.hop('transport')).toContainText('rejected — plaintext sent to a port that accepts only mTLS (STRICT)');
+    await expect(trace.hop('transport').getByTestId('hop-detail')).toContainText('PeerAuthentication mode STRICT');
+    await page.screenshot({ path: info.outputPath('mtls-trace-plaintext-strict.png'), fullPage: true });
+  } finally {
+    rmSync(PA_FILE, { force: true });
+  }
 });

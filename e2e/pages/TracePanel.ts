@@ -26,7 +26,9 @@ export class TracePanel {
     this.details = page.getByTestId('graph-node-details');
   }
 
-  hop(name: 'listener' | 'filterChain' | 'routeConfig' | 'virtualHost' | 'route' | 'cluster' | 'endpoints'): Locator {
+  hop(
+    name: 'listener' | 'filterChain' | 'transport' | 'authorization' | 'routeConfig' | 'virtualHost' | 'route' | 'cluster' | 'endpoints',
+  ): Locator {
     return this.page.getByTestId(`hop-${name}`);
   }
 

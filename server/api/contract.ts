@@ -18,6 +18,7 @@ export type { MeshConfigResponse } from './meshConfig';
 export type { ConnectionSync, ProxySyncResult, SyncType, TypeSync } from './proxySync';
 export type { SimulateBody, SimulateResponse } from './simulate';
 export type { ProxySecurity, SecurityPolicyView, SecurityRuleView } from './security';
+export type { ClusterMtls, EffectiveMtls, InboundPortMtls, MtlsMode, MtlsSource } from '../translate/mtls';
 export type { ErrorBody, XdsState } from './types';
 export type { MeshEvent } from '../impact/types';
 export type { ResourceKind } from '../impact/affected';

@@ -1,11 +1,13 @@
 // A proxy's Security view (the proxy page's Security tab): the AuthorizationPolicies that apply to it, with
 // their rules in words and the RBAC policy names istiod gives them, and the ones of its namespace / the root
-// namespace that do not apply, with the reason. Pure: computed from the snapshot.
+// namespace that do not apply, with the reason; and the effective mTLS per inbound port / outbound cluster with the
+// PeerAuthentication or DestinationRule behind it. Pure: computed from the snapshot.
 import type { AuthorizationAction, AuthzRule } from '../model/authz';
 import type { MeshSnapshot, ProxyModel, TranslateOptions } from '../model/mesh';
 import { BAD_CUSTOM_SUFFIX, customProvider, policyName, rbacConfigs, type AuthzBuildNote } from '../translate/authz/builder';
 import { providerCluster } from '../translate/authz/extAuthz';
 import { selectPolicies } from '../translate/authz/select';
+import { type EffectiveMtls, effectiveMtls } from '../translate/mtls';
 
 export interface SecurityRuleView {
   index: number;
@@ -34,6 +36,11 @@ export interface ProxySecurity {
   /** In the order the RBAC filters run: CUSTOM, AUDIT, DENY, ALLOW. */
   policies: SecurityPolicyView[];
   notApplied: { namespace: string; name: string; reason: string }[];
+  /**
+   * What istiod decides for transport security (translate/mtls.ts effectiveMtls): per inbound port the mTLS
+   * mode and the PeerAuthentication (or mesh default) behind it; per outbound cluster auto mTLS / DR / none.
+   */
+  mtls: Pick<EffectiveMtls, 'inbound' | 'clusters'>;
 }
 
 const ORDER: Record<AuthorizationAction, number> = { CUSTOM: 0, AUDIT: 1, DENY: 2, ALLOW: 3 };
@@ -58,6 +65,7 @@ export function describeRule(rule: AuthzRule): Pick<SecurityRuleView, 'from' | '
 
 export function proxySecurity(snapshot: MeshSnapshot, proxy: ProxyModel, options: TranslateOptions): ProxySecurity {
   const sel = selectPolicies(snapshot, proxy, options.rootNamespace);
+  const eff = effectiveMtls(snapshot, proxy, options);
   const notes: AuthzBuildNote[] = [];
   const providers = options.extensionProviders;
   rbacConfigs(sel.applied, true, notes, providers);
@@ -102,5 +110,6 @@ export function proxySecurity(snapshot: MeshSnapshot, proxy: ProxyModel, options
   return {
     policies,
     notApplied: sel.notApplied.map((n) => ({ namespace: n.policy.meta.namespace, name: n.policy.meta.name, reason: n.reason })),
+    mtls: { inbound: eff.inbound, clusters: eff.clusters },
   };
 }

@@ -94,3 +94,14 @@ describe('trace form: the caller identity', () => {
     expect(formToRequest(emptyForm('inbound')).request?.sourcePrincipal).toBeUndefined();
   });
 });
+
+// DESIGN.md §3 `--tls plaintext|tls|mtls`: the form's TLS select round-trips through the URL into the request.
+describe('trace form: tls mtls', () => {
+  it('keeps tls=mtls from the URL and sends it as the request tls (port default stays 80)', () => {
+    const f = formFromParams(new URLSearchParams('tls=mtls&host=reviews'), 'inbound');
+    expect(f.tls).toBe('mtls');
+    expect(formToParams(f, new URLSearchParams(), 'inbound').get('tls')).toBe('mtls');
+    expect(formToRequest(f).request).toMatchObject({ tls: 'mtls', port: 80 });
+    expect(formFromParams(new URLSearchParams('tls=bogus'), 'inbound').tls).toBe('plaintext');
+  });
+});

@@ -42,7 +42,7 @@ export const TRACE_PARAMS = [
 
 const MODES: readonly SimMode[] = ['outbound', 'inbound', 'gateway'];
 const PROTOCOLS: readonly SimProtocol[] = ['http', 'http2', 'tcp'];
-const TLS: readonly SimTls[] = ['plaintext', 'tls'];
+const TLS: readonly SimTls[] = ['plaintext', 'tls', 'mtls'];
 
 const pick = <T extends string>(v: string | null, allowed: readonly T[], fallback: T): T =>
   (allowed as readonly string[]).includes(v ?? '') ? (v as T) : fallback;

@@ -90,3 +90,38 @@ describe('traceView', () => {
     expect(allowed.hops[2]?.value).toBe('allow — default/reviews-viewer rule 0');
   });
 });
+
+// The transport hop, as Istio's simulator judges TLS (pilot/pkg/simulation/traffic.go: ErrTLSError, ErrMTLSError,
+// and no chain for plaintext on a STRICT port, where only `transport_protocol: tls` chains exist).
+describe('traceView transport (mTLS) hop', () => {
+  const chain = { listener: 'virtualInbound', filterChain: '0.0.0.0_9080', rejected: [] };
+  it('an mTLS request the chain accepts: a Transport hop before the RBAC one', () => {
+    const v = traceView({ ...chain, authorization: { decision: 'allow', policy: 'default/reviews-viewer', rule: 0 } }, 'mtls');
+    expect(v.hops.map((h) => h.hop).slice(0, 4)).toEqual(['listener', 'filterChain', 'transport', 'authorization']);
+    expect(v.hops[2]?.value).toMatch(/^mTLS .*accepted by the chain$/);
+    expect(v.hops[2]?.stopped).toBeUndefined();
+  });
+  it('invalid mTLS: plain TLS to an mTLS chain stops at the Transport hop', () => {
+    const v = traceView({ ...chain, error: 'invalid mTLS' }, 'tls');
+    expect(v.hops.map((h) => h.hop)).toEqual(['listener', 'filterChain', 'transport']);
+    expect(v.hops[2]).toMatchObject({
+      stopped: true,
+      value: expect.stringMatching(/^invalid mTLS — TLS sent; the chain requires Istio mTLS/),
+    });
+    expect(v.error).toBe('invalid mTLS');
+  });
+  it('plaintext on a STRICT port: no chain, the Transport hop says why with the simulator note', () => {
+    const note =
+      'port 9080 accepts only TLS from Istio mTLS clients (PeerAuthentication mode STRICT): its filter chains all match transport_protocol "tls"';
+    const v = traceView({ listener: 'virtualInbound', rejected: [], notes: [note], error: 'no filter chains matched' }, 'plaintext');
+    expect(v.hops.map((h) => h.hop)).toEqual(['listener', 'filterChain', 'transport']);
+    expect(v.hops[2]).toMatchObject({
+      stopped: true,
+      value: 'rejected — plaintext sent to a port that accepts only mTLS (STRICT)',
+      detail: [note],
+    });
+  });
+  it('a plaintext request a chain accepts adds no hop', () => {
+    expect(traceView(chain, 'plaintext').hops.map((h) => h.hop)).toEqual(['listener', 'filterChain']);
+  });
+});

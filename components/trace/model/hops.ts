@@ -2,7 +2,7 @@
 // route → cluster(s) → endpoints), each with what was chosen and the candidates rejected there, and where
 // the walk stopped. Pure; the HopList component only renders it.
 import type { SimulateResponse } from '@/server/api/contract';
-import type { Rejection, SimHop } from '@/server/simulate/types';
+import type { Rejection, SimHop, SimTls } from '@/server/simulate/types';
 import { gatewayApiRuleOf } from '@/server/model/gatewayapi/provenance';
 
 export interface ClusterShare {
@@ -14,7 +14,7 @@ export interface ClusterShare {
 }
 
 export interface Hop {
-  hop: SimHop | 'endpoints';
+  hop: SimHop | 'endpoints' | 'transport';
   title: string;
   /** What was chosen (absent when the walk stopped before or at this hop). */
   value?: string;
@@ -23,6 +23,10 @@ export interface Hop {
   rejected: Rejection[];
   /** The Gateway API rule a route of a generated VirtualService came from (`HTTPRoute ns/name rule n`). */
   from?: string;
+  /** The walk stopped here although the hop has a value (a failed TLS handshake, an RBAC deny). */
+  stopped?: boolean;
+  /** Explanations that belong to this hop (the simulator's note on a TLS-only port). */
+  detail?: string[];
 }
 
 export interface TraceView {
@@ -36,6 +40,7 @@ export interface TraceView {
 const TITLES: Record<Hop['hop'], string> = {
   listener: 'Listener',
   filterChain: 'Filter chain',
+  transport: 'Transport (mTLS)',
   authorization: 'Authorization (RBAC)',
   routeConfig: 'Route configuration',
   virtualHost: 'Virtual host',
@@ -68,7 +73,41 @@ export function authorizationLabel(a: SimulateResponse['authorization']): string
   return `${a.decision}${who}${why}`;
 }
 
-export function traceView(r: SimulateResponse): TraceView {
+const TRANSPORT: Record<SimTls, string> = { mtls: 'mTLS', tls: 'TLS', plaintext: 'plaintext' };
+
+/**
+ * The transport hop: what the client sent and whether the chosen chain took it, as Istio's simulator judges it
+ * (pilot/pkg/simulation/traffic.go: ErrTLSError for plaintext to a TLS chain, ErrMTLSError when the chain's
+ * requiresMTLS differs from the client being an Istio mTLS client; a plaintext request finding only TLS chains
+ * on a STRICT port matches no chain, with the simulator's note saying why).
+ */
+export function transportHop(r: SimulateResponse, tls: SimTls): Omit<Hop, 'title' | 'rejected'> | undefined {
+  if (r.listener === undefined) return undefined;
+  const sent = TRANSPORT[tls];
+  if (r.error === 'invalid mTLS')
+    return {
+      hop: 'transport',
+      value: `invalid mTLS — ${sent} sent; the chain ${tls === 'mtls' ? 'terminates plain TLS, not Istio mTLS' : 'requires Istio mTLS (a workload certificate and an istio ALPN)'}`,
+      stopped: true,
+    };
+  if (r.error === 'invalid TLS')
+    return { hop: 'transport', value: `invalid TLS — ${sent} sent to a chain that terminates TLS`, stopped: true };
+  const strict = (r.notes ?? []).filter((n) => /accepts only TLS/.test(n));
+  if (r.filterChain === undefined)
+    return strict.length
+      ? {
+          hop: 'transport',
+          value: `rejected — ${sent} sent to a port that accepts only ${/STRICT/.test(strict.join()) ? 'mTLS (STRICT)' : 'TLS'}`,
+          stopped: true,
+          detail: strict,
+        }
+      : undefined;
+  // A plaintext request the chain took says nothing new: no hop (as before the TLS select existed).
+  if (tls === 'plaintext') return undefined;
+  return { hop: 'transport', value: `${sent}${tls === 'mtls' ? ' (Istio client certificate, istio ALPN)' : ''} — accepted by the chain` };
+}
+
+export function traceView(r: SimulateResponse, tls: SimTls = 'plaintext'): TraceView {
   const rejectedAt = (hop: SimHop) => r.rejected.filter((x) => x.hop === hop);
   const hops: Hop[] = [];
   const add = (hop: Hop['hop'], value: string | undefined, extra: Partial<Hop> = {}) =>
@@ -76,11 +115,13 @@ export function traceView(r: SimulateResponse): TraceView {
       hop,
       title: TITLES[hop],
       ...(value !== undefined ? { value } : {}),
-      rejected: hop === 'endpoints' ? [] : rejectedAt(hop),
+      rejected: hop === 'endpoints' || hop === 'transport' ? [] : rejectedAt(hop),
       ...extra,
     });
   add('listener', r.listener);
   if (r.listener !== undefined) add('filterChain', r.filterChain);
+  const transport = transportHop(r, tls);
+  if (transport) hops.push({ ...transport, title: TITLES.transport, rejected: [] });
   // The RBAC filters (AuthorizationPolicies) run once the chain is picked, before any route is chosen.
   if (r.authorization || rejectedAt('authorization').length > 0) add('authorization', authorizationLabel(r.authorization));
   const http =
@@ -115,6 +156,8 @@ export function traceView(r: SimulateResponse): TraceView {
     outcome = `direct response ${r.directResponse.status}${r.directResponse.body ? `: ${r.directResponse.body}` : ''}`;
   else if (r.runtimeFraction !== undefined)
     outcome = `the route matches ${Math.round(r.runtimeFraction * 10000) / 100}% of such requests (runtime_fraction)`;
-  const notes = [...(r.notes ?? []), ...(r.dumpErrors ?? []).map((e) => `config dump: ${e}`)];
+  // Notes the transport hop already shows are not repeated below the hops.
+  const shown = new Set(transport?.detail ?? []);
+  const notes = [...(r.notes ?? []).filter((n) => !shown.has(n)), ...(r.dumpErrors ?? []).map((e) => `config dump: ${e}`)];
   return { hops, ...(r.error !== undefined ? { error: r.error } : {}), ...(outcome ? { outcome } : {}), notes };
 }
