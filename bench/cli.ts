@@ -34,35 +34,41 @@ export function benchCli(sidecarServices: number, gatewayServices: number, reps 
     detail: `median of ${reps} runs of the compiled CLI (first run discarded)`,
     load: load1(),
   });
-  const side = writeMeshFiles(sidecarServices);
-  try {
-    const t = timeCli(['translate', '--config', side.dir, '--proxy', 'svc-0-bench.ns-0'], reps);
-    rows.push({
-      figure: '`translate` one sidecar, minus start-up',
-      size: `N=${sidecarServices}`,
-      value: t - startup,
-      unit: 'ms',
-      anchor: { value: 0.33, text: 'istiod sidecar RDS 100 svc 0.33 ms' },
-      detail: `${t.toFixed(0)} ms wall − ${startup.toFixed(0)} ms start-up; includes reading and parsing ${side.files} files`,
-      load: load1(),
-    });
-  } finally {
-    rmSync(side.dir, { recursive: true, force: true });
-  }
-  const gw = writeMeshFiles(gatewayServices);
-  try {
-    const t = timeCli(['translate', '--config', gw.dir, '--proxy', 'istio-ingressgateway-0.istio-system'], Math.min(reps, 3));
-    rows.push({
-      figure: '`translate` the gateway, minus start-up',
-      size: `N=${gatewayServices}`,
-      value: t - startup,
-      unit: 'ms',
-      anchor: { value: 22.5, text: 'istiod 1,000-VS gateway RDS 22.5 ms' },
-      detail: `${t.toFixed(0)} ms wall − ${startup.toFixed(0)} ms start-up; includes reading and parsing ${gw.files} files`,
-      load: load1(),
-    });
-  } finally {
-    rmSync(gw.dir, { recursive: true, force: true });
-  }
+  rows.push(
+    translateRow(sidecarServices, 'svc-0-bench.ns-0', reps, startup, '`translate` one sidecar, minus start-up', {
+      value: 0.33,
+      text: 'istiod sidecar RDS 100 svc 0.33 ms',
+    }),
+    translateRow(
+      gatewayServices,
+      'istio-ingressgateway-0.istio-system',
+      Math.min(reps, 3),
+      startup,
+      '`translate` the gateway, minus start-up',
+      {
+        value: 22.5,
+        text: 'istiod 1,000-VS gateway RDS 22.5 ms',
+      },
+    ),
+  );
   return rows;
+}
+
+/** `meshscope translate --proxy PROXY` over a generated mesh of N services, minus the CLI start-up. */
+function translateRow(n: number, proxy: string, reps: number, startup: number, figure: string, anchor: BenchRow['anchor']): BenchRow {
+  const mesh = writeMeshFiles(n);
+  try {
+    const t = timeCli(['translate', '--config', mesh.dir, '--proxy', proxy], reps);
+    return {
+      figure,
+      size: `N=${n}`,
+      value: t - startup,
+      unit: 'ms',
+      anchor,
+      detail: `${t.toFixed(0)} ms wall − ${startup.toFixed(0)} ms start-up; includes reading and parsing ${mesh.files} files`,
+      load: load1(),
+    };
+  } finally {
+    rmSync(mesh.dir, { recursive: true, force: true });
+  }
 }
