@@ -2,6 +2,7 @@
 // The overview's graph: mesh elements drawn by the shared cytoscape adapter (CytoscapeCanvas) with the
 // mesh stylesheet and layout; reports node taps; marks recently changed proxies without a new layout.
 // Loaded only in the browser (see GraphClient). `window.__cy` holds the instance for end-to-end tests.
+// Laid out in a Web Worker (layoutCore.ts), so a large mesh never freezes the page.
 import { useMemo } from 'react';
 import { CytoscapeCanvas } from './CytoscapeCanvas';
 import { LAYOUT, stylesheet, type GraphElement, type NodeData } from './elements';
@@ -30,6 +31,7 @@ export default function MeshGraphCanvas({ elements, onNodeTap, highlight, height
       testId="mesh-graph"
       ariaLabel={`Mesh graph with ${nodes} nodes`}
       globalName="__cy"
+      offThread
     />
   );
 }
