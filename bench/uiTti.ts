@@ -1,8 +1,10 @@
 // UI time-to-interactive for a proxy with ~1k / 10k clusters, measured in Chromium with Playwright:
 // from navigation start until the clusters table shows all its rows and answers a keystroke (the
-// first filter applied). Run by `npm run bench` when BENCH_UI=1 (bench/run.ts), or directly:
+// first filter applied). Run by `npm run bench` unless BENCH_UI=0 (bench/run.ts), or directly:
 // `node --import tsx bench/uiTti.ts`. Prints figures; asserts nothing.
+import { existsSync } from 'node:fs';
 import { chromium } from '@playwright/test';
+import { systemChromium } from '../scripts/browser.mjs';
 import { firstProxy, serveDir, writeSyntheticMesh } from './uiServe';
 
 export interface UiTtiRow {
@@ -11,14 +13,23 @@ export interface UiTtiRow {
   figure: string;
 }
 
-const LAUNCH = {
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+/** The Chromium the UI figures run in (CHROMIUM_PATH, else a system Chromium), or undefined when there is none. */
+export function benchChromium(): string | undefined {
+  const p = systemChromium();
+  return p && existsSync(p) ? p : undefined;
+}
+
+/** Why the UI figures were not measured, when no Chromium is found. */
+export const NO_CHROMIUM = `not measured: no Chromium (CHROMIUM_PATH unset or missing, none of the system paths in scripts/browser.mjs)`;
+
+export const CHROMIUM_LAUNCH = {
+  executablePath: benchChromium(),
   args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update'],
 };
 
 async function measure(services: number, reps: number): Promise<UiTtiRow[]> {
   const served = await serveDir(writeSyntheticMesh(services));
-  const browser = await chromium.launch(LAUNCH);
+  const browser = await chromium.launch(CHROMIUM_LAUNCH);
   try {
     const { id, clusters, proxies } = await firstProxy(served.url);
     const url = `${served.url}/proxies/${encodeURIComponent(id)}?tab=clusters`;

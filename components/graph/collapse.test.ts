@@ -12,7 +12,8 @@ import type { FilteredGraph } from './filter';
 function mesh(namespaces: number, servicesPer: number): FilteredGraph {
   const nodes: MeshNode[] = [];
   const edges: MeshEdge[] = [];
-  for (let n = 0; n < namespaces; n++) nodes.push({ id: `ns:ns-${n}`, kind: 'namespace', label: `ns-${n}`, namespace: `ns-${n}`, badges: [] });
+  for (let n = 0; n < namespaces; n++)
+    nodes.push({ id: `ns:ns-${n}`, kind: 'namespace', label: `ns-${n}`, namespace: `ns-${n}`, badges: [] });
   const proxies: MeshNode[] = [];
   for (let n = 0; n < namespaces; n++)
     for (let i = 0; i < servicesPer; i++) {
@@ -21,7 +22,14 @@ function mesh(namespaces: number, servicesPer: number): FilteredGraph {
       for (const v of ['v1', 'v2']) {
         const wl = `wl:${ns}/Deployment/svc-${i}-${v}`;
         nodes.push({ id: wl, kind: 'workload', label: `svc-${i}-${v}`, namespace: ns, parent: `ns:${ns}`, badges: [] });
-        const p: MeshNode = { id: `proxy:svc-${i}-${v}.${ns}`, kind: 'proxy', label: `svc-${i}-${v}`, namespace: ns, parent: wl, badges: [] };
+        const p: MeshNode = {
+          id: `proxy:svc-${i}-${v}.${ns}`,
+          kind: 'proxy',
+          label: `svc-${i}-${v}`,
+          namespace: ns,
+          parent: wl,
+          badges: [],
+        };
         proxies.push(p);
         edges.push({ id: `endpoint:svc:${ns}/svc-${i}->${p.id}`, kind: 'endpoint', source: `svc:${ns}/svc-${i}`, target: p.id, label: '' });
       }
@@ -91,7 +99,12 @@ describe('collapse to namespaces', () => {
     for (const e of inside) expect(c.edges).toContainEqual(e);
     // Each ns-1 proxy routes to ns-2's svc-0: one aggregated edge per proxy (count 1) to the namespace node.
     const out = c.edges.filter((e) => e.target === 'ns:ns-2');
-    expect(out.map((e) => e.source).sort()).toEqual(inNs1.filter((n) => n.kind === 'proxy').map((n) => n.id).sort());
+    expect(out.map((e) => e.source).sort()).toEqual(
+      inNs1
+        .filter((n) => n.kind === 'proxy')
+        .map((n) => n.id)
+        .sort(),
+    );
     expect(out.every((e) => countOf(e) === 1)).toBe(true);
     // ns-0's proxies route to ns-1's svc-0: one edge from the collapsed ns-0 standing for its 4 proxies.
     expect(c.edges.filter((e) => e.source === 'ns:ns-0')).toEqual([

@@ -90,7 +90,16 @@ export function toElements(g: FilteredGraph | CollapsedGraph, changedProxyIds: R
     if (isAggregated(e)) {
       out.push({
         group: 'edges',
-        data: { id: e.id, source: e.source, target: e.target, label: String(e.count), full: e.label, kind: e.kind, width: aggregatedWidth(e.count), count: e.count },
+        data: {
+          id: e.id,
+          source: e.source,
+          target: e.target,
+          label: String(e.count),
+          full: e.label,
+          kind: e.kind,
+          width: aggregatedWidth(e.count),
+          count: e.count,
+        },
         classes: [e.kind, 'aggregated', e.fault ? 'fault' : ''].filter(Boolean).join(' '),
       });
       continue;

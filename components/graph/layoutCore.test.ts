@@ -62,7 +62,10 @@ describe('off-thread layout core', () => {
   });
 
   it('a layout that throws is answered with its error, not thrown (the canvas then lays out itself)', () => {
-    const r = answer({ seq: 3, nodes: [{ id: 'a', label: 'a', fontSize: 11, padding: 8 }], edges: [], options: { name: 'no-such-layout' } }, estimateMeasure);
+    const r = answer(
+      { seq: 3, nodes: [{ id: 'a', label: 'a', fontSize: 11, padding: 8 }], edges: [], options: { name: 'no-such-layout' } },
+      estimateMeasure,
+    );
     expect(r.seq).toBe(3);
     expect(r.positions).toEqual({});
     expect(r.error).toMatch(/no-such-layout|layout/i);

@@ -55,7 +55,9 @@ export const estimateMeasure: Measure = (text, fontSize) => text.length * fontSi
 /** Measures with an OffscreenCanvas when there is one (browsers, workers included), else estimates. */
 export function canvasMeasure(): Measure {
   const Offscreen = (globalThis as { OffscreenCanvas?: new (w: number, h: number) => { getContext(t: '2d'): unknown } }).OffscreenCanvas;
-  const ctx = Offscreen ? (new Offscreen(1, 1).getContext('2d') as { font: string; measureText(t: string): { width: number } } | null) : null;
+  const ctx = Offscreen
+    ? (new Offscreen(1, 1).getContext('2d') as { font: string; measureText(t: string): { width: number } } | null)
+    : null;
   if (!ctx) return estimateMeasure;
   return (text, fontSize) => {
     ctx.font = `${fontSize}px ${LABEL_FONT_FAMILY}`;

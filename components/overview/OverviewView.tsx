@@ -91,7 +91,12 @@ export function OverviewView({
             {...(focusNode ? { focusLabel: focusNode.hostname ?? focusNode.label } : {})}
           />
           {large ? (
-            <CollapseBar graph={filtered} collapsed={collapsedNs} expand={filter.expand ?? []} onExpand={(expand) => setFilter({ ...filter, expand })} />
+            <CollapseBar
+              graph={filtered}
+              collapsed={collapsedNs}
+              expand={filter.expand ?? []}
+              onExpand={(expand) => setFilter({ ...filter, expand })}
+            />
           ) : null}
           {filtered.nodes.length === 0 ? (
             <p className="empty" data-testid="graph-filtered-empty">
