@@ -81,7 +81,7 @@ export function CytoscapeCanvas(props: CytoscapeCanvasProps) {
     let cancelled = false;
     let waiting = false;
     const t0 = performance.now();
-    const draw = (positions?: Positions) => {
+    const draw = (positions?: Positions, where: 'worker' | 'main' = 'main') => {
       const c = cytoscape({
         container,
         elements: elements.map((e) => ({ group: e.group, data: { ...e.data }, classes: e.classes })) as cytoscape.ElementDefinition[],
@@ -94,7 +94,7 @@ export function CytoscapeCanvas(props: CytoscapeCanvasProps) {
       c.on('tap', 'node', (evt) => tap.current?.(String(evt.target.id()), evt.target.data() as Record<string, unknown>));
       const finished = () => {
         after.current?.(c);
-        setTook({ where: positions ? 'worker' : 'main', ms: Math.round(performance.now() - t0) });
+        setTook({ where, ms: Math.round(performance.now() - t0) });
         setDone(true);
         setLayouts((n) => n + 1);
       };
@@ -121,12 +121,16 @@ export function CytoscapeCanvas(props: CytoscapeCanvasProps) {
       setPending(true);
       runInWorker(thread, layoutRequest(++seq.current, elements, layoutRef.current))
         .then((r) => {
-          if (!cancelled) draw(r.positions);
+          if (!cancelled) draw(r.positions, 'worker');
         })
-        .catch((e) => {
+        .catch(async (e) => {
           if (cancelled) return;
           console.error('meshscope: layout worker failed, laying out on the main thread', e);
-          draw();
+          // The same computation (and the same choice of algorithm for large graphs), here.
+          const core = await import('./layoutCore');
+          if (cancelled) return;
+          const r = core.answer(layoutRequest(seq.current, elements, layoutRef.current), core.canvasMeasure());
+          draw(r.error ? undefined : r.positions);
         })
         .finally(() => {
           waiting = false;
