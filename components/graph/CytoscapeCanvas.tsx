@@ -64,7 +64,10 @@ export function CytoscapeCanvas(props: CytoscapeCanvasProps) {
   const palette = usePalette();
   // Bumped at every finished layout (a new cytoscape instance), so classes are re-applied to it.
   const [layouts, setLayouts] = useState(0);
-  const [done, setDone] = useState(false);
+  // The elements last laid out: `done` is false from the very render that brings new elements (an effect's
+  // setDone(false) would leave one committed frame claiming the old layout is the new one's).
+  const [laidOut, setLaidOut] = useState<readonly CanvasElement[]>();
+  const done = laidOut === elements;
   const [pending, setPending] = useState(false);
   const [took, setTook] = useState<{ where: 'worker' | 'main'; ms: number }>();
   const worker = useRef<Worker | undefined>(undefined);
@@ -74,7 +77,7 @@ export function CytoscapeCanvas(props: CytoscapeCanvasProps) {
   useEffect(() => {
     const container = ref.current;
     if (!container || !palette) return;
-    setDone(false);
+    setLaidOut(undefined);
     const w = window as unknown as Globals;
     let cy: cytoscape.Core | undefined;
     let ro: ResizeObserver | undefined;
@@ -95,7 +98,7 @@ export function CytoscapeCanvas(props: CytoscapeCanvasProps) {
       const finished = () => {
         after.current?.(c);
         setTook({ where, ms: Math.round(performance.now() - t0) });
-        setDone(true);
+        setLaidOut(elements);
         setLayouts((n) => n + 1);
       };
       const padding = (layoutRef.current as { padding?: number }).padding ?? 16;
