@@ -92,6 +92,8 @@ export function CytoscapeCanvas(props: CytoscapeCanvasProps) {
         wheelSensitivity: 0.3,
         minZoom,
         maxZoom: 3,
+        // Large graphs: draw a bitmap while panning/zooming instead of every element each frame.
+        ...(elements.length > 1500 ? { hideEdgesOnViewport: true, textureOnViewport: true } : {}),
       });
       cy = c;
       c.on('tap', 'node', (evt) => tap.current?.(String(evt.target.id()), evt.target.data() as Record<string, unknown>));

@@ -5,7 +5,9 @@
 // Laid out in a Web Worker (layoutCore.ts), so a large mesh never freezes the page.
 import { useMemo } from 'react';
 import { CytoscapeCanvas } from './CytoscapeCanvas';
-import { LAYOUT, stylesheet, type GraphElement, type NodeData } from './elements';
+import { LARGE_GRAPH, LARGE_GRAPH_STYLE, LAYOUT, type Palette, stylesheet, type GraphElement, type NodeData } from './elements';
+
+const largeStylesheet = (p: Palette) => [...stylesheet(p), ...LARGE_GRAPH_STYLE];
 
 export interface MeshGraphCanvasProps {
   elements: GraphElement[];
@@ -22,7 +24,7 @@ export default function MeshGraphCanvas({ elements, onNodeTap, highlight, height
   return (
     <CytoscapeCanvas
       elements={elements}
-      stylesheet={stylesheet}
+      stylesheet={elements.length > LARGE_GRAPH ? largeStylesheet : stylesheet}
       layout={LAYOUT}
       onNodeTap={onNodeTap ? (_id, data) => onNodeTap(data as unknown as NodeData) : undefined}
       classed={classed}

@@ -206,6 +206,19 @@ export function stylesheet(p: Palette): Array<{ selector: string; style: Record<
   ];
 }
 
+/**
+ * Extra rules for a large graph (thousands of elements): straight "haystack" edges without labels, the
+ * cheapest cytoscape draws (its performance notes), so the main thread is not busy for seconds drawing
+ * 10,000 labelled curves. Aggregated edges of a collapsed view keep their count label.
+ */
+export const LARGE_GRAPH_STYLE: Array<{ selector: string; style: Record<string, string | number> }> = [
+  { selector: 'edge', style: { 'curve-style': 'haystack', label: '', 'target-arrow-shape': 'none' } },
+  { selector: 'edge.aggregated', style: { label: 'data(label)' } },
+];
+
+/** Elements (nodes + edges) from which a graph counts as large. */
+export const LARGE_GRAPH = 1500;
+
 /** dagre, left to right: callers → services → the pods behind them. */
 export const LAYOUT = {
   name: 'dagre',

@@ -133,7 +133,9 @@ export function OverviewView({
               <span className="swatch endpoint" />
               service → pod (endpoint)
             </span>
-            <span>click a proxy to open it, a service or workload to focus it, a namespace to filter by it</span>
+            <span>
+              click a proxy to open it, a service or workload to focus it, a namespace to filter by it (a collapsed namespace to expand it)
+            </span>
           </p>
         </section>
       )}
