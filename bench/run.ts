@@ -81,8 +81,8 @@ rows.push(...(await uiRows()));
 
 /** The Chromium UI figures (bench/uiTti.ts, bench/uiGraph.ts), or rows saying why they were not measured. */
 async function uiRows(): Promise<BenchRow[]> {
-  const { benchChromium, NO_CHROMIUM } = await import('./uiTti');
-  const why = process.env.BENCH_UI === '0' ? 'not measured in this run (BENCH_UI=0)' : benchChromium() ? undefined : NO_CHROMIUM;
+  const { benchChromium, noChromium } = await import('./uiTti');
+  const why = process.env.BENCH_UI === '0' ? 'not measured in this run (BENCH_UI=0)' : benchChromium() ? undefined : noChromium();
   const missing = (figure: string, size: string, goal?: number): BenchRow => ({
     figure,
     size,

@@ -20,7 +20,10 @@ export function benchChromium(): string | undefined {
 }
 
 /** Why the UI figures were not measured, when no Chromium is found. */
-export const NO_CHROMIUM = `not measured: no Chromium (CHROMIUM_PATH unset or missing, none of the system paths in scripts/browser.mjs)`;
+export const noChromium = (): string =>
+  process.env.CHROMIUM_PATH
+    ? `not measured: no Chromium at CHROMIUM_PATH=${process.env.CHROMIUM_PATH}`
+    : 'not measured: no Chromium (CHROMIUM_PATH unset, none of the system paths in scripts/browser.mjs exists)';
 
 export const CHROMIUM_LAUNCH = {
   executablePath: benchChromium(),
