@@ -100,7 +100,11 @@ async function uiRows(): Promise<BenchRow[]> {
   const out: BenchRow[] = [];
   step('UI: proxy page');
   const { benchUiTti } = await import('./uiTti');
-  out.push(...(await benchUiTti()).map((r) => textRow(r, r.bench === 'UI time-to-interactive' ? { goal: 1500 } : {})));
+  for (const r of await benchUiTti()) {
+    // The goal (and the table's row name) is for the 10,000-cluster proxy; smaller sizes are context.
+    const tenK = r.bench === 'UI time-to-interactive' && Number.parseInt(r.size, 10) >= 10_000;
+    out.push(textRow(r, tenK ? { figure: 'UI: 10,000-cluster proxy page interactive', goal: 1500 } : {}));
+  }
   step('UI: overview graph');
   const { benchUiGraph } = await import('./uiGraph');
   for (const r of await benchUiGraph()) {
