@@ -103,7 +103,13 @@ async function uiRows(): Promise<BenchRow[]> {
   for (const r of await benchUiTti()) {
     // The goal (and the table's row name) is for the 10,000-cluster proxy; smaller sizes are context.
     const tenK = r.bench === 'UI time-to-interactive' && Number.parseInt(r.size, 10) >= 10_000;
-    out.push(textRow(r, tenK ? { figure: 'UI: 10,000-cluster proxy page interactive', goal: 1500 } : {}));
+    const { profile, ...row } = r;
+    out.push(
+      textRow(row, {
+        ...(tenK ? { figure: 'UI: 10,000-cluster proxy page interactive', goal: 1500 } : {}),
+        ...(profile ? { profile } : {}),
+      }),
+    );
   }
   step('UI: overview graph');
   const { benchUiGraph } = await import('./uiGraph');
