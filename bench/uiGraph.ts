@@ -8,6 +8,7 @@
 // the longest main-thread task, and expanding one namespace. Run by `npm run bench` (bench/run.ts), or
 // directly: `node --import tsx bench/uiGraph.ts`. Prints figures; asserts nothing.
 import { type Browser, chromium, type Page } from '@playwright/test';
+import { type CpuProfile, type ProfileSummary, summarise } from './profile';
 import { median } from './table';
 import { serveDir, writeSyntheticMesh } from './uiServe';
 import { CHROMIUM_LAUNCH } from './uiTti';
@@ -17,6 +18,8 @@ export interface UiGraphRow {
   size: string;
   figure: string;
   value: number;
+  /** The browser main thread's CPU profile over the last measured load. */
+  profile?: ProfileSummary;
 }
 
 /** Services for about `nodes` overview nodes (see the header). */
@@ -69,7 +72,12 @@ async function measure(browser: Browser, nodesWanted: number, reps: number, expa
     });
     await loadOnce(page, served.url); // warm-up: server caches, chunks in the browser cache
     const samples: Sample[] = [];
-    for (let r = 0; r < reps; r++) samples.push(await loadOnce(page, served.url));
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Profiler.enable');
+    for (let r = 0; r < reps - 1; r++) samples.push(await loadOnce(page, served.url));
+    await cdp.send('Profiler.start');
+    samples.push(await loadOnce(page, served.url));
+    const profile = summarise(((await cdp.send('Profiler.stop')) as { profile: CpuProfile }).profile);
     // Expand one namespace from the collapsed view (the select in the collapse bar) → drawn again.
     const expands: number[] = [];
     const expandLayout: number[] = [];
@@ -99,7 +107,9 @@ async function measure(browser: Browser, nodesWanted: number, reps: number, expa
           `server document ${m((s) => s.doc)} ms; longest main-thread task ${m((s) => s.longest)} ms` +
           (expands.length
             ? `; expand one namespace → drawn ${median(expands)} ms (${expandedDrawn} nodes, layout ${median(expandLayout)} ms)`
-            : ''),
+            : '') +
+          `; browser main thread ran JS/GC for ${profile.totalMs} ms of the last load`,
+        profile,
       },
     ];
     if (expandAll) {
