@@ -155,7 +155,7 @@ export async function buildCli() {
 function removeOldChunks(keep) {
   const dir = join(OUT_DIR, CHUNKS);
   const now = Date.now();
-  for (const name of readdirSync(dir)) {
+  for (const name of existsSync(dir) ? readdirSync(dir) : []) {
     const p = join(dir, name);
     if (keep.has(p)) continue;
     const st = statSync(p, { throwIfNoEntry: false });
