@@ -10,7 +10,7 @@
 import cytoscape from 'cytoscape';
 import dagre from 'cytoscape-dagre';
 import { useEffect, useRef, useState } from 'react';
-import type { Palette } from './elements';
+import { LARGE_GRAPH, type Palette } from './elements';
 import { layoutRequest, runInWorker, startLayoutWorker } from './layoutClient';
 import type { Positions } from './layoutCore';
 import { usePalette } from './usePalette';
@@ -93,7 +93,7 @@ export function CytoscapeCanvas(props: CytoscapeCanvasProps) {
         minZoom,
         maxZoom: 3,
         // Large graphs: draw a bitmap while panning/zooming instead of every element each frame.
-        ...(elements.length > 1500 ? { hideEdgesOnViewport: true, textureOnViewport: true } : {}),
+        ...(elements.length > LARGE_GRAPH ? { hideEdgesOnViewport: true, textureOnViewport: true } : {}),
       });
       cy = c;
       c.on('tap', 'node', (evt) => tap.current?.(String(evt.target.id()), evt.target.data() as Record<string, unknown>));
