@@ -25,6 +25,7 @@ import { buildSecretIndex } from './secretIndex';
 import { type MeshConfigOverride, meshStateOf } from './parse/meshSource';
 import { convertGatewayApi } from './gatewayapi';
 import { parseGatewayApi } from './gatewayapi/parse';
+import type { SnapshotCache } from './snapshotCache';
 
 export interface BuildSnapshotOptions {
   version: number;
@@ -38,6 +39,8 @@ export interface BuildSnapshotOptions {
   meshConfig?: MeshConfigOverride;
   /** A mesh config already in force (a sandbox draft over a snapshot whose mesh came from `--mesh-config`). */
   meshState?: MeshConfigState;
+  /** Per-object results kept between builds (the store's); the snapshot is the same with or without it. */
+  cache?: SnapshotCache;
 }
 
 const time = (ts: string): number => {
@@ -71,7 +74,7 @@ function deepFreeze<T>(v: T): T {
 export function buildSnapshot(inputs: readonly RawInput[], opts: BuildSnapshotOptions): MeshSnapshot {
   const domainSuffix = opts.domainSuffix ?? 'cluster.local';
   const dedup = dedupe(inputs);
-  const parsed = parseInputs(dedup.inputs);
+  const parsed = parseInputs(dedup.inputs, opts.cache?.parse);
   const errors: LoadError[] = [...dedup.errors, ...parsed.errors];
   const mesh = opts.meshState
     ? { state: opts.meshState, problems: [] }
@@ -90,7 +93,7 @@ export function buildSnapshot(inputs: readonly RawInput[], opts: BuildSnapshotOp
   for (const kind of Object.keys(parsed.istio) as IstioKind[]) for (const c of parsed.istio[kind]) imply(c.meta.namespace);
   for (const c of parsed.rejected) imply(c.meta.namespace);
 
-  const pods = buildPods(parsed, namespaces, anyDeclared);
+  const pods = buildPods(parsed, namespaces, anyDeclared, opts.cache?.workloads);
 
   const istio = parsed.istio;
   // Kubernetes Ingress → generated Gateways and VirtualServices (istiod's ingress controller), merged with the rest.

@@ -8,6 +8,7 @@
 import type { LoadError, MeshSnapshot } from '../model/mesh';
 import { validateRaw } from '../model/parse/objects';
 import { buildSnapshot } from '../model/snapshot';
+import { SnapshotCache } from '../model/snapshotCache';
 import { redactSecret } from '../model/secrets';
 import type { MeshConfigOverride } from '../model/parse/meshSource';
 import { MESH_CONFIGMAP_NAME, MESH_CONFIGMAP_NAMESPACE } from '../model/meshConfig';
@@ -59,6 +60,10 @@ export class Store implements SourceSink {
   private dirty = true;
   /** Validation results per stored input object (inputs are replaced, never mutated, by sources). */
   private readonly issuesOf = new WeakMap<RawInput, ReturnType<typeof validateRaw>>();
+  /** The stored (redacted) object for each object a source handed over, so a source re-sending it costs nothing. */
+  private readonly storedOf = new WeakMap<RawInput, RawInput>();
+  /** Parse/validation results per stored object, reused by every rebuild (see model/snapshotCache). */
+  private readonly cache = new SnapshotCache();
   private readonly now: () => Date;
   /** Why the last snapshot build failed (the previous snapshot keeps serving), until one succeeds. */
   private buildFailure: string | undefined;
@@ -137,12 +142,15 @@ export class Store implements SourceSink {
     const unkeyed: RawInput[] = [];
     const own: LoadError[] = [];
     for (const given of inputs) {
-      const input = { ...given, object: redactSecret(given.object) };
+      let input = this.stored(given);
       const key = rawKey(input.object);
       if (key === undefined) {
         unkeyed.push(input);
         continue;
       }
+      // An unchanged object keeps its stored identity, so its cached parse and validation are reused.
+      const before = state.objects.get(key);
+      if (before !== undefined && before !== input && sameObject(before, input)) input = before;
       const earlier = next.get(key);
       if (earlier) {
         own.push(duplicateError(earlier, input));
@@ -165,8 +173,7 @@ export class Store implements SourceSink {
   }
 
   upsert(sourceId: string, given: RawInput): void {
-    // Key material never enters the store, whatever the source (DESIGN.md §6).
-    const input = { ...given, object: redactSecret(given.object) };
+    const input = this.stored(given);
     const state = this.state(sourceId);
     const key = rawKey(input.object);
     if (key === undefined) {
@@ -251,6 +258,13 @@ export class Store implements SourceSink {
     this.clearTimers();
   }
 
+  /** The stored copy of a source's object: key material never enters the store, whatever the source (DESIGN.md §6). */
+  private stored(given: RawInput): RawInput {
+    let input = this.storedOf.get(given);
+    if (!input) this.storedOf.set(given, (input = { ...given, object: redactSecret(given.object) }));
+    return input;
+  }
+
   private state(id: string): SourceState {
     let s = this.sources.get(id);
     if (!s)
@@ -313,6 +327,7 @@ export class Store implements SourceSink {
       ...(this.meshOverride ? { meshConfig: this.meshOverride } : {}),
       extraErrors: errors,
       secretsWatched: this.secretsWatched(),
+      cache: this.cache,
     });
   }
 }

@@ -50,6 +50,41 @@ export function resolveTargetPort(target: number | string | undefined, servicePo
   return pod.namedPorts[target];
 }
 
+/**
+ * The pods of a namespace a selector picks, in pod order: candidates come from the rarest `key=value` of the
+ * selector (an index per namespace, built on first use), then every pair is checked. Same result as filtering
+ * every pod of the namespace, without scanning them all for each Service.
+ */
+class PodLabelIndex {
+  private readonly byPair = new Map<string, Map<string, PodModel[]>>();
+  constructor(private readonly podsByNs: ReadonlyMap<string, readonly PodModel[]>) {}
+
+  select(namespace: string, selector: Readonly<Record<string, string>>): PodModel[] {
+    const all = this.podsByNs.get(namespace) ?? [];
+    const pairs = Object.entries(selector);
+    if (pairs.length === 0) return all.slice();
+    let index = this.byPair.get(namespace);
+    if (!index) {
+      index = new Map();
+      for (const p of all)
+        for (const [k, v] of Object.entries(p.labels)) {
+          const pk = `${k}\u0000${v}`;
+          const list = index.get(pk);
+          if (list) list.push(p);
+          else index.set(pk, [p]);
+        }
+      this.byPair.set(namespace, index);
+    }
+    let fewest: readonly PodModel[] | undefined;
+    for (const [k, v] of pairs) {
+      const list = index.get(`${k}\u0000${v}`);
+      if (!list) return [];
+      if (!fewest || list.length < fewest.length) fewest = list;
+    }
+    return (fewest ?? all).filter((p) => selects(selector, p.labels));
+  }
+}
+
 export function kubeEndpoints(
   services: readonly ServiceModel[],
   slices: readonly KubeObject<KubeEndpointSlice>[],
@@ -72,6 +107,7 @@ export function kubeEndpoints(
     if (list) list.push(p);
     else podsByNs.set(p.namespace, [p]);
   }
+  const byLabels = new PodLabelIndex(podsByNs);
   const podsByName = new Map(pods.map((p) => [`${p.namespace}/${p.name}`, p]));
   const podsByIp = new Map(pods.map((p) => [p.ip, p]));
 
@@ -117,7 +153,7 @@ export function kubeEndpoints(
       continue;
     }
     if (!svc.selector) continue;
-    const selected = (podsByNs.get(svc.namespace) ?? []).filter((p) => selects(svc.selector!, p.labels));
+    const selected = byLabels.select(svc.namespace, svc.selector);
     for (const sp of svc.ports) {
       for (const pod of selected) {
         const port = resolveTargetPort(sp.targetPort, sp.port, pod);

@@ -47,7 +47,23 @@ function explicitPod(p: KubeObject<import('../schema/kube').KubePod>): PodDraft 
   return d;
 }
 
-function expandWorkload(w: ParsedInputs['workloads'][number], taken: Set<string>): PodDraft[] {
+/** Pods expanded per workload object in an earlier build; `clean`: no name had to be re-salted or skipped. */
+export type ExpandMemo = WeakMap<object, { drafts: PodDraft[]; clean: boolean }>;
+
+/** expandWorkload, reusing an earlier expansion when it met no name clash and its names are still free. */
+function expandMemo(w: ParsedInputs['workloads'][number], taken: Set<string>, memo: ExpandMemo | undefined): PodDraft[] {
+  const hit = memo?.get(w);
+  if (hit?.clean && hit.drafts.every((d) => !taken.has(`${d.meta.namespace}/${d.meta.name}`))) {
+    for (const d of hit.drafts) taken.add(`${d.meta.namespace}/${d.meta.name}`);
+    return hit.drafts;
+  }
+  const state = { clean: true };
+  const drafts = expandWorkload(w, taken, state);
+  memo?.set(w, { drafts, clean: state.clean });
+  return drafts;
+}
+
+function expandWorkload(w: ParsedInputs['workloads'][number], taken: Set<string>, state = { clean: true }): PodDraft[] {
   const tpl = w.body.spec.template;
   const replicas = w.body.spec.replicas ?? 1;
   const ns = w.meta.namespace;
@@ -64,8 +80,12 @@ function expandWorkload(w: ParsedInputs['workloads'][number], taken: Set<string>
       let salt = 0;
       do name = `${base}-${safeSuffix(`${ns}/${w.meta.name}/${i}/${salt++}`, 5)}`;
       while (taken.has(`${ns}/${name}`));
+      if (salt > 1) state.clean = false;
     }
-    if (taken.has(`${ns}/${name}`)) continue;
+    if (taken.has(`${ns}/${name}`)) {
+      state.clean = false;
+      continue;
+    }
     taken.add(`${ns}/${name}`);
     const podLabels = w.kind === 'StatefulSet' ? { ...labels, 'statefulset.kubernetes.io/pod-name': name } : labels;
     const ip = annotatedPodIp(annotations, i);
@@ -94,6 +114,7 @@ export function buildPods(
   parsed: ParsedInputs,
   namespaces: ReadonlyMap<string, NamespaceModel>,
   anyNamespaceDeclared: boolean,
+  memo?: ExpandMemo,
 ): PodModel[] {
   const taken = new Set<string>();
   const drafts: PodDraft[] = [];
@@ -103,7 +124,7 @@ export function buildPods(
     taken.add(key);
     drafts.push(explicitPod(p));
   }
-  for (const w of parsed.workloads) pushAll(drafts, expandWorkload(w, taken));
+  for (const w of parsed.workloads) pushAll(drafts, expandMemo(w, taken, memo));
   drafts.sort((a, b) => byteCompare(a.meta.namespace, b.meta.namespace) || byteCompare(a.meta.name, b.meta.name));
 
   const pool = new IpPool(
