@@ -93,7 +93,7 @@ export function buildSnapshot(inputs: readonly RawInput[], opts: BuildSnapshotOp
   for (const kind of Object.keys(parsed.istio) as IstioKind[]) for (const c of parsed.istio[kind]) imply(c.meta.namespace);
   for (const c of parsed.rejected) imply(c.meta.namespace);
 
-  const pods = buildPods(parsed, namespaces, anyDeclared, opts.cache?.workloads);
+  const pods = buildPods(parsed, namespaces, anyDeclared, opts.cache?.pods);
 
   const istio = parsed.istio;
   // Kubernetes Ingress → generated Gateways and VirtualServices (istiod's ingress controller), merged with the rest.
@@ -106,7 +106,7 @@ export function buildSnapshot(inputs: readonly RawInput[], opts: BuildSnapshotOp
   for (const o of parsed.gatewayApi) imply(o.meta.namespace);
   for (const kind of Object.keys(istio) as IstioKind[]) (istio[kind] as IstioConfig[]).sort(byCreation);
 
-  const k8s = kubeServices(parsed.services, domainSuffix);
+  const k8s = kubeServices(parsed.services, domainSuffix, opts.cache?.services);
   const sePairs = serviceEntryServices(istio.ServiceEntry, new Set(), errors);
   const services = [...k8s, ...sePairs.map((p) => p.service)].sort(byServiceCreation);
   const servicesByHost = new Map<string, ServiceModel[]>();
@@ -118,7 +118,7 @@ export function buildSnapshot(inputs: readonly RawInput[], opts: BuildSnapshotOp
 
   const nodeLabels = new Map(parsed.nodes.map((n) => [n.meta.name, n.meta.labels]));
   const endpoints: EndpointIndex = new Map();
-  kubeEndpoints(k8s, parsed.endpointSlices, pods, nodeLabels, endpoints);
+  kubeEndpoints(k8s, parsed.endpointSlices, pods, nodeLabels, endpoints, opts.cache?.podEndpoints);
   // Workload instances (istiod's serviceentry controller): ready pods (kube/controller/pod.go only hands ready
   // pods with an IP to it), then WorkloadEntries.
   const instances = [
@@ -142,7 +142,7 @@ export function buildSnapshot(inputs: readonly RawInput[], opts: BuildSnapshotOp
   if (converted.gateways.length) istio.Gateway = [...istio.Gateway, ...converted.gateways].sort(byCreation);
   if (converted.virtualServices.length) istio.VirtualService = [...istio.VirtualService, ...converted.virtualServices].sort(byCreation);
 
-  const proxies: ProxyModel[] = pods.filter((p) => p.proxy !== 'none').map(proxyOf);
+  const proxies: ProxyModel[] = pods.filter((p) => p.proxy !== 'none').map(opts.cache?.proxyOf ?? proxyOf);
   proxies.sort((a, b) => cmp(a.id, b.id));
 
   const snapshot: MeshSnapshot = {

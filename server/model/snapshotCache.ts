@@ -3,13 +3,29 @@
 // replace inputs, never mutate them; the store keeps one object per unchanged input). A hit is the very same
 // typed object as last time, so everything built from it stays deep-equal to a build from scratch.
 import type { RawInput } from './inputs';
-import type { ExpandMemo } from './parse/pods';
+import type { PodModel, ProxyModel } from './mesh';
+import type { PodEndpointMemo } from './parse/endpoints';
+import type { PodsMemo } from './parse/pods';
+import type { ServicesMemo } from './parse/services';
+import { proxyOf } from './proxyIdentity';
 import { type ParsedOne, parseOne, restamp } from './parse/objects';
 
 export class SnapshotCache {
   private readonly parsed = new WeakMap<RawInput, { index: number; one: ParsedOne }>();
-  /** Pods expanded per parsed workload object (parse/pods). */
-  readonly workloads: ExpandMemo = new WeakMap();
+  /** Pods expanded per parsed workload object, PodModels per pod (parse/pods). */
+  readonly pods: PodsMemo = { workloads: new WeakMap(), pods: new WeakMap() };
+  /** ServiceModels per Service object (parse/services). */
+  readonly services: ServicesMemo = new WeakMap();
+  /** Pod endpoints per PodModel (parse/endpoints). */
+  readonly podEndpoints: PodEndpointMemo = new WeakMap();
+  /** ProxyModels per PodModel (a PodModel is reused only while everything it was built from is unchanged). */
+  private readonly proxies = new WeakMap<PodModel, ProxyModel>();
+
+  readonly proxyOf = (pod: PodModel): ProxyModel => {
+    let p = this.proxies.get(pod);
+    if (!p) this.proxies.set(pod, (p = proxyOf(pod)));
+    return p;
+  };
 
   /** parseOne(input, index), memoized per input object (re-stamped when only its position moved). */
   readonly parse = (input: RawInput, index: number): ParsedOne => {

@@ -1,5 +1,6 @@
 // The store: raw objects of every source by key, merged (later-registered source wins on a clash),
-// debounced into versioned immutable snapshots. A deep-equal put is a no-op. Never throws on bad input:
+// debounced into versioned immutable snapshots (a batch its source already debounced, `replace(..., { settled })`,
+// is published on the next turn instead). A deep-equal put is a no-op. Never throws on bad input:
 // errors land in snapshot().errors, and an object whose new version is invalid keeps its last good version
 // (reported "stale: last good from <time>"). The same object twice in one source's replace() is a located
 // error naming both origins; the later one wins (files come in path order, so the lexicographically last
@@ -13,7 +14,7 @@ import { redactSecret } from '../model/secrets';
 import type { MeshConfigOverride } from '../model/parse/meshSource';
 import { MESH_CONFIGMAP_NAME, MESH_CONFIGMAP_NAMESPACE } from '../model/meshConfig';
 import { endpointsOnlyChange, rawKey, sameObject } from './storeKeys';
-import type { RawInput, SourceSink, SourceStatus } from './types';
+import type { RawInput, ReplaceOptions, SourceSink, SourceStatus } from './types';
 
 export interface StoreChange {
   version: number;
@@ -54,6 +55,8 @@ export class Store implements SourceSink {
   private pendingErrors = false;
   private quietTimer: ReturnType<typeof setTimeout> | undefined;
   private maxTimer: ReturnType<typeof setTimeout> | undefined;
+  /** A pending batch was already debounced by its source (ReplaceOptions.settled): flush on the next turn. */
+  private prompt = false;
   private version = 0;
   private cached: MeshSnapshot | undefined;
   private builtInputs: readonly RawInput[] = [];
@@ -136,7 +139,7 @@ export class Store implements SourceSink {
     return false;
   }
 
-  replace(sourceId: string, inputs: readonly RawInput[], errors: readonly LoadError[] = []): void {
+  replace(sourceId: string, inputs: readonly RawInput[], errors: readonly LoadError[] = [], opts: ReplaceOptions = {}): void {
     const state = this.state(sourceId);
     const next = new Map<string, RawInput>();
     const unkeyed: RawInput[] = [];
@@ -169,6 +172,7 @@ export class Store implements SourceSink {
     state.unkeyed = unkeyed;
     state.errors = errors.slice();
     state.own = own;
+    if (opts.settled) this.prompt = true;
     this.schedule();
   }
 
@@ -234,6 +238,7 @@ export class Store implements SourceSink {
   /** Applies pending changes now: bumps the version, rebuilds, and notifies listeners. */
   flush(): void {
     this.clearTimers();
+    this.prompt = false;
     if (this.pending.size === 0 && !this.pendingErrors) return;
     const changed = [...this.pending.keys()].sort();
     const endpointsOnly = changed.length > 0 && !this.pendingErrors && [...this.pending.values()].every(Boolean);
@@ -280,7 +285,9 @@ export class Store implements SourceSink {
   private schedule(): void {
     if (this.pending.size === 0 && !this.pendingErrors) return;
     if (this.quietTimer) clearTimeout(this.quietTimer);
-    this.quietTimer = setTimeout(() => this.flush(), this.debounceMs);
+    // A settled batch is not debounced again (one window from a file write to the snapshot); a timer, not a
+    // synchronous flush, so listeners never run inside a source's call and same-turn changes still merge.
+    this.quietTimer = setTimeout(() => this.flush(), this.prompt ? 0 : this.debounceMs);
     this.maxTimer ??= setTimeout(() => this.flush(), this.maxDelayMs);
   }
 

@@ -27,7 +27,20 @@ function push(index: EndpointIndex, key: string, servicePort: number, ep: Endpoi
   else byPort.set(servicePort, [ep]);
 }
 
-function podEndpoint(pod: PodModel, port: number, servicePort: number): EndpointModel {
+/** EndpointModels of the last build per PodModel and `port/servicePort` (model/snapshotCache). */
+export type PodEndpointMemo = WeakMap<PodModel, Map<string, EndpointModel>>;
+
+function podEndpoint(pod: PodModel, port: number, servicePort: number, memo: PodEndpointMemo | undefined): EndpointModel {
+  if (!memo) return newPodEndpoint(pod, port, servicePort);
+  let byPort = memo.get(pod);
+  if (!byPort) memo.set(pod, (byPort = new Map()));
+  const k = `${port}/${servicePort}`;
+  let ep = byPort.get(k);
+  if (!ep) byPort.set(k, (ep = newPodEndpoint(pod, port, servicePort)));
+  return ep;
+}
+
+function newPodEndpoint(pod: PodModel, port: number, servicePort: number): EndpointModel {
   return {
     address: pod.ip,
     port,
@@ -91,6 +104,7 @@ export function kubeEndpoints(
   pods: readonly PodModel[],
   nodeLabels: ReadonlyMap<string, Readonly<Record<string, string>>>,
   index: EndpointIndex,
+  memo?: PodEndpointMemo,
 ): void {
   const slicesBySvc = new Map<string, KubeObject<KubeEndpointSlice>[]>();
   for (const s of slices) {
@@ -157,7 +171,7 @@ export function kubeEndpoints(
     for (const sp of svc.ports) {
       for (const pod of selected) {
         const port = resolveTargetPort(sp.targetPort, sp.port, pod);
-        if (port !== undefined) push(index, key, sp.port, podEndpoint(pod, port, sp.port));
+        if (port !== undefined) push(index, key, sp.port, podEndpoint(pod, port, sp.port, memo));
       }
     }
   }

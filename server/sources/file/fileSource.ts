@@ -1,5 +1,6 @@
 // FileSource: loads files/directories into a SourceSink with replace(), and (watch: true) reloads on
-// filesystem changes, debounced. Watching uses chokidar (one watcher per path, re-armed by chokidar across
+// filesystem changes, debounced once (100 ms quiet, 10 s at most, like istiod's PILOT_DEBOUNCE_AFTER/MAX: the
+// store publishes the reloaded batch without a debounce of its own, see ReplaceOptions.settled). Watching uses chokidar (one watcher per path, re-armed by chokidar across
 // renames and atomic saves) plus a slow periodic rescan that re-reads every file and compares content
 // hashes, so a missed event is caught within `rescanMs`. Reloads run one at a time; a change during a
 // reload queues one more. A reload that throws becomes the source's error and the store keeps serving
@@ -12,6 +13,7 @@ import { FileSet, type ScanResult } from './fileSet';
 import type { FileLimits } from './parseFile';
 
 const RELOAD_DEBOUNCE_MS = 100;
+const RELOAD_MAX_DELAY_MS = 10_000;
 const RESCAN_MS = 30_000;
 const WATCH_READY_MS = 5_000;
 
@@ -20,7 +22,10 @@ export interface FileSourceOptions {
   watch?: boolean;
   /** Safety-net full rescan period (content hashes; default 30 s; 0 = off). */
   rescanMs?: number;
+  /** Quiet time before a reload (default 100 ms); the store adds no debounce of its own to these reloads. */
   debounceMs?: number;
+  /** A reload runs at most this long after the first change of a batch, however busy the files (default 10 s). */
+  maxDelayMs?: number;
   limits?: FileLimits;
 }
 
@@ -40,6 +45,8 @@ export class FileSource implements Source {
   private sink: SourceSink | undefined;
   private watchers: FSWatcher[] = [];
   private timer: ReturnType<typeof setTimeout> | undefined;
+  /** When the first change of the batch now being debounced arrived (performance.now()). */
+  private batchStart: number | undefined;
   private rescanTimer: ReturnType<typeof setInterval> | undefined;
   private stopped = false;
   private running: Promise<void> | undefined;
@@ -85,6 +92,7 @@ export class FileSource implements Source {
     if (this.timer) clearTimeout(this.timer);
     if (this.rescanTimer) clearInterval(this.rescanTimer);
     this.timer = undefined;
+    this.batchStart = undefined;
     this.rescanTimer = undefined;
     const ws = this.watchers;
     this.watchers = [];
@@ -142,7 +150,8 @@ export class FileSource implements Source {
     }
     if (this.stopped) return;
     try {
-      sink.replace(this.id, scan.inputs, scan.errors);
+      // Settled: this batch already waited out the debounce below; the store publishes it without a second one.
+      sink.replace(this.id, scan.inputs, scan.errors, { settled: true });
     } catch (e) {
       sink.status({ id: this.id, kind: 'file', state: 'failing', detail: this.paths.join(', '), lastError: `reload failed: ${String(e)}` });
       return;
@@ -164,10 +173,17 @@ export class FileSource implements Source {
     if (changed === undefined) this.full = true;
     else this.changed.add(changed);
     if (this.timer) clearTimeout(this.timer);
+    // istiod's debounce: quiet for debounceMs (PILOT_DEBOUNCE_AFTER), or at most maxDelayMs after the first
+    // change of the batch (PILOT_DEBOUNCE_MAX), so a file rewritten without pause is still picked up.
+    const now = performance.now();
+    this.batchStart ??= now;
+    const quiet = this.opts.debounceMs ?? RELOAD_DEBOUNCE_MS;
+    const wait = Math.max(0, Math.min(quiet, this.batchStart + (this.opts.maxDelayMs ?? RELOAD_MAX_DELAY_MS) - now));
     this.timer = setTimeout(() => {
       this.timer = undefined;
+      this.batchStart = undefined;
       void this.reload(false, this.takeChanged());
-    }, this.opts.debounceMs ?? RELOAD_DEBOUNCE_MS);
+    }, wait);
   }
 
   private async watchAll(): Promise<void> {
