@@ -43,6 +43,8 @@ export class FileSet {
   private readonly outcomes = new Map<string, { result: LoadResult | undefined; errors: LoadError[] }>();
   private readonly limits: FileLimits;
   private readonly now: () => Date;
+  /** The directories of the last full listing (what the file source watches). */
+  private dirs: readonly string[] = [];
 
   constructor(
     private readonly paths: readonly string[],
@@ -50,6 +52,16 @@ export class FileSet {
   ) {
     this.limits = opts.limits ?? DEFAULT_FILE_LIMITS;
     this.now = opts.now ?? (() => new Date());
+  }
+
+  /** The directories walked by the last full scan (the configured directories and every directory under them). */
+  directories(): readonly string[] {
+    return this.dirs;
+  }
+
+  /** Whether `file` was in the last full listing (an in-place change of it needs only that file re-read). */
+  has(file: string): boolean {
+    return this.outcomes.has(file);
   }
 
   /**
@@ -61,6 +73,7 @@ export class FileSet {
     if (only && this.listing && !force && [...only].every((f) => this.outcomes.has(f))) return this.rescanOnly(only, this.listing);
     const listing = expandPaths(this.paths);
     this.listing = { files: listing.files.slice(), errors: listing.errors };
+    this.dirs = listing.dirs;
     const { files, errors: walkErrors } = listing;
     const inputs: RawInput[] = [];
     const errors: LoadError[] = [...walkErrors];
