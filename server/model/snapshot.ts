@@ -14,8 +14,7 @@ import type {
 import type { RawInput } from './inputs';
 import { type EndpointIndex, kubeEndpoints, kubeWorkloadEntryEndpoints, serviceEntryEndpoints, sortEndpoints } from './parse/endpoints';
 import { podInstance, workloadEntryHealthy, workloadEntryInstance } from './parse/workloads';
-import { locate, parseInputs } from './parse/objects';
-import { objectKey } from './schema/kinds';
+import { inputKey, locate, parseInputs } from './parse/objects';
 import { buildPods } from './parse/pods';
 import { proxyOf } from './proxyIdentity';
 import { kubeServices, serviceEntryServices } from './parse/services';
@@ -73,7 +72,7 @@ function deepFreeze<T>(v: T): T {
 
 export function buildSnapshot(inputs: readonly RawInput[], opts: BuildSnapshotOptions): MeshSnapshot {
   const domainSuffix = opts.domainSuffix ?? 'cluster.local';
-  const dedup = dedupe(inputs);
+  const dedup = dedupe(inputs, opts.cache?.keyOf);
   const parsed = parseInputs(dedup.inputs, opts.cache?.parse);
   const errors: LoadError[] = [...dedup.errors, ...parsed.errors];
   const mesh = opts.meshState
@@ -176,14 +175,14 @@ export function buildSnapshot(inputs: readonly RawInput[], opts: BuildSnapshotOp
  * warning naming both origins; the later definition wins, like a second `kubectl apply`. (A watched source
  * reports it as an error: see sources/store.ts.)
  */
-function dedupe(inputs: readonly RawInput[]): { inputs: RawInput[]; errors: LoadError[] } {
+function dedupe(
+  inputs: readonly RawInput[],
+  keyOf: (input: RawInput) => string | undefined = inputKey,
+): { inputs: RawInput[]; errors: LoadError[] } {
   const last = new Map<string, number>();
   const keys = inputs.map((input, i) => {
-    const o = input.object;
-    const md = (o.metadata ?? {}) as Record<string, unknown>;
-    if (typeof o.apiVersion !== 'string' || typeof o.kind !== 'string' || typeof md.name !== 'string') return undefined;
-    const key = objectKey(o.apiVersion, o.kind, typeof md.namespace === 'string' ? md.namespace : undefined, md.name);
-    last.set(key, i);
+    const key = keyOf(input);
+    if (key !== undefined) last.set(key, i);
     return key;
   });
   const errors: LoadError[] = [];

@@ -8,7 +8,7 @@ import type { PodEndpointMemo } from './parse/endpoints';
 import type { PodsMemo } from './parse/pods';
 import type { ServicesMemo } from './parse/services';
 import { proxyOf } from './proxyIdentity';
-import { type ParsedOne, parseOne, restamp } from './parse/objects';
+import { inputKey, type ParsedOne, parseOne, restamp } from './parse/objects';
 
 export class SnapshotCache {
   private readonly parsed = new WeakMap<RawInput, { index: number; one: ParsedOne }>();
@@ -25,6 +25,16 @@ export class SnapshotCache {
     let p = this.proxies.get(pod);
     if (!p) this.proxies.set(pod, (p = proxyOf(pod)));
     return p;
+  };
+
+  private readonly keys = new WeakMap<RawInput, string | undefined>();
+
+  /** The store key of an input (`group/version/kind/namespace/name`, undefined without one), memoized. */
+  readonly keyOf = (input: RawInput): string | undefined => {
+    if (this.keys.has(input)) return this.keys.get(input);
+    const key = inputKey(input);
+    this.keys.set(input, key);
+    return key;
   };
 
   /** parseOne(input, index), memoized per input object (re-stamped when only its position moved). */

@@ -146,7 +146,7 @@ export class Store implements SourceSink {
     const own: LoadError[] = [];
     for (const given of inputs) {
       let input = this.stored(given);
-      const key = rawKey(input.object);
+      const key = this.cache.keyOf(input);
       if (key === undefined) {
         unkeyed.push(input);
         continue;

@@ -11,6 +11,7 @@ import {
   isIstioKind,
   istioGroupOf,
   istioVersionsOf,
+  objectKey,
   splitApiVersion,
 } from '../schema/kinds';
 import { stripNulls, type PathIssue } from '../schema/common';
@@ -49,6 +50,14 @@ export interface ParsedInputs {
   /** Gateway API objects (spec not yet checked: ../gatewayapi/parse does that). */
   gatewayApi: RawGwObject[];
   errors: LoadError[];
+}
+
+/** The identity of a raw input (`group/version/kind/namespace/name`), or undefined without apiVersion, kind or name. */
+export function inputKey(input: RawInput): string | undefined {
+  const o = input.object;
+  const md = (o.metadata && typeof o.metadata === 'object' ? o.metadata : {}) as Record<string, unknown>;
+  if (typeof o.apiVersion !== 'string' || typeof o.kind !== 'string' || typeof md.name !== 'string') return undefined;
+  return objectKey(o.apiVersion, o.kind, typeof md.namespace === 'string' ? md.namespace : undefined, md.name);
 }
 
 /** Synthetic creation time for the i-th input without one: increasing in input order, deterministic. */
