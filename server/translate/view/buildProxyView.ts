@@ -71,7 +71,11 @@ export function buildProxyView(snapshot: MeshSnapshot, proxy: ProxyModel, option
   const outboundTrafficPolicy = sidecar?.spec.outboundTrafficPolicy?.mode ?? options.outboundTrafficPolicy;
 
   const byHost = new Map<string, ServiceModel[]>();
-  for (const s of services) byHost.set(s.hostname, [...(byHost.get(s.hostname) ?? []), s]);
+  for (const s of services) {
+    const list = byHost.get(s.hostname);
+    if (list) list.push(s);
+    else byHost.set(s.hostname, [s]);
+  }
   const service = (hostname: string, preferNamespace?: string): ServiceModel | undefined => {
     const list = byHost.get(hostname) ?? visible.filter((s) => s.hostname === hostname);
     return (

@@ -67,7 +67,9 @@ export function destinationRuleLookup(
     const ns = c.meta.namespace;
     const sel = selectorOf(c);
     const r: IndexedRule = { config: c, host: resolveShortname(c.spec.host, ns, options.domainSuffix), ...(sel ? { selector: sel } : {}) };
-    byNs.set(ns, [...(byNs.get(ns) ?? []), r]);
+    const list = byNs.get(ns);
+    if (list) list.push(r);
+    else byNs.set(ns, [r]);
   }
   const cache = new Map<string, EffectiveDestinationRule | undefined>();
 
