@@ -15,7 +15,6 @@
 import type { LoadError } from '../../../model/mesh';
 import type { ClusterJson } from '../../types';
 import type { ProxyView } from '../../view/types';
-import { podIndex } from '../endpoints/localityEndpoints';
 import { buildInboundClusters } from './inbound';
 import { buildServicePortClusters, type OutboundInput } from './outbound';
 import { type ModeWithSource, namespaceMtlsMode } from '../../security/peerAuthentication';
@@ -27,7 +26,7 @@ import { blackHoleCluster, inboundPassthroughCluster, passthroughCluster } from 
 /** `tlsSink` receives each outbound cluster's client TLS decision (auto mTLS / DestinationRule / none). */
 export function buildClusters(view: ProxyView, tlsSink?: ClusterTlsSink): { clusters: ClusterJson[]; errors: LoadError[] } {
   const errors: LoadError[] = [];
-  const pods = podIndex(view.snapshot);
+  const pods = view.pods();
   const timeout = view.options.connectTimeout;
   const all: ClusterJson[] = [];
   // GetNamespaceMutualTLSMode per namespace, once for this build (not once per cluster)
