@@ -56,16 +56,23 @@ export function buildProxyView(snapshot: MeshSnapshot, proxy: ProxyModel, option
     services = dedupeByHostname(visible, proxy.namespace);
     virtualServices = routerVirtualServices(gateway);
   } else {
-    const meshVs = virtualServicesForGateway(snapshot, proxy.namespace, MESH_GATEWAY, options);
     if (sidecar && (sidecar.spec.egress ?? []).length > 0) {
       const imported = importedHosts(sidecar, proxy.namespace, options);
+      // Both readers below look only at VirtualServices of imported namespaces (or every one with `*/…`).
+      const meshVs = virtualServicesForGateway(
+        snapshot,
+        proxy.namespace,
+        MESH_GATEWAY,
+        options,
+        imported.has('*') ? undefined : (ns) => imported.has(ns),
+      );
       services = dedupeByHostname(selectServices(visible, imported), proxy.namespace);
       virtualServices = selectVirtualServices(meshVs, imported);
       errors.push(...unmatchedEgressHosts(sidecar, proxy.namespace, options, visible, meshVs));
     } else {
       // Default scope (`*/*`); a Sidecar without egress also imports everything.
       services = dedupeByHostname(visible, proxy.namespace);
-      virtualServices = meshVs;
+      virtualServices = virtualServicesForGateway(snapshot, proxy.namespace, MESH_GATEWAY, options);
     }
   }
   const outboundTrafficPolicy = sidecar?.spec.outboundTrafficPolicy?.mode ?? options.outboundTrafficPolicy;

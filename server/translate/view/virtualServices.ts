@@ -110,10 +110,16 @@ export function virtualServicesForGateway(
   proxyNamespace: string,
   gateway: string,
   options: Pick<TranslateOptions, 'domainSuffix'> & Partial<Pick<TranslateOptions, 'defaultVirtualServiceExportTo'>>,
+  /**
+   * Only VirtualServices of namespaces it accepts (a Sidecar importing some namespaces only): the same result as
+   * filtering the returned list by namespace, without resolving and merging the others.
+   */
+  namespaceFilter?: (namespace: string) => boolean,
 ): BoundVirtualService[] {
   const tiers: Record<Tier, IstioConfig<'VirtualService'>[]> = { private: [], exported: [], public: [], none: [] };
   for (const vs of snapshot.virtualServices) {
     if (!vs.spec.hosts || vs.spec.hosts.length === 0) continue;
+    if (namespaceFilter && !namespaceFilter(vs.meta.namespace)) continue;
     if (!gatewayNames(vs).includes(gateway)) continue;
     tiers[tierFor(vs, proxyNamespace, options.defaultVirtualServiceExportTo ?? [])].push(vs);
   }
