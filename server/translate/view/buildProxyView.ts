@@ -1,7 +1,7 @@
 // buildProxyView: istiod's SidecarScope for one proxy plus the PushContext lookups builders need
 // (istio-translation.md §1–2). Pure: reads only its arguments.
 import type { LoadError, MeshSnapshot, ProxyModel, ServiceModel, TranslateOptions } from '../../model/mesh';
-import { endpointKey } from '../../model/mesh';
+import { type EndpointModel, endpointKey } from '../../model/mesh';
 import { completeView } from './complete';
 import { destinationRuleLookup } from './destinationRules';
 import { buildGatewayView } from './gateway/binding';
@@ -91,6 +91,7 @@ export function buildProxyView(snapshot: MeshSnapshot, proxy: ProxyModel, option
       list[0]
     );
   };
+  const endpointsBySvc = new Map<ServiceModel, ReadonlyMap<number, readonly EndpointModel[]> | null>();
   const destinationRule = destinationRuleLookup(snapshot, proxy, options, (h) => service(h)?.namespace);
   const base: ProxyViewBase = {
     snapshot,
@@ -102,7 +103,12 @@ export function buildProxyView(snapshot: MeshSnapshot, proxy: ProxyModel, option
     serviceTargets: targets,
     destinationRule,
     service,
-    endpoints: (svc, port) => snapshot.endpoints.get(endpointKey(svc))?.get(port) ?? [],
+    endpoints: (svc, port) => {
+      // per service object, once per view: CDS and EDS ask for every port of every service, several times
+      let byPort = endpointsBySvc.get(svc);
+      if (byPort === undefined) endpointsBySvc.set(svc, (byPort = snapshot.endpoints.get(endpointKey(svc)) ?? null));
+      return byPort?.get(port) ?? [];
+    },
   };
   if (sidecar) base.sidecar = sidecar;
   return completeView(base, gateway ? { errors, gateway } : { errors });

@@ -83,7 +83,7 @@ interface PortContext {
   svc: ServiceModel;
   port: ServicePort;
   type: ClusterType;
-  tlsBase: Omit<ClientTlsInput, 'sni' | 'inferPolicy'>;
+  tls: ClientTlsInput;
 }
 
 function lbEndpoints(pc: PortContext, eps: readonly EndpointModel[]): LocalityLbEndpointsJson[] {
@@ -104,7 +104,10 @@ function finish(
   const { view } = pc.input;
   if (view.options.localityLbSetting) ctx.meshLocality = view.options.localityLbSetting;
   applyTrafficPolicy(c, p, 'outbound', view.options.connectTimeout, ctx);
-  applyClientTls(c, p, { ...pc.tlsBase, sni, inferPolicy }, ctx);
+  // one input object per service port, its per-cluster fields set here (applyClientTls does not keep it)
+  pc.tls.sni = sni;
+  pc.tls.inferPolicy = inferPolicy;
+  applyClientTls(c, p, pc.tls, ctx);
   applyEdsConfig(c);
   const m = istioMetadata(c);
   m['default_original_port'] = pc.port.port;
@@ -119,7 +122,7 @@ export function buildServicePortClusters(input: OutboundInput, svc: ServiceModel
   const allEndpoints = view.endpoints(svc, port.port);
   const override = type === 'ORIGINAL_DST' ? passthroughTargetPort(svc, port) : undefined;
   const dr = view.destinationRule(svc.hostname);
-  const tlsBase: PortContext['tlsBase'] = {
+  const tls: ClientTlsInput = {
     view,
     svc,
     port,
@@ -129,8 +132,10 @@ export function buildServicePortClusters(input: OutboundInput, svc: ServiceModel
     drWithSelector: dr?.from.some((r) => r.spec.workloadSelector !== undefined) ?? false,
     ...(input.tlsSink ? { sink: input.tlsSink } : {}),
     ...(input.namespaceMode ? { namespaceMode: input.namespaceMode } : {}),
+    sni: '',
+    inferPolicy: undefined,
   };
-  const pc: PortContext = { input, svc, port, type, tlsBase };
+  const pc: PortContext = { input, svc, port, type, tls };
 
   const name = outboundCluster(port.port, svc.hostname);
   const main = baseCluster({
