@@ -37,7 +37,9 @@ export function servicesForPort(view: ProxyView, port: number): Map<string, Serv
     const h = s.hostname.toLowerCase();
     if (out.has(h)) continue;
     const p = s.ports.find((sp) => sp.port === port);
-    if (p) out.set(h, { ...s, hostname: h, ports: [p] });
+    if (!p) continue;
+    // already in that form (a lower-case host with just this port: the common case): the service itself, no copy
+    out.set(h, h === s.hostname && s.ports.length === 1 ? s : { ...s, hostname: h, ports: [p] });
   }
   return out;
 }
