@@ -41,6 +41,12 @@ export class WireWriter {
     this.size += b.length;
   }
 
+  /** Bytes that are already whole fields (tag included). */
+  raw(b: Uint8Array): this {
+    this.push(b);
+    return this;
+  }
+
   /** A length-delimited field (bytes, string, or embedded message). Empty strings are omitted (proto3). */
   bytes(field: number, b: Uint8Array, keepEmpty = false): this {
     if (b.length === 0 && !keepEmpty) return this;
@@ -98,11 +104,32 @@ export interface SotwResponseParts {
  * ControlPlane control_plane = 6 }.
  */
 export function encodeDiscoveryResponse(p: SotwResponseParts): Uint8Array {
+  return joinBytes(encodeDiscoveryResponseHead(p), encodeDiscoveryResponseTail(p.nonce, p.controlPlane));
+}
+
+/**
+ * The part of a DiscoveryResponse every stream sent the same resources shares: version_info, resources and
+ * type_url (fields 1, 2, 4). head + encodeDiscoveryResponseTail = encodeDiscoveryResponse, byte for byte.
+ */
+export function encodeDiscoveryResponseHead(p: Omit<SotwResponseParts, 'nonce' | 'controlPlane'>): Uint8Array {
   const w = new WireWriter().string(1, p.versionInfo);
   for (const a of p.anys) w.bytes(2, a, true);
-  w.string(4, p.typeUrl).string(5, p.nonce);
-  controlPlane(w, p.controlPlane);
+  return w.string(4, p.typeUrl).finish();
+}
+
+/** The per-stream end of a DiscoveryResponse: nonce and control_plane (fields 5, 6). */
+export function encodeDiscoveryResponseTail(nonce: string, identifier: string | undefined): Uint8Array {
+  const w = new WireWriter().string(5, nonce);
+  controlPlane(w, identifier);
   return w.finish();
+}
+
+/** a then b, in one new buffer. */
+export function joinBytes(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const out = new Uint8Array(a.length + b.length);
+  out.set(a, 0);
+  out.set(b, a.length);
+  return out;
 }
 
 /** Size of a DiscoveryResponse before building it (to refuse oversize responses cheaply). */
@@ -143,10 +170,18 @@ export interface DeltaResponseParts {
  * Resource { version = 1; Any resource = 2; name = 3 }.
  */
 export function encodeDeltaDiscoveryResponse(p: DeltaResponseParts): Uint8Array {
+  return encodeDeltaFromEntries({ ...p, entries: p.resources.map((r) => encodeDeltaResourceEntry(r.name, r.version, r.any)) });
+}
+
+/** One `resources` entry of a DeltaDiscoveryResponse (field 2: tag, length, Resource), cacheable per resource version. */
+export function encodeDeltaResourceEntry(name: string, version: string, any: Uint8Array): Uint8Array {
+  return new WireWriter().message(2, (rw) => rw.string(1, version).bytes(2, any, true).string(3, name)).finish();
+}
+
+/** encodeDeltaDiscoveryResponse with the resources already encoded by encodeDeltaResourceEntry. */
+export function encodeDeltaFromEntries(p: Omit<DeltaResponseParts, 'resources'> & { entries: readonly Uint8Array[] }): Uint8Array {
   const w = new WireWriter().string(1, p.systemVersionInfo);
-  for (const r of p.resources) {
-    w.message(2, (rw) => rw.string(1, r.version).bytes(2, r.any, true).string(3, r.name));
-  }
+  for (const e of p.entries) w.raw(e);
   w.string(4, p.typeUrl).string(5, p.nonce);
   for (const name of p.removed) w.bytes(6, enc.encode(name), true);
   if (p.controlPlane) w.message(7, (cp) => cp.string(1, p.controlPlane));
