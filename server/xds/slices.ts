@@ -14,7 +14,7 @@
 export interface SliceOptions {
   /** Work per turn of the event loop (ms). */
   sliceMs?: number;
-  /** Response bytes written and not yet taken before generation pauses (default 16 MiB; 0: no bound). */
+  /** Response bytes written and not yet taken before generation pauses (0 or unset: no bound; the server passes limits.maxPendingSendBytes). */
   maxBytes?: number;
   /** How long one write counts against maxBytes at most (ms; istiod's PILOT_XDS_SEND_TIMEOUT). */
   holdMs?: number;
@@ -34,7 +34,7 @@ export class SliceScheduler {
 
   constructor(opts: SliceOptions = {}) {
     this.sliceMs = opts.sliceMs ?? 5;
-    this.maxBytes = opts.maxBytes ?? 16 * 1024 * 1024;
+    this.maxBytes = opts.maxBytes ?? 0;
     this.holdMs = opts.holdMs ?? 1000;
     this.onError = opts.onError ?? (() => {});
   }
