@@ -362,10 +362,11 @@ export abstract class ConnectionBase<Req extends AdsRequest, W extends WatchedNa
     this.deferredCount--; // not a deferred push: a request waiting for its slice
     if (this.answerQueued) return;
     this.answerQueued = true;
+    // A stream that was already answered (its translation is ready) completes its config first.
     this.ctx.slices.run(() => {
       this.answerQueued = false;
       this.flushDeferred();
-    });
+    }, this.nonceSeq > 0);
   }
 
   /**

@@ -43,7 +43,7 @@ export const DEFAULT_LIMITS: Readonly<AdsLimits> = {
   maxUnknownTypes: 8,
   writeTimeoutMs: 1_000,
   stalledStreamCloseMs: 30_000,
-  maxPendingSendBytes: 8 * 1024 * 1024,
+  maxPendingSendBytes: 16 * 1024 * 1024,
 };
 
 /** The types meshscope serves (an empty answer when it has none, e.g. SDS); anything else is unknown. */

@@ -1,5 +1,5 @@
 // SotW responses shared across streams (prepared.ts): streams served the same resources of one translation
-// share one selection and one encoded head; what each stream sends (head + its nonce) is byte for byte the
+// share one selection and its Any bytes; what each stream sends (those + its nonce) is byte for byte the
 // DiscoveryResponse protobuf-es encodes from the same fields, with exactly the subscribed resources, sorted
 // (the xDS SotW rule: every response carries the full subscribed set).
 import { create, toBinary } from '@bufbuild/protobuf';
@@ -10,7 +10,7 @@ import { TYPE } from '../envoy/typeUrls';
 import { AnyCache } from './cache';
 import { SotwResponseCache, subscriptionKey } from './prepared';
 import { edsCluster } from './testing/fixtures';
-import { encodeDiscoveryResponseTail, joinBytes } from './wire';
+import { encodeDiscoveryResponse } from './wire';
 
 const clusters = ['c-b', 'c-a', 'c-c'].map((n) => edsCluster(n));
 const byName = (rs: EncodedResource[]) => new Map(rs.map((r) => [r.name, r]));
@@ -29,13 +29,15 @@ const reference = (rs: EncodedResource[], version: string, nonce: string, cp: st
   );
 
 describe('SotwResponseCache', () => {
-  it('head + a stream nonce = the DiscoveryResponse protobuf-es encodes (wildcard: all, sorted by name)', () => {
+  it('the shared Any bytes + a stream nonce = the DiscoveryResponse protobuf-es encodes (wildcard: all, sorted by name)', () => {
     const cache = new SotwResponseCache(new AnyCache());
     const all = byName(clusters);
     const p = cache.prepare(all, TYPE.cluster, 'v7', true, new Set(), subscriptionKey(true, new Set()));
     const sorted = [...clusters].sort((a, b) => (a.name < b.name ? -1 : 1));
     expect(p.resources.map((r) => r.name)).toEqual(['c-a', 'c-b', 'c-c']);
-    expect(joinBytes(p.head, encodeDiscoveryResponseTail('42', 'cp'))).toEqual(reference(sorted, 'v7', '42', 'cp'));
+    expect(encodeDiscoveryResponse({ versionInfo: 'v7', anys: p.anys, typeUrl: TYPE.cluster, nonce: '42', controlPlane: 'cp' })).toEqual(
+      reference(sorted, 'v7', '42', 'cp'),
+    );
   });
 
   it('by name: only the subscribed names that exist', () => {
@@ -44,7 +46,9 @@ describe('SotwResponseCache', () => {
     const p = cache.prepare(byName(clusters), TYPE.cluster, 'v1', false, names, subscriptionKey(false, names));
     expect(p.resources.map((r) => r.name)).toEqual(['c-a', 'c-c']);
     const expected = [clusters[1]!, clusters[2]!];
-    expect(joinBytes(p.head, encodeDiscoveryResponseTail('1', 'cp'))).toEqual(reference(expected, 'v1', '1', 'cp'));
+    expect(encodeDiscoveryResponse({ versionInfo: 'v1', anys: p.anys, typeUrl: TYPE.cluster, nonce: '1', controlPlane: 'cp' })).toEqual(
+      reference(expected, 'v1', '1', 'cp'),
+    );
   });
 
   it('the same map, version and subscription share one prepared response; any difference gets its own', () => {
@@ -59,7 +63,7 @@ describe('SotwResponseCache', () => {
     // Another translation's map with equal content: its own entry, equal bytes.
     const other = cache.prepare(byName(clusters), TYPE.cluster, 'v1', true, new Set(), w);
     expect(other).not.toBe(a);
-    expect(other.head).toEqual(a.head);
+    expect(other.anys).toEqual(a.anys);
     expect(other.fingerprint).toBe(a.fingerprint);
   });
 
@@ -67,6 +71,8 @@ describe('SotwResponseCache', () => {
     const cache = new SotwResponseCache(new AnyCache());
     const p = cache.prepare(undefined, TYPE.cluster, 'v3', true, new Set(), '*');
     expect(p.resources).toEqual([]);
-    expect(joinBytes(p.head, encodeDiscoveryResponseTail('5', 'cp'))).toEqual(reference([], 'v3', '5', 'cp'));
+    expect(encodeDiscoveryResponse({ versionInfo: 'v3', anys: p.anys, typeUrl: TYPE.cluster, nonce: '5', controlPlane: 'cp' })).toEqual(
+      reference([], 'v3', '5', 'cp'),
+    );
   });
 });

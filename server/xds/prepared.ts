@@ -1,21 +1,20 @@
 // SotW responses shared across streams: every stream served the same resources of a type (the same shared
 // translation, the same subscription, the same snapshot version) gets the same response but for its nonce.
-// The selection, its content fingerprint and the encoded head of the DiscoveryResponse (version_info,
-// resources, type_url) are built once per (resource map, version, subscription) and reused; a stream only
-// appends its nonce and control_plane (wire.ts encodeDiscoveryResponseTail). Held weakly by the resource
-// map, so it lives exactly as long as the translation it was built from.
+// The selection, its content fingerprint and the resources' Any bytes are worked out once per (resource map,
+// version, subscription) and reused; a stream only assembles them with its nonce (wire.ts
+// encodeDiscoveryResponse: one allocation, one copy). No response bytes are kept: memory stays per resource
+// (AnyCache), not per response. Held weakly by the resource map: it lives as long as its translation.
 import type { EncodedResource } from '../envoy/encode';
 import { byteCompareBy } from '../lib/compare';
 import type { AnyCache } from './cache';
-import { encodeDiscoveryResponseHead } from './wire';
 
 export interface PreparedSotw {
   /** The resources sent, sorted by name. */
   resources: readonly EncodedResource[];
   /** Content fingerprint (names + hashes): equal fingerprints, equal content. */
   fingerprint: string;
-  /** DiscoveryResponse fields 1, 2 and 4. */
-  head: Uint8Array;
+  /** The resources' google.protobuf.Any bytes, in order. */
+  anys: readonly Uint8Array[];
 }
 
 /** Picks the resources a watch gets from one type's resources, in a stable order. */
@@ -70,7 +69,7 @@ export class SotwResponseCache {
     const p: PreparedSotw = {
       resources,
       fingerprint: fingerprintOf(resources),
-      head: encodeDiscoveryResponseHead({ versionInfo: version, typeUrl, anys: resources.map((r) => this.anys.any(r)) }),
+      anys: resources.map((r) => this.anys.any(r)),
     };
     if (!m) {
       m = new Map();

@@ -37,6 +37,18 @@ describe('SliceScheduler', () => {
     expect(order).toEqual(['job0', 'io', 'job1', 'job2', 'job3']);
   });
 
+  it('`soon` jobs (streams already being served) run before the others, each kind in order', async () => {
+    const s = new SliceScheduler({ sliceMs: 1000 });
+    const ran: string[] = [];
+    s.run(() => ran.push('new1'));
+    s.run(() => ran.push('new2'));
+    s.run(() => ran.push('soon1'), true);
+    s.run(() => ran.push('soon2'), true);
+    await turn();
+    await turn();
+    expect(ran).toEqual(['soon1', 'soon2', 'new1', 'new2']);
+  });
+
   it('a throwing job is reported and the rest still run', async () => {
     const errors: unknown[] = [];
     const s = new SliceScheduler({ onError: (e) => errors.push(e) });

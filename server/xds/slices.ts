@@ -24,6 +24,7 @@ export interface SliceOptions {
 export class SliceScheduler {
   private jobs: Array<() => void> = [];
   private head = 0;
+  private soonJobs: Array<() => void> = [];
   private scheduled = false;
   private waiting = false;
   private held = 0;
@@ -68,32 +69,39 @@ export class SliceScheduler {
   }
 
   private schedule(): void {
-    if (this.scheduled || this.head >= this.jobs.length) return;
+    if (this.scheduled || this.pending === 0) return;
     this.scheduled = true;
     setImmediate(this.drain);
   }
 
-  /** Runs `job` in a later slice, after every job queued before it. */
-  run(job: () => void): void {
-    this.jobs.push(job);
+  /**
+   * Runs `job` in a later slice, after every job queued before it. `soon`: ahead of the other jobs (after
+   * the other `soon` ones): a stream already being served completes its config before new streams start.
+   */
+  run(job: () => void, soon = false): void {
+    (soon ? this.soonJobs : this.jobs).push(job);
     if (!this.waiting) this.schedule();
   }
 
   /** Jobs waiting. */
   get pending(): number {
-    return this.jobs.length - this.head;
+    return this.jobs.length - this.head + this.soonJobs.length;
   }
 
   private readonly drain = (): void => {
     this.scheduled = false;
     const end = performance.now() + this.sliceMs;
-    while (this.head < this.jobs.length) {
+    while (this.pending > 0) {
       if (this.maxBytes > 0 && this.held >= this.maxBytes) {
         this.waiting = true; // hold() reschedules when enough was taken
         return;
       }
-      const job = this.jobs[this.head]!;
-      this.jobs[this.head++] = noop; // the queue keeps no reference to a job that ran
+      let job: () => void;
+      if (this.soonJobs.length > 0) job = this.soonJobs.shift()!;
+      else {
+        job = this.jobs[this.head]!;
+        this.jobs[this.head++] = noop; // the queue keeps no reference to a job that ran
+      }
       try {
         job();
       } catch (e) {
@@ -101,7 +109,7 @@ export class SliceScheduler {
       }
       if (performance.now() >= end) break;
     }
-    if (this.head >= this.jobs.length) {
+    if (this.pending === 0) {
       this.jobs = [];
       this.head = 0;
       return;

@@ -7,7 +7,7 @@ import { ConnectionBase, type AdsConnection } from './connection';
 import { isGrpcListenerRequest } from './node';
 import { TYPE } from '../envoy/typeUrls';
 import { shouldRespond } from './shouldRespond';
-import { encodeDiscoveryResponse, encodeDiscoveryResponseTail, joinBytes } from './wire';
+import { discoveryResponseSize, encodeDiscoveryResponse } from './wire';
 import { subscriptionKey } from './prepared';
 import type { ResourceSet, TypeUrl } from './types';
 
@@ -92,18 +92,19 @@ export class SotwConnection extends ConnectionBase<DiscoveryRequest, SotwWatch> 
   /** Sends the watch's full set. `requested`: answering a request (sent even when unchanged). */
   protected sendType(w: SotwWatch, set: ResourceSet | undefined, requested: boolean): Promise<void> {
     if (!set) return Promise.resolve();
-    // Shared by every stream sent the same resources: selection, fingerprint and the encoded response head.
+    // Shared by every stream sent the same resources: selection, fingerprint and Any bytes (prepared.ts).
     const p = this.ctx.sotwResponses.prepare(set.byType.get(w.typeUrl as TypeUrl), w.typeUrl, set.version, w.wildcard, w.names, w.key);
     const fp = p.fingerprint;
     // Never resend what the client rejected; wait for new config (istiod / xDS protocol NACK rule).
     if (fp === w.nackedFingerprint) return Promise.resolve();
     if (!requested && fp === w.sentFingerprint) return Promise.resolve();
     const nonce = this.nextNonce();
-    const tail = encodeDiscoveryResponseTail(nonce, this.ctx.controlPlane);
-    if (!this.checkSize(w.typeUrl, p.head.length + tail.length, p.resources.length)) return Promise.resolve();
+    const parts = { versionInfo: set.version, typeUrl: w.typeUrl, nonce, controlPlane: this.ctx.controlPlane };
+    const size = discoveryResponseSize({ ...parts, anySizes: p.anys.map((a) => a.length) });
+    if (!this.checkSize(w.typeUrl, size, p.resources.length)) return Promise.resolve();
     w.nonceSent = nonce;
     w.sentFingerprint = fp;
     this.tracker(w.typeUrl).sent(set.version, nonce, p.resources.length, this.ctx.now());
-    return this.write(joinBytes(p.head, tail));
+    return this.write(encodeDiscoveryResponse({ ...parts, anys: p.anys }));
   }
 }

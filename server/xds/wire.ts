@@ -104,33 +104,49 @@ export interface SotwResponseParts {
  * ControlPlane control_plane = 6 }.
  */
 export function encodeDiscoveryResponse(p: SotwResponseParts): Uint8Array {
-  return joinBytes(encodeDiscoveryResponseHead(p), encodeDiscoveryResponseTail(p.nonce, p.controlPlane));
-}
-
-/**
- * The part of a DiscoveryResponse every stream sent the same resources shares: version_info, resources and
- * type_url (fields 1, 2, 4). head + encodeDiscoveryResponseTail = encodeDiscoveryResponse, byte for byte.
- */
-export function encodeDiscoveryResponseHead(p: Omit<SotwResponseParts, 'nonce' | 'controlPlane'>): Uint8Array {
-  const w = new WireWriter().string(1, p.versionInfo);
-  for (const a of p.anys) w.bytes(2, a, true);
-  return w.string(4, p.typeUrl).finish();
-}
-
-/** The per-stream end of a DiscoveryResponse: nonce and control_plane (fields 5, 6). */
-export function encodeDiscoveryResponseTail(nonce: string, identifier: string | undefined): Uint8Array {
-  const w = new WireWriter().string(5, nonce);
-  controlPlane(w, identifier);
-  return w.finish();
-}
-
-/** a then b, in one new buffer. */
-export function joinBytes(a: Uint8Array, b: Uint8Array): Uint8Array {
-  const out = new Uint8Array(a.length + b.length);
-  out.set(a, 0);
-  out.set(b, a.length);
+  // One allocation, sized first: the Any bytes (shared by every stream sending them) are copied once.
+  const version = enc.encode(p.versionInfo);
+  const typeUrl = enc.encode(p.typeUrl);
+  const nonce = enc.encode(p.nonce);
+  const cp = p.controlPlane ? enc.encode(p.controlPlane) : undefined;
+  const cpInner = cp && cp.length > 0 ? fieldSize(cp.length) : 0;
+  let size = optionalSize(version) + optionalSize(typeUrl) + optionalSize(nonce) + (cp ? fieldSize(cpInner) : 0);
+  for (const a of p.anys) size += fieldSize(a.length);
+  const out = new Uint8Array(size);
+  let off = putOptional(out, 0, 1, version);
+  for (const a of p.anys) off = putField(out, off, 2, a);
+  off = putOptional(out, off, 4, typeUrl);
+  off = putOptional(out, off, 5, nonce);
+  if (cp) {
+    off = putTagLength(out, off, 6, cpInner);
+    off = putOptional(out, off, 1, cp);
+  }
   return out;
 }
+
+/** Bytes of a length-delimited field with a one-byte tag (field numbers < 16). */
+const fieldSize = (n: number): number => 1 + varintSize(n) + n;
+/** proto3: an empty string is not written. */
+const optionalSize = (b: Uint8Array): number => (b.length === 0 ? 0 : fieldSize(b.length));
+
+function putTagLength(out: Uint8Array, off: number, field: number, n: number): number {
+  out[off++] = (field << 3) | LEN;
+  while (n >= 0x80) {
+    out[off++] = (n % 128) | 0x80;
+    n = Math.floor(n / 128);
+  }
+  out[off++] = n;
+  return off;
+}
+
+function putField(out: Uint8Array, off: number, field: number, b: Uint8Array): number {
+  off = putTagLength(out, off, field, b.length);
+  out.set(b, off);
+  return off + b.length;
+}
+
+const putOptional = (out: Uint8Array, off: number, field: number, b: Uint8Array): number =>
+  b.length === 0 ? off : putField(out, off, field, b);
 
 /** Size of a DiscoveryResponse before building it (to refuse oversize responses cheaply). */
 export function discoveryResponseSize(p: Omit<SotwResponseParts, 'anys'> & { anySizes: readonly number[] }): number {
