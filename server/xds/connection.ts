@@ -377,7 +377,15 @@ export abstract class ConnectionBase<Req extends AdsRequest, W extends WatchedNa
   push(types: ReadonlySet<TypeUrl> | undefined, _reason: string): Promise<void> {
     if (this.closed || !this.client) return Promise.resolve();
     // Generated in the server's next slice (slices.ts): a push to many connections never holds the loop.
-    return new Promise<Promise<void>>((resolve) => this.ctx.slices.run(() => resolve(this.pushNow(types)))).then((p) => p);
+    return new Promise<void>((resolve, reject) =>
+      this.ctx.slices.run(() => {
+        try {
+          this.pushNow(types).then(resolve, reject);
+        } catch (e) {
+          reject(e); // the push queue reports it and frees the slot
+        }
+      }),
+    );
   }
 
   private pushNow(types: ReadonlySet<TypeUrl> | undefined): Promise<void> {
