@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // meshscope CLI: runs the compiled bundle of server/cli/main.ts (scripts/build-cli.mjs rebuilds it when a
-// source is newer; MESHSCOPE_CLI_TSX=1 runs the TypeScript through tsx instead).
+// source it was built from is newer; MESHSCOPE_CLI_TSX=1 runs the TypeScript through tsx instead). The
+// bundle loads each command's chunk only when that command runs.
 import { cliModule } from '../scripts/build-cli.mjs';
 
 const { main } = await import(await cliModule());

@@ -1,18 +1,34 @@
-// The compiled CLI: server/cli/main.ts bundled by esbuild into dist/cli/main.mjs (npm packages stay
-// external), so `meshscope` starts without compiling TypeScript. Built on `npm install` (postinstall)
-// and again, on the fly, whenever a source under server/ is newer than the bundle: the bundle can never
-// run stale code. MESHSCOPE_CLI_TSX=1 runs the TypeScript sources through tsx instead (development).
+// The compiled CLI: server/cli/main.ts bundled by esbuild into dist/cli/main.mjs, so `meshscope` starts
+// without compiling TypeScript. Start-up (issue 12) shapes the build:
+// - code splitting: each command is a dynamic import() in main.ts, so a command loads only its own chunk
+//   (dist/cli/chunks/*; `proxies` never evaluates the translator or the protobuf descriptors);
+// - the pure-JS npm packages the CLI uses (yaml, zod, @bufbuild/protobuf, …) are bundled in: one file per
+//   chunk instead of hundreds of module resolutions; only EXTERNAL packages stay in node_modules;
+// - dist/cli/main.inputs.json lists the sources the build read, so the bin's staleness check stats those
+//   (a few hundred stat calls) instead of walking server/ on every start.
+// Built on `npm install` (postinstall) and again, on the fly, whenever an input is newer than the bundle
+// (or gone): the bundle can never run stale code. MESHSCOPE_CLI_TSX=1 runs the TypeScript sources through
+// tsx instead (development).
 //
 //   node scripts/build-cli.mjs      build now
-import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const ENTRY = join(root, 'server', 'cli', 'main.ts');
 // Two levels below the root, like server/cli/main.ts, so its REPO_ROOT (../..) stays right.
-export const CLI_BUNDLE = join(root, 'dist', 'cli', 'main.mjs');
-const INPUTS = [join(root, 'server'), join(root, 'package.json'), join(root, 'tsconfig.json'), fileURLToPath(import.meta.url)];
+const OUT_DIR = join(root, 'dist', 'cli');
+export const CLI_BUNDLE = join(OUT_DIR, 'main.mjs');
+/** The build's inputs (paths relative to the repo root), written beside the bundle. */
+export const CLI_MANIFEST = join(OUT_DIR, 'main.inputs.json');
+const CHUNKS = 'chunks';
+/** Inputs every build depends on besides the sources esbuild read. */
+const BUILD_INPUTS = [join(root, 'package.json'), join(root, 'tsconfig.json'), fileURLToPath(import.meta.url)];
+/** Packages left to node_modules: native/dynamic loaders and anything the CLI only spawns. */
+const EXTERNAL = ['esbuild', 'tsx', 'next', '@grpc/*', '@kubernetes/*', 'chokidar', 'react', 'react-dom'];
+/** A chunk no longer referenced is deleted once this old (a CLI started before a rebuild may still import it). */
+const OLD_CHUNK_MS = 10 * 60_000;
 
 function newestMtime(p) {
   let st;
@@ -30,37 +46,123 @@ function newestMtime(p) {
   return newest;
 }
 
-/** Whether the bundle is missing or older than any input. */
-export function cliBundleStale(bundle = CLI_BUNDLE, inputs = INPUTS) {
-  if (!existsSync(bundle)) return true;
-  const built = statSync(bundle).mtimeMs;
-  return inputs.some((p) => newestMtime(p) > built);
+/**
+ * Whether the bundle is missing or older than an input. With `inputs` (files or directories, walked), those;
+ * else the files of the bundle's manifest (a missing manifest or a missing input is stale too).
+ */
+export function cliBundleStale(bundle = CLI_BUNDLE, inputs = undefined, manifest = CLI_MANIFEST, base = root) {
+  let built;
+  try {
+    built = statSync(bundle).mtimeMs;
+  } catch {
+    return true;
+  }
+  if (inputs) return inputs.some((p) => newestMtime(p) > built);
+  let files;
+  try {
+    files = JSON.parse(readFileSync(manifest, 'utf8')).inputs;
+  } catch {
+    return true;
+  }
+  if (!Array.isArray(files) || files.length === 0) return true;
+  for (const f of files) {
+    const st = statSync(join(base, f), { throwIfNoEntry: false });
+    if (!st || st.mtimeMs > built) return true;
+  }
+  return false;
 }
 
-/** Builds the bundle (written beside, then renamed: concurrent builders never see half a file). */
+/** Source files (not node_modules) among esbuild's metafile inputs, plus the build's own inputs; repo-relative. */
+export function manifestInputs(metafile, base = root) {
+  const files = new Set(BUILD_INPUTS.map((f) => relative(base, f).split(sep).join('/')));
+  for (const input of Object.keys(metafile.inputs)) {
+    if (input.includes('node_modules/') || input.includes(':')) continue; // packages, `node:` / virtual modules
+    files.add(relative(base, join(base, input)).split(sep).join('/'));
+  }
+  return [...files].sort();
+}
+
+/** The generated descriptors (server/gen) get server/cli/fileDesc.ts's fileDesc: same descriptors, built faster. */
+const FILE_DESC = join(root, 'server', 'cli', 'fileDesc.ts');
+const fastFileDesc = {
+  name: 'meshscope-file-desc',
+  setup(b) {
+    const gen = `${join(root, 'server', 'gen')}${sep}`;
+    b.onResolve({ filter: /^@bufbuild\/protobuf\/codegenv2$/ }, (args) =>
+      args.importer.startsWith(gen) ? { path: FILE_DESC } : undefined,
+    );
+  },
+};
+
+/**
+ * Builds the bundle. Every file is written beside its target, then renamed; chunks (content-hashed names)
+ * and the manifest before main.mjs, so a concurrent reader sees either the old entry or the new one with
+ * all it imports. The entry's mtime is set to the build's start: a source saved during the build is newer.
+ */
 export async function buildCli() {
+  const started = Date.now();
   const { build } = await import('esbuild');
-  const tmpDir = join(dirname(CLI_BUNDLE), `.build-${process.pid}`);
-  mkdirSync(tmpDir, { recursive: true });
-  const tmp = join(tmpDir, 'main.mjs');
-  await build({
-    entryPoints: [ENTRY],
-    outfile: tmp,
+  const res = await build({
+    entryPoints: { main: ENTRY },
+    outdir: OUT_DIR,
+    write: false,
     bundle: true,
+    splitting: true,
+    chunkNames: `${CHUNKS}/[name]-[hash]`,
+    entryNames: '[name]',
+    outExtension: { '.js': '.mjs' },
     platform: 'node',
     format: 'esm',
     target: 'node20',
-    packages: 'external',
+    external: EXTERNAL,
+    // Bundled CommonJS packages call require(); give the ESM output one.
+    banner: {
+      js: "import { createRequire as __meshscopeRequire } from 'node:module'; const require = __meshscopeRequire(import.meta.url);",
+    },
+    minifyWhitespace: true,
+    minifySyntax: true,
+    legalComments: 'none',
+    metafile: true,
     sourcemap: 'linked',
     sourcesContent: false,
     logLevel: 'error',
     tsconfig: join(root, 'tsconfig.json'),
+    plugins: [fastFileDesc],
   });
-  // The map first: a reader that sees the new bundle finds its map (sourceMappingURL=main.mjs.map).
-  renameSync(`${tmp}.map`, `${CLI_BUNDLE}.map`);
-  renameSync(tmp, CLI_BUNDLE);
-  rmSync(tmpDir, { recursive: true, force: true });
+  const tmpSuffix = `.tmp-${process.pid}`;
+  const put = (path, contents) => {
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path + tmpSuffix, contents);
+    return path + tmpSuffix;
+  };
+  const entry = res.outputFiles.find((f) => f.path === CLI_BUNDLE);
+  if (!entry) throw new Error(`build-cli: esbuild wrote no ${CLI_BUNDLE}`);
+  const written = new Set();
+  for (const f of res.outputFiles) {
+    written.add(f.path);
+    if (f === entry) continue;
+    renameSync(put(f.path, f.contents), f.path);
+  }
+  renameSync(put(CLI_MANIFEST, `${JSON.stringify({ inputs: manifestInputs(res.metafile) }, null, 1)}\n`), CLI_MANIFEST);
+  const tmpEntry = put(CLI_BUNDLE, entry.contents);
+  utimesSync(tmpEntry, started / 1000, started / 1000);
+  renameSync(tmpEntry, CLI_BUNDLE);
+  removeOldChunks(written);
   return CLI_BUNDLE;
+}
+
+/** Chunks of earlier builds (not `keep`) older than OLD_CHUNK_MS, and leftovers of interrupted builds. */
+function removeOldChunks(keep) {
+  const dir = join(OUT_DIR, CHUNKS);
+  const now = Date.now();
+  for (const name of existsSync(dir) ? readdirSync(dir) : []) {
+    const p = join(dir, name);
+    if (keep.has(p)) continue;
+    const st = statSync(p, { throwIfNoEntry: false });
+    if (st && now - st.mtimeMs > OLD_CHUNK_MS) rmSync(p, { force: true });
+  }
+  // The single-file bundle of earlier versions left a directory per build here on a crash.
+  for (const name of readdirSync(OUT_DIR)) if (name.startsWith('.build-')) rmSync(join(OUT_DIR, name), { recursive: true, force: true });
 }
 
 /** The module URL the bin imports: the fresh bundle, or the TypeScript entry through tsx. */
@@ -82,5 +184,5 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   }
   const t0 = performance.now();
   await buildCli();
-  console.log(`build-cli: ${CLI_BUNDLE.slice(root.length + 1)} in ${Math.round(performance.now() - t0)} ms`);
+  console.log(`build-cli: ${relative(root, CLI_BUNDLE)} in ${Math.round(performance.now() - t0)} ms`);
 }

@@ -1,10 +1,12 @@
 // The compiled CLI never runs stale code: any source newer than the bundle makes it stale (and the bin
-// then rebuilds it); test files and testdata do not count.
-import { mkdirSync, mkdtempSync, utimesSync, writeFileSync } from 'node:fs';
+// then rebuilds it); test files and testdata do not count. The bin checks the files the build read
+// (dist/cli/main.inputs.json), and each command is a chunk of its own.
+import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cliBundleStale } from './build-cli.mjs';
+import { cliBundleStale, manifestInputs } from './build-cli.mjs';
+import { REPO_ROOT } from './fixtures.mjs';
 
 describe('cliBundleStale', () => {
   const dir = mkdtempSync(join(tmpdir(), 'meshscope-cli-stale-'));
@@ -31,5 +33,75 @@ describe('cliBundleStale', () => {
     mkdirSync(join(src, 'testdata'), { recursive: true });
     at(join(src, 'testdata', 'x.yaml'), 6000);
     expect(cliBundleStale(bundle, [src])).toBe(false);
+  });
+});
+
+describe('cliBundleStale with the build manifest (the bin’s check: only the files the build read)', () => {
+  const base = mkdtempSync(join(tmpdir(), 'meshscope-cli-manifest-'));
+  mkdirSync(join(base, 'server', 'cli'), { recursive: true });
+  mkdirSync(join(base, 'dist'), { recursive: true });
+  const bundle = join(base, 'dist', 'main.mjs');
+  const manifest = join(base, 'dist', 'main.inputs.json');
+  const at = (file: string, seconds: number) => {
+    writeFileSync(file, '');
+    utimesSync(file, seconds, seconds);
+  };
+  const stale = () => cliBundleStale(bundle, undefined, manifest, base);
+
+  it('is stale without a manifest, fresh when every listed input is older, stale after an edit or a deletion', () => {
+    at(join(base, 'server', 'cli', 'main.ts'), 1000);
+    at(join(base, 'server', 'cli', 'args.ts'), 1000);
+    at(bundle, 2000);
+    expect(stale()).toBe(true);
+    writeFileSync(manifest, JSON.stringify({ inputs: ['server/cli/main.ts', 'server/cli/args.ts'] }));
+    expect(stale()).toBe(false);
+    at(join(base, 'server', 'cli', 'args.ts'), 3000);
+    expect(stale()).toBe(true);
+    at(bundle, 4000);
+    expect(stale()).toBe(false);
+    rmSync(join(base, 'server', 'cli', 'args.ts'));
+    expect(stale()).toBe(true);
+  });
+
+  it('ignores files the build did not read; an empty or broken manifest is stale', () => {
+    at(join(base, 'server', 'cli', 'args.ts'), 1000);
+    at(join(base, 'server', 'cli', 'other.ts'), 9000);
+    expect(stale()).toBe(false);
+    writeFileSync(manifest, '{"inputs": []}');
+    expect(stale()).toBe(true);
+    writeFileSync(manifest, '{"inp');
+    expect(stale()).toBe(true);
+  });
+});
+
+describe('manifestInputs', () => {
+  it('lists the sources esbuild read (repo-relative) and the build’s own inputs, never packages', () => {
+    const files = manifestInputs(
+      { inputs: { 'server/cli/main.ts': {}, 'node_modules/yaml/dist/index.js': {}, 'server/model/mesh.ts': {} } },
+      REPO_ROOT,
+    );
+    expect(files).toEqual(['package.json', 'scripts/build-cli.mjs', 'server/cli/main.ts', 'server/model/mesh.ts', 'tsconfig.json']);
+  });
+});
+
+describe('the CLI build splits per command', () => {
+  it('`proxies` reaches neither the translator nor the protobuf descriptors (start-up, issue 12)', async () => {
+    const { build } = await import('esbuild');
+    const res = await build({
+      entryPoints: [join(REPO_ROOT, 'server', 'cli', 'commands', 'proxies.ts')],
+      bundle: true,
+      write: false,
+      metafile: true,
+      platform: 'node',
+      format: 'esm',
+      packages: 'external',
+      logLevel: 'error',
+      outdir: join(tmpdir(), 'meshscope-cli-split'),
+    });
+    const inputs = Object.keys(res.metafile.inputs);
+    expect(inputs.some((i) => i.endsWith('server/model/snapshot.ts'))).toBe(true);
+    expect(inputs.filter((i) => i.includes('server/gen/') || i.includes('server/translate/'))).toEqual([]);
+    const packages = new Set(Object.values(res.metafile.inputs).flatMap((v) => v.imports.filter((i) => i.external).map((i) => i.path)));
+    expect([...packages].filter((p) => p.startsWith('@bufbuild/'))).toEqual([]);
   });
 });

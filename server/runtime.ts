@@ -97,7 +97,7 @@ const statusSignature = (s: SourceStatus): string =>
 function statusNotifyingSink(store: Store, onStatus: () => void): SourceSink {
   const shown = new Map<string, string>();
   return {
-    replace: (id, inputs, errors) => store.replace(id, inputs, errors),
+    replace: (id, inputs, errors, opts) => store.replace(id, inputs, errors, opts),
     upsert: (id, input) => store.upsert(id, input),
     remove: (id, ref) => store.remove(id, ref),
     status(status) {

@@ -2,7 +2,7 @@
 // The list never translates every proxy of a large mesh: counts come from the resource cache (proxies
 // already translated for this snapshot), or are computed for all on small meshes, or on request for a
 // few ids (`?counts=a,b`, what the proxies page asks for the rows it shows).
-import type { LoadError, MeshSnapshot, ProxyModel } from '../model/mesh';
+import type { LoadError } from '../model/mesh';
 import { configDumpFor, isDumpType } from '../pipeline/configDump';
 import { proxyResources, resourceCacheKey, type ProxyResources } from '../pipeline/proxyResources';
 import { isSharedCache } from '../pipeline/sharedResources';
@@ -11,15 +11,9 @@ import type { RouteProvenance } from '../translate/types';
 import { tablesFromConfigDump, type ProxyTables } from '../envoy/dumpModel/tables';
 import { fail, ok, type ApiContext, type ApiResult } from './types';
 import { proxySecurity, type ProxySecurity } from './security';
+import { proxyInfo, type ProxyInfo } from './proxyInfo';
 
-/** Exactly what `meshscope proxies -o json` prints per proxy (DESIGN.md §3). */
-export interface ProxyInfo {
-  id: string;
-  type: 'sidecar' | 'router';
-  namespace: string;
-  labels: Record<string, string>;
-  ips: string[];
-}
+export { listProxyInfo, proxyInfo, type ProxyInfo } from './proxyInfo';
 
 export interface ResourceCounts {
   listeners: number;
@@ -58,16 +52,6 @@ export interface ProxyCountsResponse {
 export const EAGER_COUNTS_LIMIT = 100;
 /** At most this many ids per `?counts=` request (each may be a full translation). */
 export const MAX_COUNT_IDS = 20;
-
-export const proxyInfo = (p: ProxyModel): ProxyInfo => ({
-  id: p.id,
-  type: p.type,
-  namespace: p.namespace,
-  labels: { ...p.labels },
-  ips: [...p.ips],
-});
-
-export const listProxyInfo = (s: MeshSnapshot): ProxyInfo[] => s.proxies.map(proxyInfo);
 
 const countsOf = (r: ProxyResources): ProxyCounts => ({
   counts: { listeners: r.listeners.length, routes: r.routes.length, clusters: r.clusters.length, endpoints: r.endpoints.length },

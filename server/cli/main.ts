@@ -1,15 +1,10 @@
 // meshscope's CLI entry (bin/meshscope.mjs runs its esbuild bundle, scripts/build-cli.mjs). DESIGN.md §3.
+// Each command is imported when it runs (the bundle splits them into chunks), so `proxies` never loads the
+// translator, the protobuf descriptors or the server: start-up only pays for what the command uses.
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { UsageError } from './args';
-import { analyzeCommand } from './commands/analyze';
-import { checkCommand } from './commands/check';
-import { diffCommand } from './commands/diff';
 import type { Io } from './commands/common';
-import { proxiesCommand } from './commands/proxies';
-import { serveCommand } from './commands/serve';
-import { simulateCommand } from './commands/simulate';
-import { translateCommand } from './commands/translate';
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -42,19 +37,19 @@ export async function main(argv: readonly string[], io: Io = { stdout: process.s
   try {
     switch (cmd) {
       case 'serve':
-        return await serveCommand(rest, io, REPO_ROOT);
+        return await (await import('./commands/serve')).serveCommand(rest, io, REPO_ROOT);
       case 'proxies':
-        return await proxiesCommand(rest, io);
+        return await (await import('./commands/proxies')).proxiesCommand(rest, io);
       case 'translate':
-        return await translateCommand(rest, io);
+        return await (await import('./commands/translate')).translateCommand(rest, io);
       case 'simulate':
-        return await simulateCommand(rest, io);
+        return await (await import('./commands/simulate')).simulateCommand(rest, io);
       case 'analyze':
-        return await analyzeCommand(rest, io);
+        return await (await import('./commands/analyze')).analyzeCommand(rest, io);
       case 'diff':
-        return await diffCommand(rest, io);
+        return await (await import('./commands/diff')).diffCommand(rest, io);
       case 'check':
-        return await checkCommand(rest, io);
+        return await (await import('./commands/check')).checkCommand(rest, io);
       case undefined:
       case 'help':
       case '--help':

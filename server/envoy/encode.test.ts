@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { encodeResource } from './encode';
+import { canonicalJson, encodeResource } from './encode';
 import { EXT, TYPE } from './typeUrls';
 
 describe('encodeResource', () => {
@@ -41,5 +41,28 @@ describe('encodeResource', () => {
     const b = encodeResource(TYPE.cluster, 'c', { name: 'c', type: 'EDS', connectTimeout: '10s' });
     expect(a.hash).toBe(b.hash);
     expect((a.json as any).connect_timeout).toBe('10s');
+  });
+
+  it('gives the same Envoy JSON from the bytes (lazy) as converting the parsed message directly', () => {
+    // Explicit-presence and oneof fields set to their default (0, "", false) must survive the binary round trip:
+    // proto3 writes them when set, and Envoy prints them (e.g. per_connection_buffer_limit_bytes: 0).
+    const cluster = {
+      name: 'c',
+      type: 'EDS',
+      connectTimeout: '0s',
+      perConnectionBufferLimitBytes: 0,
+      circuitBreakers: { thresholds: [{ maxConnections: 0, maxRetries: 4294967295, trackRemaining: false }] },
+      commonLbConfig: { healthyPanicThreshold: { value: 0 } },
+      metadata: { filterMetadata: { istio: { config: '/apis/x', n: 0, b: false, l: [] } } },
+      transportSocket: {
+        name: 't',
+        typedConfig: { '@type': 'type.googleapis.com/envoy.extensions.transport_sockets.raw_buffer.v3.RawBuffer' },
+      },
+      edsClusterConfig: { edsConfig: { ads: {}, resourceApiVersion: 'V3' }, serviceName: '' },
+    };
+    const r = encodeResource(TYPE.cluster, 'c', cluster);
+    expect(r.json).toEqual(canonicalJson(TYPE.cluster, cluster));
+    expect(r.json).toBe(r.json); // computed once, then kept
+    expect(Object.keys(r.json.transport_socket as object)).toEqual(['name', 'typed_config']);
   });
 });

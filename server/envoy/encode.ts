@@ -1,8 +1,9 @@
 // Encoding of translator output: typed proto3 JSON (camelCase, as the generated *Json types)
 // → protobuf message → (a) wire bytes for xDS and (b) Envoy-style JSON (snake_case, "@type" first)
-// for config_dump, the UI and the simulator. Each resource is encoded once per content.
+// for config_dump, the UI and the simulator. Each resource is encoded once per content. The Envoy JSON is
+// only needed by config_dump readers, not on the xDS wire: it is decoded from the bytes on first read.
 import { createHash } from 'node:crypto';
-import { fromJson, toBinary, toJson, type DescMessage, type JsonValue } from '@bufbuild/protobuf';
+import { fromBinary, fromJson, toBinary, toJson, type DescMessage, type JsonValue } from '@bufbuild/protobuf';
 import { envoyRegistry } from '../gen/registry';
 import type { TypeUrl } from './typeUrls';
 
@@ -14,8 +15,8 @@ export interface EncodedResource {
   name: string;
   /** Serialized message (the `value` of the Any on the wire). */
   bytes: Uint8Array;
-  /** Envoy-style JSON of the resource, without the outer "@type". */
-  json: EnvoyJson;
+  /** Envoy-style JSON of the resource, without the outer "@type" (computed from `bytes` on first read, then kept). */
+  readonly json: EnvoyJson;
   /** sha256 of bytes, hex: a content version usable as a per-resource version. */
   hash: string;
 }
@@ -50,12 +51,29 @@ export function encodeResource(typeUrl: TypeUrl, name: string, json: unknown): E
     throw new Error(`encode ${schema.typeName} "${name}": ${(e as Error).message}`);
   }
   const bytes = toBinary(schema, msg);
-  const out = toJson(schema, msg, { registry: envoyRegistry, useProtoFieldName: true }) as EnvoyJson;
+  return encodedFromBytes(typeUrl, name, bytes);
+}
+
+/**
+ * An EncodedResource of already serialized bytes. `json` is a lazy, memoised property: the ADS path reads
+ * only bytes and hash, so the proto → JSON conversion (as costly as parsing) runs only for config_dump readers.
+ * Decoding the bytes gives the same message as the one they were written from (proto3 binary round trip), so
+ * the JSON is the same as converting that message directly (encode.test.ts checks it on every golden).
+ */
+function encodedFromBytes(typeUrl: TypeUrl, name: string, bytes: Uint8Array): EncodedResource {
+  let json: EnvoyJson | undefined;
   return {
     typeUrl,
     name,
     bytes,
-    json: typeFirst(out) as EnvoyJson,
+    get json(): EnvoyJson {
+      if (json === undefined) {
+        const schema = schemaFor(typeUrl);
+        const msg = fromBinary(schema, bytes);
+        json = typeFirst(toJson(schema, msg, { registry: envoyRegistry, useProtoFieldName: true })) as EnvoyJson;
+      }
+      return json;
+    },
     hash: createHash('sha256').update(bytes).digest('hex'),
   };
 }

@@ -14,8 +14,7 @@ import type {
 import type { RawInput } from './inputs';
 import { type EndpointIndex, kubeEndpoints, kubeWorkloadEntryEndpoints, serviceEntryEndpoints, sortEndpoints } from './parse/endpoints';
 import { podInstance, workloadEntryHealthy, workloadEntryInstance } from './parse/workloads';
-import { locate, parseInputs } from './parse/objects';
-import { objectKey } from './schema/kinds';
+import { inputKey, locate, parseInputs } from './parse/objects';
 import { buildPods } from './parse/pods';
 import { proxyOf } from './proxyIdentity';
 import { kubeServices, serviceEntryServices } from './parse/services';
@@ -25,6 +24,7 @@ import { buildSecretIndex } from './secretIndex';
 import { type MeshConfigOverride, meshStateOf } from './parse/meshSource';
 import { convertGatewayApi } from './gatewayapi';
 import { parseGatewayApi } from './gatewayapi/parse';
+import type { SnapshotCache } from './snapshotCache';
 
 export interface BuildSnapshotOptions {
   version: number;
@@ -38,6 +38,8 @@ export interface BuildSnapshotOptions {
   meshConfig?: MeshConfigOverride;
   /** A mesh config already in force (a sandbox draft over a snapshot whose mesh came from `--mesh-config`). */
   meshState?: MeshConfigState;
+  /** Per-object results kept between builds (the store's); the snapshot is the same with or without it. */
+  cache?: SnapshotCache;
 }
 
 const time = (ts: string): number => {
@@ -70,8 +72,8 @@ function deepFreeze<T>(v: T): T {
 
 export function buildSnapshot(inputs: readonly RawInput[], opts: BuildSnapshotOptions): MeshSnapshot {
   const domainSuffix = opts.domainSuffix ?? 'cluster.local';
-  const dedup = dedupe(inputs);
-  const parsed = parseInputs(dedup.inputs);
+  const dedup = dedupe(inputs, opts.cache?.keyOf);
+  const parsed = parseInputs(dedup.inputs, opts.cache?.parse);
   const errors: LoadError[] = [...dedup.errors, ...parsed.errors];
   const mesh = opts.meshState
     ? { state: opts.meshState, problems: [] }
@@ -90,7 +92,7 @@ export function buildSnapshot(inputs: readonly RawInput[], opts: BuildSnapshotOp
   for (const kind of Object.keys(parsed.istio) as IstioKind[]) for (const c of parsed.istio[kind]) imply(c.meta.namespace);
   for (const c of parsed.rejected) imply(c.meta.namespace);
 
-  const pods = buildPods(parsed, namespaces, anyDeclared);
+  const pods = buildPods(parsed, namespaces, anyDeclared, opts.cache?.pods);
 
   const istio = parsed.istio;
   // Kubernetes Ingress → generated Gateways and VirtualServices (istiod's ingress controller), merged with the rest.
@@ -103,7 +105,7 @@ export function buildSnapshot(inputs: readonly RawInput[], opts: BuildSnapshotOp
   for (const o of parsed.gatewayApi) imply(o.meta.namespace);
   for (const kind of Object.keys(istio) as IstioKind[]) (istio[kind] as IstioConfig[]).sort(byCreation);
 
-  const k8s = kubeServices(parsed.services, domainSuffix);
+  const k8s = kubeServices(parsed.services, domainSuffix, opts.cache?.services);
   const sePairs = serviceEntryServices(istio.ServiceEntry, new Set(), errors);
   const services = [...k8s, ...sePairs.map((p) => p.service)].sort(byServiceCreation);
   const servicesByHost = new Map<string, ServiceModel[]>();
@@ -115,7 +117,7 @@ export function buildSnapshot(inputs: readonly RawInput[], opts: BuildSnapshotOp
 
   const nodeLabels = new Map(parsed.nodes.map((n) => [n.meta.name, n.meta.labels]));
   const endpoints: EndpointIndex = new Map();
-  kubeEndpoints(k8s, parsed.endpointSlices, pods, nodeLabels, endpoints);
+  kubeEndpoints(k8s, parsed.endpointSlices, pods, nodeLabels, endpoints, opts.cache?.podEndpoints);
   // Workload instances (istiod's serviceentry controller): ready pods (kube/controller/pod.go only hands ready
   // pods with an IP to it), then WorkloadEntries.
   const instances = [
@@ -139,7 +141,7 @@ export function buildSnapshot(inputs: readonly RawInput[], opts: BuildSnapshotOp
   if (converted.gateways.length) istio.Gateway = [...istio.Gateway, ...converted.gateways].sort(byCreation);
   if (converted.virtualServices.length) istio.VirtualService = [...istio.VirtualService, ...converted.virtualServices].sort(byCreation);
 
-  const proxies: ProxyModel[] = pods.filter((p) => p.proxy !== 'none').map(proxyOf);
+  const proxies: ProxyModel[] = pods.filter((p) => p.proxy !== 'none').map(opts.cache?.proxyOf ?? proxyOf);
   proxies.sort((a, b) => cmp(a.id, b.id));
 
   const snapshot: MeshSnapshot = {
@@ -173,14 +175,14 @@ export function buildSnapshot(inputs: readonly RawInput[], opts: BuildSnapshotOp
  * warning naming both origins; the later definition wins, like a second `kubectl apply`. (A watched source
  * reports it as an error: see sources/store.ts.)
  */
-function dedupe(inputs: readonly RawInput[]): { inputs: RawInput[]; errors: LoadError[] } {
+function dedupe(
+  inputs: readonly RawInput[],
+  keyOf: (input: RawInput) => string | undefined = inputKey,
+): { inputs: RawInput[]; errors: LoadError[] } {
   const last = new Map<string, number>();
   const keys = inputs.map((input, i) => {
-    const o = input.object;
-    const md = (o.metadata ?? {}) as Record<string, unknown>;
-    if (typeof o.apiVersion !== 'string' || typeof o.kind !== 'string' || typeof md.name !== 'string') return undefined;
-    const key = objectKey(o.apiVersion, o.kind, typeof md.namespace === 'string' ? md.namespace : undefined, md.name);
-    last.set(key, i);
+    const key = keyOf(input);
+    if (key !== undefined) last.set(key, i);
     return key;
   });
   const errors: LoadError[] = [];

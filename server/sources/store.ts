@@ -1,5 +1,6 @@
 // The store: raw objects of every source by key, merged (later-registered source wins on a clash),
-// debounced into versioned immutable snapshots. A deep-equal put is a no-op. Never throws on bad input:
+// debounced into versioned immutable snapshots (a batch its source already debounced, `replace(..., { settled })`,
+// is published on the next turn instead). A deep-equal put is a no-op. Never throws on bad input:
 // errors land in snapshot().errors, and an object whose new version is invalid keeps its last good version
 // (reported "stale: last good from <time>"). The same object twice in one source's replace() is a located
 // error naming both origins; the later one wins (files come in path order, so the lexicographically last
@@ -8,11 +9,12 @@
 import type { LoadError, MeshSnapshot } from '../model/mesh';
 import { validateRaw } from '../model/parse/objects';
 import { buildSnapshot } from '../model/snapshot';
+import { SnapshotCache } from '../model/snapshotCache';
 import { redactSecret } from '../model/secrets';
 import type { MeshConfigOverride } from '../model/parse/meshSource';
 import { MESH_CONFIGMAP_NAME, MESH_CONFIGMAP_NAMESPACE } from '../model/meshConfig';
 import { endpointsOnlyChange, rawKey, sameObject } from './storeKeys';
-import type { RawInput, SourceSink, SourceStatus } from './types';
+import type { RawInput, ReplaceOptions, SourceSink, SourceStatus } from './types';
 
 export interface StoreChange {
   version: number;
@@ -53,12 +55,18 @@ export class Store implements SourceSink {
   private pendingErrors = false;
   private quietTimer: ReturnType<typeof setTimeout> | undefined;
   private maxTimer: ReturnType<typeof setTimeout> | undefined;
+  /** A pending batch was already debounced by its source (ReplaceOptions.settled): flush on the next turn. */
+  private prompt = false;
   private version = 0;
   private cached: MeshSnapshot | undefined;
   private builtInputs: readonly RawInput[] = [];
   private dirty = true;
   /** Validation results per stored input object (inputs are replaced, never mutated, by sources). */
   private readonly issuesOf = new WeakMap<RawInput, ReturnType<typeof validateRaw>>();
+  /** The stored (redacted) object for each object a source handed over, so a source re-sending it costs nothing. */
+  private readonly storedOf = new WeakMap<RawInput, RawInput>();
+  /** Parse/validation results per stored object, reused by every rebuild (see model/snapshotCache). */
+  private readonly cache = new SnapshotCache();
   private readonly now: () => Date;
   /** Why the last snapshot build failed (the previous snapshot keeps serving), until one succeeds. */
   private buildFailure: string | undefined;
@@ -131,18 +139,21 @@ export class Store implements SourceSink {
     return false;
   }
 
-  replace(sourceId: string, inputs: readonly RawInput[], errors: readonly LoadError[] = []): void {
+  replace(sourceId: string, inputs: readonly RawInput[], errors: readonly LoadError[] = [], opts: ReplaceOptions = {}): void {
     const state = this.state(sourceId);
     const next = new Map<string, RawInput>();
     const unkeyed: RawInput[] = [];
     const own: LoadError[] = [];
     for (const given of inputs) {
-      const input = { ...given, object: redactSecret(given.object) };
-      const key = rawKey(input.object);
+      let input = this.stored(given);
+      const key = this.cache.keyOf(input);
       if (key === undefined) {
         unkeyed.push(input);
         continue;
       }
+      // An unchanged object keeps its stored identity, so its cached parse and validation are reused.
+      const before = state.objects.get(key);
+      if (before !== undefined && before !== input && sameObject(before, input)) input = before;
       const earlier = next.get(key);
       if (earlier) {
         own.push(duplicateError(earlier, input));
@@ -161,12 +172,12 @@ export class Store implements SourceSink {
     state.unkeyed = unkeyed;
     state.errors = errors.slice();
     state.own = own;
+    if (opts.settled) this.prompt = true;
     this.schedule();
   }
 
   upsert(sourceId: string, given: RawInput): void {
-    // Key material never enters the store, whatever the source (DESIGN.md §6).
-    const input = { ...given, object: redactSecret(given.object) };
+    const input = this.stored(given);
     const state = this.state(sourceId);
     const key = rawKey(input.object);
     if (key === undefined) {
@@ -227,6 +238,7 @@ export class Store implements SourceSink {
   /** Applies pending changes now: bumps the version, rebuilds, and notifies listeners. */
   flush(): void {
     this.clearTimers();
+    this.prompt = false;
     if (this.pending.size === 0 && !this.pendingErrors) return;
     const changed = [...this.pending.keys()].sort();
     const endpointsOnly = changed.length > 0 && !this.pendingErrors && [...this.pending.values()].every(Boolean);
@@ -251,6 +263,13 @@ export class Store implements SourceSink {
     this.clearTimers();
   }
 
+  /** The stored copy of a source's object: key material never enters the store, whatever the source (DESIGN.md §6). */
+  private stored(given: RawInput): RawInput {
+    let input = this.storedOf.get(given);
+    if (!input) this.storedOf.set(given, (input = { ...given, object: redactSecret(given.object) }));
+    return input;
+  }
+
   private state(id: string): SourceState {
     let s = this.sources.get(id);
     if (!s)
@@ -266,7 +285,9 @@ export class Store implements SourceSink {
   private schedule(): void {
     if (this.pending.size === 0 && !this.pendingErrors) return;
     if (this.quietTimer) clearTimeout(this.quietTimer);
-    this.quietTimer = setTimeout(() => this.flush(), this.debounceMs);
+    // A settled batch is not debounced again (one window from a file write to the snapshot); a timer, not a
+    // synchronous flush, so listeners never run inside a source's call and same-turn changes still merge.
+    this.quietTimer = setTimeout(() => this.flush(), this.prompt ? 0 : this.debounceMs);
     this.maxTimer ??= setTimeout(() => this.flush(), this.maxDelayMs);
   }
 
@@ -313,6 +334,7 @@ export class Store implements SourceSink {
       ...(this.meshOverride ? { meshConfig: this.meshOverride } : {}),
       extraErrors: errors,
       secretsWatched: this.secretsWatched(),
+      cache: this.cache,
     });
   }
 }

@@ -12,10 +12,19 @@ export type { RawInput, RawObject, SourceStatus } from '../model/inputs';
  * apiVersion-group/kind/namespace/name; putting a deep-equal object is a no-op.
  */
 export interface SourceSink {
-  replace(sourceId: string, inputs: readonly RawInput[], errors?: readonly LoadError[]): void;
+  replace(sourceId: string, inputs: readonly RawInput[], errors?: readonly LoadError[], opts?: ReplaceOptions): void;
   upsert(sourceId: string, input: RawInput): void;
   remove(sourceId: string, ref: { apiVersion: string; kind: string; namespace?: string; name: string }): void;
   status(status: SourceStatus): void;
+}
+
+export interface ReplaceOptions {
+  /**
+   * The source already debounced this batch (the file source's quiet window): the store publishes it at once
+   * instead of waiting its own debounce, so a file write meets ONE debounce window before the snapshot, as
+   * with istiod's single PILOT_DEBOUNCE_AFTER.
+   */
+  settled?: boolean;
 }
 
 export interface Source {

@@ -1,5 +1,5 @@
 // `meshscope proxies --config PATH… [-o json|table]`
-import { listProxyInfo } from '../../api/proxies';
+import { listProxyInfo } from '../../api/proxyInfo';
 import { oneOf, parseArgs } from '../args';
 import { formatLabels, formatTable } from '../format';
 import { CONFIG_FLAGS, loadFromArgs, writeJson, type Io } from './common';

@@ -27,7 +27,20 @@ function push(index: EndpointIndex, key: string, servicePort: number, ep: Endpoi
   else byPort.set(servicePort, [ep]);
 }
 
-function podEndpoint(pod: PodModel, port: number, servicePort: number): EndpointModel {
+/** EndpointModels of the last build per PodModel and `port/servicePort` (model/snapshotCache). */
+export type PodEndpointMemo = WeakMap<PodModel, Map<string, EndpointModel>>;
+
+function podEndpoint(pod: PodModel, port: number, servicePort: number, memo: PodEndpointMemo | undefined): EndpointModel {
+  if (!memo) return newPodEndpoint(pod, port, servicePort);
+  let byPort = memo.get(pod);
+  if (!byPort) memo.set(pod, (byPort = new Map()));
+  const k = `${port}/${servicePort}`;
+  let ep = byPort.get(k);
+  if (!ep) byPort.set(k, (ep = newPodEndpoint(pod, port, servicePort)));
+  return ep;
+}
+
+function newPodEndpoint(pod: PodModel, port: number, servicePort: number): EndpointModel {
   return {
     address: pod.ip,
     port,
@@ -50,12 +63,48 @@ export function resolveTargetPort(target: number | string | undefined, servicePo
   return pod.namedPorts[target];
 }
 
+/**
+ * The pods of a namespace a selector picks, in pod order: candidates come from the rarest `key=value` of the
+ * selector (an index per namespace, built on first use), then every pair is checked. Same result as filtering
+ * every pod of the namespace, without scanning them all for each Service.
+ */
+class PodLabelIndex {
+  private readonly byPair = new Map<string, Map<string, PodModel[]>>();
+  constructor(private readonly podsByNs: ReadonlyMap<string, readonly PodModel[]>) {}
+
+  select(namespace: string, selector: Readonly<Record<string, string>>): PodModel[] {
+    const all = this.podsByNs.get(namespace) ?? [];
+    const pairs = Object.entries(selector);
+    if (pairs.length === 0) return all.slice();
+    let index = this.byPair.get(namespace);
+    if (!index) {
+      index = new Map();
+      for (const p of all)
+        for (const [k, v] of Object.entries(p.labels)) {
+          const pk = `${k}\u0000${v}`;
+          const list = index.get(pk);
+          if (list) list.push(p);
+          else index.set(pk, [p]);
+        }
+      this.byPair.set(namespace, index);
+    }
+    let fewest: readonly PodModel[] | undefined;
+    for (const [k, v] of pairs) {
+      const list = index.get(`${k}\u0000${v}`);
+      if (!list) return [];
+      if (!fewest || list.length < fewest.length) fewest = list;
+    }
+    return (fewest ?? all).filter((p) => selects(selector, p.labels));
+  }
+}
+
 export function kubeEndpoints(
   services: readonly ServiceModel[],
   slices: readonly KubeObject<KubeEndpointSlice>[],
   pods: readonly PodModel[],
   nodeLabels: ReadonlyMap<string, Readonly<Record<string, string>>>,
   index: EndpointIndex,
+  memo?: PodEndpointMemo,
 ): void {
   const slicesBySvc = new Map<string, KubeObject<KubeEndpointSlice>[]>();
   for (const s of slices) {
@@ -72,6 +121,7 @@ export function kubeEndpoints(
     if (list) list.push(p);
     else podsByNs.set(p.namespace, [p]);
   }
+  const byLabels = new PodLabelIndex(podsByNs);
   const podsByName = new Map(pods.map((p) => [`${p.namespace}/${p.name}`, p]));
   const podsByIp = new Map(pods.map((p) => [p.ip, p]));
 
@@ -117,11 +167,11 @@ export function kubeEndpoints(
       continue;
     }
     if (!svc.selector) continue;
-    const selected = (podsByNs.get(svc.namespace) ?? []).filter((p) => selects(svc.selector!, p.labels));
+    const selected = byLabels.select(svc.namespace, svc.selector);
     for (const sp of svc.ports) {
       for (const pod of selected) {
         const port = resolveTargetPort(sp.targetPort, sp.port, pod);
-        if (port !== undefined) push(index, key, sp.port, podEndpoint(pod, port, sp.port));
+        if (port !== undefined) push(index, key, sp.port, podEndpoint(pod, port, sp.port, memo));
       }
     }
   }

@@ -11,6 +11,7 @@ import {
   isIstioKind,
   istioGroupOf,
   istioVersionsOf,
+  objectKey,
   splitApiVersion,
 } from '../schema/kinds';
 import { stripNulls, type PathIssue } from '../schema/common';
@@ -49,6 +50,14 @@ export interface ParsedInputs {
   /** Gateway API objects (spec not yet checked: ../gatewayapi/parse does that). */
   gatewayApi: RawGwObject[];
   errors: LoadError[];
+}
+
+/** The identity of a raw input (`group/version/kind/namespace/name`), or undefined without apiVersion, kind or name. */
+export function inputKey(input: RawInput): string | undefined {
+  const o = input.object;
+  const md = (o.metadata && typeof o.metadata === 'object' ? o.metadata : {}) as Record<string, unknown>;
+  if (typeof o.apiVersion !== 'string' || typeof o.kind !== 'string' || typeof md.name !== 'string') return undefined;
+  return objectKey(o.apiVersion, o.kind, typeof md.namespace === 'string' ? md.namespace : undefined, md.name);
 }
 
 /** Synthetic creation time for the i-th input without one: increasing in input order, deterministic. */
@@ -148,7 +157,114 @@ export function validateRaw(input: RawObject): PathIssue[] {
   return c.type === 'istio' ? validateIstioSpec(c.kind, raw.spec).issues : validateKubeBody(c.kind, raw).issues;
 }
 
-export function parseInputs(inputs: readonly RawInput[]): ParsedInputs {
+/** Where one parsed input goes in ParsedInputs (at most one place), and its located errors. */
+export type ParsedBucket = Exclude<keyof ParsedInputs, 'istio' | 'rejected' | 'errors'> | 'istio';
+export interface ParsedOne {
+  errors: LoadError[];
+  /** The typed object and its list (`istio`: the list of its kind). */
+  item?: { bucket: ParsedBucket; obj: KubeObject<unknown> | IstioConfig | RawGwObject };
+  /** An Istio object kept for analysis only (./rejected). */
+  rejected?: IstioConfig;
+  /** An unknown kind's name (reported once per kind by parseInputs). */
+  unknown?: string;
+  /** meta.creationTimestamp came from the input's index (syntheticTimestamp), not from the object. */
+  synthetic: boolean;
+}
+
+/**
+ * Parses one raw input at position `index` of the input list. Pure: depends on the input object and, only
+ * when it has no creationTimestamp (`synthetic`), on `index`; callers may cache the result per input object
+ * and re-stamp it for another index with `restamp`.
+ */
+export function parseOne(input: RawInput, index: number): ParsedOne {
+  const out: ParsedOne = { errors: [], synthetic: false };
+  const raw = stripNulls(redactSecret(input.object));
+  const md = (raw.metadata && typeof raw.metadata === 'object' ? raw.metadata : {}) as Record<string, unknown>;
+  const rawName = typeof md.name === 'string' ? md.name : undefined;
+  const rawNs = typeof md.namespace === 'string' ? md.namespace : undefined;
+  const fail = (kind: string, issues: PathIssue[], ns = rawNs, severity: LoadError['severity'] = 'error') => {
+    for (const issue of issues) {
+      const e: LoadError = { severity, message: issue.message, object: describeObject(kind, ns, rawName) };
+      if (issue.path) e.path = issue.path;
+      out.errors.push(locate(e, input.origin));
+    }
+  };
+  const c = classify(raw);
+  if (c.type === 'ignored') return out;
+  if (c.type === 'invalid') {
+    fail(typeof raw.kind === 'string' ? raw.kind : '<no kind>', [c.issue]);
+    return out;
+  }
+  if (c.type === 'unknown') {
+    out.unknown = c.kind;
+    return out;
+  }
+  const { meta, issues } = parseMeta(raw, c.kind, index);
+  if (!meta) {
+    fail(c.kind, issues);
+    return out;
+  }
+  out.synthetic = (md.creationTimestamp ?? undefined) === undefined;
+  const apiVersion = raw.apiVersion as string;
+  if (c.type === 'gatewayApi') {
+    out.item = { bucket: 'gatewayApi', obj: { kind: c.kind, apiVersion, meta, spec: raw.spec, origin: { ...input.origin } } };
+    return out;
+  }
+  fail(c.kind, unknownFields(c.kind, raw), meta.namespace || undefined, 'warning');
+  if (c.type === 'istio') {
+    const res = validateIstioSpec(c.kind, raw.spec);
+    fail(c.kind, res.warnings, meta.namespace, 'warning');
+    if (!res.spec) {
+      fail(c.kind, res.issues, meta.namespace);
+      // Kept for analysis when readable, never translated: istiod's validating webhook would reject it (./rejected).
+      if (res.rejected) out.rejected = { kind: c.kind, apiVersion, meta, spec: res.rejected, origin: { ...input.origin } } as IstioConfig;
+      out.errors.push(locate(notTranslated(c.kind, meta, res.issues.length, res.rejected !== undefined), input.origin));
+      return out;
+    }
+    const cfg: IstioConfig = { kind: c.kind, apiVersion, meta, spec: res.spec as never, origin: { ...input.origin } };
+    const conditions = statusConditions(raw.status);
+    if (conditions) cfg.conditions = conditions;
+    out.item = { bucket: 'istio', obj: cfg };
+    return out;
+  }
+  const res = validateKubeBody(c.kind, raw);
+  if (!res.ok) {
+    fail(c.kind, res.issues, meta.namespace || undefined);
+    return out;
+  }
+  const obj = { kind: c.kind, apiVersion, meta, body: res.data as never, origin: { ...input.origin } };
+  out.item = { bucket: KUBE_BUCKETS[c.kind] ?? 'workloads', obj };
+  return out;
+}
+
+const KUBE_BUCKETS: Readonly<Record<string, ParsedBucket>> = {
+  Namespace: 'namespaces',
+  Node: 'nodes',
+  Service: 'services',
+  Pod: 'pods',
+  EndpointSlice: 'endpointSlices',
+  Ingress: 'ingresses',
+  IngressClass: 'ingressClasses',
+  Secret: 'secrets',
+};
+
+/** `one` (parsed at another index) as parsed at `index`: only a synthetic creation time differs. */
+export function restamp(one: ParsedOne, index: number): ParsedOne {
+  if (!one.synthetic) return one;
+  const ts = syntheticTimestamp(index);
+  const at = <T extends { meta: ObjectMeta }>(o: T): T =>
+    o.meta.creationTimestamp === ts ? o : { ...o, meta: { ...o.meta, creationTimestamp: ts } };
+  const out: ParsedOne = { ...one };
+  if (one.item) out.item = { bucket: one.item.bucket, obj: at(one.item.obj) };
+  if (one.rejected) out.rejected = at(one.rejected);
+  return out;
+}
+
+/**
+ * Raw inputs → typed objects by kind. `parse` gives each input's ParsedOne (default: parseOne; a caller that
+ * keeps results per input object passes its cache, see ../snapshotCache).
+ */
+export function parseInputs(inputs: readonly RawInput[], parse: (input: RawInput, index: number) => ParsedOne = parseOne): ParsedInputs {
   const out: ParsedInputs = {
     namespaces: [],
     nodes: [],
@@ -174,85 +290,23 @@ export function parseInputs(inputs: readonly RawInput[]): ParsedInputs {
     errors: [],
   };
   const unknown = new Map<string, { count: number; first: RawInput }>();
-
-  inputs.forEach((input, index) => {
-    const raw = stripNulls(redactSecret(input.object));
-    const md = (raw.metadata && typeof raw.metadata === 'object' ? raw.metadata : {}) as Record<string, unknown>;
-    const rawName = typeof md.name === 'string' ? md.name : undefined;
-    const rawNs = typeof md.namespace === 'string' ? md.namespace : undefined;
-    const fail = (kind: string, issues: PathIssue[], ns = rawNs, severity: LoadError['severity'] = 'error') => {
-      for (const issue of issues) {
-        const e: LoadError = { severity, message: issue.message, object: describeObject(kind, ns, rawName) };
-        if (issue.path) e.path = issue.path;
-        out.errors.push(locate(e, input.origin));
-      }
-    };
-    const c = classify(raw);
-    if (c.type === 'ignored') return;
-    if (c.type === 'invalid') return fail(typeof raw.kind === 'string' ? raw.kind : '<no kind>', [c.issue]);
-    if (c.type === 'unknown') {
-      const u = unknown.get(c.kind);
+  for (let index = 0; index < inputs.length; index++) {
+    const input = inputs[index]!;
+    const one = parse(input, index);
+    for (const e of one.errors) out.errors.push(e);
+    if (one.unknown !== undefined) {
+      const u = unknown.get(one.unknown);
       if (u) u.count++;
-      else unknown.set(c.kind, { count: 1, first: input });
-      return;
+      else unknown.set(one.unknown, { count: 1, first: input });
     }
-    const { meta, issues } = parseMeta(raw, c.kind, index);
-    if (!meta) return fail(c.kind, issues);
-    const apiVersion = raw.apiVersion as string;
-    if (c.type === 'gatewayApi') {
-      out.gatewayApi.push({ kind: c.kind, apiVersion, meta, spec: raw.spec, origin: { ...input.origin } });
-      return;
-    }
-    fail(c.kind, unknownFields(c.kind, raw), meta.namespace || undefined, 'warning');
-    if (c.type === 'istio') {
-      const res = validateIstioSpec(c.kind, raw.spec);
-      fail(c.kind, res.warnings, meta.namespace, 'warning');
-      if (!res.spec) {
-        fail(c.kind, res.issues, meta.namespace);
-        // Kept for analysis when readable, never translated: istiod's validating webhook would reject it (./rejected).
-        if (res.rejected)
-          out.rejected.push({ kind: c.kind, apiVersion, meta, spec: res.rejected, origin: { ...input.origin } } as IstioConfig);
-        out.errors.push(locate(notTranslated(c.kind, meta, res.issues.length, res.rejected !== undefined), input.origin));
-        return;
-      }
-      const cfg: IstioConfig = { kind: c.kind, apiVersion, meta, spec: res.spec as never, origin: { ...input.origin } };
-      const conditions = statusConditions(raw.status);
-      if (conditions) cfg.conditions = conditions;
-      (out.istio[c.kind] as IstioConfig[]).push(cfg);
-      return;
-    }
-    const res = validateKubeBody(c.kind, raw);
-    if (!res.ok) return fail(c.kind, res.issues, meta.namespace || undefined);
-    const obj = { kind: c.kind, apiVersion, meta, body: res.data as never, origin: { ...input.origin } };
-    switch (c.kind) {
-      case 'Namespace':
-        out.namespaces.push(obj);
-        break;
-      case 'Node':
-        out.nodes.push(obj);
-        break;
-      case 'Service':
-        out.services.push(obj);
-        break;
-      case 'Pod':
-        out.pods.push(obj);
-        break;
-      case 'EndpointSlice':
-        out.endpointSlices.push(obj);
-        break;
-      case 'Ingress':
-        out.ingresses.push(obj);
-        break;
-      case 'IngressClass':
-        out.ingressClasses.push(obj);
-        break;
-      case 'Secret':
-        out.secrets.push(obj);
-        break;
-      default:
-        out.workloads.push(obj);
-    }
-  });
+    if (one.rejected) out.rejected.push(one.rejected);
+    const item = one.item;
+    if (!item) continue;
+    if (item.bucket === 'istio') {
+      const cfg = item.obj as IstioConfig;
+      (out.istio[cfg.kind] as IstioConfig[]).push(cfg);
+    } else (out[item.bucket] as unknown[]).push(item.obj);
+  }
 
   for (const [kind, { count, first }] of unknown) {
     const md = (first.object.metadata ?? {}) as Record<string, unknown>;

@@ -47,7 +47,29 @@ function explicitPod(p: KubeObject<import('../schema/kube').KubePod>): PodDraft 
   return d;
 }
 
-function expandWorkload(w: ParsedInputs['workloads'][number], taken: Set<string>): PodDraft[] {
+/** Pods expanded per workload object in an earlier build; `clean`: no name had to be re-salted or skipped. */
+export type ExpandMemo = WeakMap<object, { drafts: PodDraft[]; clean: boolean }>;
+
+/** What buildPods keeps between builds (model/snapshotCache): expansions, and PodModels by their draft's meta. */
+export interface PodsMemo {
+  workloads: ExpandMemo;
+  pods: WeakMap<ObjectMeta, { draft: PodDraft; nodeLabels: unknown; pod: PodModel }>;
+}
+
+/** expandWorkload, reusing an earlier expansion when it met no name clash and its names are still free. */
+function expandMemo(w: ParsedInputs['workloads'][number], taken: Set<string>, memo: ExpandMemo | undefined): PodDraft[] {
+  const hit = memo?.get(w);
+  if (hit?.clean && hit.drafts.every((d) => !taken.has(`${d.meta.namespace}/${d.meta.name}`))) {
+    for (const d of hit.drafts) taken.add(`${d.meta.namespace}/${d.meta.name}`);
+    return hit.drafts;
+  }
+  const state = { clean: true };
+  const drafts = expandWorkload(w, taken, state);
+  memo?.set(w, { drafts, clean: state.clean });
+  return drafts;
+}
+
+function expandWorkload(w: ParsedInputs['workloads'][number], taken: Set<string>, state = { clean: true }): PodDraft[] {
   const tpl = w.body.spec.template;
   const replicas = w.body.spec.replicas ?? 1;
   const ns = w.meta.namespace;
@@ -64,8 +86,12 @@ function expandWorkload(w: ParsedInputs['workloads'][number], taken: Set<string>
       let salt = 0;
       do name = `${base}-${safeSuffix(`${ns}/${w.meta.name}/${i}/${salt++}`, 5)}`;
       while (taken.has(`${ns}/${name}`));
+      if (salt > 1) state.clean = false;
     }
-    if (taken.has(`${ns}/${name}`)) continue;
+    if (taken.has(`${ns}/${name}`)) {
+      state.clean = false;
+      continue;
+    }
     taken.add(`${ns}/${name}`);
     const podLabels = w.kind === 'StatefulSet' ? { ...labels, 'statefulset.kubernetes.io/pod-name': name } : labels;
     const ip = annotatedPodIp(annotations, i);
@@ -94,6 +120,7 @@ export function buildPods(
   parsed: ParsedInputs,
   namespaces: ReadonlyMap<string, NamespaceModel>,
   anyNamespaceDeclared: boolean,
+  memo?: PodsMemo,
 ): PodModel[] {
   const taken = new Set<string>();
   const drafts: PodDraft[] = [];
@@ -103,7 +130,7 @@ export function buildPods(
     taken.add(key);
     drafts.push(explicitPod(p));
   }
-  for (const w of parsed.workloads) pushAll(drafts, expandWorkload(w, taken));
+  for (const w of parsed.workloads) pushAll(drafts, expandMemo(w, taken, memo?.workloads));
   drafts.sort((a, b) => byteCompare(a.meta.namespace, b.meta.namespace) || byteCompare(a.meta.name, b.meta.name));
 
   const pool = new IpPool(
@@ -113,32 +140,53 @@ export function buildPods(
   const nodes = new Map(parsed.nodes.map((n) => [n.meta.name, n.meta.labels]));
   return drafts.map((d) => {
     const ip = d.ip ?? pool.allocate(`${d.meta.namespace}/${d.meta.name}`);
-    const namedPorts: Record<string, number> = {};
-    const containerPorts: number[] = [];
-    for (const c of d.spec.containers ?? []) {
-      if (c.name === 'istio-proxy') continue;
-      for (const port of c.ports ?? []) {
-        if (port.name && namedPorts[port.name] === undefined) namedPorts[port.name] = port.containerPort;
-        if (!containerPorts.includes(port.containerPort)) containerPorts.push(port.containerPort);
-      }
-    }
-    const pod: PodModel = {
-      name: d.meta.name,
-      namespace: d.meta.namespace,
-      labels: d.meta.labels,
-      annotations: d.meta.annotations,
-      ip,
-      ready: d.ready,
-      serviceAccount: d.spec.serviceAccountName || d.spec.serviceAccount || 'default',
-      namedPorts,
-      containerPorts,
-      proxy: proxyType(d.meta, d.spec, namespaces, anyNamespaceDeclared),
-      locality: localityOf(d.meta.labels, d.spec.nodeName ? nodes.get(d.spec.nodeName) : undefined),
-      creationTimestamp: d.meta.creationTimestamp,
-      origin: d.origin,
-    };
-    if (d.spec.nodeName) pod.nodeName = d.spec.nodeName;
-    if (d.owner) pod.owner = d.owner;
+    const proxy = proxyType(d.meta, d.spec, namespaces, anyNamespaceDeclared);
+    const nodeLabels = d.spec.nodeName ? nodes.get(d.spec.nodeName) : undefined;
+    // The same draft (same source object) with the same IP, proxy type and node: the PodModel of the last build.
+    const hit = memo?.pods.get(d.meta);
+    if (hit && sameDraft(hit.draft, d) && hit.pod.ip === ip && hit.pod.proxy === proxy && hit.nodeLabels === nodeLabels) return hit.pod;
+    const pod = podModel(d, ip, proxy, nodeLabels);
+    memo?.pods.set(d.meta, { draft: d, nodeLabels, pod });
     return pod;
   });
+}
+
+const sameDraft = (a: PodDraft, b: PodDraft): boolean =>
+  a === b ||
+  (a.meta === b.meta &&
+    a.spec === b.spec &&
+    a.ip === b.ip &&
+    a.ready === b.ready &&
+    a.origin === b.origin &&
+    a.owner?.kind === b.owner?.kind &&
+    a.owner?.name === b.owner?.name);
+
+function podModel(d: PodDraft, ip: string, proxy: PodModel['proxy'], nodeLabels: Readonly<Record<string, string>> | undefined): PodModel {
+  const namedPorts: Record<string, number> = {};
+  const containerPorts: number[] = [];
+  for (const c of d.spec.containers ?? []) {
+    if (c.name === 'istio-proxy') continue;
+    for (const port of c.ports ?? []) {
+      if (port.name && namedPorts[port.name] === undefined) namedPorts[port.name] = port.containerPort;
+      if (!containerPorts.includes(port.containerPort)) containerPorts.push(port.containerPort);
+    }
+  }
+  const pod: PodModel = {
+    name: d.meta.name,
+    namespace: d.meta.namespace,
+    labels: d.meta.labels,
+    annotations: d.meta.annotations,
+    ip,
+    ready: d.ready,
+    serviceAccount: d.spec.serviceAccountName || d.spec.serviceAccount || 'default',
+    namedPorts,
+    containerPorts,
+    proxy,
+    locality: localityOf(d.meta.labels, nodeLabels),
+    creationTimestamp: d.meta.creationTimestamp,
+    origin: d.origin,
+  };
+  if (d.spec.nodeName) pod.nodeName = d.spec.nodeName;
+  if (d.owner) pod.owner = d.owner;
+  return pod;
 }

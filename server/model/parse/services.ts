@@ -8,7 +8,10 @@ import type { KubeObject } from './objects';
 import { locate } from './objects';
 import { convertKubeProtocol, parseProtocol } from './protocol';
 
-export function kubeServices(services: readonly KubeObject<KubeService>[], domainSuffix: string): ServiceModel[] {
+/** ServiceModels of the last build per Service object (model/snapshotCache), with the inputs they depend on. */
+export type ServicesMemo = WeakMap<object, { address: string; domainSuffix: string; model: ServiceModel }>;
+
+export function kubeServices(services: readonly KubeObject<KubeService>[], domainSuffix: string, memo?: ServicesMemo): ServiceModel[] {
   const used = new Set<string>();
   for (const s of services) {
     const ip = s.body.spec?.clusterIP;
@@ -26,6 +29,9 @@ export function kubeServices(services: readonly KubeObject<KubeService>[], domai
     const spec = s.body.spec ?? {};
     const { name, namespace } = s.meta;
     let address = spec.clusterIP ?? allocated.get(`${namespace}/${name}`) ?? '0.0.0.0';
+    const hit = memo?.get(s);
+    if (hit && hit.address === address && hit.domainSuffix === domainSuffix) return hit.model;
+    const allocatedAddress = address;
     let resolution: Resolution = 'ClientSideLB';
     if (spec.type === 'ExternalName') {
       resolution = 'Alias';
@@ -61,6 +67,7 @@ export function kubeServices(services: readonly KubeObject<KubeService>[], domai
     };
     if (spec.selector && Object.keys(spec.selector).length > 0) model.selector = spec.selector;
     if (spec.type === 'ExternalName' && spec.externalName) model.externalName = spec.externalName;
+    memo?.set(s, { address: allocatedAddress, domainSuffix, model });
     return model;
   });
 }

@@ -20,6 +20,13 @@ interface FileEntry {
   good?: { inputs: RawInput[]; at: string };
 }
 
+/** A listed file's last load: its parse result, read errors, and what it contributed to the scan (reused while unchanged). */
+interface Outcome {
+  result: LoadResult | undefined;
+  errors: LoadError[];
+  contributed?: { result: LoadResult | undefined; good: FileEntry['good']; inputs: RawInput[]; errors: LoadError[] };
+}
+
 export interface ScanResult {
   inputs: RawInput[];
   errors: LoadError[];
@@ -40,9 +47,11 @@ export class FileSet {
   private readonly entries = new Map<string, FileEntry>();
   /** The last full listing, and each listed file's last load outcome (for scans of only the changed files). */
   private listing: { files: string[]; errors: LoadError[] } | undefined;
-  private readonly outcomes = new Map<string, { result: LoadResult | undefined; errors: LoadError[] }>();
+  private readonly outcomes = new Map<string, Outcome>();
   private readonly limits: FileLimits;
   private readonly now: () => Date;
+  /** The directories of the last full listing (what the file source watches). */
+  private dirs: readonly string[] = [];
 
   constructor(
     private readonly paths: readonly string[],
@@ -50,6 +59,16 @@ export class FileSet {
   ) {
     this.limits = opts.limits ?? DEFAULT_FILE_LIMITS;
     this.now = opts.now ?? (() => new Date());
+  }
+
+  /** The directories walked by the last full scan (the configured directories and every directory under them). */
+  directories(): readonly string[] {
+    return this.dirs;
+  }
+
+  /** Whether `file` was in the last full listing (an in-place change of it needs only that file re-read). */
+  has(file: string): boolean {
+    return this.outcomes.has(file);
   }
 
   /**
@@ -61,6 +80,7 @@ export class FileSet {
     if (only && this.listing && !force && [...only].every((f) => this.outcomes.has(f))) return this.rescanOnly(only, this.listing);
     const listing = expandPaths(this.paths);
     this.listing = { files: listing.files.slice(), errors: listing.errors };
+    this.dirs = listing.dirs;
     const { files, errors: walkErrors } = listing;
     const inputs: RawInput[] = [];
     const errors: LoadError[] = [...walkErrors];
@@ -77,14 +97,18 @@ export class FileSet {
     }
     files.sort();
     this.listing.files = files.slice();
+    const before = new Map(this.outcomes);
     this.outcomes.clear();
     for (const file of files) {
       const own: LoadError[] = [];
       const { result, fresh } = await this.load(file, force, own);
-      this.outcomes.set(file, { result, errors: own });
+      // The last contribution is kept: contributeOnce() reuses it only while result and good objects are the same.
+      const contributed = before.get(file)?.contributed;
+      const outcome: Outcome = { result, errors: own, ...(contributed ? { contributed } : {}) };
+      this.outcomes.set(file, outcome);
       if (fresh) parsed++;
       for (const e of own) errors.push(e);
-      this.contribute(file, result, inputs, errors);
+      this.contributeOnce(file, outcome, inputs, errors);
     }
     return { inputs, errors, parsed, files: files.length };
   }
@@ -103,7 +127,7 @@ export class FileSet {
         if (fresh) parsed++;
       }
       for (const e of outcome.errors) errors.push(e);
-      this.contribute(file, outcome.result, inputs, errors);
+      this.contributeOnce(file, outcome, inputs, errors);
     }
     return { inputs, errors, parsed, files: listing.files.length };
   }
@@ -137,6 +161,19 @@ export class FileSet {
       errors.push({ severity: 'error', message: `cannot read ${file}: ${c === 'ELOOP' ? 'symlink loop' : c}`, file });
       return { result: undefined, fresh: false };
     }
+  }
+
+  /** contribute(), reusing the file's last contribution while its parse result and last good objects are the same. */
+  private contributeOnce(file: string, outcome: Outcome, inputs: RawInput[], errors: LoadError[]): void {
+    let c = outcome.contributed;
+    if (!c || c.result !== outcome.result || c.good !== this.entries.get(file)?.good) {
+      const own: { inputs: RawInput[]; errors: LoadError[] } = { inputs: [], errors: [] };
+      this.contribute(file, outcome.result, own.inputs, own.errors);
+      // contribute() records the file's good objects first: the state this contribution is valid for.
+      c = outcome.contributed = { result: outcome.result, good: this.entries.get(file)?.good, ...own };
+    }
+    for (const i of c.inputs) inputs.push(i);
+    for (const e of c.errors) errors.push(e);
   }
 
   /**

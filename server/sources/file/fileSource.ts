@@ -1,26 +1,33 @@
 // FileSource: loads files/directories into a SourceSink with replace(), and (watch: true) reloads on
-// filesystem changes, debounced. Watching uses chokidar (one watcher per path, re-armed by chokidar across
-// renames and atomic saves) plus a slow periodic rescan that re-reads every file and compares content
-// hashes, so a missed event is caught within `rescanMs`. Reloads run one at a time; a change during a
-// reload queues one more. A reload that throws becomes the source's error and the store keeps serving
-// the last snapshot. See ./fileSet for per-file caching and last-good objects.
+// filesystem changes, debounced once (100 ms quiet, 10 s at most, like istiod's PILOT_DEBOUNCE_AFTER/MAX: the
+// store publishes the reloaded batch without a debounce of its own, see ReplaceOptions.settled). Watching is a
+// plain fs.watch per directory of the tree (./dirWatch; an in-place edit re-reads that file only, anything else
+// is a full scan, which also re-arms watchers across renames and replaced directories), one per configured
+// path's parent, plus a slow periodic rescan that re-reads every file and compares content hashes, so a
+// missed event is caught within `rescanMs`. Reloads run one at a time; a change during a reload queues one
+// more. A reload that throws becomes the source's error and the store keeps serving the last snapshot. See
+// ./fileSet for per-file caching and last-good objects.
 import { type FSWatcher as NodeWatcher, watch as fsWatch } from 'node:fs';
-import { basename, dirname, join, resolve, sep } from 'node:path';
-import { type FSWatcher, watch } from 'chokidar';
+import { basename, dirname } from 'node:path';
+import { DirWatchers } from './dirWatch';
 import type { Source, SourceSink, SourceStatus } from '../types';
 import { FileSet, type ScanResult } from './fileSet';
+import { expandPaths } from './loadPaths';
 import type { FileLimits } from './parseFile';
 
 const RELOAD_DEBOUNCE_MS = 100;
+const RELOAD_MAX_DELAY_MS = 10_000;
 const RESCAN_MS = 30_000;
-const WATCH_READY_MS = 5_000;
 
 export interface FileSourceOptions {
   namespace?: string;
   watch?: boolean;
   /** Safety-net full rescan period (content hashes; default 30 s; 0 = off). */
   rescanMs?: number;
+  /** Quiet time before a reload (default 100 ms); the store adds no debounce of its own to these reloads. */
   debounceMs?: number;
+  /** A reload runs at most this long after the first change of a batch, however busy the files (default 10 s). */
+  maxDelayMs?: number;
   limits?: FileLimits;
 }
 
@@ -38,8 +45,12 @@ const merge = (a: Pending | undefined, b: Pending): Pending => {
 
 export class FileSource implements Source {
   private sink: SourceSink | undefined;
-  private watchers: FSWatcher[] = [];
+  private dirWatch: DirWatchers | undefined;
+  /** The directory list the watchers were last synced to (FileSet.directories(): a new array per full scan). */
+  private syncedDirs: readonly string[] | undefined;
   private timer: ReturnType<typeof setTimeout> | undefined;
+  /** When the first change of the batch now being debounced arrived (performance.now()). */
+  private batchStart: number | undefined;
   private rescanTimer: ReturnType<typeof setInterval> | undefined;
   private stopped = false;
   private running: Promise<void> | undefined;
@@ -49,7 +60,6 @@ export class FileSource implements Source {
   private full = false;
   private readonly files: FileSet;
   private readonly paths: string[];
-  private readonly resolved: string[];
   /** Figures of the last reload, for tests and benchmarks. */
   lastReload: { ms: number; parsed: number; files: number } | undefined;
 
@@ -59,7 +69,6 @@ export class FileSource implements Source {
     private readonly opts: FileSourceOptions = {},
   ) {
     this.paths = paths.filter((p) => p !== '-');
-    this.resolved = this.paths.map((p) => resolve(p));
     const setOpts = {
       ...(opts.namespace !== undefined ? { namespace: opts.namespace } : {}),
       ...(opts.limits ? { limits: opts.limits } : {}),
@@ -71,7 +80,7 @@ export class FileSource implements Source {
     this.sink = sink;
     this.stopped = false;
     // Watch first and wait until the watchers are armed, so nothing written after start() is missed.
-    if (this.opts.watch) await this.watchAll();
+    if (this.opts.watch) this.watchAll();
     await this.reload();
     const every = this.opts.rescanMs ?? RESCAN_MS;
     if (this.opts.watch && every > 0) {
@@ -85,12 +94,13 @@ export class FileSource implements Source {
     if (this.timer) clearTimeout(this.timer);
     if (this.rescanTimer) clearInterval(this.rescanTimer);
     this.timer = undefined;
+    this.batchStart = undefined;
     this.rescanTimer = undefined;
-    const ws = this.watchers;
-    this.watchers = [];
+    this.dirWatch?.close();
+    this.dirWatch = undefined;
+    this.syncedDirs = undefined;
     for (const pw of this.parentWatchers.values()) pw.close();
     this.parentWatchers.clear();
-    await Promise.all(ws.map((w) => w.close().catch(() => undefined)));
     await this.running?.catch(() => undefined);
     this.sink?.status({ id: this.id, kind: 'file', state: 'stopped', detail: this.paths.join(', ') });
   }
@@ -110,7 +120,10 @@ export class FileSource implements Source {
       while (next && !this.stopped) {
         this.queued = undefined;
         await this.reloadOnce(next.force, next.only);
-        if (this.opts.watch && !this.stopped) this.watchParents();
+        if (this.opts.watch && !this.stopped) {
+          this.watchParents();
+          this.syncDirs(this.files.directories());
+        }
         next = this.queued;
       }
     };
@@ -142,7 +155,8 @@ export class FileSource implements Source {
     }
     if (this.stopped) return;
     try {
-      sink.replace(this.id, scan.inputs, scan.errors);
+      // Settled: this batch already waited out the debounce below; the store publishes it without a second one.
+      sink.replace(this.id, scan.inputs, scan.errors, { settled: true });
     } catch (e) {
       sink.status({ id: this.id, kind: 'file', state: 'failing', detail: this.paths.join(', '), lastError: `reload failed: ${String(e)}` });
       return;
@@ -164,24 +178,36 @@ export class FileSource implements Source {
     if (changed === undefined) this.full = true;
     else this.changed.add(changed);
     if (this.timer) clearTimeout(this.timer);
+    // istiod's debounce: quiet for debounceMs (PILOT_DEBOUNCE_AFTER), or at most maxDelayMs after the first
+    // change of the batch (PILOT_DEBOUNCE_MAX), so a file rewritten without pause is still picked up.
+    const now = performance.now();
+    this.batchStart ??= now;
+    const quiet = this.opts.debounceMs ?? RELOAD_DEBOUNCE_MS;
+    const wait = Math.max(0, Math.min(quiet, this.batchStart + (this.opts.maxDelayMs ?? RELOAD_MAX_DELAY_MS) - now));
     this.timer = setTimeout(() => {
       this.timer = undefined;
+      this.batchStart = undefined;
       void this.reload(false, this.takeChanged());
-    }, this.opts.debounceMs ?? RELOAD_DEBOUNCE_MS);
+    }, wait);
   }
 
-  private async watchAll(): Promise<void> {
-    // chokidar on the paths themselves (symlinks are not followed by the watcher, so a loop cannot trap it;
-    // the scan follows them with loop detection), and a plain non-recursive fs.watch on each parent directory
-    // for the paths' own creation, deletion and replacement: then the path is re-added to chokidar too.
-    const w = this.watcher(this.paths);
-    this.watchers.push(w);
+  private watchAll(): void {
+    // A plain non-recursive fs.watch on every directory of the tree (./dirWatch: armed here, before the first
+    // read, and re-synced after every full scan), and one on each configured path's parent directory for the
+    // path's own creation, deletion and replacement (then a full scan re-arms what changed).
+    this.dirWatch ??= new DirWatchers((path, inPlace) => {
+      if (this.stopped) return;
+      this.scheduleReload(inPlace && path !== undefined && this.files.has(path) ? path : undefined);
+    });
+    this.syncDirs(expandPaths(this.paths).dirs);
     this.watchParents();
-    // Bounded: a huge tree must not hold up the first load (the rescan covers anything missed meanwhile).
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const armed = new Promise<void>((resolve) => w.once('ready', () => resolve()));
-    await Promise.race([armed, new Promise<void>((resolve) => (timer = setTimeout(resolve, WATCH_READY_MS)))]);
-    clearTimeout(timer);
+  }
+
+  /** Arms the directory watchers on `dirs` (the last full scan's directories). */
+  private syncDirs(dirs: readonly string[]): void {
+    if (!this.dirWatch || dirs === this.syncedDirs) return;
+    this.syncedDirs = dirs;
+    this.dirWatch.sync(dirs);
   }
 
   private watchParents(): void {
@@ -190,10 +216,11 @@ export class FileSource implements Source {
       const name = basename(p);
       if (this.parentWatchers.has(p)) continue;
       try {
-        const pw = fsWatch(parent, { persistent: false }, (_event, file) => {
+        const pw = fsWatch(parent, { persistent: false }, (event, file) => {
           if (file !== null && file.toString() !== name) return;
-          for (const w of this.watchers) w.unwatch(p).add(p); // re-arm: the path may be a new inode now
-          this.scheduleReload();
+          // A configured file changed in place: that file only; anything else (the path created, deleted or
+          // replaced, possibly by a new directory): a full scan, which re-arms the directory watchers.
+          this.scheduleReload(event === 'change' && file !== null && this.files.has(p) ? p : undefined);
         });
         pw.on('error', () => {
           pw.close();
@@ -204,31 +231,5 @@ export class FileSource implements Source {
         // The parent does not exist (yet): the periodic rescan and the next reload re-try.
       }
     }
-  }
-
-  /** Whether a watcher event's path is one of the configured paths or inside one. */
-  private concerns(path: string): boolean {
-    const p = resolve(path);
-    return this.resolved.some((r) => p === r || p.startsWith(r.endsWith(sep) ? r : r + sep));
-  }
-
-  private watcher(targets: string[]): FSWatcher {
-    const w = watch(targets, { persistent: true, ignoreInitial: true, followSymlinks: false, depth: 64, ignorePermissionErrors: true });
-    // In-place changes of known files need only those files re-read; anything else (add, unlink, dirs) a full scan.
-    // chokidar re-arms its fs.watch handles across renames, but drops some in-place changes of a file it
-    // just saw change (its access-time check), so the raw events drive the reloads too: a raw `change` of a
-    // file re-reads that file only; anything else (renames, adds, unlinks, directories) is a full scan.
-    w.on('all', (event, path) => {
-      if (this.concerns(path)) this.scheduleReload(event === 'change' ? path : undefined);
-    });
-    w.on('raw', (event, name, details) => {
-      const watched = (details as { watchedPath?: string } | undefined)?.watchedPath;
-      if (!watched || !name) return;
-      const path = basename(watched) === name ? watched : join(watched, name);
-      if (this.concerns(path)) this.scheduleReload(event === 'change' ? path : undefined);
-    });
-    // A watcher error (e.g. ELOOP, EACCES) is reported by the next scan as a located error; keep watching.
-    w.on('error', () => this.scheduleReload());
-    return w;
   }
 }

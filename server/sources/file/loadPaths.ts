@@ -16,9 +16,11 @@ export const STDIN_FILE = '<stdin>';
 const code = (e: unknown): string => (e as NodeJS.ErrnoException).code ?? String(e);
 
 /** Every loadable file under `dir`, recursively, sorted by path (dot-entries are skipped), and the problems met. */
-export function walkDir(dir: string): { files: string[]; errors: LoadError[] } {
+export function walkDir(dir: string): { files: string[]; errors: LoadError[]; dirs: string[] } {
   const files: string[] = [];
   const errors: LoadError[] = [];
+  /** The directories walked (each real directory once), for the file source's watchers. */
+  const dirs: string[] = [];
   const seen = new Set<string>();
   const walk = (d: string) => {
     let real: string;
@@ -33,6 +35,7 @@ export function walkDir(dir: string): { files: string[]; errors: LoadError[] } {
       return;
     }
     seen.add(real);
+    dirs.push(d);
     let entries: Dirent[];
     try {
       entries = readdirSync(d, { withFileTypes: true });
@@ -60,7 +63,7 @@ export function walkDir(dir: string): { files: string[]; errors: LoadError[] } {
   };
   walk(dir);
   files.sort();
-  return { files, errors };
+  return { files, errors, dirs };
 }
 
 /** Every loadable file under `dir`, recursively, sorted by path. */
@@ -69,9 +72,10 @@ export function listFiles(dir: string): string[] {
 }
 
 /** Expands the given paths into the ordered list of files to read (`-` stays as stdin). */
-export function expandPaths(paths: readonly string[]): { files: string[]; errors: LoadError[] } {
+export function expandPaths(paths: readonly string[]): { files: string[]; errors: LoadError[]; dirs: string[] } {
   const files: string[] = [];
   const errors: LoadError[] = [];
+  const dirs: string[] = [];
   for (const p of paths) {
     if (p === '-') {
       files.push('-');
@@ -82,12 +86,13 @@ export function expandPaths(paths: readonly string[]): { files: string[]; errors
         const w = walkDir(p);
         for (const f of w.files) files.push(f);
         for (const e of w.errors) errors.push(e);
+        for (const d of w.dirs) dirs.push(d);
       } else files.push(p);
     } catch (e) {
       errors.push({ severity: 'error', message: `cannot read ${p}: ${code(e)}`, file: p });
     }
   }
-  return { files, errors };
+  return { files, errors, dirs };
 }
 
 /** A located error when `size` is over the per-file limit. */

@@ -3,7 +3,7 @@
 import type { TrafficPolicy } from '../../model/istio';
 import type { EndpointModel, MeshSnapshot, PodModel, ServiceModel } from '../../model/mesh';
 import { DEFAULT_TRUST_DOMAIN } from './inboundTls';
-import { type MtlsMode, namespaceMtlsMode } from './peerAuthentication';
+import { type ModeWithSource, type MtlsMode, namespaceMtlsMode } from './peerAuthentication';
 
 const TLS_MODE_LABEL = 'security.istio.io/tlsMode';
 
@@ -28,13 +28,15 @@ export function inferServiceMtlsMode(
   svc: ServiceModel,
   endpoints: readonly EndpointModel[],
   pods: ReadonlyMap<string, PodModel>,
+  /** namespaceMtlsMode of the snapshot, memoised by the caller (CDS asks once per cluster). */
+  namespaceMode: (namespace: string) => ModeWithSource | undefined = (ns) => namespaceMtlsMode(snapshot, ns, rootNamespace),
 ): MtlsMode | undefined {
   if (svc.meshExternal) return undefined;
   if (svc.resolution === 'Passthrough' || policy?.loadBalancer?.simple === 'PASSTHROUGH') {
     if (endpoints.length === 0) return 'DISABLE';
     if (endpoints.some((ep) => endpointTlsMode(ep, pods) === 'disabled')) return 'DISABLE';
   }
-  return namespaceMtlsMode(snapshot, svc.namespace, rootNamespace)?.mode ?? 'PERMISSIVE';
+  return namespaceMode(svc.namespace)?.mode ?? 'PERMISSIVE';
 }
 
 /** push.ServiceAccounts: the ServiceEntry's subjectAltNames and its workloads' identities (every port), sorted. */

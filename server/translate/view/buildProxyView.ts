@@ -1,7 +1,7 @@
 // buildProxyView: istiod's SidecarScope for one proxy plus the PushContext lookups builders need
 // (istio-translation.md §1–2). Pure: reads only its arguments.
 import type { LoadError, MeshSnapshot, ProxyModel, ServiceModel, TranslateOptions } from '../../model/mesh';
-import { endpointKey } from '../../model/mesh';
+import { type EndpointModel, endpointKey } from '../../model/mesh';
 import { completeView } from './complete';
 import { destinationRuleLookup } from './destinationRules';
 import { buildGatewayView } from './gateway/binding';
@@ -56,22 +56,33 @@ export function buildProxyView(snapshot: MeshSnapshot, proxy: ProxyModel, option
     services = dedupeByHostname(visible, proxy.namespace);
     virtualServices = routerVirtualServices(gateway);
   } else {
-    const meshVs = virtualServicesForGateway(snapshot, proxy.namespace, MESH_GATEWAY, options);
     if (sidecar && (sidecar.spec.egress ?? []).length > 0) {
       const imported = importedHosts(sidecar, proxy.namespace, options);
+      // Both readers below look only at VirtualServices of imported namespaces (or every one with `*/…`).
+      const meshVs = virtualServicesForGateway(
+        snapshot,
+        proxy.namespace,
+        MESH_GATEWAY,
+        options,
+        imported.has('*') ? undefined : (ns) => imported.has(ns),
+      );
       services = dedupeByHostname(selectServices(visible, imported), proxy.namespace);
       virtualServices = selectVirtualServices(meshVs, imported);
       errors.push(...unmatchedEgressHosts(sidecar, proxy.namespace, options, visible, meshVs));
     } else {
       // Default scope (`*/*`); a Sidecar without egress also imports everything.
       services = dedupeByHostname(visible, proxy.namespace);
-      virtualServices = meshVs;
+      virtualServices = virtualServicesForGateway(snapshot, proxy.namespace, MESH_GATEWAY, options);
     }
   }
   const outboundTrafficPolicy = sidecar?.spec.outboundTrafficPolicy?.mode ?? options.outboundTrafficPolicy;
 
   const byHost = new Map<string, ServiceModel[]>();
-  for (const s of services) byHost.set(s.hostname, [...(byHost.get(s.hostname) ?? []), s]);
+  for (const s of services) {
+    const list = byHost.get(s.hostname);
+    if (list) list.push(s);
+    else byHost.set(s.hostname, [s]);
+  }
   const service = (hostname: string, preferNamespace?: string): ServiceModel | undefined => {
     const list = byHost.get(hostname) ?? visible.filter((s) => s.hostname === hostname);
     return (
@@ -80,6 +91,7 @@ export function buildProxyView(snapshot: MeshSnapshot, proxy: ProxyModel, option
       list[0]
     );
   };
+  const endpointsBySvc = new Map<ServiceModel, ReadonlyMap<number, readonly EndpointModel[]> | null>();
   const destinationRule = destinationRuleLookup(snapshot, proxy, options, (h) => service(h)?.namespace);
   const base: ProxyViewBase = {
     snapshot,
@@ -91,7 +103,12 @@ export function buildProxyView(snapshot: MeshSnapshot, proxy: ProxyModel, option
     serviceTargets: targets,
     destinationRule,
     service,
-    endpoints: (svc, port) => snapshot.endpoints.get(endpointKey(svc))?.get(port) ?? [],
+    endpoints: (svc, port) => {
+      // per service object, once per view: CDS and EDS ask for every port of every service, several times
+      let byPort = endpointsBySvc.get(svc);
+      if (byPort === undefined) endpointsBySvc.set(svc, (byPort = snapshot.endpoints.get(endpointKey(svc)) ?? null));
+      return byPort?.get(port) ?? [];
+    },
   };
   if (sidecar) base.sidecar = sidecar;
   return completeView(base, gateway ? { errors, gateway } : { errors });

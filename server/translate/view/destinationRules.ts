@@ -61,18 +61,31 @@ export function destinationRuleLookup(
   serviceNamespace: (hostname: string) => string | undefined,
   direction: 'outbound' | 'inbound' = 'outbound',
 ): (hostname: string) => EffectiveDestinationRule | undefined {
-  const byNs = new Map<string, IndexedRule[]>();
+  // Rules grouped by namespace in snapshot order; a namespace's hosts are resolved when it is first asked for
+  // (a proxy asks for a few namespaces: its own, its services', the root), not for every rule of the mesh.
+  const configsByNs = new Map<string, IstioConfig<'DestinationRule'>[]>();
   for (const c of snapshot.destinationRules) {
     if (typeof c.spec?.host !== 'string' || c.spec.host === '') continue; // invalid rule: reported by validation
-    const ns = c.meta.namespace;
-    const sel = selectorOf(c);
-    const r: IndexedRule = { config: c, host: resolveShortname(c.spec.host, ns, options.domainSuffix), ...(sel ? { selector: sel } : {}) };
-    byNs.set(ns, [...(byNs.get(ns) ?? []), r]);
+    const list = configsByNs.get(c.meta.namespace);
+    if (list) list.push(c);
+    else configsByNs.set(c.meta.namespace, [c]);
   }
+  const byNs = new Map<string, IndexedRule[]>();
+  const rulesOf = (ns: string): IndexedRule[] => {
+    let rules = byNs.get(ns);
+    if (!rules) {
+      rules = (configsByNs.get(ns) ?? []).map((c): IndexedRule => {
+        const sel = selectorOf(c);
+        return { config: c, host: resolveShortname(c.spec.host, ns, options.domainSuffix), ...(sel ? { selector: sel } : {}) };
+      });
+      byNs.set(ns, rules);
+    }
+    return rules;
+  };
   const cache = new Map<string, EffectiveDestinationRule | undefined>();
 
   const pick = (ns: string, hostname: string, local: boolean): EffectiveDestinationRule | undefined => {
-    const rules = (byNs.get(ns) ?? []).filter((r) => {
+    const rules = rulesOf(ns).filter((r) => {
       if (!isVisibleTo(r.config.spec.exportTo ?? [], ns, proxy.namespace, options.defaultDestinationRuleExportTo)) return false;
       // workloadSelector rules are honoured for outbound config only (sidecar.go:DestinationRule)
       if (r.selector) return direction === 'outbound' && local && labelsMatch(r.selector, proxy.labels);

@@ -48,7 +48,9 @@ export function importedHosts(sidecar: IstioConfig<'Sidecar'>, proxyNamespace: s
       if (ns === '~') continue;
       if (ns === '.') ns = proxyNamespace;
       const host = resolveShortname(dns, sidecar.meta.namespace, options.domainSuffix);
-      out.set(ns, [...(out.get(ns) ?? []), host]);
+      const list = out.get(ns);
+      if (list) list.push(host);
+      else out.set(ns, [host]);
     }
   }
   return out;
@@ -87,11 +89,17 @@ export function dedupeByHostname(services: readonly ServiceModel[], proxyNamespa
 
 /** selectVirtualServices: any VS host matching (bidirectional wildcard) an imported host of its namespace or `*`. */
 export function selectVirtualServices<V extends IstioConfig<'VirtualService'>>(vss: readonly V[], imported: ImportedHosts): V[] {
-  return vss.filter((vs) =>
-    (vs.spec.hosts ?? []).some((vh) =>
-      [...(imported.get(vs.meta.namespace) ?? []), ...(imported.get('*') ?? [])].some((ih) => hostsMatch(vh, ih)),
-    ),
-  );
+  // the imported hosts of a namespace plus those of `*`, built once per namespace (not per VirtualService host)
+  const byNs = new Map<string, string[]>();
+  const hostsFor = (ns: string): string[] => {
+    let hosts = byNs.get(ns);
+    if (!hosts) byNs.set(ns, (hosts = [...(imported.get(ns) ?? []), ...(imported.get('*') ?? [])]));
+    return hosts;
+  };
+  return vss.filter((vs) => {
+    const hosts = hostsFor(vs.meta.namespace);
+    return (vs.spec.hosts ?? []).some((vh) => hosts.some((ih) => hostsMatch(vh, ih)));
+  });
 }
 
 /**

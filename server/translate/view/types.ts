@@ -6,6 +6,7 @@ import type {
   IstioConfig,
   LoadError,
   MeshSnapshot,
+  PodModel,
   ProxyModel,
   ServiceModel,
   ServicePort,
@@ -89,4 +90,6 @@ export interface ProxyView extends ProxyViewBase {
   destinationServices(): readonly ServiceModel[];
   /** The DestinationRule for inbound clusters (workloadSelector rules ignored: sidecar.go DestinationRule). */
   inboundDestinationRule(hostname: string): EffectiveDestinationRule | undefined;
+  /** The snapshot's pods by `namespace/name` (built on first use; read by CDS and EDS). */
+  pods(): ReadonlyMap<string, PodModel>;
 }

@@ -35,38 +35,46 @@ export function gatewayNames(vs: IstioConfig<'VirtualService'>): string[] {
   return gws.map((g) => resolveGatewayName(g, vs.meta.namespace));
 }
 
+// Module-level helpers (no closures per VirtualService: this runs for every VirtualService of every view).
+const resolveDest = (d: Destination, ns: string, domainSuffix: string): Destination => ({
+  ...d,
+  host: resolveShortname(d.host, ns, domainSuffix),
+});
+const resolveGateways = (g: string[] | undefined, ns: string): string[] | undefined => (g ? g.map((x) => resolveGatewayName(x, ns)) : g);
+const resolveMatches = <M extends { gateways?: string[] }>(match: M[], ns: string): M[] =>
+  match.map((m) => (m.gateways ? { ...m, gateways: resolveGateways(m.gateways, ns) as string[] } : m));
+const resolveRoutes = <R extends { destination: Destination }>(route: R[], ns: string, domainSuffix: string): R[] =>
+  route.map((d) => ({ ...d, destination: resolveDest(d.destination, ns, domainSuffix) }));
+
 /**
  * A copy of the VirtualService with hosts, destinations and mirror hosts resolved to FQDNs relative to its
  * namespace, and every gateway reference (spec and match level) in `ns/name` form. The input is not mutated.
  */
 export function resolveVirtualService(vs: IstioConfig<'VirtualService'>, domainSuffix: string): IstioConfig<'VirtualService'> {
   const ns = vs.meta.namespace;
-  const fq = (h: string) => resolveShortname(h, ns, domainSuffix);
-  const dest = (d: Destination): Destination => ({ ...d, host: fq(d.host) });
-  const gws = (g: string[] | undefined) => (g ? g.map((x) => resolveGatewayName(x, ns)) : g);
   const s = vs.spec;
   const spec: VirtualServiceSpec = { ...s };
-  if (s.hosts) spec.hosts = s.hosts.map(fq);
-  if (s.gateways) spec.gateways = gws(s.gateways);
+  if (s.hosts) spec.hosts = s.hosts.map((h) => resolveShortname(h, ns, domainSuffix));
+  if (s.gateways) spec.gateways = resolveGateways(s.gateways, ns) as string[];
   if (s.http)
     spec.http = s.http.map((r) => ({
       ...r,
-      ...(r.match ? { match: r.match.map((m) => (m.gateways ? { ...m, gateways: gws(m.gateways) } : m)) } : {}),
-      ...(r.route ? { route: r.route.map((d) => ({ ...d, destination: dest(d.destination) })) } : {}),
-      ...(r.mirror ? { mirror: dest(r.mirror) } : {}),
-      ...(r.mirrors ? { mirrors: r.mirrors.map((m) => ({ ...m, destination: dest(m.destination) })) } : {}),
+      ...(r.match ? { match: resolveMatches(r.match, ns) } : {}),
+      ...(r.route ? { route: resolveRoutes(r.route, ns, domainSuffix) } : {}),
+      ...(r.mirror ? { mirror: resolveDest(r.mirror, ns, domainSuffix) } : {}),
+      ...(r.mirrors ? { mirrors: resolveRoutes(r.mirrors, ns, domainSuffix) } : {}),
     }));
   if (s.tcp)
     spec.tcp = s.tcp.map((r) => ({
       ...r,
-      ...(r.match ? { match: r.match.map((m) => (m.gateways ? { ...m, gateways: gws(m.gateways) } : m)) } : {}),
-      ...(r.route ? { route: r.route.map((d) => ({ ...d, destination: dest(d.destination) })) } : {}),
+      ...(r.match ? { match: resolveMatches(r.match, ns) } : {}),
+      ...(r.route ? { route: resolveRoutes(r.route, ns, domainSuffix) } : {}),
     }));
   if (s.tls)
     spec.tls = s.tls.map((r) => ({
       ...r,
-      match: (r.match ?? []).map((m) => (m.gateways ? { ...m, gateways: gws(m.gateways) } : m)),
-      ...(r.route ? { route: r.route.map((d) => ({ ...d, destination: dest(d.destination) })) } : {}),
+      match: resolveMatches(r.match ?? [], ns),
+      ...(r.route ? { route: resolveRoutes(r.route, ns, domainSuffix) } : {}),
     }));
   return { ...vs, spec };
 }
@@ -102,10 +110,16 @@ export function virtualServicesForGateway(
   proxyNamespace: string,
   gateway: string,
   options: Pick<TranslateOptions, 'domainSuffix'> & Partial<Pick<TranslateOptions, 'defaultVirtualServiceExportTo'>>,
+  /**
+   * Only VirtualServices of namespaces it accepts (a Sidecar importing some namespaces only): the same result as
+   * filtering the returned list by namespace, without resolving and merging the others.
+   */
+  namespaceFilter?: (namespace: string) => boolean,
 ): BoundVirtualService[] {
   const tiers: Record<Tier, IstioConfig<'VirtualService'>[]> = { private: [], exported: [], public: [], none: [] };
   for (const vs of snapshot.virtualServices) {
     if (!vs.spec.hosts || vs.spec.hosts.length === 0) continue;
+    if (namespaceFilter && !namespaceFilter(vs.meta.namespace)) continue;
     if (!gatewayNames(vs).includes(gateway)) continue;
     tiers[tierFor(vs, proxyNamespace, options.defaultVirtualServiceExportTo ?? [])].push(vs);
   }

@@ -5,6 +5,7 @@ import type { TrafficPolicy } from '../../../model/istio';
 import type { EndpointModel, PodModel, ServiceModel, ServicePort } from '../../../model/mesh';
 import { isHttp2Protocol } from '../../../model/protocol';
 import { applyUpstreamTls, upstreamTlsContext, upstreamTlsSettings, type UpstreamTlsDecision } from '../../security/clusterTls';
+import type { ModeWithSource } from '../../security/peerAuthentication';
 import { inferServiceMtlsMode } from '../../security/serviceMtls';
 import type { ClusterJson } from '../../types';
 import type { ProxyView } from '../../view/types';
@@ -30,6 +31,8 @@ export interface ClientTlsInput {
   sni: string;
   drWithSelector: boolean;
   sink?: ClusterTlsSink;
+  /** namespaceMtlsMode memoised for one CDS build (the same answer for every cluster of a namespace). */
+  namespaceMode?: (namespace: string) => ModeWithSource | undefined;
 }
 
 /** isHttp2Cluster: HTTP/2 upstream for HTTP2/gRPC ports and for HTTP ports a DestinationRule upgrades. */
@@ -46,7 +49,7 @@ export function applyClientTls(c: ClusterJson, policy: SelectedPolicy, i: Client
     sni: i.sni,
     enableAutoMtls: view.options.enableAutoMtls,
     meshExternal: svc.meshExternal,
-    serviceMode: inferServiceMtlsMode(view.snapshot, view.options.rootNamespace, i.inferPolicy, svc, i.endpoints, i.pods),
+    serviceMode: inferServiceMtlsMode(view.snapshot, view.options.rootNamespace, i.inferPolicy, svc, i.endpoints, i.pods, i.namespaceMode),
     registry: svc.registry,
   });
   i.sink?.({ cluster: c.name ?? '', ...decision });

@@ -15,9 +15,9 @@
 import type { LoadError } from '../../../model/mesh';
 import type { ClusterJson } from '../../types';
 import type { ProxyView } from '../../view/types';
-import { podIndex } from '../endpoints/localityEndpoints';
 import { buildInboundClusters } from './inbound';
-import { buildServicePortClusters } from './outbound';
+import { buildServicePortClusters, type OutboundInput } from './outbound';
+import { type ModeWithSource, namespaceMtlsMode } from '../../security/peerAuthentication';
 import type { ClusterTlsSink } from './clientTls';
 
 export type { ClusterTlsRecord, ClusterTlsSink } from './clientTls';
@@ -26,15 +26,22 @@ import { blackHoleCluster, inboundPassthroughCluster, passthroughCluster } from 
 /** `tlsSink` receives each outbound cluster's client TLS decision (auto mTLS / DestinationRule / none). */
 export function buildClusters(view: ProxyView, tlsSink?: ClusterTlsSink): { clusters: ClusterJson[]; errors: LoadError[] } {
   const errors: LoadError[] = [];
-  const pods = podIndex(view.snapshot);
+  const pods = view.pods();
   const timeout = view.options.connectTimeout;
   const all: ClusterJson[] = [];
+  // GetNamespaceMutualTLSMode per namespace, once for this build (not once per cluster)
+  const modes = new Map<string, ModeWithSource | undefined>();
+  const namespaceMode = (ns: string): ModeWithSource | undefined => {
+    if (!modes.has(ns)) modes.set(ns, namespaceMtlsMode(view.snapshot, ns, view.options.rootNamespace));
+    return modes.get(ns);
+  };
+  const input: OutboundInput = { view, pods, errors, namespaceMode, ...(tlsSink ? { tlsSink } : {}) };
   for (const svc of view.clusterServices()) {
     if (svc.resolution === 'Alias') continue;
     for (const port of svc.ports) {
       if (port.protocol === 'UDP') continue;
       try {
-        all.push(...buildServicePortClusters({ view, pods, errors, ...(tlsSink ? { tlsSink } : {}) }, svc, port));
+        for (const c of buildServicePortClusters(input, svc, port)) all.push(c);
       } catch (e) {
         // a translator bug must not take the proxy's whole CDS down: report it against the service
         errors.push({

@@ -1,7 +1,7 @@
 // Outbound clusters of one service port: `outbound|PORT||FQDN` plus `outbound|PORT|SUBSET|FQDN` per subset of
 // the applicable DestinationRule (cluster.go:buildOutboundClusters, cluster_builder.go:applyDestinationRule,
 // buildSubsetCluster).
-import type { IstioConfig, LoadError, PodModel, ServiceModel, ServicePort } from '../../../model/mesh';
+import type { EndpointModel, IstioConfig, LoadError, PodModel, ServiceModel, ServicePort } from '../../../model/mesh';
 import { outboundCluster } from '../../names';
 import { configPathOf } from '../../provenance';
 import type { ClusterJson } from '../../types';
@@ -21,6 +21,8 @@ export interface OutboundInput {
   errors: LoadError[];
   /** Receives each cluster's client TLS decision (auto mTLS / DestinationRule / none). */
   tlsSink?: ClusterTlsSink;
+  /** namespaceMtlsMode memoised for this CDS build. */
+  namespaceMode?: ClientTlsInput['namespaceMode'];
 }
 
 function policyContext(rule: IstioConfig<'DestinationRule'> | undefined, errors: LoadError[]): PolicyContext {
@@ -75,34 +77,52 @@ function singleEndpoint(
   return [{ ...first, lbEndpoints: [ep], loadBalancingWeight: ep.loadBalancingWeight ?? 1 }];
 }
 
+/** What every cluster of one service port shares (built once per port, read by the module-level helpers below). */
+interface PortContext {
+  input: OutboundInput;
+  svc: ServiceModel;
+  port: ServicePort;
+  type: ClusterType;
+  tls: ClientTlsInput;
+}
+
+function lbEndpoints(pc: PortContext, eps: readonly EndpointModel[]): LocalityLbEndpointsJson[] {
+  const { input, svc, port, type } = pc;
+  const groups = buildLocalityLbEndpoints(eps, svc, input.pods, input.view.options.clusterId);
+  return type === 'LOGICAL_DNS' ? singleEndpoint(groups, svc, port.port, input.errors) : groups;
+}
+
+/** Traffic policy, client TLS, EDS config and the istio metadata of one cluster (default or subset). */
+function finish(
+  pc: PortContext,
+  c: ClusterJson,
+  p: SelectedPolicy,
+  ctx: PolicyContext,
+  sni: string,
+  inferPolicy: ClientTlsInput['inferPolicy'],
+) {
+  const { view } = pc.input;
+  if (view.options.localityLbSetting) ctx.meshLocality = view.options.localityLbSetting;
+  applyTrafficPolicy(c, p, 'outbound', view.options.connectTimeout, ctx);
+  // one input object per service port, its per-cluster fields set here (applyClientTls does not keep it)
+  pc.tls.sni = sni;
+  pc.tls.inferPolicy = inferPolicy;
+  applyClientTls(c, p, pc.tls, ctx);
+  applyEdsConfig(c);
+  const m = istioMetadata(c);
+  m['default_original_port'] = pc.port.port;
+  if (pc.svc.meshExternal) m['external'] = true;
+}
+
 export function buildServicePortClusters(input: OutboundInput, svc: ServiceModel, port: ServicePort): ClusterJson[] {
   const { view } = input;
   const proxy = view.proxy;
-  const meshTimeout = view.options.connectTimeout;
   const type = convertResolution(proxy.type, svc);
   const isDns = type === 'STRICT_DNS' || type === 'LOGICAL_DNS';
   const allEndpoints = view.endpoints(svc, port.port);
-  const lbEndpoints = (eps: typeof allEndpoints) => {
-    const groups = buildLocalityLbEndpoints(eps, svc, input.pods, view.options.clusterId);
-    return type === 'LOGICAL_DNS' ? singleEndpoint(groups, svc, port.port, input.errors) : groups;
-  };
   const override = type === 'ORIGINAL_DST' ? passthroughTargetPort(svc, port) : undefined;
-
-  const name = outboundCluster(port.port, svc.hostname);
-  const main = baseCluster({
-    name,
-    type,
-    proxy,
-    services: [svc],
-    ...(isDns ? { localityLbEndpoints: lbEndpoints(allEndpoints) } : {}),
-    ...(override !== undefined ? { upstreamPortOverride: override } : {}),
-  });
-  if (!main) return [];
-
   const dr = view.destinationRule(svc.hostname);
-  const rule = dr?.from[0];
-  const policy = portLevelPolicy(dr?.spec.trafficPolicy, 'spec.trafficPolicy', port.port);
-  const tlsBase = {
+  const tls: ClientTlsInput = {
     view,
     svc,
     port,
@@ -111,20 +131,26 @@ export function buildServicePortClusters(input: OutboundInput, svc: ServiceModel
     serviceAccounts: serviceAccounts(view.snapshot, svc, (p) => view.endpoints(svc, p), view.options.trustDomain),
     drWithSelector: dr?.from.some((r) => r.spec.workloadSelector !== undefined) ?? false,
     ...(input.tlsSink ? { sink: input.tlsSink } : {}),
+    ...(input.namespaceMode ? { namespaceMode: input.namespaceMode } : {}),
+    sni: '',
+    inferPolicy: undefined,
   };
-  const finish = (c: ClusterJson, p: SelectedPolicy, ctx: PolicyContext, tls: Pick<ClientTlsInput, 'sni' | 'inferPolicy'>) => {
-    if (view.options.localityLbSetting) ctx.meshLocality = view.options.localityLbSetting;
-    applyTrafficPolicy(c, p, 'outbound', meshTimeout, ctx);
-    applyClientTls(c, p, { ...tlsBase, ...tls }, ctx);
-    applyEdsConfig(c);
-    const m = istioMetadata(c);
-    m['default_original_port'] = port.port;
-    if (svc.meshExternal) m['external'] = true;
-  };
-  finish(main, policy, policyContext(rule, input.errors), {
-    sni: dnsSrvSubsetKey(port.port, svc.hostname),
-    inferPolicy: dr?.spec.trafficPolicy,
+  const pc: PortContext = { input, svc, port, type, tls };
+
+  const name = outboundCluster(port.port, svc.hostname);
+  const main = baseCluster({
+    name,
+    type,
+    proxy,
+    services: [svc],
+    ...(isDns ? { localityLbEndpoints: lbEndpoints(pc, allEndpoints) } : {}),
+    ...(override !== undefined ? { upstreamPortOverride: override } : {}),
   });
+  if (!main) return [];
+
+  const rule = dr?.from[0];
+  const policy = portLevelPolicy(dr?.spec.trafficPolicy, 'spec.trafficPolicy', port.port);
+  finish(pc, main, policy, policyContext(rule, input.errors), dnsSrvSubsetKey(port.port, svc.hostname), dr?.spec.trafficPolicy);
   if (dr) addRuleMetadata(main, dr, policy);
   const out = [main];
 
@@ -142,14 +168,18 @@ export function buildServicePortClusters(input: OutboundInput, svc: ServiceModel
       type: subsetType,
       proxy,
       services: [svc],
-      ...(inline ? { localityLbEndpoints: lbEndpoints(filterBySubset(allEndpoints, subset.labels)) } : {}),
+      ...(inline ? { localityLbEndpoints: lbEndpoints(pc, filterBySubset(allEndpoints, subset.labels)) } : {}),
       ...(subsetType === 'ORIGINAL_DST' && override !== undefined ? { upstreamPortOverride: override } : {}),
     });
     if (!c) continue;
-    finish(c, merged, policyContext(origin.rule ?? rule, input.errors), {
-      sni: dnsSrvSubsetKey(port.port, svc.hostname, subset.name),
-      inferPolicy: subset.trafficPolicy,
-    });
+    finish(
+      pc,
+      c,
+      merged,
+      policyContext(origin.rule ?? rule, input.errors),
+      dnsSrvSubsetKey(port.port, svc.hostname, subset.name),
+      subset.trafficPolicy,
+    );
     addRuleMetadata(c, dr!, merged);
     istioMetadata(c)['subset'] = subset.name;
     out.push(c);

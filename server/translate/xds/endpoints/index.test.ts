@@ -225,3 +225,21 @@ describe('EDS (endpoint_builder.go:BuildClusterLoadAssignment)', () => {
     expect(sortEps(strip(mine))).toEqual(sortEps(strip(real)));
   });
 });
+
+describe('serviceByHost (the service an EDS cluster is built from)', () => {
+  // ServiceEntries for one host in several namespaces are several services (push_context.go ServiceIndex); a
+  // proxy's cluster of that host uses its own namespace's one first, else the first in view order.
+  const svc = (ns: string, host: string) => ({ ...service('x', ns), hostname: host });
+  it('prefers the proxy namespace, else the first one, per host', async () => {
+    const { serviceByHost } = await import('./index');
+    const a1 = svc('a', 'api.example.com');
+    const b1 = svc('b', 'api.example.com');
+    const c1 = svc('c', 'api.example.com');
+    const other = svc('a', 'db.example.com');
+    const m = serviceByHost([a1, b1, other, c1], 'b');
+    expect(m.get('api.example.com')).toBe(b1);
+    expect(m.get('db.example.com')).toBe(other);
+    expect(serviceByHost([a1, b1, c1], 'z').get('api.example.com')).toBe(a1);
+    expect(serviceByHost([a1, b1, c1], 'z').get('nope')).toBeUndefined();
+  });
+});

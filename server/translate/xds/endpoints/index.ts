@@ -9,21 +9,34 @@ import { isIP } from '../../../model/host';
 import type { ProxyView } from '../../view/types';
 import { mergeSubsetPolicy, portLevelPolicy } from '../clusters/trafficPolicy/select';
 import { applyLocalityFailover, effectiveLocalitySetting, shouldApplyFailover } from './localityFailover';
-import { buildLocalityLbEndpoints, filterBySubset, podIndex } from './localityEndpoints';
+import { buildLocalityLbEndpoints, filterBySubset } from './localityEndpoints';
+import type { ServiceModel } from '../../../model/mesh';
 import { byteCompareBy } from '../../../lib/compare';
 
+/**
+ * hostname → the service a cluster of that host is built from: the first one in the proxy's namespace, else the
+ * first one (one pass, instead of two scans of every service per cluster).
+ */
+export function serviceByHost(services: readonly ServiceModel[], proxyNamespace: string): Map<string, ServiceModel> {
+  const first = new Map<string, ServiceModel>();
+  const own = new Map<string, ServiceModel>();
+  for (const s of services) {
+    if (!first.has(s.hostname)) first.set(s.hostname, s);
+    if (s.namespace === proxyNamespace && !own.has(s.hostname)) own.set(s.hostname, s);
+  }
+  for (const [h, s] of own) first.set(h, s);
+  return first;
+}
+
 export function buildEndpoints(view: ProxyView, clusters: ClusterJson[]): ClusterLoadAssignmentJson[] {
-  const pods = podIndex(view.snapshot);
-  const services = view.destinationServices();
+  const pods = view.pods();
+  const byHost = serviceByHost(view.destinationServices(), view.proxy.namespace);
   const out: ClusterLoadAssignmentJson[] = [];
   for (const c of clusters) {
     if (c.type !== 'EDS') continue;
     const clusterName = c.edsClusterConfig?.serviceName || c.name || '';
     const parsed = parseClusterName(clusterName);
-    const svc = parsed
-      ? (services.find((s) => s.hostname === parsed.hostname && s.namespace === view.proxy.namespace) ??
-        services.find((s) => s.hostname === parsed.hostname))
-      : undefined;
+    const svc = parsed ? byHost.get(parsed.hostname) : undefined;
     const port = svc && parsed ? svc.ports.find((p) => p.port === parsed.port) : undefined;
     if (parsed?.direction !== 'outbound' || !svc || !port) {
       out.push({ clusterName });

@@ -1,17 +1,12 @@
 // Istio endpoints → Envoy LocalityLbEndpoints (xds/endpoints/endpoint_builder.go: generate,
 // buildEnvoyLbEndpoint; networking/util: AppendLbEndpointMetadata, ConvertLocality).
 // Shared by EDS and by DNS clusters' inline load_assignment.
-import type { EndpointModel, Locality, MeshSnapshot, PodModel, ServiceModel } from '../../../model/mesh';
+import type { EndpointModel, Locality, PodModel, ServiceModel } from '../../../model/mesh';
 import type { LocalityLbEndpointsJson } from '../../../gen/envoy/config/endpoint/v3/endpoint_components_pb';
 
 export type { LocalityLbEndpointsJson };
 
 const TLS_MODE_LABEL = 'security.istio.io/tlsMode';
-
-/** Pods by `ns/name`, to find an endpoint's workload. */
-export function podIndex(snapshot: MeshSnapshot): Map<string, PodModel> {
-  return new Map(snapshot.pods.map((p) => [`${p.namespace}/${p.name}`, p]));
-}
 
 const localityLabel = (l: Locality) => `${l.region}/${l.zone}/${l.subzone}`;
 

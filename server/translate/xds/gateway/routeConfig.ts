@@ -33,13 +33,14 @@ export function buildGatewayRouteConfig(
   for (const s of servers) {
     const port = s.server.port.number;
     const redirect = s.server.tls?.httpsRedirect === true;
+    const gatewayNames: ReadonlySet<string> = new Set([s.gatewayName]);
     for (const { vs, hosts } of gateway.httpBindings(s)) {
       const key = `${s.gatewayName}\u0000${vs.meta.namespace}/${vs.meta.name}`;
       let routes = built.get(key);
       if (!routes) {
         const ctx = gatewayRouteContext(view, {
           serverPort: port,
-          gatewayNames: new Set([s.gatewayName]),
+          gatewayNames,
           vsNamespace: vs.meta.namespace,
           isTLS: s.server.tls !== undefined,
           ...(routeSources ? { routeSources } : {}),
@@ -53,7 +54,9 @@ export function buildGatewayRouteConfig(
         const h = raw.toLowerCase();
         const vh = vhosts.get(h);
         if (vh) {
-          vh.routes = [...(vh.routes ?? []), ...routes];
+          // vh.routes is this vhost's own array (a copy when created): append in place
+          if (vh.routes) for (const r of routes) vh.routes.push(r);
+          else vh.routes = [...routes];
           if (redirect) vh.requireTls = 'ALL';
           continue;
         }

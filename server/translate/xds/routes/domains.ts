@@ -95,10 +95,11 @@ export function serviceDomains(service: ServiceModel, proxyDomain: string, alias
 export function dedupeDomains(d: DomainSet, used: Set<string>, knownFqdn: ReadonlySet<string>): string[] {
   const out: string[] = [];
   for (const dom of d.domains) {
-    if (used.has(dom.toLowerCase())) continue;
-    if (d.altHosts.includes(dom) && knownFqdn.has(dom)) continue;
+    const lower = dom.toLowerCase();
+    if (used.has(lower)) continue;
+    if (knownFqdn.has(dom) && d.altHosts.includes(dom)) continue;
     out.push(dom);
-    used.add(dom.toLowerCase());
+    used.add(lower);
   }
   return out;
 }

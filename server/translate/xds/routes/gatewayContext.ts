@@ -15,9 +15,14 @@ export function gatewayRouteContext(
     gatewayNames: opts.gatewayNames,
     proxyLabels: view.proxy.labels,
     proxyNamespace: view.proxy.namespace,
-    serviceLookup: (h) => view.service(h, opts.vsNamespace),
-    consistentHash: (dst) =>
-      dst.destination ? hashForDestination(view.destinationRule(dst.destination.host)?.spec, dst.destination) : undefined,
+    // Method syntax: one context per (server, VirtualService), and named arrow properties cost a defineProperty each
+    // under the dev-time transpiler (esbuild keepNames).
+    serviceLookup(h) {
+      return view.service(h, opts.vsNamespace);
+    },
+    consistentHash(dst) {
+      return dst.destination ? hashForDestination(view.destinationRule(dst.destination.host)?.spec, dst.destination) : undefined;
+    },
     isGateway: true,
   };
   // route.go:translateRoute: a route without `retries` takes MeshConfig.defaultHttpRetryPolicy (gateways too).

@@ -108,6 +108,38 @@ export function ruleSourceOf(vs: BoundVirtualService, index: number, match: numb
   return source;
 }
 
+/** translateRoute that never throws: malformed input the schema layer let through becomes a problem. */
+function safeTranslate(
+  vs: BoundVirtualService,
+  h: HTTPRoute,
+  m: HTTPMatchRequest | undefined,
+  ctx: RouteContext,
+  problems: Problem[],
+): RouteJson | undefined {
+  if (m !== undefined && (typeof m !== 'object' || Array.isArray(m))) {
+    problems.push({ field: 'match', message: 'a match entry must be an object', severity: 'error' });
+    return undefined;
+  }
+  try {
+    return translateRoute(vs, h, m, ctx, problems);
+  } catch (e) {
+    problems.push({ field: '', message: `cannot translate http route: ${(e as Error).message}`, severity: 'error' });
+    return undefined;
+  }
+}
+
+function emitRoute(
+  routes: RouteJson[],
+  r: RouteJson,
+  vs: BoundVirtualService,
+  i: number,
+  match: number | undefined,
+  ctx: RouteContext,
+): void {
+  routes.push(r);
+  ctx.routeSources?.record(r, ruleSourceOf(vs, i, match));
+}
+
 /**
  * BuildHTTPRoutesForVirtualService: routes in order; an http route without match yields one route
  * and stops; a translated catch-all route (IsCatchAllRoute) stops all later matches and routes;
@@ -134,32 +166,16 @@ export function buildHttpRoutesForVirtualService(vs: BoundVirtualService, ctx: R
       continue;
     }
     const matches = Array.isArray(h.match) ? h.match : [];
-    const safeTranslate = (m: HTTPMatchRequest | undefined): RouteJson | undefined => {
-      if (m !== undefined && (typeof m !== 'object' || Array.isArray(m))) {
-        problems.push({ field: 'match', message: 'a match entry must be an object', severity: 'error' });
-        return undefined;
-      }
-      try {
-        return translateRoute(vs, h, m, ctx, problems);
-      } catch (e) {
-        // Malformed input the schema layer let through: report it, never throw out of the translator.
-        problems.push({ field: '', message: `cannot translate http route: ${(e as Error).message}`, severity: 'error' });
-        return undefined;
-      }
-    };
-    const emit = (r: RouteJson, match: number | undefined) => {
-      routes.push(r);
-      ctx.routeSources?.record(r, ruleSourceOf(vs, i, match));
-    };
+    // Plain loops and module-level helpers (no closures per rule): this runs for every route of every proxy.
     if (matches.length === 0) {
-      const r = safeTranslate(undefined);
-      if (r) emit(r, undefined);
+      const r = safeTranslate(vs, h, undefined, ctx, problems);
+      if (r) emitRoute(routes, r, vs, i, undefined, ctx);
       catchAll = true;
     } else {
       for (let j = 0; j < matches.length; j++) {
-        const r = safeTranslate(matches[j] ?? undefined);
+        const r = safeTranslate(vs, h, matches[j] ?? undefined, ctx, problems);
         if (!r) continue;
-        emit(r, j);
+        emitRoute(routes, r, vs, i, j, ctx);
         if (isCatchAllRoute(r)) {
           catchAll = true;
           break;

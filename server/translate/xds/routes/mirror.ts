@@ -20,18 +20,23 @@ export function mirrorPercent(r: Pick<HTTPRoute, 'mirrorPercentage' | 'mirrorPer
   return { defaultValue: integerToFractional(100) };
 }
 
+const policy = (cluster: string, fraction: RuntimeFractionalPercentJson): RouteAction_RequestMirrorPolicyJson => ({
+  cluster,
+  runtimeFraction: fraction,
+  traceSampled: false,
+});
+
 export function mirrorPolicies(r: HTTPRoute, ctx: RouteContext): RouteAction_RequestMirrorPolicyJson[] {
   const out: RouteAction_RequestMirrorPolicyJson[] = [];
-  const policy = (cluster: string, fraction: RuntimeFractionalPercentJson) =>
-    out.push({ cluster, runtimeFraction: fraction, traceSampled: false });
+  if (!r.mirror && !Array.isArray(r.mirrors)) return out; // the common case: no closure, no work
   if (r.mirror) {
     const mp = mirrorPercent(r);
-    if (mp) policy(destinationCluster(r.mirror, ctx.serviceLookup(str(r.mirror.host) ?? ''), ctx.listenerPort), mp);
+    if (mp) out.push(policy(destinationCluster(r.mirror, ctx.serviceLookup(str(r.mirror.host) ?? ''), ctx.listenerPort), mp));
   }
   for (const m of Array.isArray(r.mirrors) ? r.mirrors : []) {
     if (!m?.destination) continue;
     const mp = m.percentage !== undefined ? mirrorPercent({ mirrorPercentage: m.percentage }) : mirrorPercent({});
-    if (mp) policy(destinationCluster(m.destination, ctx.serviceLookup(str(m.destination.host) ?? ''), ctx.listenerPort), mp);
+    if (mp) out.push(policy(destinationCluster(m.destination, ctx.serviceLookup(str(m.destination.host) ?? ''), ctx.listenerPort), mp));
   }
   return out;
 }

@@ -6,6 +6,7 @@ import { altVirtualHosts } from './domains';
 import { formatDuration, normalizeDuration } from '../../../lib/duration';
 import { hostsMatch as hostMatches, mostSpecificHostMatch } from '../../../model/host';
 import { buildSidecarRouteConfigs } from './sidecarRouteConfigs';
+import { aliasIndex } from './virtualHosts';
 import { encodeRoute, service, view, virtualService } from './testing';
 
 describe('durations', () => {
@@ -91,6 +92,23 @@ describe('ExternalName aliases', () => {
     const rc = buildSidecarRouteConfigs(view({ services: [concrete, alias], virtualServices: [vs] }), [9080]).routes[0];
     const vh = rc?.virtualHosts?.find((v) => v.name === `${alias.hostname}:9080`);
     expect(vh?.routes?.[0]?.route?.cluster).toBe(`outbound|9080|v1|${concrete.hostname}`);
+  });
+  it('several aliases of one host, in service order, matched case-insensitively (aliasIndex: one pass for all vhosts)', () => {
+    const second = service('ratings-alias', 'default', [[9080]], {
+      resolution: 'Alias',
+      externalName: concrete.hostname.toUpperCase(),
+      address: '0.0.0.0',
+      addresses: [],
+    });
+    const other = service('details', 'default', [[9080]], { address: '10.96.0.5' });
+    const idx = aliasIndex([alias, other, concrete, second]);
+    expect([...idx.entries()]).toEqual([[concrete.hostname, [alias.hostname, second.hostname]]]);
+    const rc = buildSidecarRouteConfigs(view({ services: [second, concrete, other, alias] }), [9080]).routes[0];
+    const domains = rc?.virtualHosts?.find((v) => v.name === `${concrete.hostname}:9080`)?.domains ?? [];
+    // generateVirtualHostDomains: the service's names, then each alias' names in service order
+    expect(domains.indexOf(second.hostname)).toBeGreaterThan(domains.indexOf(concrete.hostname));
+    expect(domains.indexOf(alias.hostname)).toBeGreaterThan(domains.indexOf(second.hostname));
+    expect(rc?.virtualHosts?.find((v) => v.name === 'details.default.svc.cluster.local:9080')?.domains).not.toContain(alias.hostname);
   });
 });
 

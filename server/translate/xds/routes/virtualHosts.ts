@@ -37,7 +37,9 @@ export function servicesForPort(view: ProxyView, port: number): Map<string, Serv
     const h = s.hostname.toLowerCase();
     if (out.has(h)) continue;
     const p = s.ports.find((sp) => sp.port === port);
-    if (p) out.set(h, { ...s, hostname: h, ports: [p] });
+    if (!p) continue;
+    // already in that form (a lower-case host with just this port: the common case): the service itself, no copy
+    out.set(h, h === s.hostname && s.ports.length === 1 ? s : { ...s, hostname: h, ports: [p] });
   }
   return out;
 }
@@ -125,12 +127,22 @@ export function sidecarRouteContext(
   return ctx;
 }
 
-/** Concrete-service aliases: ExternalName (Alias) services pointing at the hostname. */
-function aliasesOf(view: ProxyView, hostname: string): string[] {
-  return view.services
-    .filter((s) => s.resolution === 'Alias' && s.externalName?.toLowerCase() === hostname)
-    .map((s) => s.hostname.toLowerCase());
+/**
+ * Concrete-service aliases: hostname → the ExternalName (Alias) services pointing at it, lower-cased, in the
+ * view's order. One pass over the services instead of one per virtual host.
+ */
+export function aliasIndex(services: readonly ServiceModel[]): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const s of services) {
+    if (s.resolution !== 'Alias' || s.externalName === undefined) continue;
+    const target = s.externalName.toLowerCase();
+    const list = out.get(target);
+    if (list) list.push(s.hostname.toLowerCase());
+    else out.set(target, [s.hostname.toLowerCase()]);
+  }
+  return out;
 }
+const NO_ALIASES: readonly string[] = Object.freeze([]);
 
 /** Virtual hosts (sorted by name, no catch-all) of route config `<port>` for a sidecar. */
 export function buildSidecarVirtualHosts(
@@ -184,11 +196,14 @@ export function buildSidecarVirtualHosts(
   const used = new Set<string>();
   const proxyDomain = `${view.proxy.namespace}.svc.${view.options.domainSuffix}`;
   const vhosts: VirtualHostJson[] = [];
+  const aliases = aliasIndex(view.services);
   const add = (host: string, w: Wrapper, svc?: ServiceModel) => {
     const name = domainName(host, port);
     if (names.has(name)) return; // the first virtual host with a name wins
     names.add(name);
-    const set = svc ? serviceDomains(svc, proxyDomain, aliasesOf(view, svc.hostname)) : { domains: [ipv6Compliant(host)], altHosts: [] };
+    const set = svc
+      ? serviceDomains(svc, proxyDomain, aliases.get(svc.hostname) ?? NO_ALIASES)
+      : { domains: [ipv6Compliant(host)], altHosts: [] };
     const domains = dedupeDomains(set, used, knownFqdn);
     if (domains.length) vhosts.push({ name, domains, routes: w.routes, includeRequestAttemptCount: true });
   };
