@@ -1,5 +1,6 @@
 // CPU profiles for bench figures that miss their goal: node:inspector's Profiler around a piece of work (in
 // this process, or in the bench server child on request), summarised as the top functions by self time.
+import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { basename } from 'node:path';
 
@@ -68,8 +69,11 @@ export async function profiled<T>(work: () => Promise<T> | T): Promise<{ result:
   }
 }
 
-/** A started profile of this process, stopped later (the bench server child: start/stop on command). */
-export async function startProfile(): Promise<() => Promise<ProfileSummary>> {
+/**
+ * A started profile of this process, stopped later (the bench server child: start/stop on command).
+ * `saveTo`: also write the raw profile there (a .cpuprofile for Chrome DevTools / speedscope).
+ */
+export async function startProfile(saveTo?: string): Promise<() => Promise<ProfileSummary>> {
   const session = new Session();
   session.connect();
   await session.post('Profiler.enable');
@@ -78,6 +82,7 @@ export async function startProfile(): Promise<() => Promise<ProfileSummary>> {
   return async () => {
     const { profile } = (await session.post('Profiler.stop')) as unknown as { profile: CpuProfile };
     session.disconnect();
+    if (saveTo) writeFileSync(saveTo, JSON.stringify(profile));
     return summarise(profile);
   };
 }

@@ -20,7 +20,7 @@ import { REPO_ROOT } from '../server/testing/paths';
 import { translateProxy } from '../server/translate/index';
 import { AdsTestClient, type DeltaTestStream, namesOf, type SotwTestStream } from '../server/xds/testing/adsTestClient';
 import { type MeshFiles, vsWithWeight, writeMeshFiles } from './meshFiles';
-import type { ProfileSummary } from './profile';
+import { type ProfileSummary, startProfile } from './profile';
 import { load1, median, percentile, type BenchRow } from './table';
 
 const wall = () => performance.timeOrigin + performance.now();
@@ -101,6 +101,24 @@ export async function startServer(
 }
 
 const MiB = (b: unknown) => (b as number) / 2 ** 20;
+
+interface Heap {
+  heapUsed: number;
+  external: number;
+  arrayBuffers: number;
+  /** The C heap's resident size (glibc [heap]), when the server could read it. */
+  mallocHeap: number;
+  cacheEntries: number;
+}
+const heapOf = (m: Record<string, unknown>): Heap => ({
+  heapUsed: MiB(m.heapUsed),
+  external: MiB(m.external),
+  arrayBuffers: MiB(m.arrayBuffers),
+  mallocHeap: MiB(m.mallocHeap ?? Number.NaN),
+  cacheEntries: (m.cache as { entries?: number } | undefined)?.entries ?? Number.NaN,
+});
+const heapText = (h: Heap) =>
+  `V8 heap used ${h.heapUsed.toFixed(0)} MiB, external ${h.external.toFixed(0)} MiB (array buffers ${h.arrayBuffers.toFixed(0)}), C heap (glibc [heap]) resident ${h.mallocHeap.toFixed(0)} MiB, ${h.cacheEntries} cached translations`;
 
 /** Route names per proxy (what an Envoy learns from its listeners), from an in-process translation. */
 function routeNamesOf(dir: string, ids: string[]): Map<string, string[]> {
@@ -201,6 +219,9 @@ export interface PushFigures {
   services: number;
   firstConfigAllMs: number;
   firstConfigP50Ms: number;
+  firstConfigP10Ms: number;
+  /** When clients got their first response (p10, p50, p90): no lockstep = early clients served early. */
+  firstResponseMs: number[];
   vsChangeLastAckMs: number[];
   vsAffected: number;
   vsUnaffectedSent: number;
@@ -213,7 +234,12 @@ export interface PushFigures {
   rssIdleMiB: number;
   rssWithMiB: number;
   rssAfterMiB: number;
-  profiles: { vs?: ProfileSummary; eds?: ProfileSummary; connect?: ProfileSummary };
+  /** V8 heap and off-heap bytes, idle / with the clients / after they left (MiB), and the resource cache's entries. */
+  heap: Heap[];
+  /** Server's: vs, eds, connect; the bench process's own (its K clients): connectClients. */
+  profiles: { vs?: ProfileSummary; eds?: ProfileSummary; connect?: ProfileSummary; connectClients?: ProfileSummary };
+  /** CPU time of the bench process (the K clients) while they connected. */
+  connectClientCpuMs: number;
   /** Server-side translations / CLA refreshes per phase (undefined: the server does not report them). */
   work: { connect?: Work; vs?: Work; eds?: Work };
 }
@@ -221,15 +247,28 @@ export interface PushFigures {
 interface Work {
   translations: number;
   endpointRefreshes: number;
+  /** CPU time of the server process (user + system). */
+  cpuMs: number;
 }
 
 async function work(server: ServerChild): Promise<Work | undefined> {
-  const c = (await server.command('stats')).cache as Work | undefined;
-  return c ? { translations: c.translations, endpointRefreshes: c.endpointRefreshes } : undefined;
+  const reply = await server.command('stats');
+  const c = reply.cache as Work | undefined;
+  return c ? { translations: c.translations, endpointRefreshes: c.endpointRefreshes, cpuMs: reply.cpuMs as number } : undefined;
 }
 const delta = (a?: Work, b?: Work): Work | undefined =>
-  a && b ? { translations: b.translations - a.translations, endpointRefreshes: b.endpointRefreshes - a.endpointRefreshes } : undefined;
+  a && b
+    ? {
+        translations: b.translations - a.translations,
+        endpointRefreshes: b.endpointRefreshes - a.endpointRefreshes,
+        cpuMs: b.cpuMs - a.cpuMs,
+      }
+    : undefined;
 const workText = (w?: Work) => (w ? `; server translated ${w.translations} proxies, refreshed CLAs of ${w.endpointRefreshes}` : '');
+const cpuText = (f: PushFigures) =>
+  f.work.connect
+    ? `; CPU while connecting: server ${f.work.connect.cpuMs.toFixed(0)} ms, bench clients ${f.connectClientCpuMs.toFixed(0)} ms`
+    : '';
 
 /** One server process, K clients of `mode`: every push figure. */
 export async function benchPush(mode: Mode, k: number, services: number, rounds = 3): Promise<PushFigures> {
@@ -244,9 +283,13 @@ export async function benchPush(mode: Mode, k: number, services: number, rounds 
       files.dir,
       chosen.map((p) => p.id),
     );
-    const rssIdle = MiB((await server.command('mem')).rss);
+    const memIdle = await server.command('mem');
+    const rssIdle = MiB(memIdle.rss);
     const w0 = await work(server);
     await server.command('prof-start');
+    const keep = process.env.BENCH_PROFILE_DIR;
+    const stopClientProfile = await startProfile(keep ? join(keep, `clients-${mode}-${k}.cpuprofile`) : undefined);
+    const cpu0 = process.cpuUsage();
     const t0 = wall();
     const connecting: Promise<Client>[] = [];
     for (let i = 0; i < k; i++) {
@@ -257,10 +300,14 @@ export async function benchPush(mode: Mode, k: number, services: number, rounds 
     }
     clients.push(...(await Promise.all(connecting)));
     const syncTimes = clients.map((c) => (c.synced ?? Number.NaN) - t0);
+    const firstResponse = clients.map((c) => (c.received[0]?.at ?? Number.NaN) - t0);
+    const cpu1 = process.cpuUsage(cpu0);
+    const connectClientProfile = await stopClientProfile();
     const connectProfile = (await server.command('prof-stop')).summary as ProfileSummary;
     const w1 = await work(server);
     await sleep(500);
-    const rssWith = MiB((await server.command('mem')).rss);
+    const memWith = await server.command('mem');
+    const rssWith = MiB(memWith.rss);
 
     // VirtualService svc-0 (ns-0) edited: its namespace's sidecars (Sidecar egress ./*) are affected.
     const affected = clients.filter((c) => c.namespace === 'ns-0');
@@ -301,13 +348,16 @@ export async function benchPush(mode: Mode, k: number, services: number, rounds 
     for (const c of clients) c.close();
     for (const ch of channels) ch.close();
     await sleep(2000);
-    const rssAfter = MiB((await server.command('mem')).rss);
+    const memAfter = await server.command('mem');
+    const rssAfter = MiB(memAfter.rss);
     return {
       mode,
       k,
       services,
       firstConfigAllMs: Math.max(...syncTimes),
       firstConfigP50Ms: median(syncTimes),
+      firstConfigP10Ms: percentile(syncTimes, 10),
+      firstResponseMs: [10, 50, 90].map((p) => percentile(firstResponse, p)),
       vsChangeLastAckMs: vsTimes,
       vsAffected: affected.length,
       vsUnaffectedSent: unaffectedSent,
@@ -320,7 +370,9 @@ export async function benchPush(mode: Mode, k: number, services: number, rounds 
       rssIdleMiB: rssIdle,
       rssWithMiB: rssWith,
       rssAfterMiB: rssAfter,
-      profiles: { vs: vsProfile, eds: edsProfile, connect: connectProfile },
+      heap: [memIdle, memWith, memAfter].map(heapOf),
+      profiles: { vs: vsProfile, eds: edsProfile, connect: connectProfile, connectClients: connectClientProfile },
+      connectClientCpuMs: (cpu1.user + cpu1.system) / 1000,
       work: { connect: delta(w0, w1), vs: delta(wVs0, wVs1), eds: delta(wVs1, wEds) },
     };
   } finally {
@@ -369,7 +421,7 @@ export function pushRows(f: PushFigures): BenchRow[] {
       value: f.firstConfigAllMs,
       unit: 'ms',
       ...(big ? { goal: 5000 } : {}),
-      detail: `p50 ${f.firstConfigP50Ms.toFixed(0)} ms; clients connect at once, each CDS+LDS then EDS+RDS${workText(f.work.connect)}`,
+      detail: `p10 ${f.firstConfigP10Ms.toFixed(0)} ms, p50 ${f.firstConfigP50Ms.toFixed(0)} ms; first response p10/p50/p90 ${f.firstResponseMs.map((x) => x.toFixed(0)).join('/')} ms; clients connect at once, each CDS+LDS then EDS+RDS${workText(f.work.connect)}${cpuText(f)}`,
       ...(big && f.firstConfigAllMs > 5000 && f.profiles.connect ? { profile: f.profiles.connect } : {}),
     }),
     row({
@@ -402,6 +454,7 @@ export function pushRows(f: PushFigures): BenchRow[] {
       value: (100 * (f.rssAfterMiB - f.rssIdleMiB)) / f.rssIdleMiB,
       unit: '%',
       goal: 10,
+      detail: `idle: ${heapText(f.heap[0]!)}; with clients: ${heapText(f.heap[1]!)}; after: ${heapText(f.heap[2]!)}`,
     }),
   ];
 }

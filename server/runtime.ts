@@ -365,6 +365,7 @@ const LIMIT_ENV: ReadonlyArray<[string, keyof AdsLimits]> = [
   ['MESHSCOPE_XDS_MAX_NODE_METADATA', 'maxNodeMetadataBytes'],
   ['MESHSCOPE_XDS_SEND_TIMEOUT', 'writeTimeoutMs'], // istiod PILOT_XDS_SEND_TIMEOUT
   ['MESHSCOPE_XDS_STALLED_STREAM_CLOSE', 'stalledStreamCloseMs'],
+  ['MESHSCOPE_XDS_MAX_PENDING_SEND', 'maxPendingSendBytes'],
 ];
 
 /**
@@ -377,7 +378,8 @@ function adsOptionsFromEnv(overrides: AdsOverrides): Partial<AdsServerOptions> {
   const limits: Partial<AdsLimits> = {};
   for (const [name, key] of LIMIT_ENV) {
     const v = intEnv(name);
-    if (v !== undefined && (v > 0 || key === 'writeTimeoutMs' || key === 'stalledStreamCloseMs')) limits[key] = v;
+    if (v !== undefined && (v > 0 || key === 'writeTimeoutMs' || key === 'stalledStreamCloseMs' || key === 'maxPendingSendBytes'))
+      limits[key] = v;
   }
   const out: Partial<AdsServerOptions> = { log: (line) => console.log(line), limits: { ...limits, ...overrides.limits } };
   const after = intEnv('MESHSCOPE_DEBOUNCE_AFTER');

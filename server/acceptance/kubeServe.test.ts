@@ -57,16 +57,21 @@ let grpcClient: grpc.Client | undefined;
 let admin: grpc.Server | undefined;
 let csds: Json;
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const a = s.address();
-      const p = a && typeof a === 'object' ? a.port : 0;
-      s.close(() => resolve(p));
+/**
+ * A free port below Linux's ephemeral range (32768–60999): serve binds it only after its build (minutes), and
+ * a port the kernel handed out for port 0 could meanwhile go to another test's listener or an outgoing
+ * connection (both draw from the ephemeral range); a port below it can be taken only by an explicit bind.
+ */
+async function freePort(): Promise<number> {
+  for (;;) {
+    const p = 20_000 + Math.floor(Math.random() * 12_000);
+    const ok = await new Promise<boolean>((resolve) => {
+      const s = createServer();
+      s.once('error', () => resolve(false));
+      s.listen(p, '127.0.0.1', () => s.close(() => resolve(true)));
     });
-  });
+    if (ok) return p;
+  }
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -241,7 +246,8 @@ beforeAll(async () => {
   kubeconfig = join(dir, 'kubeconfig');
   writeKubeconfig(kubeconfig, fake.url, CONTEXT);
   port = await freePort();
-  xdsPort = await freePort();
+  do xdsPort = await freePort();
+  while (xdsPort === port);
   const args = [
     'serve',
     '--kubeconfig',

@@ -100,7 +100,29 @@ const cacheBytesFromEnv = (): number | undefined => {
 /** `options` undefined: each snapshot's own (its mesh config's) options, as the runtime serves them. */
 export function createXdsPlane(store: Store, options: TranslateOptions | undefined, opts: XdsPlaneOptions = {}): XdsPlane {
   const cache = new SharedResourceCache(opts.cacheBytes ?? cacheBytesFromEnv());
-  const ads = new AdsServer({ generator: createAdsGenerator(() => store.snapshot(), options, cache, opts.match ?? {}), ...opts.ads });
+  // A proxy whose last connection closed no longer owns anything: its translations (unless another
+  // connected proxy shares them), key memos and encoded bytes are freed. Batched per turn of the event
+  // loop, so a wave of disconnects costs one pass over the cache, not one per connection.
+  let leaving: Set<string> | undefined;
+  const releaseLeft = () => {
+    const ids = leaving ?? new Set<string>();
+    leaving = undefined;
+    const still = ads.connectedProxies();
+    cache.release([...ids].filter((id) => !still.has(id)));
+  };
+  const onClosed: NonNullable<AdsServerOptions['onClosed']> = (conn) => {
+    opts.ads?.onClosed?.(conn);
+    if (!leaving) {
+      leaving = new Set();
+      setImmediate(releaseLeft);
+    }
+    if (conn.registryProxy !== undefined) leaving.add(conn.registryProxy);
+  };
+  const ads = new AdsServer({
+    generator: createAdsGenerator(() => store.snapshot(), options, cache, opts.match ?? {}),
+    ...opts.ads,
+    onClosed,
+  });
   let prev: MeshSnapshot | undefined = store.snapshot();
   const unwire = store.onChange((next, change) => {
     const { advance, push } = planChange(prev, next, change, options ?? optionsOf(next));

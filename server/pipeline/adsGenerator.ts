@@ -83,14 +83,32 @@ function resourcesFor(
   cache?.set(key, r);
   return r;
 }
+/**
+ * Resource lists → maps by name, built once per list (the lists of one shared translation are the same arrays
+ * for every proxy sharing it): every client of that translation gets the same map objects, which the ADS
+ * server keys its shared responses by (xds/prepared.ts). Weak: a map lives as long as its list.
+ */
+export class ResourceSetCache {
+  private readonly maps = new WeakMap<readonly EncodedResource[], Map<string, EncodedResource>>();
+  private map(list: readonly EncodedResource[]): Map<string, EncodedResource> {
+    let m = this.maps.get(list);
+    if (!m) this.maps.set(list, (m = byName(list)));
+    return m;
+  }
+  /** A new ResourceSet (callers may set its per-client fields) over the shared maps. */
+  of(r: ProxyResources, version: string): ResourceSet {
+    const byType = new Map<TypeUrl, Map<string, EncodedResource>>([
+      [TYPE.listener, this.map(r.listeners)],
+      [TYPE.route, this.map(r.routes)],
+      [TYPE.cluster, this.map(r.clusters)],
+      [TYPE.endpoint, this.map(r.endpoints)],
+    ]);
+    return { version, byType };
+  }
+}
+
 export function toResourceSet(r: ProxyResources, version: string): ResourceSet {
-  const byType = new Map<TypeUrl, Map<string, EncodedResource>>([
-    [TYPE.listener, byName(r.listeners)],
-    [TYPE.route, byName(r.routes)],
-    [TYPE.cluster, byName(r.clusters)],
-    [TYPE.endpoint, byName(r.endpoints)],
-  ]);
-  return { version, byType };
+  return new ResourceSetCache().of(r, version);
 }
 
 /** `options` undefined: each snapshot's own (its mesh config's) options. */
@@ -100,14 +118,15 @@ export function createAdsGenerator(
   cache?: ResourceCache,
   match: MatchOptions = {},
 ): AdsGenerator {
-  const memo = new EncodeMemo();
+  const memo = isSharedCache(cache) ? cache.memo : new EncodeMemo();
+  const sets = new ResourceSetCache();
   return {
     generate(client: ClientInfo, watches?: Watches): ResourceSet | undefined {
       const snap = snapshot();
       const m = matchNode(snap, client, match);
       const r = resourcesFor(snap, client, m?.proxy, watches, options, cache, memo);
       if (!r) return undefined;
-      const set = toResourceSet(r, String(snap.version));
+      const set = sets.of(r, String(snap.version));
       set.matchedBy = m?.by ?? 'node metadata';
       if (m) set.matchedProxy = m.proxy.id;
       return set;

@@ -29,6 +29,10 @@ export class EncodeMemo {
   get size(): number {
     return this.cache.size;
   }
+  /** Drops every entry whose resource is not in `live` (its translations are gone). */
+  retainOnly(live: ReadonlySet<EncodedResource>): void {
+    for (const [key, r] of [...this.cache.entries()]) if (!live.has(r)) this.cache.delete(key);
+  }
   /** Estimated bytes held. */
   get bytes(): number {
     return this.cache.total;

@@ -13,7 +13,7 @@ import { parseClusterName } from '../translate/names';
 import { proxyInputsKey } from '../translate/proxyInputs';
 import type { ResourceTable } from '../translate/types';
 import { type BoundedCache, createSizedCache, type SizedCache } from './cache';
-import { type EncodeMemo, encodeTable, translateSafely } from './encodeTable';
+import { EncodeMemo, encodeTable, translateSafely } from './encodeTable';
 import type { ProxyResources } from './types';
 
 /** Estimated bytes an entry holds: its encoded bytes and their JSON (about 4× the bytes), plus a little. */
@@ -54,12 +54,17 @@ export class SharedResourceCache implements BoundedCache<ProxyResources> {
   /** key → hostnames whose CLAs are stale (endpoint-only change since it was built). */
   private readonly stale = new Map<string, Set<string>>();
   private readonly keys = new WeakMap<MeshSnapshot, Map<string, string>>();
+  /** The key memo of the latest snapshot keys were made for (release() forgets a proxy's keys there). */
+  private lastKeys: Map<string, string> | undefined;
+  /** Encoded resources by content, shared by every translation in this cache (swept as entries go). */
+  readonly memo: EncodeMemo;
   private translations = 0;
   private refreshes = 0;
   private shares = 0;
 
   constructor(maxBytes = 128 * 1024 * 1024) {
     this.entries = createSizedCache<ProxyResources>(maxBytes, resourcesSize);
+    this.memo = new EncodeMemo(Math.max(1024 * 1024, Math.floor(maxBytes / 2)));
   }
 
   /** An entry by key (undefined while its endpoints are stale: `resources` refreshes them). */
@@ -77,6 +82,8 @@ export class SharedResourceCache implements BoundedCache<ProxyResources> {
     this.users.clear();
     this.perProxy.clear();
     this.stale.clear();
+    this.lastKeys?.clear();
+    this.memo.retainOnly(new Set());
   }
   stats() {
     return {
@@ -88,6 +95,10 @@ export class SharedResourceCache implements BoundedCache<ProxyResources> {
       shared: this.shares,
       /** Keys with recorded users (bookkeeping: never more than the entries after an advance). */
       tracked: this.users.size,
+      /** Encoded resources kept by content (the memo shared by the entries). */
+      memoEntries: this.memo.size,
+      /** Proxy → key memos of the current snapshot. */
+      keyMemos: this.lastKeys?.size ?? 0,
     };
   }
 
@@ -97,6 +108,7 @@ export class SharedResourceCache implements BoundedCache<ProxyResources> {
     if (!registry) return `node\u0000${sharedResourceKey(snapshot, proxy, options)}\u0000${JSON.stringify(proxy)}`;
     let m = this.keys.get(snapshot);
     if (!m) this.keys.set(snapshot, (m = new Map()));
+    this.lastKeys = m;
     const memo = `${proxy.id}\u0000${JSON.stringify(options)}`;
     let k = m.get(memo);
     if (k === undefined) m.set(memo, (k = sharedResourceKey(snapshot, proxy, options)));
@@ -112,7 +124,7 @@ export class SharedResourceCache implements BoundedCache<ProxyResources> {
     proxy: ProxyModel,
     options: TranslateOptions,
     build: () => ResourceTable,
-    memo?: EncodeMemo,
+    memo: EncodeMemo = this.memo,
   ): ProxyResources {
     const base = this.keyOf(snapshot, proxy, options);
     const key = this.perProxy.has(base) ? `${base}\u0000${proxy.id}` : base;
@@ -196,6 +208,38 @@ export class SharedResourceCache implements BoundedCache<ProxyResources> {
     for (const key of [...this.users.keys()]) if (!this.entries.has(key)) this.users.delete(key);
     for (const key of [...this.stale.keys()]) if (!this.entries.has(key)) this.stale.delete(key);
     return unchanged;
+  }
+
+  /**
+   * Registry proxies no client is connected as any more: they stop being users of the entries they were
+   * served; an entry left with no user is dropped, with the key memos of those proxies and the encoded
+   * resources only dropped entries held. Entries no registry proxy uses (clients made from their node,
+   * gRPC clients' by-name translations: rebuilt on their next request) go too. Returns how many entries were dropped.
+   */
+  release(proxies: Iterable<string>): number {
+    const gone = new Set(proxies);
+    let dropped = 0;
+    for (const [key] of [...this.entries.entries()]) {
+      const users = this.users.get(key);
+      if (users) for (const id of gone) users.delete(id);
+      if (!users || users.size === 0) {
+        this.drop(key);
+        dropped++;
+      }
+    }
+    if (this.lastKeys)
+      for (const memoKey of [...this.lastKeys.keys()])
+        if (gone.has(memoKey.slice(0, memoKey.indexOf('\u0000')))) this.lastKeys.delete(memoKey);
+    if (dropped > 0) this.sweepMemo();
+    return dropped;
+  }
+
+  /** Keeps in the memo only the encoded resources some entry still holds. */
+  private sweepMemo(): void {
+    const live = new Set<EncodedResource>();
+    for (const [, r] of this.entries.entries())
+      for (const list of [r.listeners, r.routes, r.clusters, r.endpoints]) for (const e of list) live.add(e);
+    this.memo.retainOnly(live);
   }
 
   private drop(key: string): void {

@@ -88,6 +88,32 @@ describe('mesh config in the store', () => {
     expect(snap.errors.find((e) => e.file === file)?.message).toMatch(/not valid YAML/);
   });
 
+  it('--mesh-config FILE polls against its own last read: an edit at once after start, a file that appears, no re-read when unchanged', async () => {
+    // Regression: fs.watchFile took its baseline stat after start() returned, so an edit made at once was
+    // sometimes its baseline and never seen. Polls now compare with the stat of the last read.
+    const dir = mkdtempSync(join(tmpdir(), 'meshscope-meshcfg-'));
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+    const file = join(dir, 'mesh.yaml');
+    const calls: string[] = [];
+    const sink = {
+      setMeshConfig: (o: { text: string } | undefined, errors?: readonly { message: string }[]) =>
+        calls.push(errors?.length ? `error` : (o?.text ?? '')),
+    };
+    const mf = new MeshConfigFile(file, sink, { watch: true, intervalMs: 20 });
+    cleanups.push(() => mf.stop());
+    await mf.start();
+    expect(calls).toEqual(['error']); // missing: a located error, once
+    await new Promise((r) => setTimeout(r, 120));
+    expect(calls).toEqual(['error']); // still missing: not reported again at every poll
+    writeFileSync(file, 'rootNamespace: a\n');
+    await waitFor(() => calls.at(-1) === 'rootNamespace: a\n');
+    writeFileSync(file, 'rootNamespace: bb\n'); // at once after the read
+    await waitFor(() => calls.at(-1) === 'rootNamespace: bb\n');
+    const n = calls.length;
+    await new Promise((r) => setTimeout(r, 120));
+    expect(calls.length).toBe(n); // unchanged file: no re-read, no new snapshot
+  });
+
   it('--mesh-config FILE that cannot be read is a located error (defaults serve until it can)', async () => {
     const store = new Store({ debounceMs: 1 });
     cleanups.push(() => store.close());

@@ -5,6 +5,8 @@ import type * as grpc from '@grpc/grpc-js';
 import { status as grpcStatus } from '@grpc/grpc-js';
 import type { Node } from '../gen/envoy/config/core/v3/base_pb';
 import type { AnyCache } from './cache';
+import type { SotwResponseCache } from './prepared';
+import type { SliceScheduler } from './slices';
 import type { AdsGenerator, ClientInfo, ConnectionStatus, ResourceSet, TypeUrl, WatchedNames } from './types';
 import { TypeTracker } from './status';
 import { parseNode } from './node';
@@ -17,12 +19,16 @@ import { resetStream } from './streamReset';
 export interface ConnectionContext {
   generator: AdsGenerator;
   anyCache: AnyCache;
+  /** SotW responses shared across streams (prepared.ts). */
+  sotwResponses: SotwResponseCache;
   log: (line: string) => void;
   /** NACK lines go through this rate limit. */
   nackLog: LogLimiter;
   limits: AdsLimits;
   controlPlane: string;
   now: () => Date;
+  /** Generation slices shared by the server's connections (slices.ts). */
+  slices: SliceScheduler;
   /** Called once, when the first request (with the node) identifies the client. */
   identified: (conn: AdsConnection) => void;
 }
@@ -112,6 +118,8 @@ export abstract class ConnectionBase<Req extends AdsRequest, W extends WatchedNa
   private stallTimer: ReturnType<typeof setTimeout> | undefined;
   private deferred = new Map<string, { requested: boolean; justSubscribed: Set<string> }>();
   private deferredCount = 0;
+  /** A slice job will answer this stream's waiting requests (respond). */
+  private answerQueued = false;
   /** How the generator matched this client to a proxy (node id, ip, node metadata), when it says. */
   private matchedBy: ResourceSet['matchedBy'];
   private matchedProxy: string | undefined;
@@ -261,6 +269,12 @@ export abstract class ConnectionBase<Req extends AdsRequest, W extends WatchedNa
   /** Writes one encoded response; resolves when grpc-js took it (its callback) or the stream closed. */
   protected write(bytes: Uint8Array): Promise<void> {
     if (this.closed || this.call.destroyed || this.call.writableEnded) return Promise.resolve();
+    const written = this.writeNow(bytes);
+    this.ctx.slices.hold(bytes.length, written);
+    return written;
+  }
+
+  private writeNow(bytes: Uint8Array): Promise<void> {
     return new Promise((resolve) => {
       let done = false;
       const finish = () => {
@@ -298,7 +312,13 @@ export abstract class ConnectionBase<Req extends AdsRequest, W extends WatchedNa
     this.blockedAt = undefined;
     if (this.stallTimer) clearTimeout(this.stallTimer);
     this.stallTimer = undefined;
-    if (this.deferred.size > 0 && !this.closed) setImmediate(() => this.flushDeferred());
+    if (this.deferred.size > 0 && !this.closed && !this.answerQueued) {
+      this.answerQueued = true;
+      this.ctx.slices.run(() => {
+        this.answerQueued = false;
+        this.flushDeferred();
+      });
+    }
   }
 
   /** The client has not taken a response for `ms`: reset the stream (it reconnects and gets the full state). */
@@ -333,14 +353,20 @@ export abstract class ConnectionBase<Req extends AdsRequest, W extends WatchedNa
     }
   }
 
-  /** Answers a request for `typeUrl` now, or once the stream drained. */
+  /**
+   * Answers a request for `typeUrl` in the server's next generation slice (slices.ts), merged with the other
+   * requests of this stream waiting for it (one generation, one batch in push order), or once the stream drained.
+   */
   protected respond(typeUrl: string, requested: boolean, justSubscribed: ReadonlySet<string> = NONE): void {
-    if (this.inFlight > 0) {
-      this.defer(typeUrl, requested, justSubscribed);
-      return;
-    }
-    const w = this.watches.get(typeUrl);
-    if (w) void this.sendType(w, this.generate(), requested, justSubscribed);
+    this.defer(typeUrl, requested, justSubscribed);
+    this.deferredCount--; // not a deferred push: a request waiting for its slice
+    if (this.answerQueued) return;
+    this.answerQueued = true;
+    // A stream that was already answered (its translation is ready) completes its config first.
+    this.ctx.slices.run(() => {
+      this.answerQueued = false;
+      this.flushDeferred();
+    }, this.nonceSeq > 0);
   }
 
   /**
@@ -348,18 +374,33 @@ export abstract class ConnectionBase<Req extends AdsRequest, W extends WatchedNa
    * order. A stream still holding an earlier response is skipped (the types are deferred until it drains);
    * otherwise the push waits for its writes at most `writeTimeoutMs`, so a slow reader never keeps a push slot.
    */
-  async push(types: ReadonlySet<TypeUrl> | undefined, _reason: string): Promise<void> {
-    if (this.closed || !this.client) return;
+  push(types: ReadonlySet<TypeUrl> | undefined, _reason: string): Promise<void> {
+    if (this.closed || !this.client) return Promise.resolve();
+    // Generated in the server's next slice (slices.ts): a push to many connections never holds the loop.
+    return new Promise<void>((resolve, reject) =>
+      this.ctx.slices.run(() => {
+        try {
+          this.pushNow(types).then(resolve, reject);
+        } catch (e) {
+          reject(e); // the push queue reports it and frees the slot
+        }
+      }),
+    );
+  }
+
+  private pushNow(types: ReadonlySet<TypeUrl> | undefined): Promise<void> {
+    if (this.closed) return Promise.resolve();
     const list = orderTypes([...this.watches.keys()].filter((x) => !types || types.has(x as TypeUrl)));
-    if (list.length === 0) return;
-    if (this.inFlight > 0) {
+    if (list.length === 0) return Promise.resolve();
+    if (this.inFlight > 0 || this.answerQueued) {
+      // Still holding a response, or a request's answer is about to be generated: merged with it.
       for (const t of list) this.defer(t, false, NONE);
-      return;
+      return Promise.resolve();
     }
     const set = this.generate();
-    if (!set) return;
+    if (!set) return Promise.resolve();
     const writes = list.map((t) => this.sendType(this.watches.get(t)!, set, false, NONE));
-    await untilDeadline(Promise.all(writes), this.ctx.limits.writeTimeoutMs);
+    return untilDeadline(Promise.all(writes), this.ctx.limits.writeTimeoutMs);
   }
 
   /**

@@ -10,7 +10,8 @@ import type { DeltaDiscoveryRequest } from '../gen/envoy/service/discovery/v3/di
 import type { EncodedResource } from '../envoy/encode';
 import { ConnectionBase, shortType, type AdsConnection } from './connection';
 import { WILDCARD_TYPES } from './shouldRespond';
-import { encodeDeltaDiscoveryResponse, type DeltaResourcePart } from './wire';
+import { resourceVersion, type DeltaEntry } from './cache';
+import { encodeDeltaDiscoveryResponse, encodeDeltaFromEntries } from './wire';
 import type { ResourceSet, TypeUrl } from './types';
 import { byteCompareBy } from '../lib/compare';
 
@@ -23,23 +24,29 @@ interface DeltaWatch {
   nonceSent?: string;
 }
 
-/** Per-resource version on the wire: the content hash (sha256 hex, shortened). */
-export const resourceVersion = (r: EncodedResource): string => r.hash.slice(0, 16);
+export { resourceVersion } from './cache';
 
 /** What a delta response for `w` must carry given `set`. Pure; `justSubscribed` may be reported as removed when absent. */
 export function deltaChanges(
   w: Pick<DeltaWatch, 'typeUrl' | 'wildcard' | 'names' | 'known'>,
   set: ResourceSet,
   justSubscribed: ReadonlySet<string>,
+  /** The cached wire entry of a resource (its version computed once, not per stream). */
+  entryOf?: (r: EncodedResource) => DeltaEntry,
 ): { resources: EncodedResource[]; removed: string[] } {
   const all = set.byType.get(w.typeUrl as TypeUrl) ?? new Map<string, EncodedResource>();
   const inScope = (n: string) => all.has(n) && (w.wildcard || w.names.has(n));
   const resources: EncodedResource[] = [];
-  const scopeNames = w.wildcard ? [...all.keys()] : [...w.names].filter((n) => all.has(n));
-  for (const n of scopeNames) {
-    const r = all.get(n)!;
-    if (w.known.get(n) !== resourceVersion(r)) resources.push(r);
-  }
+  const versionOf = entryOf ? (r: EncodedResource) => entryOf(r).version : resourceVersion;
+  const consider = (n: string, r: EncodedResource) => {
+    if (w.known.get(n) !== versionOf(r)) resources.push(r);
+  };
+  if (w.wildcard) for (const [n, r] of all) consider(n, r);
+  else
+    for (const n of w.names) {
+      const r = all.get(n);
+      if (r) consider(n, r);
+    }
   const removed = new Set<string>();
   for (const n of w.known.keys()) if (!inScope(n)) removed.add(n);
   for (const n of justSubscribed) if (!all.has(n)) removed.add(n);
@@ -123,20 +130,22 @@ export class DeltaConnection extends ConnectionBase<DeltaDiscoveryRequest, Delta
 
   protected sendType(w: DeltaWatch, set: ResourceSet | undefined, always: boolean, justSubscribed: ReadonlySet<string>): Promise<void> {
     if (!set) return Promise.resolve();
-    const { resources, removed } = deltaChanges(w, set, justSubscribed);
+    const cache = this.ctx.anyCache;
+    const { resources, removed } = deltaChanges(w, set, justSubscribed, (r) => cache.deltaEntry(r));
     if (!always && resources.length === 0 && removed.length === 0) return Promise.resolve();
-    const parts: DeltaResourcePart[] = resources.map((r) => ({ name: r.name, version: resourceVersion(r), any: this.ctx.anyCache.any(r) }));
+    // Each resource's entry (version, Any, name) is encoded once and shared by every stream sending it.
+    const entries = resources.map((r) => cache.deltaEntry(r));
     const nonce = this.nextNonce();
-    const bytes = encodeDeltaDiscoveryResponse({
+    const bytes = encodeDeltaFromEntries({
       systemVersionInfo: set.version,
-      resources: parts,
+      entries: entries.map((e) => e.bytes),
       typeUrl: w.typeUrl,
       nonce,
       removed,
       controlPlane: this.ctx.controlPlane,
     });
     if (!this.checkSize(w.typeUrl, bytes.length, resources.length)) return Promise.resolve();
-    for (const p of parts) w.known.set(p.name, p.version);
+    resources.forEach((r, i) => w.known.set(r.name, entries[i]!.version));
     for (const n of removed) w.known.delete(n);
     w.nonceSent = nonce;
     this.tracker(w.typeUrl).sent(set.version, nonce, resources.length, this.ctx.now());

@@ -26,6 +26,11 @@ export interface AdsLimits {
   writeTimeoutMs: number;
   /** A stream whose oldest response has not been taken for this long is reset. */
   stalledStreamCloseMs: number;
+  /**
+   * Response bytes written to all streams and not yet taken by their clients before the server pauses
+   * generating more (slices.ts): bounds the memory a connect wave holds at once. 0: no bound.
+   */
+  maxPendingSendBytes: number;
 }
 
 export const DEFAULT_LIMITS: Readonly<AdsLimits> = {
@@ -38,6 +43,7 @@ export const DEFAULT_LIMITS: Readonly<AdsLimits> = {
   maxUnknownTypes: 8,
   writeTimeoutMs: 1_000,
   stalledStreamCloseMs: 30_000,
+  maxPendingSendBytes: 16 * 1024 * 1024,
 };
 
 /** The types meshscope serves (an empty answer when it has none, e.g. SDS); anything else is unknown. */

@@ -3,6 +3,8 @@
 import * as grpc from '@grpc/grpc-js';
 import type { DeltaDiscoveryRequest, DiscoveryRequest } from '../gen/envoy/service/discovery/v3/discovery_pb';
 import { AnyCache } from './cache';
+import { SotwResponseCache } from './prepared';
+import { SliceScheduler } from './slices';
 import type { AdsConnection, ConnectionContext } from './connection';
 import { Debouncer, mergePushRequests } from './debounce';
 import { DeltaConnection } from './delta';
@@ -33,6 +35,8 @@ export interface AdsServerOptions {
   pushConcurrency?: number;
   /** control_plane.identifier in responses. */
   controlPlane?: string;
+  /** Called after a connection closed and was forgotten (the plane frees what its proxy owned). */
+  onClosed?: (conn: AdsConnection) => void;
 }
 
 interface PushJob {
@@ -54,19 +58,28 @@ export class AdsServer {
   private readonly ctx: ConnectionContext;
   private connCounter = 0;
   private readonly log: (line: string) => void;
+  private readonly onClosed: ((conn: AdsConnection) => void) | undefined;
   readonly limits: Readonly<AdsLimits>;
 
   constructor(opts: AdsServerOptions) {
     this.log = opts.log ?? (() => {});
+    this.onClosed = opts.onClosed;
     this.limits = {
       ...DEFAULT_LIMITS,
       ...(opts.maxResponseBytes ? { maxResponseBytes: opts.maxResponseBytes } : {}),
       ...opts.limits,
     };
     const rate = opts.nackLogRate ?? { burst: 20, perSecond: 2 };
+    const anyCache = new AnyCache();
     this.ctx = {
       generator: opts.generator,
-      anyCache: new AnyCache(),
+      anyCache,
+      sotwResponses: new SotwResponseCache(anyCache),
+      slices: new SliceScheduler({
+        maxBytes: this.limits.maxPendingSendBytes,
+        holdMs: this.limits.writeTimeoutMs,
+        onError: (e) => this.log(`ADS: error generating a response: ${(e as Error).message}`),
+      }),
       log: this.log,
       nackLog: new LogLimiter(this.log, 'NACK', { ...rate, maxChars: 600 }),
       limits: this.limits,
@@ -165,7 +178,15 @@ export class AdsServer {
       this.conns.delete(conn);
       this.queue.remove(conn);
       if (conn.client) this.log(`ADS: ${conn.mode === 'sotw' ? 'SotW' : 'Delta'} connection ${conn.id} closed`);
+      this.onClosed?.(conn);
     });
+  }
+
+  /** Registry proxies (ids) some open connection is matched to. */
+  connectedProxies(): Set<string> {
+    const out = new Set<string>();
+    for (const c of this.conns) if (!c.closed && c.registryProxy !== undefined) out.add(c.registryProxy);
+    return out;
   }
 
   private dispatch(req: PushRequest): void {

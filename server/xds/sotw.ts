@@ -3,14 +3,13 @@
 // (LDS/CDS clients delete what a response leaves out); a NACKed content is never resent (wait for new
 // config); a push re-sends a type only when its content for this client changed.
 import type { DiscoveryRequest } from '../gen/envoy/service/discovery/v3/discovery_pb';
-import type { EncodedResource } from '../envoy/encode';
 import { ConnectionBase, type AdsConnection } from './connection';
 import { isGrpcListenerRequest } from './node';
 import { TYPE } from '../envoy/typeUrls';
 import { shouldRespond } from './shouldRespond';
 import { discoveryResponseSize, encodeDiscoveryResponse } from './wire';
+import { subscriptionKey } from './prepared';
 import type { ResourceSet, TypeUrl } from './types';
-import { byteCompareBy } from '../lib/compare';
 
 interface SotwWatch {
   typeUrl: string;
@@ -21,26 +20,9 @@ interface SotwWatch {
   sentFingerprint?: string;
   /** Content fingerprint of the last NACKed response. */
   nackedFingerprint?: string;
+  /** subscriptionKey of wildcard + names (recomputed when they change). */
+  key: string;
 }
-
-/** Picks the resources a watch gets from a resource set, in a stable order. */
-export function selectSotw(set: ResourceSet, typeUrl: string, wildcard: boolean, names: ReadonlySet<string>): EncodedResource[] {
-  const all = set.byType.get(typeUrl as TypeUrl);
-  if (!all) return [];
-  const out: EncodedResource[] = [];
-  if (wildcard) {
-    // Explicit names next to "*" are covered: they are in `all` when they exist.
-    for (const r of all.values()) out.push(r);
-  } else {
-    for (const n of names) {
-      const r = all.get(n);
-      if (r) out.push(r);
-    }
-  }
-  return out.sort(byteCompareBy((r) => r.name));
-}
-
-const fingerprint = (rs: readonly EncodedResource[]): string => rs.map((r) => `${r.name}@${r.hash}`).join('\n');
 
 export class SotwConnection extends ConnectionBase<DiscoveryRequest, SotwWatch> implements AdsConnection {
   readonly mode = 'sotw' as const;
@@ -96,9 +78,10 @@ export class SotwConnection extends ConnectionBase<DiscoveryRequest, SotwWatch> 
           this.client.flavour = 'grpc';
           this.ctx.log(`ADS: ${this.id} asks LDS for host:port names: serving it as a proxyless gRPC client`);
         }
-        const w: SotwWatch = watch ?? { typeUrl, wildcard: sub.wildcard, names: sub.names };
+        const w: SotwWatch = watch ?? { typeUrl, wildcard: sub.wildcard, names: sub.names, key: '' };
         w.wildcard = sub.wildcard;
         w.names = sub.names;
+        w.key = subscriptionKey(sub.wildcard, sub.names);
         this.watches.set(typeUrl, w);
         this.respond(typeUrl, true);
         return;
@@ -109,20 +92,19 @@ export class SotwConnection extends ConnectionBase<DiscoveryRequest, SotwWatch> 
   /** Sends the watch's full set. `requested`: answering a request (sent even when unchanged). */
   protected sendType(w: SotwWatch, set: ResourceSet | undefined, requested: boolean): Promise<void> {
     if (!set) return Promise.resolve();
-    const resources = selectSotw(set, w.typeUrl, w.wildcard, w.names);
-    const fp = fingerprint(resources);
+    // Shared by every stream sent the same resources: selection, fingerprint and Any bytes (prepared.ts).
+    const p = this.ctx.sotwResponses.prepare(set.byType.get(w.typeUrl as TypeUrl), w.typeUrl, set.version, w.wildcard, w.names, w.key);
+    const fp = p.fingerprint;
     // Never resend what the client rejected; wait for new config (istiod / xDS protocol NACK rule).
     if (fp === w.nackedFingerprint) return Promise.resolve();
     if (!requested && fp === w.sentFingerprint) return Promise.resolve();
-    const anys = resources.map((r) => this.ctx.anyCache.any(r));
     const nonce = this.nextNonce();
     const parts = { versionInfo: set.version, typeUrl: w.typeUrl, nonce, controlPlane: this.ctx.controlPlane };
-    const size = discoveryResponseSize({ ...parts, anySizes: anys.map((a) => a.length) });
-    if (!this.checkSize(w.typeUrl, size, resources.length)) return Promise.resolve();
-    const bytes = encodeDiscoveryResponse({ ...parts, anys });
+    const size = discoveryResponseSize({ ...parts, anySizes: p.anys.map((a) => a.length) });
+    if (!this.checkSize(w.typeUrl, size, p.resources.length)) return Promise.resolve();
     w.nonceSent = nonce;
     w.sentFingerprint = fp;
-    this.tracker(w.typeUrl).sent(set.version, nonce, resources.length, this.ctx.now());
-    return this.write(bytes);
+    this.tracker(w.typeUrl).sent(set.version, nonce, p.resources.length, this.ctx.now());
+    return this.write(encodeDiscoveryResponse({ ...parts, anys: p.anys }));
   }
 }

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { anyUnpack } from '@bufbuild/protobuf/wkt';
-import { fromBinary } from '@bufbuild/protobuf';
+import { create, fromBinary, toBinary } from '@bufbuild/protobuf';
 import { DeltaDiscoveryResponseSchema, DiscoveryResponseSchema } from '../gen/envoy/service/discovery/v3/discovery_pb';
 import { envoyRegistry } from '../gen/registry';
 import { TYPE } from '../envoy/typeUrls';
-import { AnyCache } from './cache';
-import { discoveryResponseSize, encodeDeltaDiscoveryResponse, encodeDiscoveryResponse } from './wire';
+import { AnyCache, resourceVersion } from './cache';
+import { discoveryResponseSize, encodeDeltaDiscoveryResponse, encodeDeltaFromEntries, encodeDiscoveryResponse } from './wire';
 import { edsCluster, loadAssignment } from './testing/fixtures';
 import type { Cluster } from '../gen/envoy/config/cluster/v3/cluster_pb';
 
@@ -70,6 +70,33 @@ describe('wire: hand-assembled DiscoveryResponse / DeltaDiscoveryResponse', () =
       encodeDiscoveryResponse({ versionInfo: '1', anys: [cache.any(big)], typeUrl: TYPE.cluster, nonce: '1' }),
     );
     expect((anyUnpack(msg.resources[0]!, envoyRegistry) as Cluster).name).toHaveLength(20_000);
+  });
+
+  it('delta responses from cached per-resource entries equal protobuf-es encoding of the same fields', () => {
+    const local = new AnyCache();
+    const la = loadAssignment('c9', [['10.0.0.2', 81]]);
+    const e1 = local.deltaEntry(c1);
+    expect(local.deltaEntry(c1)).toBe(e1); // encoded once per resource object
+    const ours = encodeDeltaFromEntries({
+      systemVersionInfo: 's2',
+      entries: [e1.bytes, local.deltaEntry(la).bytes],
+      typeUrl: TYPE.cluster,
+      nonce: '7',
+      removed: ['old'],
+      controlPlane: 'cp',
+    });
+    const theirs = toBinary(
+      DeltaDiscoveryResponseSchema,
+      create(DeltaDiscoveryResponseSchema, {
+        systemVersionInfo: 's2',
+        resources: [c1, la].map((r) => ({ name: r.name, version: resourceVersion(r), resource: { typeUrl: r.typeUrl, value: r.bytes } })),
+        typeUrl: TYPE.cluster,
+        nonce: '7',
+        removedResources: ['old'],
+        controlPlane: { identifier: 'cp' },
+      }),
+    );
+    expect(ours).toEqual(theirs);
   });
 
   it('AnyCache wraps each content once', () => {

@@ -41,6 +41,12 @@ export class WireWriter {
     this.size += b.length;
   }
 
+  /** Bytes that are already whole fields (tag included). */
+  raw(b: Uint8Array): this {
+    this.push(b);
+    return this;
+  }
+
   /** A length-delimited field (bytes, string, or embedded message). Empty strings are omitted (proto3). */
   bytes(field: number, b: Uint8Array, keepEmpty = false): this {
     if (b.length === 0 && !keepEmpty) return this;
@@ -98,12 +104,49 @@ export interface SotwResponseParts {
  * ControlPlane control_plane = 6 }.
  */
 export function encodeDiscoveryResponse(p: SotwResponseParts): Uint8Array {
-  const w = new WireWriter().string(1, p.versionInfo);
-  for (const a of p.anys) w.bytes(2, a, true);
-  w.string(4, p.typeUrl).string(5, p.nonce);
-  controlPlane(w, p.controlPlane);
-  return w.finish();
+  // One allocation, sized first: the Any bytes (shared by every stream sending them) are copied once.
+  const version = enc.encode(p.versionInfo);
+  const typeUrl = enc.encode(p.typeUrl);
+  const nonce = enc.encode(p.nonce);
+  const cp = p.controlPlane ? enc.encode(p.controlPlane) : undefined;
+  const cpInner = cp && cp.length > 0 ? fieldSize(cp.length) : 0;
+  let size = optionalSize(version) + optionalSize(typeUrl) + optionalSize(nonce) + (cp ? fieldSize(cpInner) : 0);
+  for (const a of p.anys) size += fieldSize(a.length);
+  const out = new Uint8Array(size);
+  let off = putOptional(out, 0, 1, version);
+  for (const a of p.anys) off = putField(out, off, 2, a);
+  off = putOptional(out, off, 4, typeUrl);
+  off = putOptional(out, off, 5, nonce);
+  if (cp) {
+    off = putTagLength(out, off, 6, cpInner);
+    off = putOptional(out, off, 1, cp);
+  }
+  return out;
 }
+
+/** Bytes of a length-delimited field with a one-byte tag (field numbers < 16). */
+const fieldSize = (n: number): number => 1 + varintSize(n) + n;
+/** proto3: an empty string is not written. */
+const optionalSize = (b: Uint8Array): number => (b.length === 0 ? 0 : fieldSize(b.length));
+
+function putTagLength(out: Uint8Array, off: number, field: number, n: number): number {
+  out[off++] = (field << 3) | LEN;
+  while (n >= 0x80) {
+    out[off++] = (n % 128) | 0x80;
+    n = Math.floor(n / 128);
+  }
+  out[off++] = n;
+  return off;
+}
+
+function putField(out: Uint8Array, off: number, field: number, b: Uint8Array): number {
+  off = putTagLength(out, off, field, b.length);
+  out.set(b, off);
+  return off + b.length;
+}
+
+const putOptional = (out: Uint8Array, off: number, field: number, b: Uint8Array): number =>
+  b.length === 0 ? off : putField(out, off, field, b);
 
 /** Size of a DiscoveryResponse before building it (to refuse oversize responses cheaply). */
 export function discoveryResponseSize(p: Omit<SotwResponseParts, 'anys'> & { anySizes: readonly number[] }): number {
@@ -143,10 +186,18 @@ export interface DeltaResponseParts {
  * Resource { version = 1; Any resource = 2; name = 3 }.
  */
 export function encodeDeltaDiscoveryResponse(p: DeltaResponseParts): Uint8Array {
+  return encodeDeltaFromEntries({ ...p, entries: p.resources.map((r) => encodeDeltaResourceEntry(r.name, r.version, r.any)) });
+}
+
+/** One `resources` entry of a DeltaDiscoveryResponse (field 2: tag, length, Resource), cacheable per resource version. */
+export function encodeDeltaResourceEntry(name: string, version: string, any: Uint8Array): Uint8Array {
+  return new WireWriter().message(2, (rw) => rw.string(1, version).bytes(2, any, true).string(3, name)).finish();
+}
+
+/** encodeDeltaDiscoveryResponse with the resources already encoded by encodeDeltaResourceEntry. */
+export function encodeDeltaFromEntries(p: Omit<DeltaResponseParts, 'resources'> & { entries: readonly Uint8Array[] }): Uint8Array {
   const w = new WireWriter().string(1, p.systemVersionInfo);
-  for (const r of p.resources) {
-    w.message(2, (rw) => rw.string(1, r.version).bytes(2, r.any, true).string(3, r.name));
-  }
+  for (const e of p.entries) w.raw(e);
   w.string(4, p.typeUrl).string(5, p.nonce);
   for (const name of p.removed) w.bytes(6, enc.encode(name), true);
   if (p.controlPlane) w.message(7, (cp) => cp.string(1, p.controlPlane));

@@ -1,9 +1,10 @@
 // `--mesh-config FILE`: the mesh config file istiod would be given (`--meshConfig`), read and watched. Its text
 // replaces the ConfigMap istio-system/istio in the store. A file that cannot be read, or whose YAML is unusable,
 // is a located error and the last good text keeps serving (istiod keeps its last good mesh config).
-// Polled with fs.watchFile: one small file, and polling survives editors that replace the file by rename.
+// Polled: one small file, and polling survives editors that replace the file by rename. Each poll compares the
+// file's stat with the stat of the last read (not with a watcher's own first stat, which can be taken after an
+// early edit and then never see it).
 import { readFile, stat } from 'node:fs/promises';
-import { unwatchFile, watchFile } from 'node:fs';
 import type { LoadError } from '../../model/mesh';
 import { parseMeshConfig } from '../../model/parse/meshConfig';
 import type { MeshConfigOverride } from '../../model/parse/meshSource';
@@ -25,6 +26,9 @@ export class MeshConfigFile {
   private good: MeshConfigOverride | undefined;
   private stopped = false;
   private reading: Promise<void> = Promise.resolve();
+  /** `ino:size:mtime` of the file as last read, MISSING when it could not be stat'ed, undefined before the first read. */
+  private readStat: string | undefined;
+  private timer: ReturnType<typeof setInterval> | undefined;
 
   constructor(
     readonly path: string,
@@ -35,15 +39,24 @@ export class MeshConfigFile {
   async start(): Promise<void> {
     await this.reload();
     if (this.opts.watch && !this.stopped) {
-      watchFile(this.path, { interval: this.opts.intervalMs ?? 500, persistent: false }, () => {
-        this.reading = this.reading.then(() => this.reload());
-      });
+      this.timer = setInterval(() => {
+        this.reading = this.reading.then(() => this.poll());
+      }, this.opts.intervalMs ?? 500);
+      this.timer.unref();
     }
   }
 
   stop(): void {
     this.stopped = true;
-    unwatchFile(this.path);
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+  }
+
+  /** Re-reads the file when its stat differs from the last read's (appeared, changed, replaced or gone). */
+  private async poll(): Promise<void> {
+    if (this.stopped) return;
+    const now = await stat(this.path).then(statKey, () => MISSING);
+    if (now !== this.readStat) await this.reload();
   }
 
   /** Reads the file now and hands the store its text, or the last good text with the error. */
@@ -56,7 +69,9 @@ export class MeshConfigFile {
     };
     let text: string;
     try {
+      this.readStat = MISSING;
       const st = await stat(this.path);
+      this.readStat = statKey(st); // an edit after this stat shows as a newer stat at the next poll
       if (!st.isFile()) return fail('not a file');
       if (st.size > MAX_MESH_CONFIG_BYTES) return fail(`larger than ${MAX_MESH_CONFIG_BYTES} bytes`);
       text = await readFile(this.path, 'utf8');
@@ -74,3 +89,6 @@ export class MeshConfigFile {
     this.sink.setMeshConfig(next);
   }
 }
+
+const MISSING = 'missing';
+const statKey = (st: { ino: number; size: number; mtimeMs: number }) => `${st.ino}:${st.size}:${st.mtimeMs}`;

@@ -1,0 +1,78 @@
+// SotW responses shared across streams (prepared.ts): streams served the same resources of one translation
+// share one selection and its Any bytes; what each stream sends (those + its nonce) is byte for byte the
+// DiscoveryResponse protobuf-es encodes from the same fields, with exactly the subscribed resources, sorted
+// (the xDS SotW rule: every response carries the full subscribed set).
+import { create, toBinary } from '@bufbuild/protobuf';
+import { describe, expect, it } from 'vitest';
+import { DiscoveryResponseSchema } from '../gen/envoy/service/discovery/v3/discovery_pb';
+import type { EncodedResource } from '../envoy/encode';
+import { TYPE } from '../envoy/typeUrls';
+import { AnyCache } from './cache';
+import { SotwResponseCache, subscriptionKey } from './prepared';
+import { edsCluster } from './testing/fixtures';
+import { encodeDiscoveryResponse } from './wire';
+
+const clusters = ['c-b', 'c-a', 'c-c'].map((n) => edsCluster(n));
+const byName = (rs: EncodedResource[]) => new Map(rs.map((r) => [r.name, r]));
+
+/** protobuf-es' own encoding of the response a stream must get. */
+const reference = (rs: EncodedResource[], version: string, nonce: string, cp: string) =>
+  toBinary(
+    DiscoveryResponseSchema,
+    create(DiscoveryResponseSchema, {
+      versionInfo: version,
+      resources: rs.map((r) => ({ typeUrl: r.typeUrl, value: r.bytes })),
+      typeUrl: TYPE.cluster,
+      nonce,
+      controlPlane: { identifier: cp },
+    }),
+  );
+
+describe('SotwResponseCache', () => {
+  it('the shared Any bytes + a stream nonce = the DiscoveryResponse protobuf-es encodes (wildcard: all, sorted by name)', () => {
+    const cache = new SotwResponseCache(new AnyCache());
+    const all = byName(clusters);
+    const p = cache.prepare(all, TYPE.cluster, 'v7', true, new Set(), subscriptionKey(true, new Set()));
+    const sorted = [...clusters].sort((a, b) => (a.name < b.name ? -1 : 1));
+    expect(p.resources.map((r) => r.name)).toEqual(['c-a', 'c-b', 'c-c']);
+    expect(encodeDiscoveryResponse({ versionInfo: 'v7', anys: p.anys, typeUrl: TYPE.cluster, nonce: '42', controlPlane: 'cp' })).toEqual(
+      reference(sorted, 'v7', '42', 'cp'),
+    );
+  });
+
+  it('by name: only the subscribed names that exist', () => {
+    const cache = new SotwResponseCache(new AnyCache());
+    const names = new Set(['c-c', 'missing', 'c-a']);
+    const p = cache.prepare(byName(clusters), TYPE.cluster, 'v1', false, names, subscriptionKey(false, names));
+    expect(p.resources.map((r) => r.name)).toEqual(['c-a', 'c-c']);
+    const expected = [clusters[1]!, clusters[2]!];
+    expect(encodeDiscoveryResponse({ versionInfo: 'v1', anys: p.anys, typeUrl: TYPE.cluster, nonce: '1', controlPlane: 'cp' })).toEqual(
+      reference(expected, 'v1', '1', 'cp'),
+    );
+  });
+
+  it('the same map, version and subscription share one prepared response; any difference gets its own', () => {
+    const cache = new SotwResponseCache(new AnyCache());
+    const all = byName(clusters);
+    const w = subscriptionKey(true, new Set());
+    const a = cache.prepare(all, TYPE.cluster, 'v1', true, new Set(), w);
+    expect(cache.prepare(all, TYPE.cluster, 'v1', true, new Set(), w)).toBe(a);
+    expect(cache.prepare(all, TYPE.cluster, 'v2', true, new Set(), w)).not.toBe(a);
+    const one = new Set(['c-a']);
+    expect(cache.prepare(all, TYPE.cluster, 'v1', false, one, subscriptionKey(false, one)).resources).toHaveLength(1);
+    // Another translation's map with equal content: its own entry, equal bytes.
+    const other = cache.prepare(byName(clusters), TYPE.cluster, 'v1', true, new Set(), w);
+    expect(other).not.toBe(a);
+    expect(other.anys).toEqual(a.anys);
+    expect(other.fingerprint).toBe(a.fingerprint);
+  });
+
+  it('no resources of the type: an empty response with version and type', () => {
+    const cache = new SotwResponseCache(new AnyCache());
+    const p = cache.prepare(undefined, TYPE.cluster, 'v3', true, new Set(), '*');
+    expect(p.resources).toEqual([]);
+    expect(encodeDiscoveryResponse({ versionInfo: 'v3', anys: p.anys, typeUrl: TYPE.cluster, nonce: '5', controlPlane: 'cp' })).toEqual(
+      reference([], 'v3', '5', 'cp'),
+    );
+  });
+});

@@ -1,0 +1,82 @@
+// SotW responses shared across streams: every stream served the same resources of a type (the same shared
+// translation, the same subscription, the same snapshot version) gets the same response but for its nonce.
+// The selection, its content fingerprint and the resources' Any bytes are worked out once per (resource map,
+// version, subscription) and reused; a stream only assembles them with its nonce (wire.ts
+// encodeDiscoveryResponse: one allocation, one copy). No response bytes are kept: memory stays per resource
+// (AnyCache), not per response. Held weakly by the resource map: it lives as long as its translation.
+import type { EncodedResource } from '../envoy/encode';
+import { byteCompareBy } from '../lib/compare';
+import type { AnyCache } from './cache';
+
+export interface PreparedSotw {
+  /** The resources sent, sorted by name. */
+  resources: readonly EncodedResource[];
+  /** Content fingerprint (names + hashes): equal fingerprints, equal content. */
+  fingerprint: string;
+  /** The resources' google.protobuf.Any bytes, in order. */
+  anys: readonly Uint8Array[];
+}
+
+/** Picks the resources a watch gets from one type's resources, in a stable order. */
+export function selectSotw(
+  all: ReadonlyMap<string, EncodedResource> | undefined,
+  wildcard: boolean,
+  names: ReadonlySet<string>,
+): EncodedResource[] {
+  if (!all) return [];
+  const out: EncodedResource[] = [];
+  if (wildcard) {
+    // Explicit names next to "*" are covered: they are in `all` when they exist.
+    for (const r of all.values()) out.push(r);
+  } else {
+    for (const n of names) {
+      const r = all.get(n);
+      if (r) out.push(r);
+    }
+  }
+  return out.sort(byteCompareBy((r) => r.name));
+}
+
+export const fingerprintOf = (rs: readonly EncodedResource[]): string => rs.map((r) => `${r.name}@${r.hash}`).join('\n');
+
+/** A subscription as a cache key: `*`, or the names in subscription order. */
+export const subscriptionKey = (wildcard: boolean, names: ReadonlySet<string>): string => (wildcard ? '*' : `=${[...names].join('\n')}`);
+
+export class SotwResponseCache {
+  private readonly byMap = new WeakMap<ReadonlyMap<string, EncodedResource>, Map<string, PreparedSotw>>();
+  /** Without a resource map (the type has no resources): one per version and type. */
+  private readonly empty = new Map<string, PreparedSotw>();
+
+  /** `perMap`: subscriptions × versions kept per resource map (oldest dropped first). */
+  constructor(
+    private readonly anys: AnyCache,
+    private readonly perMap = 8,
+  ) {}
+
+  prepare(
+    all: ReadonlyMap<string, EncodedResource> | undefined,
+    typeUrl: string,
+    version: string,
+    wildcard: boolean,
+    names: ReadonlySet<string>,
+    subscription: string,
+  ): PreparedSotw {
+    const key = `${version}\u0000${typeUrl}\u0000${all ? subscription : ''}`;
+    let m = all ? this.byMap.get(all) : this.empty;
+    const hit = m?.get(key);
+    if (hit) return hit;
+    const resources = selectSotw(all, wildcard, names);
+    const p: PreparedSotw = {
+      resources,
+      fingerprint: fingerprintOf(resources),
+      anys: resources.map((r) => this.anys.any(r)),
+    };
+    if (!m) {
+      m = new Map();
+      if (all) this.byMap.set(all, m);
+    }
+    if (m.size >= this.perMap) m.delete(m.keys().next().value as string);
+    m.set(key, p);
+    return p;
+  }
+}
