@@ -6,7 +6,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { stringify } from 'yaml';
-import { generateMesh } from './generateMesh';
+import { generateMesh, type SyntheticMeshOptions } from './generateMesh';
 
 /** Services for a sidecar with ≥ 10,000 clusters: each service gives outbound `||`, `|v1|` and `|v2|`. */
 export const SERVICES_FOR_10K_CLUSTERS = 3334;
@@ -16,7 +16,10 @@ export const SERVICES_FOR_10K_CLUSTERS = 3334;
  * each, so 2 × services proxies), DestinationRule and VirtualService. `workloads` keeps the Deployments of
  * only the first N services (default: all — thousands of proxies, each seeing every service).
  */
-export function writeSyntheticMesh(services: number, opts: { workloads?: number; dir?: string } = {}): string {
+export function writeSyntheticMesh(
+  services: number,
+  opts: { workloads?: number; dir?: string; mesh?: Omit<SyntheticMeshOptions, 'services'> } = {},
+): string {
   const dir = opts.dir ?? mkdtempSync(join(tmpdir(), 'meshscope-scale-'));
   const workloads = opts.workloads ?? services;
   mkdirSync(dir, { recursive: true });
@@ -26,7 +29,7 @@ export function writeSyntheticMesh(services: number, opts: { workloads?: number;
     const m = /^svc-(\d+)-/.exec(name);
     return m !== null && Number(m[1]) < workloads;
   };
-  const docs = generateMesh({ services })
+  const docs = generateMesh({ ...opts.mesh, services })
     .map((i) => i.object as { kind?: unknown; metadata?: unknown })
     .filter(keep)
     .map((o) => stringify(o));

@@ -4,11 +4,15 @@
 // on nodes (highlighted, selected) without a new layout; follows its container's size. Falls back to a
 // grid when the layout throws, so a layout bug never leaves an empty canvas. Browser-only (load it with
 // next/dynamic ssr:false). Its container exposes data-layout-done / data-node-count / data-edge-count, and
-// `window[globalName]` the cytoscape instance, for end-to-end tests.
+// `window[globalName]` the cytoscape instance, for end-to-end tests. With `offThread`, the layout runs in a
+// Web Worker (layoutCore.ts) while the page stays responsive ("laying out…"), and the canvas draws the
+// answer with a `preset` layout; data-layout-where / data-layout-ms say where it ran and how long it took.
 import cytoscape from 'cytoscape';
 import dagre from 'cytoscape-dagre';
 import { useEffect, useRef, useState } from 'react';
-import type { Palette } from './elements';
+import { LARGE_GRAPH, type Palette } from './elements';
+import { layoutRequest, runInWorker, startLayoutWorker } from './layoutClient';
+import type { Positions } from './layoutCore';
 import { usePalette } from './usePalette';
 
 cytoscape.use(dagre);
@@ -38,6 +42,8 @@ export interface CytoscapeCanvasProps {
   ariaLabel: string;
   /** `window[globalName]` holds the instance while mounted (end-to-end tests click on node positions). */
   globalName: string;
+  /** Lay out in a Web Worker (falls back to the main thread where workers fail). */
+  offThread?: boolean;
 }
 
 type Globals = Record<string, cytoscape.Core | undefined>;
@@ -58,48 +64,105 @@ export function CytoscapeCanvas(props: CytoscapeCanvasProps) {
   const palette = usePalette();
   // Bumped at every finished layout (a new cytoscape instance), so classes are re-applied to it.
   const [layouts, setLayouts] = useState(0);
-  const [done, setDone] = useState(false);
+  // The elements last laid out: `done` is false from the very render that brings new elements (an effect's
+  // setDone(false) would leave one committed frame claiming the old layout is the new one's).
+  const [laidOut, setLaidOut] = useState<readonly CanvasElement[]>();
+  const done = laidOut === elements;
+  const [pending, setPending] = useState(false);
+  const [took, setTook] = useState<{ where: 'worker' | 'main'; ms: number }>();
+  const worker = useRef<Worker | undefined>(undefined);
+  const seq = useRef(0);
+  const offThread = props.offThread ?? false;
 
   useEffect(() => {
     const container = ref.current;
     if (!container || !palette) return;
-    setDone(false);
-    const cy = cytoscape({
-      container,
-      elements: elements.map((e) => ({ group: e.group, data: { ...e.data }, classes: e.classes })) as cytoscape.ElementDefinition[],
-      style: style.current(palette) as unknown as cytoscape.StylesheetJson,
-      wheelSensitivity: 0.3,
-      minZoom,
-      maxZoom: 3,
-    });
-    cy.on('tap', 'node', (evt) => tap.current?.(String(evt.target.id()), evt.target.data() as Record<string, unknown>));
-    const finished = () => {
-      after.current?.(cy);
-      setDone(true);
-      setLayouts((n) => n + 1);
-    };
-    try {
-      const l = cy.layout(layoutRef.current as unknown as cytoscape.LayoutOptions);
-      l.one('layoutstop', finished);
-      l.run();
-    } catch (e) {
-      console.error('meshscope: graph layout failed, using a grid', e);
-      const grid = cy.layout({ name: 'grid', fit: true, padding: 16 });
-      grid.one('layoutstop', finished);
-      grid.run();
-    }
-    cyRef.current = cy;
+    setLaidOut(undefined);
     const w = window as unknown as Globals;
-    w[globalName] = cy;
-    const ro = typeof ResizeObserver === 'undefined' ? undefined : new ResizeObserver(() => cy.resize());
-    ro?.observe(container);
-    return () => {
-      ro?.disconnect();
-      cyRef.current = null;
-      if (w[globalName] === cy) delete w[globalName];
-      cy.destroy();
+    let cy: cytoscape.Core | undefined;
+    let ro: ResizeObserver | undefined;
+    let cancelled = false;
+    let waiting = false;
+    const t0 = performance.now();
+    const draw = (positions?: Positions, where: 'worker' | 'main' = 'main') => {
+      const c = cytoscape({
+        container,
+        elements: elements.map((e) => ({ group: e.group, data: { ...e.data }, classes: e.classes })) as cytoscape.ElementDefinition[],
+        style: style.current(palette) as unknown as cytoscape.StylesheetJson,
+        wheelSensitivity: 0.3,
+        minZoom,
+        maxZoom: 3,
+        // Large graphs: draw a bitmap while panning/zooming instead of every element each frame.
+        ...(elements.length > LARGE_GRAPH ? { hideEdgesOnViewport: true, textureOnViewport: true } : {}),
+      });
+      cy = c;
+      c.on('tap', 'node', (evt) => tap.current?.(String(evt.target.id()), evt.target.data() as Record<string, unknown>));
+      const finished = () => {
+        after.current?.(c);
+        setTook({ where, ms: Math.round(performance.now() - t0) });
+        setLaidOut(elements);
+        setLayouts((n) => n + 1);
+      };
+      const padding = (layoutRef.current as { padding?: number }).padding ?? 16;
+      const opts = positions ? { name: 'preset', positions, fit: true, padding, animate: false } : layoutRef.current;
+      try {
+        const l = c.layout(opts as unknown as cytoscape.LayoutOptions);
+        l.one('layoutstop', finished);
+        l.run();
+      } catch (e) {
+        console.error('meshscope: graph layout failed, using a grid', e);
+        const grid = c.layout({ name: 'grid', fit: true, padding: 16 });
+        grid.one('layoutstop', finished);
+        grid.run();
+      }
+      cyRef.current = c;
+      w[globalName] = c;
+      ro = typeof ResizeObserver === 'undefined' ? undefined : new ResizeObserver(() => c.resize());
+      ro?.observe(container);
     };
-  }, [elements, palette, minZoom, globalName]);
+    const thread = offThread ? (worker.current ??= startLayoutWorker()) : undefined;
+    if (thread) {
+      waiting = true;
+      setPending(true);
+      runInWorker(thread, layoutRequest(++seq.current, elements, layoutRef.current))
+        .then((r) => {
+          if (!cancelled) draw(r.positions, 'worker');
+        })
+        .catch(async (e) => {
+          if (cancelled) return;
+          console.error('meshscope: layout worker failed, laying out on the main thread', e);
+          // The same computation (and the same choice of algorithm for large graphs), here.
+          const core = await import('./layoutCore');
+          if (cancelled) return;
+          const r = core.answer(layoutRequest(seq.current, elements, layoutRef.current), core.canvasMeasure());
+          draw(r.error ? undefined : r.positions);
+        })
+        .finally(() => {
+          waiting = false;
+          if (!cancelled) setPending(false);
+        });
+    } else draw();
+    return () => {
+      cancelled = true;
+      // A layout still running for elements that are gone: stop it rather than wait for it.
+      if (waiting) {
+        worker.current?.terminate();
+        worker.current = undefined;
+      }
+      ro?.disconnect();
+      if (cy && cyRef.current === cy) cyRef.current = null;
+      if (cy && w[globalName] === cy) delete w[globalName];
+      cy?.destroy();
+    };
+  }, [elements, palette, minZoom, globalName, offThread]);
+
+  useEffect(
+    () => () => {
+      worker.current?.terminate();
+      worker.current = undefined;
+    },
+    [],
+  );
 
   useEffect(() => {
     const cy = cyRef.current;
@@ -111,17 +174,30 @@ export function CytoscapeCanvas(props: CytoscapeCanvasProps) {
   }, [classed, layouts]);
 
   const nodes = elements.filter((e) => e.group === 'nodes').length;
-  return (
+  const canvas = (
     <div
       ref={ref}
       className={className}
       data-testid={testId}
       data-layout-done={done ? 'true' : 'false'}
+      data-layout-where={took?.where}
+      data-layout-ms={took?.ms}
       data-node-count={nodes}
       data-edge-count={elements.length - nodes}
       style={{ height }}
       role="img"
       aria-label={ariaLabel}
     />
+  );
+  if (!offThread) return canvas;
+  return (
+    <div className="graph-canvas-frame">
+      {canvas}
+      {pending ? (
+        <div className="graph-laying-out" data-testid="graph-laying-out" role="status">
+          Laying out {nodes} nodes…
+        </div>
+      ) : null}
+    </div>
   );
 }

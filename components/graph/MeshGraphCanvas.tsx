@@ -2,9 +2,12 @@
 // The overview's graph: mesh elements drawn by the shared cytoscape adapter (CytoscapeCanvas) with the
 // mesh stylesheet and layout; reports node taps; marks recently changed proxies without a new layout.
 // Loaded only in the browser (see GraphClient). `window.__cy` holds the instance for end-to-end tests.
+// Laid out in a Web Worker (layoutCore.ts), so a large mesh never freezes the page.
 import { useMemo } from 'react';
 import { CytoscapeCanvas } from './CytoscapeCanvas';
-import { LAYOUT, stylesheet, type GraphElement, type NodeData } from './elements';
+import { LARGE_GRAPH, LARGE_GRAPH_STYLE, LAYOUT, type Palette, stylesheet, type GraphElement, type NodeData } from './elements';
+
+const largeStylesheet = (p: Palette) => [...stylesheet(p), ...LARGE_GRAPH_STYLE];
 
 export interface MeshGraphCanvasProps {
   elements: GraphElement[];
@@ -21,7 +24,7 @@ export default function MeshGraphCanvas({ elements, onNodeTap, highlight, height
   return (
     <CytoscapeCanvas
       elements={elements}
-      stylesheet={stylesheet}
+      stylesheet={elements.length > LARGE_GRAPH ? largeStylesheet : stylesheet}
       layout={LAYOUT}
       onNodeTap={onNodeTap ? (_id, data) => onNodeTap(data as unknown as NodeData) : undefined}
       classed={classed}
@@ -30,6 +33,7 @@ export default function MeshGraphCanvas({ elements, onNodeTap, highlight, height
       testId="mesh-graph"
       ariaLabel={`Mesh graph with ${nodes} nodes`}
       globalName="__cy"
+      offThread
     />
   );
 }

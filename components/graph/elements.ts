@@ -1,6 +1,7 @@
 // Pure: the filtered mesh graph → cytoscape element definitions, stylesheet and layout options.
 // The renderer (MeshGraphCanvas) only hands these to cytoscape.
 import type { MeshEdge, MeshNode } from '@/server/api/contract';
+import { type CollapsedGraph, isAggregated, summaryText } from './collapse';
 import type { FilteredGraph } from './filter';
 
 export interface NodeData {
@@ -10,6 +11,8 @@ export interface NodeData {
   parent?: string;
   /** Where a click goes: a proxy page; undefined for nodes that focus instead. */
   href?: string;
+  /** A collapsed namespace (collapse.ts): a click expands it. */
+  collapsed?: boolean;
 }
 
 export interface EdgeData {
@@ -22,6 +25,8 @@ export interface EdgeData {
   kind: MeshEdge['kind'];
   /** Line width in px: 1.5 for plain edges, up to 7 for a 100% share of a split. */
   width: number;
+  /** An aggregated edge (to or from a collapsed namespace): how many edges it stands for. */
+  count?: number;
 }
 
 export interface GraphElement {
@@ -54,9 +59,23 @@ export function nodeLabel(n: MeshNode): string {
   return badges ? `${n.label}\n${badges}` : n.label;
 }
 
-export function toElements(g: FilteredGraph, changedProxyIds: ReadonlySet<string> = new Set()): GraphElement[] {
+/** Width of an edge standing for `count` edges: grows with log2(count), 1.5 to 7 px. */
+export const aggregatedWidth = (count: number): number => Math.min(7, Math.round((1.5 + Math.log2(Math.max(1, count)) * 0.75) * 10) / 10);
+
+export function toElements(g: FilteredGraph | CollapsedGraph, changedProxyIds: ReadonlySet<string> = new Set()): GraphElement[] {
   const out: GraphElement[] = [];
+  const collapsed = 'collapsed' in g ? g.collapsed : undefined;
   for (const n of g.nodes) {
+    const summary = collapsed?.get(n.id);
+    if (summary) {
+      const text = summaryText(summary);
+      out.push({
+        group: 'nodes',
+        data: { id: n.id, label: text ? `${n.label}\n${text}` : n.label, kind: n.kind, collapsed: true },
+        classes: 'namespace collapsed',
+      });
+      continue;
+    }
     const data: NodeData = { id: n.id, label: nodeLabel(n), kind: n.kind };
     if (n.parent) data.parent = n.parent;
     if (n.proxyId) data.href = proxyHref(n.proxyId);
@@ -68,6 +87,23 @@ export function toElements(g: FilteredGraph, changedProxyIds: ReadonlySet<string
     out.push({ group: 'nodes', data, classes: classes.join(' ') });
   }
   for (const e of g.edges) {
+    if (isAggregated(e)) {
+      out.push({
+        group: 'edges',
+        data: {
+          id: e.id,
+          source: e.source,
+          target: e.target,
+          label: String(e.count),
+          full: e.label,
+          kind: e.kind,
+          width: aggregatedWidth(e.count),
+          count: e.count,
+        },
+        classes: [e.kind, 'aggregated', e.fault ? 'fault' : ''].filter(Boolean).join(' '),
+      });
+      continue;
+    }
     const classes = [e.kind, e.split ? 'split' : '', e.fault ? 'fault' : ''].filter(Boolean);
     out.push({
       group: 'edges',
@@ -141,6 +177,7 @@ export function stylesheet(p: Palette): Array<{ selector: string; style: Record<
       },
     },
     { selector: 'node.namespace', style: { 'background-color': p.panel, 'border-color': p.border, 'font-size': 13 } },
+    { selector: 'node.collapsed', style: { 'border-style': 'double', 'border-width': 4, 'font-size': 12, 'background-color': p.panel } },
     { selector: 'node.workload', style: { 'background-color': p.bg, 'border-style': 'dotted', color: p.muted } },
     { selector: 'node.changed', style: { 'border-color': p.warn, 'border-width': 4 } },
     { selector: 'node:selected', style: { 'border-color': p.accent, 'border-width': 3 } },
@@ -168,6 +205,19 @@ export function stylesheet(p: Palette): Array<{ selector: string; style: Record<
     { selector: 'edge.endpoint', style: { 'line-style': 'dashed', opacity: 0.6, 'target-arrow-shape': 'vee' } },
   ];
 }
+
+/**
+ * Extra rules for a large graph (thousands of elements): straight "haystack" edges without labels, the
+ * cheapest cytoscape draws (its performance notes), so the main thread is not busy for seconds drawing
+ * 10,000 labelled curves. Aggregated edges of a collapsed view keep their count label.
+ */
+export const LARGE_GRAPH_STYLE: Array<{ selector: string; style: Record<string, string | number> }> = [
+  { selector: 'edge', style: { 'curve-style': 'haystack', label: '', 'target-arrow-shape': 'none' } },
+  { selector: 'edge.aggregated', style: { label: 'data(label)' } },
+];
+
+/** Elements (nodes + edges) from which a graph counts as large. */
+export const LARGE_GRAPH = 1500;
 
 /** dagre, left to right: callers → services → the pods behind them. */
 export const LAYOUT = {

@@ -13,6 +13,8 @@ export interface GraphFilter {
   edgeKinds: MeshEdgeKind[];
   /** A node id: show it (or, for a namespace/workload, its members) and its direct neighbours only. */
   focus?: string;
+  /** Namespaces kept expanded when a large graph is collapsed to namespaces (collapse.ts); `*`: all. */
+  expand?: string[];
 }
 
 export const DEFAULT_FILTER: GraphFilter = { namespaces: [], hiddenKinds: [], edgeKinds: [...DEFAULT_EDGE_KINDS] };
@@ -35,6 +37,8 @@ export function parseFilter(params: Pick<URLSearchParams, 'get'>): GraphFilter {
   };
   const focus = params.get('focus');
   if (focus) f.focus = focus;
+  const expand = list(params.get('expand'));
+  if (expand.length) f.expand = expand;
   return f;
 }
 
@@ -46,6 +50,7 @@ export function filterToParams(f: GraphFilter): URLSearchParams {
   const sameEdges = f.edgeKinds.length === DEFAULT_EDGE_KINDS.length && DEFAULT_EDGE_KINDS.every((k) => f.edgeKinds.includes(k));
   if (!sameEdges) p.set('edges', f.edgeKinds.join(','));
   if (f.focus) p.set('focus', f.focus);
+  if (f.expand?.length) p.set('expand', f.expand.join(','));
   return p;
 }
 

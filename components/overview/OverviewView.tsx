@@ -8,6 +8,7 @@ import type { ErrorsResponse } from '@/server/api/contract';
 import { useMeshGraph } from '@/components/data/useMeshGraph';
 import { useInputErrors } from '@/components/data/useProxies';
 import { ProblemsTable } from '@/components/common/ProblemsTable';
+import { collapseGraph, expandedFor, shouldCollapse } from '@/components/graph/collapse';
 import { toElements, type NodeData } from '@/components/graph/elements';
 import { filterGraph, filterToParams, namespacesOf, parseFilter, type GraphFilter } from '@/components/graph/filter';
 import { MeshGraphCanvas } from '@/components/graph/GraphClient';
@@ -15,6 +16,7 @@ import { useRecentlyChanged } from '@/components/layout/LiveContext';
 import { SourceBanner } from '@/components/layout/SourceBanner';
 import type { Finding, GatewayApiResponse, MeshGraph } from '@/server/api/contract';
 import { nodeId } from '@/server/meshGraph/ids';
+import { CollapseBar } from './CollapseBar';
 import { type ContractsSummary, ContractsLine } from './ContractsLine';
 import { CountsBar } from './CountsBar';
 import { FindingsPanel } from './FindingsPanel';
@@ -46,7 +48,14 @@ export function OverviewView({
   const setFilter = useCallback((f: GraphFilter) => write(filterToParams(f)), [write]);
   const changed = useRecentlyChanged();
   const filtered = useMemo(() => filterGraph(graph, filter), [graph, filter]);
-  const elements = useMemo(() => toElements(filtered), [filtered]);
+  // Above COLLAPSE_THRESHOLD services + workloads, namespaces not expanded are drawn as one node each.
+  const large = useMemo(() => shouldCollapse(filtered), [filtered]);
+  const shown = useMemo(
+    () => collapseGraph(filtered, expandedFor(filtered, filter.expand ?? [], filter.namespaces)),
+    [filtered, filter.expand, filter.namespaces],
+  );
+  const collapsedNs = useMemo(() => [...shown.collapsed.values()].map((s) => s.namespace), [shown]);
+  const elements = useMemo(() => toElements(shown), [shown]);
   const highlight = useMemo(() => [...changed].map((id) => nodeId.proxy(id)), [changed]);
   const rows = useMemo(() => routeRows(filtered.edges, filtered.nodes), [filtered]);
   const focusNode = filter.focus ? graph.nodes.find((n) => n.id === filter.focus) : undefined;
@@ -54,6 +63,7 @@ export function OverviewView({
   const onNodeTap = useCallback(
     (n: NodeData) => {
       if (n.href) return router.push(n.href);
+      if (n.collapsed) return setFilter({ ...filter, expand: [...(filter.expand ?? []), n.label.split('\n')[0]!] });
       if (n.kind === 'namespace') return setFilter({ ...filter, namespaces: [n.label.split('\n')[0]!] });
       const { focus: current, ...rest } = filter;
       setFilter(current === n.id ? rest : { ...rest, focus: n.id });
@@ -80,6 +90,14 @@ export function OverviewView({
             onChange={setFilter}
             {...(focusNode ? { focusLabel: focusNode.hostname ?? focusNode.label } : {})}
           />
+          {large ? (
+            <CollapseBar
+              graph={filtered}
+              collapsed={collapsedNs}
+              expand={filter.expand ?? []}
+              onExpand={(expand) => setFilter({ ...filter, expand })}
+            />
+          ) : null}
           {filtered.nodes.length === 0 ? (
             <p className="empty" data-testid="graph-filtered-empty">
               Nothing matches this filter.{' '}
@@ -115,7 +133,9 @@ export function OverviewView({
               <span className="swatch endpoint" />
               service → pod (endpoint)
             </span>
-            <span>click a proxy to open it, a service or workload to focus it, a namespace to filter by it</span>
+            <span>
+              click a proxy to open it, a service or workload to focus it, a namespace to filter by it (a collapsed namespace to expand it)
+            </span>
           </p>
         </section>
       )}

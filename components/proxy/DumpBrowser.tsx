@@ -157,16 +157,25 @@ export function DumpBrowser(props: DumpBrowserProps) {
   const state = useMemo(() => parseUrlState(url.params), [url.params]);
   const rows = useMemo(() => rowsFromDump(dump), [dump]);
 
-  // Live highlight: keys new or different since the previous dump, for a few seconds.
-  const prev = useRef<Map<string, string> | undefined>(undefined);
+  // Live highlight: keys new or different since the previous dump, for a few seconds. The first dump's
+  // signatures are computed only when a second one arrives (tens of ms for 10,000 rows, kept off the
+  // page's first load); after that each dump's signatures serve as the next one's "before".
+  const prev = useRef<{ rows: DumpRows; sigs?: Map<string, string> } | undefined>(undefined);
   const [changed, setChanged] = useState<{ keys: Set<string>; removed: number; at: number }>();
   const invalidateSources = useInvalidateConfigObjects();
   useEffect(() => {
     if (!live) return;
+    const before = prev.current;
+    if (!before) {
+      prev.current = { rows };
+      return;
+    }
+    if (before.rows === rows) return;
+    const was = before.sigs ?? allSignatures(before.rows);
     const sigs = allSignatures(rows);
-    const keys = changedKeys(prev.current, sigs);
-    const removed = removedCount(prev.current, sigs);
-    prev.current = sigs;
+    const keys = changedKeys(was, sigs);
+    const removed = removedCount(was, sigs);
+    prev.current = { rows, sigs };
     if (keys.size === 0 && removed === 0) return;
     invalidateSources();
     setChanged({ keys, removed, at: Date.now() });

@@ -1,6 +1,8 @@
 'use client';
 // One mesh proxy: identity, translation problems, and its config in tabs (DumpBrowser), refetched on
-// the SSE "proxy changed" event (react-query invalidation) with changed rows flashed.
+// the SSE "proxy changed" event (react-query invalidation) with changed rows flashed. The page does not
+// embed the detail (a 10,000-cluster sidecar's config dump is tens of MB, and the page's server render and
+// the browser's parse of it took seconds): the browser fetches it, showing the proxy id meanwhile.
 import { ProblemsTable } from '@/components/common/ProblemsTable';
 import { Labels } from '@/components/common/Labels';
 import { useProxy } from '@/components/data/useProxy';
@@ -9,9 +11,26 @@ import { DumpBrowser } from './DumpBrowser';
 import { SyncTimeline } from './SyncTimeline';
 import { SecurityTab } from './SecurityTab';
 
-export function ProxyView({ id, initial }: { id: string; initial: ProxyDetail }) {
+export function ProxyView({ id, initial }: { id: string; initial?: ProxyDetail }) {
   const q = useProxy(id, initial);
   const d = q.data ?? initial;
+  if (!d)
+    return (
+      <section className="panel proxy-head">
+        <h1 className="mono" data-testid="proxy-id">
+          {id}
+        </h1>
+        {q.error ? (
+          <p className="error-text" data-testid="proxy-load-error">
+            Could not load this proxy: {q.error.message}
+          </p>
+        ) : (
+          <p className="muted" data-testid="proxy-loading" role="status">
+            Loading its configuration…
+          </p>
+        )}
+      </section>
+    );
   return (
     <>
       <section className="panel proxy-head">

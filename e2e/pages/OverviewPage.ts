@@ -62,6 +62,8 @@ export class OverviewPage {
 
   /** Clicks a node where cytoscape drew it. */
   async clickNode(id: string): Promise<void> {
+    // A mouse click at page coordinates does not scroll: bring the canvas into view first.
+    await this.graph.scrollIntoViewIfNeeded();
     const pos = await this.page.evaluate((nodeId) => {
       const cy = (window as unknown as { __cy: CyLike }).__cy;
       const n = cy.getElementById(nodeId);

@@ -1,7 +1,6 @@
 // One proxy: its config as tabs (listeners, routes, clusters, endpoints, route graph, trace, raw, sync).
 import Link from 'next/link';
 import { ProxyView } from '@/components/proxy/ProxyView';
-import { proxyDetail, type ProxyDetail } from '@/server/api/proxies';
 import { readyRuntime } from '@/server/runtime';
 
 export const dynamic = 'force-dynamic';
@@ -9,9 +8,9 @@ export const dynamic = 'force-dynamic';
 export default async function ProxyPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
   const rt = await readyRuntime();
-  // The view derives its rows from the config dump (server/envoy/dumpModel), so it never asks for the tables.
-  const res = proxyDetail(rt.context(), id, { tables: false });
-  if (res.status !== 200) {
+  // The browser fetches the detail (GET /api/proxies/ID): embedding a large config dump in the page cost
+  // seconds of server render and browser parse (bench/uiTti.ts). Here only: does the proxy exist.
+  if (!rt.snapshot().proxiesById.has(id)) {
     return (
       <section className="panel" data-testid="proxy-not-found">
         <h1>Proxy not found</h1>
@@ -23,5 +22,5 @@ export default async function ProxyPage({ params }: { params: Promise<{ id: stri
       </section>
     );
   }
-  return <ProxyView id={id} initial={res.body as ProxyDetail} />;
+  return <ProxyView id={id} />;
 }
