@@ -82,7 +82,7 @@ describe('per-snapshot response cache (GET /api/proxies/ID)', () => {
     const id = rt.snapshot().proxies.find((p) => p.type === 'sidecar')!.id;
     const get = () => {
       const ctx = rt.context();
-      const req = new Request(`http://127.0.0.1/api/proxies/${id}?tables=0`, { headers: { 'accept-encoding': 'gzip' } });
+      const req = new Request(`http://127.0.0.1/api/proxies/${id}?tables=0`);
       return rt.responses.respond(req, ctx.snapshot, `proxy\u0000${id}`, () => proxyDetail(ctx, id, { tables: false }));
     };
     const r1 = await get();

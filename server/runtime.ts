@@ -14,7 +14,7 @@ import { type ContractsState, liveContracts } from './api/contracts';
 import { bindAddress, hostPort, parseRuntimeConfig, sourceMode, ENV_VAR, type RuntimeConfig } from './api/runtimeConfig';
 import type { MeshEvent } from './api/events';
 import type { ApiContext, SyncStatus, XdsState } from './api/types';
-import { ResponseCache } from './api/responseCache';
+import { isLoopbackAddress, ResponseCache } from './api/responseCache';
 import { SnapshotMemo } from './api/snapshotMemo';
 import { type DataPlaneOptions, DemoDataPlane } from './demo/dataPlane';
 import { copyDemoOnBase, DEFAULT_DEMO_BASE, removeDemoCopy } from './demo/demoBase';
@@ -148,7 +148,8 @@ function createRuntime(config: RuntimeConfig, configError?: string, overrides: A
   const store = new Store({ debounceMs: 100 });
   const sandboxParts: BaseParts = createCache(512);
   const memo = new SnapshotMemo();
-  const responses = new ResponseCache();
+  // On loopback (the default bind) big bodies skip the HTTP server's per-request gzip (api/responseCache.ts).
+  const responses = new ResponseCache({ compressBig: !isLoopbackAddress(bindAddress(config)) });
   const { sources, problems, cleanup } = makeSources(config, mode);
   // `--mesh-config FILE` replaces the ConfigMap istio-system/istio (read and watched; last good text kept).
   const meshFile = config.meshConfig ? new MeshConfigFile(config.meshConfig, store, { watch: true }) : undefined;

@@ -1,45 +1,30 @@
-// Serialised API responses kept per snapshot: a large body (a 10,000-cluster proxy's config dump is ~40 MB of
-// JSON) is serialised once per (snapshot, key) and, when big, gzip-compressed once too, instead of on every
-// request. Bounded by bytes (an LRU like the translation cache, server/pipeline/sharedResources.ts); a new
-// snapshot empties it (its entries can never be served again). The bytes are exactly what toResponse sends:
-// same JSON, same status and headers; big bodies come gzip-encoded when the client accepts gzip (Next.js's
-// own compression leaves a response that already has a Content-Encoding alone), identity otherwise.
-import { constants, gzip } from 'node:zlib';
+// Serialised API responses kept per snapshot: a large body (a 10,000-cluster proxy's config dump is ~30 MB of
+// JSON) is serialised once per (snapshot, key) instead of on every request. Bounded by bytes (an LRU like the
+// translation cache, server/pipeline/sharedResources.ts); a new snapshot empties it (its entries can never be
+// served again). The bytes are exactly what toResponse sends: same JSON, status and headers.
+// Compression: Next.js gzips every response itself (next.config `compress`, on by default) and drops a
+// Content-Encoding set by a route (next/dist/server/send-response.js FORBIDDEN_HEADERS), so a route cannot
+// send bytes it compressed once. When the server listens on loopback only (the default), compressing a big
+// body is pure cost — ~0.4 s of CPU per request for 30 MB, and the browser's to undo it, for a copy across
+// the same machine — so big bodies say `Cache-Control: no-transform` (RFC 9111 §5.2.2.6), which Next's
+// compression honours; on any other address they are compressed as before.
 import type { MeshSnapshot } from '../model/mesh';
 import { createSizedCache, type SizedCache } from '../pipeline/cache';
 import { toResponse } from './http';
 import type { ApiResult } from './types';
 
-/** Bodies from this size on are compressed here (once) rather than by the HTTP server on every request. */
-export const SELF_COMPRESS_MIN_BYTES = 1024 * 1024;
-/** Default bound of the cached bytes (JSON + gzip). */
+/** Bodies from this size on are sent uncompressed when the server is on loopback (`compressBig: false`). */
+export const UNCOMPRESSED_MIN_BYTES = 1024 * 1024;
+/** Default bound of the cached bytes. */
 export const RESPONSE_CACHE_MAX_BYTES = 256 * 1024 * 1024;
 
 interface Entry {
   json: Buffer;
-  /** Started on the first request that accepts gzip; shared by the ones that follow. */
-  gzip?: Promise<Buffer>;
 }
 
-/** Whether an Accept-Encoding header allows gzip (RFC 9110 §12.5.3: a `q=0` refuses it; `*` allows it). */
-export function acceptsGzip(header: string | null): boolean {
-  if (!header) return false;
-  let star: boolean | undefined;
-  for (const part of header.split(',')) {
-    const [coding = '', ...params] = part.trim().toLowerCase().split(';');
-    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
-    const allowed = q === undefined || Number(q.slice(2)) > 0;
-    if (coding.trim() === 'gzip' || coding.trim() === 'x-gzip') return allowed;
-    if (coding.trim() === '*') star = allowed;
-  }
-  return star === true;
-}
-
-const gzipOnce = (bytes: Buffer): Promise<Buffer> =>
-  new Promise((ok, fail) =>
-    // Fastest level: on a 40 MB dump it takes a fraction of the default's time for a slightly larger body.
-    gzip(bytes, { level: constants.Z_BEST_SPEED }, (e, out) => (e ? fail(e) : ok(out))),
-  );
+/** Whether an HTTP bind address is loopback only (then compressing responses only costs CPU). */
+export const isLoopbackAddress = (address: string): boolean =>
+  /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(address) || address === '::1' || address === 'localhost';
 
 /** The bytes as a body, without a copy of our own (the Response takes its own). */
 const view = (b: Buffer): Uint8Array<ArrayBuffer> => new Uint8Array(b.buffer as ArrayBuffer, b.byteOffset, b.length);
@@ -47,12 +32,14 @@ const view = (b: Buffer): Uint8Array<ArrayBuffer> => new Uint8Array(b.buffer as 
 export class ResponseCache {
   private readonly entries: SizedCache<Entry>;
   private snapshot: MeshSnapshot | undefined;
-  /** How many bodies were serialised and compressed (tests read these to see the cache work). */
-  readonly stats = { serialised: 0, compressed: 0 };
+  private readonly compressBig: boolean;
+  /** How many bodies were serialised (tests read it to see the cache work). */
+  readonly stats = { serialised: 0 };
 
-  constructor(maxBytes = RESPONSE_CACHE_MAX_BYTES) {
-    // JSON plus room for its gzip (JSON compresses to well under a fifth).
-    this.entries = createSizedCache<Entry>(maxBytes, (e) => Math.ceil(e.json.length * 1.25) + 256);
+  /** `compressBig`: let the HTTP server compress big bodies (false when it listens on loopback only). */
+  constructor(opts: { maxBytes?: number; compressBig?: boolean } = {}) {
+    this.entries = createSizedCache<Entry>(opts.maxBytes ?? RESPONSE_CACHE_MAX_BYTES, (e) => e.json.length + 256);
+    this.compressBig = opts.compressBig ?? true;
   }
 
   clear(): void {
@@ -63,7 +50,7 @@ export class ResponseCache {
    * The response of `produce()` for `key` of `snapshot`: served from the cache when this snapshot's body is
    * held. Only 200s are cached (an error is cheap and may depend on more than the snapshot).
    */
-  async respond(req: Request, snapshot: MeshSnapshot, key: string, produce: () => ApiResult): Promise<Response> {
+  respond(req: Request, snapshot: MeshSnapshot, key: string, produce: () => ApiResult): Response {
     if (snapshot !== this.snapshot) {
       this.clear();
       this.snapshot = snapshot;
@@ -77,18 +64,10 @@ export class ResponseCache {
       this.stats.serialised++;
       this.entries.set(key, entry);
     }
-    const headers: Record<string, string> = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' };
-    if (entry.json.length < SELF_COMPRESS_MIN_BYTES) return new Response(view(entry.json), { status: 200, headers });
-    headers.vary = 'Accept-Encoding';
-    if (!acceptsGzip(req.headers.get('accept-encoding'))) return new Response(view(entry.json), { status: 200, headers });
-    if (!entry.gzip) {
-      entry.gzip = gzipOnce(entry.json);
-      this.stats.compressed++;
-    }
-    const body = await entry.gzip;
-    return new Response(view(body), {
+    const big = entry.json.length >= UNCOMPRESSED_MIN_BYTES && !this.compressBig;
+    return new Response(view(entry.json), {
       status: 200,
-      headers: { ...headers, 'content-encoding': 'gzip', 'content-length': String(body.length) },
+      headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': big ? 'no-store, no-transform' : 'no-store' },
     });
   }
 }
