@@ -26,7 +26,7 @@ const CHUNKS = 'chunks';
 /** Inputs every build depends on besides the sources esbuild read. */
 const BUILD_INPUTS = [join(root, 'package.json'), join(root, 'tsconfig.json'), fileURLToPath(import.meta.url)];
 /** Packages left to node_modules: native/dynamic loaders and anything the CLI only spawns. */
-const EXTERNAL = ['esbuild', 'tsx', 'next', '@grpc/*', '@kubernetes/*', 'chokidar', 'react', 'react-dom'];
+const EXTERNAL = ['esbuild', 'tsx', 'next', '@grpc/*', '@kubernetes/*', 'react', 'react-dom'];
 /** A chunk no longer referenced is deleted once this old (a CLI started before a rebuild may still import it). */
 const OLD_CHUNK_MS = 10 * 60_000;
 
