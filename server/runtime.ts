@@ -14,6 +14,8 @@ import { type ContractsState, liveContracts } from './api/contracts';
 import { bindAddress, hostPort, parseRuntimeConfig, sourceMode, ENV_VAR, type RuntimeConfig } from './api/runtimeConfig';
 import type { MeshEvent } from './api/events';
 import type { ApiContext, SyncStatus, XdsState } from './api/types';
+import { isLoopbackAddress, ResponseCache } from './api/responseCache';
+import { SnapshotMemo } from './api/snapshotMemo';
 import { type DataPlaneOptions, DemoDataPlane } from './demo/dataPlane';
 import { copyDemoOnBase, DEFAULT_DEMO_BASE, removeDemoCopy } from './demo/demoBase';
 import { type MeshSnapshot, optionsOf, type TranslateOptions } from './model/mesh';
@@ -39,6 +41,10 @@ export interface MeshscopeRuntime {
   readonly store: Store;
   readonly sources: readonly Source[];
   readonly cache: ResourceCache;
+  /** Views derived from a snapshot (overview graph, analyze, Gateway API status), built once per snapshot. */
+  readonly memo: SnapshotMemo;
+  /** Serialised (and, when big, gzipped) API bodies of the current snapshot, bounded by bytes. */
+  readonly responses: ResponseCache;
   /** Resolves once every source has started and the first snapshot is built (never rejects). */
   readonly ready: Promise<void>;
   readonly startedAt: string;
@@ -141,6 +147,9 @@ function createRuntime(config: RuntimeConfig, configError?: string, overrides: A
   const options: TranslateOptions | undefined = undefined;
   const store = new Store({ debounceMs: 100 });
   const sandboxParts: BaseParts = createCache(512);
+  const memo = new SnapshotMemo();
+  // On loopback (the default bind) big bodies skip the HTTP server's per-request gzip (api/responseCache.ts).
+  const responses = new ResponseCache({ compressBig: !isLoopbackAddress(bindAddress(config)) });
   const { sources, problems, cleanup } = makeSources(config, mode);
   // `--mesh-config FILE` replaces the ConfigMap istio-system/istio (read and watched; last good text kept).
   const meshFile = config.meshConfig ? new MeshConfigFile(config.meshConfig, store, { watch: true }) : undefined;
@@ -158,6 +167,7 @@ function createRuntime(config: RuntimeConfig, configError?: string, overrides: A
   // Entries of older snapshot versions can never hit again: drop them when a new snapshot lands.
   const unsubscribeCache = store.onChange(() => {
     sandboxParts.clear();
+    responses.clear();
   });
   // Live events: which proxies a change may affect, from the changed objects and the two snapshots
   // (impact/affected.ts) — nothing is translated here, however many proxies the mesh has.
@@ -241,6 +251,8 @@ function createRuntime(config: RuntimeConfig, configError?: string, overrides: A
     store,
     sources,
     cache,
+    memo,
+    responses,
     ready,
     startedAt,
     snapshot: () => store.snapshot(),
@@ -256,6 +268,7 @@ function createRuntime(config: RuntimeConfig, configError?: string, overrides: A
       xds,
       now: new Date().toISOString(),
       readText: inputFileReader(() => store.inputs()),
+      memo,
     }),
     subscribe(listener) {
       if (!lastSnapshot) lastSnapshot = store.snapshot();

@@ -7,6 +7,7 @@ import type { BaseParts } from '../sandbox/translateParts';
 import type { RawInput } from '../sources/types';
 import type { SyncStatus } from '../xds/types';
 import type { ReadText } from '../sources/file/lines';
+import type { SnapshotMemo } from './snapshotMemo';
 
 export type { SyncStatus } from '../xds/types';
 
@@ -29,6 +30,8 @@ export interface ApiContext {
   now?: string;
   /** Reads an input file's text again, to locate problems at their line (file sources only). */
   readText?: ReadText;
+  /** Views computed once per snapshot (the runtime's; absent: computed on every call). */
+  memo?: SnapshotMemo;
 }
 
 export interface ApiResult<T = unknown> {

@@ -2,7 +2,7 @@
 // (pilot/pkg/networking/core/route/route.go BuildHTTPRoutesForVirtualService, sourceMatchHTTP,
 // translateRoute weights; BuildSidecarVirtualHostWrapper ownership) as stated in istio-translation.md §4–5.
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_OPTIONS, type IstioConfig } from '../model/mesh';
+import { DEFAULT_OPTIONS, type IstioConfig, type ServiceModel } from '../model/mesh';
 import { buildSnapshot, istio, pod, service } from '../translate/testing/meshBuilder';
 import { buildMeshGraph, nodeId } from './graph';
 import { describeHttpMatch, shares } from './routes';
@@ -104,6 +104,42 @@ describe('buildMeshGraph: nodes', () => {
     expect(svc.badges.map((b) => b.kind)).toEqual(['vs', 'subsets', 'fault']);
     expect(svc.badges.find((b) => b.kind === 'subsets')!.title).toBe('subsets: v1, v2');
     expect(g.nodes.find((n) => n.id === nodeId.proxy('gw-1.istio-system'))!.badges.map((b) => b.kind)).toEqual(['gateway']);
+  });
+});
+
+describe('buildMeshGraph: service badges (indexed host lookups)', () => {
+  // Host matching as istiod's host.Name.Matches (pilot/pkg/model/host): short names resolve in the object's own
+  // namespace (ResolveShortnameToFQDN), `*.suffix` matches names ending in `.suffix`, either side may be the
+  // wildcard; a bare `*` host (gateway VirtualServices) is not worth a badge on every service.
+  const vs = (name: string, ns: string, hosts: string[]) => istio('VirtualService', name, ns, { hosts, http: [] });
+  const ext: ServiceModel = { ...service('ext', 'shop'), hostname: '*.example.com', registry: 'External' };
+  const configs: IstioConfig[] = [
+    vs('a', 'shop', ['reviews']),
+    vs('b', 'data', ['reviews']),
+    vs('c', 'data', ['*.shop.svc.cluster.local']),
+    vs('d', 'shop', ['*']),
+    vs('e', 'data', ['reviews.shop.svc.cluster.local', 'reviews']),
+    vs('f', 'shop', ['api.example.com']),
+    dr,
+    istio('DestinationRule', 'reviews-x', 'data', { host: REVIEWS, subsets: [{ name: 'x', labels: { version: 'x' } }] }),
+  ];
+  const g = buildMeshGraph(
+    buildSnapshot({ services: [reviews, webSvc, dbSvc, ext], pods: [web, rv1, rv2, db, gw], configs }),
+    DEFAULT_OPTIONS,
+  );
+  const badge = (s: ServiceModel, kind: string) => g.nodes.find((n) => n.id === nodeId.service(s))!.badges.find((b) => b.kind === kind);
+
+  it('names every VirtualService whose hosts match, once each, in snapshot order', () => {
+    expect(badge(reviews, 'vs')).toMatchObject({ text: 'VS 3', title: 'VirtualService: shop/a, data/c, data/e' });
+    expect(badge(webSvc, 'vs')).toMatchObject({ text: 'VS 1', title: 'VirtualService: data/c' });
+    expect(badge(dbSvc, 'vs')).toBeUndefined();
+    // A wildcard service host (ServiceEntry `*.example.com`) is matched by the names under it.
+    expect(badge(ext, 'vs')).toMatchObject({ text: 'VS 1', title: 'VirtualService: shop/f' });
+  });
+
+  it('DestinationRule subsets by resolved host, from every namespace', () => {
+    expect(badge(reviews, 'subsets')).toMatchObject({ text: 'subsets 3', title: 'subsets: v1, v2, x' });
+    expect(badge(webSvc, 'subsets')).toBeUndefined();
   });
 });
 

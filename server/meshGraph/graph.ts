@@ -83,18 +83,57 @@ export const workloadOf = (p: PodModel): { kind: string; name: string } => p.own
 
 const vsKey = (vs: IstioConfig) => `${vs.meta.namespace}/${vs.meta.name}`;
 
-function serviceBadges(s: ServiceModel, snap: MeshSnapshot, suffix: string): Badge[] {
+/**
+ * Which VirtualServices and DestinationRules name each service host, indexed once per graph (a scan of
+ * every VS and DR per service is quadratic in the mesh size). Same results, in snapshot order, as
+ * filtering with hostsMatch / equality: exact hosts by map, wildcard hosts (and wildcard service hosts)
+ * by a scan of the few wildcard entries.
+ */
+interface HostIndex {
+  vsExact: Map<string, number[]>;
+  vsWildcard: Array<{ host: string; index: number }>;
+  drByHost: Map<string, IstioConfig<'DestinationRule'>[]>;
+}
+
+function hostIndex(snap: MeshSnapshot, suffix: string): HostIndex {
+  const vsExact = new Map<string, number[]>();
+  const vsWildcard: HostIndex['vsWildcard'] = [];
+  snap.virtualServices.forEach((vs, index) => {
+    for (const h of vs.spec.hosts ?? []) {
+      // A bare `*` host (typical of gateway-bound VirtualServices) claims every host: not worth a badge on each.
+      if (h === '*') continue;
+      const r = resolveShortname(h, vs.meta.namespace, suffix);
+      if (r.startsWith('*')) vsWildcard.push({ host: r, index });
+      else {
+        const list = vsExact.get(r) ?? [];
+        if (list[list.length - 1] !== index) list.push(index);
+        vsExact.set(r, list);
+      }
+    }
+  });
+  const drByHost = new Map<string, IstioConfig<'DestinationRule'>[]>();
+  for (const dr of snap.destinationRules) {
+    const h = resolveShortname(dr.spec.host ?? '', dr.meta.namespace, suffix);
+    drByHost.set(h, [...(drByHost.get(h) ?? []), dr]);
+  }
+  return { vsExact, vsWildcard, drByHost };
+}
+
+function virtualServicesFor(hostname: string, snap: MeshSnapshot, idx: HostIndex): IstioConfig<'VirtualService'>[] {
+  const hit = new Set<number>();
+  if (hostname.startsWith('*')) {
+    // A wildcard service host (ServiceEntry) may match any VS host: compare with all of them.
+    for (const [h, list] of idx.vsExact) if (hostsMatch(h, hostname)) for (const i of list) hit.add(i);
+  } else for (const i of idx.vsExact.get(hostname) ?? []) hit.add(i);
+  for (const w of idx.vsWildcard) if (hostsMatch(w.host, hostname)) hit.add(w.index);
+  return [...hit].sort((a, b) => a - b).flatMap((i) => snap.virtualServices[i] ?? []);
+}
+function serviceBadges(s: ServiceModel, snap: MeshSnapshot, idx: HostIndex): Badge[] {
   const badges: Badge[] = [];
-  // Short names in VS hosts / DR host are relative to the object's namespace (ResolveShortnameToFQDN).
-  const resolveHost = (h: string, ns: string) => resolveShortname(h, ns, suffix);
-  // A bare `*` host (typical of gateway-bound VirtualServices) claims every host: not worth a badge on each.
-  const vss = snap.virtualServices.filter((vs) =>
-    (vs.spec.hosts ?? []).some((h) => h !== '*' && hostsMatch(resolveHost(h, vs.meta.namespace), s.hostname)),
-  );
+  // Short names in VS hosts / DR host are relative to the object's namespace (ResolveShortnameToFQDN): hostIndex resolves them.
+  const vss = virtualServicesFor(s.hostname, snap, idx);
   if (vss.length) badges.push({ kind: 'vs', text: `VS ${vss.length}`, title: `VirtualService: ${vss.map(vsKey).join(', ')}` });
-  const subsets = snap.destinationRules
-    .filter((dr) => resolveHost(dr.spec.host ?? '', dr.meta.namespace) === s.hostname)
-    .flatMap((dr) => (dr.spec.subsets ?? []).map((x) => x.name));
+  const subsets = (idx.drByHost.get(s.hostname) ?? []).flatMap((dr) => (dr.spec.subsets ?? []).map((x) => x.name));
   if (subsets.length)
     badges.push({ kind: 'subsets', text: `subsets ${subsets.length}`, title: `subsets: ${[...new Set(subsets)].join(', ')}` });
   const http = vss.flatMap((vs) => vs.spec.http ?? []);
@@ -146,7 +185,16 @@ function proxyEdges(snap: MeshSnapshot, proxy: ProxyModel, options: TranslateOpt
   }
   if (proxy.type === 'sidecar') {
     // Services no applied VirtualService claims get istiod's generated `default` route.
-    const claimed = (h: string) => view.virtualServices.some((vs) => (vs.spec.hosts ?? []).some((x) => hostsMatch(x, h)));
+    // Indexed: exact hosts by set, wildcard hosts (or a wildcard service host) by hostsMatch, as before.
+    const exact = new Set<string>();
+    const wild: string[] = [];
+    for (const vs of view.virtualServices)
+      for (const x of vs.spec.hosts ?? []) {
+        if (x.startsWith('*')) wild.push(x);
+        else exact.add(x);
+      }
+    const claimed = (h: string) =>
+      h.startsWith('*') ? [...exact, ...wild].some((x) => hostsMatch(x, h)) : exact.has(h) || wild.some((x) => hostsMatch(x, h));
     for (const s of view.services) {
       if (claimed(s.hostname)) continue;
       const target = serviceIds.get(`${s.namespace}/${s.hostname}`);
@@ -162,6 +210,7 @@ export function buildMeshGraph(snap: MeshSnapshot, options: TranslateOptions): M
   const nodes: MeshNode[] = [];
   const usedNs = new Set<string>();
   const serviceIds = new Map<string, string>();
+  const hosts = hostIndex(snap, options.domainSuffix);
 
   for (const s of snap.services) {
     const id = nodeId.service(s);
@@ -174,7 +223,7 @@ export function buildMeshGraph(snap: MeshSnapshot, options: TranslateOptions): M
       label: s.registry === 'External' ? s.hostname : s.name,
       namespace: s.namespace,
       parent: nodeId.namespace(s.namespace),
-      badges: serviceBadges(s, snap, options.domainSuffix),
+      badges: serviceBadges(s, snap, hosts),
       hostname: s.hostname,
       ports: s.ports.map((p) => p.port),
     });

@@ -1,5 +1,4 @@
-// Thin adapter: GET /api/graph (the mesh overview graph, derived from config).
-import { toResponse } from '@/server/api/http';
+// Thin adapter: GET /api/graph (the mesh overview graph, derived from config; built and serialised once per snapshot).
 import { meshGraph } from '@/server/api/graph';
 import { readyRuntime } from '@/server/runtime';
 
@@ -7,5 +6,7 @@ export const dynamic = 'force-dynamic';
 
 export async function GET(req: Request): Promise<Response> {
   const rt = await readyRuntime();
-  return toResponse(meshGraph(rt.context()), req.url);
+  const api = rt.context();
+  const pretty = new URL(req.url, 'http://x').searchParams.has('pretty');
+  return rt.responses.respond(req, api.snapshot, `graph\u0000${pretty}`, () => meshGraph(api));
 }
