@@ -29,11 +29,11 @@ const loadStart = loadavg();
 const rows: BenchRow[] = [];
 const step = (what: string) => console.error(`bench: ${what} (load ${load1()})`);
 
-/** The old free-text rows (sandbox, demo, UI): the leading number is the figure. */
+/** The old free-text rows (sandbox, demo, UI): the first number is the figure (`605 ms (…)`, `median 244 ms, …`). */
 const textRow = (r: { bench: string; size: string; figure: string }, extra: Partial<BenchRow> = {}): BenchRow => ({
   figure: r.bench,
   size: r.size,
-  value: Number.parseFloat(r.figure),
+  value: Number.parseFloat(/\d+(?:\.\d+)?/.exec(r.figure)?.[0] ?? 'NaN'),
   unit: 'ms',
   detail: r.figure,
   load: load1(),
