@@ -6,7 +6,7 @@
 //  - a pod's IP changed in its file → EDS on the wire per client watching its service (p50/p99/last), and
 //    whether anything but EDS was sent;
 //  - server RSS idle, with the K clients, and after they left.
-// Every client ACKs every response as it arrives. Times are from the file write (both debounces included).
+// Every client ACKs every response as it arrives. Times are from the file write (the one 100 ms debounce included).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,4 +1,4 @@
-// Shared by the scale e2e spec and `npm run bench` (BENCH_UI=1): write a synthetic mesh
+// Shared by the scale e2e spec and `npm run bench` (its UI figures): write a synthetic mesh
 // (bench/generateMesh.ts) to a directory of YAML and run `meshscope serve` on it on free ports.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
