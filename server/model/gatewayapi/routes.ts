@@ -10,7 +10,7 @@ import type { IstioConfig } from '../mesh';
 import { byteCompare } from '../../lib/compare';
 import { hostsMatch, intersectHosts } from '../host';
 import { ANN_PARENTS, ANN_ROUTE_SEMANTICS, KUBERNETES_GATEWAY_NAME } from './listeners';
-import { acceptedParents, hostnameAllowedByIsolation, type ParentContext, resolveParents, routeStatus } from './parents';
+import { acceptedParents, hostnameAllowedByIsolation, type ParentContext, resolveParents, type RouteParent, routeStatus } from './parents';
 import { type BackendContext, convertGrpcRule, convertHttpRule, l4Destinations, type RouteError } from './rules';
 import type { GRPCRouteSpec, GwObject, HTTPRouteSpec, L4RouteSpec, RouteStatusModel } from './types';
 
@@ -77,17 +77,24 @@ function backendCtx(ctx: Ctx, route: GwObject<unknown>, enforceRefGrant: boolean
   return { ...ctx, namespace: route.meta.namespace, routeKind: route.kind, enforceRefGrant };
 }
 
-function baseStatus(route: GwObject<HTTPRouteSpec | GRPCRouteSpec | L4RouteSpec>): RouteStatusModel {
-  return {
+/** A route's output before its VirtualServices: its status (parents, rules) and no attachments yet. */
+function routeOutput(
+  route: GwObject<HTTPRouteSpec | GRPCRouteSpec | L4RouteSpec>,
+  parents: readonly RouteParent[],
+  meshError: RouteError | undefined,
+  gwError: RouteError | undefined,
+): RouteOutput {
+  const status: RouteStatusModel = {
     kind: route.kind as RouteStatusModel['kind'],
     namespace: route.meta.namespace,
     name: route.meta.name,
     hostnames: route.spec.hostnames,
-    parents: [],
-    rules: [],
+    parents: routeStatus(parents, route.meta.namespace, meshError, gwError),
+    rules: describeRules(route),
     generated: [],
     origin: route.origin,
   };
+  return { status, virtualServices: [], attachedTo: new Set() };
 }
 
 /** HTTPRoute and GRPCRoute. */
@@ -117,10 +124,7 @@ export function convertHttpLikeRoute(ctx: Ctx, route: GwObject<HTTPRouteSpec> | 
   const needGw = parents.some((p) => p.internalName !== 'mesh');
   const mesh = needMesh ? convert(true) : { routes: [] };
   const gw = needGw ? convert(false) : { routes: [] };
-  const status = baseStatus(route);
-  status.parents = routeStatus(parents, ns, mesh.error, gw.error);
-  status.rules = describeRules(route);
-  const out: RouteOutput = { status, virtualServices: [], attachedTo: new Set() };
+  const out = routeOutput(route, parents, mesh.error, gw.error);
   let n = 0;
   for (const p of acceptedParents(parents)) {
     if (p.listener) out.attachedTo.add(p.listener);
@@ -160,10 +164,7 @@ export function convertL4Route(ctx: Ctx, route: GwObject<L4RouteSpec>): RouteOut
   };
   const mesh = parents.some((p) => p.internalName === 'mesh') ? convert(true) : { routes: [], error: undefined };
   const gw = parents.some((p) => p.internalName !== 'mesh') ? convert(false) : { routes: [], error: undefined };
-  const status = baseStatus(route);
-  status.parents = routeStatus(parents, ns, mesh.error, gw.error);
-  status.rules = describeRules(route);
-  const out: RouteOutput = { status, virtualServices: [], attachedTo: new Set() };
+  const out = routeOutput(route, parents, mesh.error, gw.error);
   let n = 0;
   for (const p of acceptedParents(parents)) {
     if (p.listener) out.attachedTo.add(p.listener);
