@@ -62,6 +62,11 @@ export function CytoscapeCanvas(props: CytoscapeCanvasProps) {
   const layoutRef = useRef(layout);
   layoutRef.current = layout;
   const palette = usePalette();
+  // The colours are read at creation and re-applied on a theme switch (below): a new palette restyles the
+  // drawn graph and never lays it out again.
+  const paletteRef = useRef(palette);
+  paletteRef.current = palette;
+  const hasPalette = palette !== undefined;
   // Bumped at every finished layout (a new cytoscape instance), so classes are re-applied to it.
   const [layouts, setLayouts] = useState(0);
   // The elements last laid out: `done` is false from the very render that brings new elements (an effect's
@@ -76,7 +81,8 @@ export function CytoscapeCanvas(props: CytoscapeCanvasProps) {
 
   useEffect(() => {
     const container = ref.current;
-    if (!container || !palette) return;
+    const palette = paletteRef.current;
+    if (!container || !hasPalette || !palette) return;
     setLaidOut(undefined);
     const w = window as unknown as Globals;
     let cy: cytoscape.Core | undefined;
@@ -124,7 +130,8 @@ export function CytoscapeCanvas(props: CytoscapeCanvasProps) {
     if (thread) {
       waiting = true;
       setPending(true);
-      runInWorker(thread, layoutRequest(++seq.current, elements, layoutRef.current))
+      const req = layoutRequest(++seq.current, elements, layoutRef.current);
+      runInWorker(thread, req)
         .then((r) => {
           if (!cancelled) draw(r.positions, 'worker');
         })
@@ -134,7 +141,7 @@ export function CytoscapeCanvas(props: CytoscapeCanvasProps) {
           // The same computation (and the same choice of algorithm for large graphs), here.
           const core = await import('./layoutCore');
           if (cancelled) return;
-          const r = core.answer(layoutRequest(seq.current, elements, layoutRef.current), core.canvasMeasure());
+          const r = core.answer(req, core.canvasMeasure());
           draw(r.error ? undefined : r.positions);
         })
         .finally(() => {
@@ -154,7 +161,11 @@ export function CytoscapeCanvas(props: CytoscapeCanvasProps) {
       if (cy && w[globalName] === cy) delete w[globalName];
       cy?.destroy();
     };
-  }, [elements, palette, minZoom, globalName, offThread]);
+  }, [elements, hasPalette, minZoom, globalName, offThread]);
+
+  useEffect(() => {
+    if (palette) cyRef.current?.style(style.current(palette) as unknown as cytoscape.StylesheetJson);
+  }, [palette]);
 
   useEffect(
     () => () => {

@@ -12,7 +12,7 @@ export const COLLAPSE_THRESHOLD = 300;
 /** `expand=*`: every namespace expanded (the full graph, however large). */
 export const EXPAND_ALL = '*';
 
-export interface NamespaceSummary {
+interface NamespaceSummary {
   namespace: string;
   services: number;
   workloads: number;
@@ -23,7 +23,7 @@ export interface NamespaceSummary {
 }
 
 /** An edge that stands for `count` edges of one kind between the same two drawn nodes. */
-export interface AggregatedEdge extends MeshEdge {
+interface AggregatedEdge extends MeshEdge {
   count: number;
 }
 

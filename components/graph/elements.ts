@@ -60,7 +60,7 @@ export function nodeLabel(n: MeshNode): string {
 }
 
 /** Width of an edge standing for `count` edges: grows with log2(count), 1.5 to 7 px. */
-export const aggregatedWidth = (count: number): number => Math.min(7, Math.round((1.5 + Math.log2(Math.max(1, count)) * 0.75) * 10) / 10);
+const aggregatedWidth = (count: number): number => Math.min(7, Math.round((1.5 + Math.log2(Math.max(1, count)) * 0.75) * 10) / 10);
 
 export function toElements(g: FilteredGraph | CollapsedGraph, changedProxyIds: ReadonlySet<string> = new Set()): GraphElement[] {
   const out: GraphElement[] = [];

@@ -48,7 +48,7 @@ export interface LayoutResult {
 export type Measure = (text: string, fontSize: number) => number;
 
 /** cytoscape's default label font; the canvas stylesheet does not change the family. */
-export const LABEL_FONT_FAMILY = 'Helvetica Neue, Helvetica, sans-serif';
+const LABEL_FONT_FAMILY = 'Helvetica Neue, Helvetica, sans-serif';
 const BORDER = 1.5;
 
 /** Without a canvas (Node): an average glyph of 0.6 em. */
@@ -83,7 +83,7 @@ export function nodeSize(n: LayoutNode, measure: Measure): { w: number; h: numbe
  */
 export const DAGRE_MAX_WORK = 200;
 
-export const FCOSE_LAYOUT = {
+const FCOSE_LAYOUT = {
   name: 'fcose',
   quality: 'default',
   randomize: true,

@@ -6,14 +6,13 @@
 import { ProblemsTable } from '@/components/common/ProblemsTable';
 import { Labels } from '@/components/common/Labels';
 import { useProxy } from '@/components/data/useProxy';
-import type { ProxyDetail } from '@/server/api/contract';
 import { DumpBrowser } from './DumpBrowser';
 import { SyncTimeline } from './SyncTimeline';
 import { SecurityTab } from './SecurityTab';
 
-export function ProxyView({ id, initial }: { id: string; initial?: ProxyDetail }) {
-  const q = useProxy(id, initial);
-  const d = q.data ?? initial;
+export function ProxyView({ id }: { id: string }) {
+  const q = useProxy(id);
+  const d = q.data;
   if (!d)
     return (
       <section className="panel proxy-head">

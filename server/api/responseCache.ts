@@ -55,14 +55,15 @@ export class ResponseCache {
       this.clear();
       this.snapshot = snapshot;
     }
-    let entry = this.entries.get(key);
+    const pretty = new URL(req.url, 'http://x').searchParams.has('pretty');
+    const cacheKey = pretty ? `${key}\u0000pretty` : key; // the body's formatting is part of what is cached
+    let entry = this.entries.get(cacheKey);
     if (!entry) {
       const result = produce();
       if (result.status !== 200) return toResponse(result, req.url);
-      const pretty = new URL(req.url, 'http://x').searchParams.has('pretty');
       entry = { json: Buffer.from(JSON.stringify(result.body, null, pretty ? 2 : undefined)) };
       this.stats.serialised++;
-      this.entries.set(key, entry);
+      this.entries.set(cacheKey, entry);
     }
     const big = entry.json.length >= UNCOMPRESSED_MIN_BYTES && !this.compressBig;
     return new Response(view(entry.json), {

@@ -7,6 +7,5 @@ export const dynamic = 'force-dynamic';
 export async function GET(req: Request): Promise<Response> {
   const rt = await readyRuntime();
   const api = rt.context();
-  const pretty = new URL(req.url, 'http://x').searchParams.has('pretty');
-  return rt.responses.respond(req, api.snapshot, `graph\u0000${pretty}`, () => meshGraph(api));
+  return rt.responses.respond(req, api.snapshot, 'graph', () => meshGraph(api));
 }

@@ -11,6 +11,6 @@ export async function GET(req: Request, ctx: { params: Promise<{ id: string }> }
   const query = new URL(req.url, 'http://x').searchParams;
   const tables = query.get('tables') !== '0';
   const api = rt.context();
-  const key = `proxy\u0000${id}\u0000${tables}\u0000${query.has('pretty')}`;
+  const key = `proxy\u0000${id}\u0000${tables}`;
   return rt.responses.respond(req, api.snapshot, key, () => proxyDetail(api, id, { tables }));
 }
