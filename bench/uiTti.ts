@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs';
 import { chromium } from '@playwright/test';
 import { systemChromium } from '../scripts/browser.mjs';
 import { type CpuProfile, type ProfileSummary, summarise } from './profile';
+import { median } from './table';
 import { firstProxy, serveDir, writeSyntheticMesh } from './uiServe';
 
 export interface UiTtiRow {
@@ -94,13 +95,12 @@ async function measure(services: number, reps: number): Promise<UiTtiRow[]> {
       await page.locator('[data-testid="clusters-table"] [data-testid="vt-row"]', { hasText: 'svc-2.' }).first().waitFor();
       filters.push(Date.now() - t1);
     }
-    const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
     return [
       {
         bench: 'UI time-to-interactive',
         size: `${clusters} clusters, ${proxies} proxies`,
         figure:
-          `${med(ttis)} ms (median of ${reps}: navigation → table shown → first filter applied)` +
+          `${median(ttis)} ms (median of ${reps}: navigation → table shown → first filter applied)` +
           (timing
             ? `; last load: the page's GET /api/proxies/ID sent at ${timing.request} ms, first byte ${timing.firstByte} ms, ` +
               `last byte ${timing.end} ms (${(timing.encodedBytes / 2 ** 20).toFixed(1)} MiB on the wire)`
@@ -111,7 +111,7 @@ async function measure(services: number, reps: number): Promise<UiTtiRow[]> {
       {
         bench: 'UI filter',
         size: `${clusters} clusters, ${proxies} proxies`,
-        figure: `${med(filters)} ms (median of ${reps}; includes the 120 ms input debounce)`,
+        figure: `${median(filters)} ms (median of ${reps}; includes the 120 ms input debounce)`,
       },
     ];
   } finally {

@@ -114,7 +114,9 @@ function hostIndex(snap: MeshSnapshot, suffix: string): HostIndex {
   const drByHost = new Map<string, IstioConfig<'DestinationRule'>[]>();
   for (const dr of snap.destinationRules) {
     const h = resolveShortname(dr.spec.host ?? '', dr.meta.namespace, suffix);
-    drByHost.set(h, [...(drByHost.get(h) ?? []), dr]);
+    const list = drByHost.get(h);
+    if (list) list.push(dr);
+    else drByHost.set(h, [dr]);
   }
   return { vsExact, vsWildcard, drByHost };
 }

@@ -107,10 +107,6 @@ export class ResourceSetCache {
   }
 }
 
-export function toResourceSet(r: ProxyResources, version: string): ResourceSet {
-  return new ResourceSetCache().of(r, version);
-}
-
 /** `options` undefined: each snapshot's own (its mesh config's) options. */
 export function createAdsGenerator(
   snapshot: () => MeshSnapshot,

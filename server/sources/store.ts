@@ -164,7 +164,7 @@ export class Store implements SourceSink {
     for (const [key, before] of state.objects) if (!next.has(key)) this.mark(key, before, undefined);
     for (const [key, after] of next) {
       const before = state.objects.get(key);
-      if (!sameObject(before, after)) this.mark(key, before, after);
+      if (before !== after) this.mark(key, before, after); // an equal object was given its stored identity above
     }
     for (const key of state.lastGood.keys()) if (!next.has(key)) state.lastGood.delete(key);
     if (!sameList(state.unkeyed, unkeyed) || !sameErrors(state.errors, errors) || !sameErrors(state.own, own)) this.pendingErrors = true;

@@ -1,14 +1,8 @@
 // Store identity and change classification for raw objects.
 import { isDeepStrictEqual } from 'node:util';
 import type { RawInput, RawObject } from './types';
-import { objectKey } from '../model/schema/kinds';
 
-/** `group/version/kind/namespace/name` of a raw object, or undefined when it lacks kind/apiVersion/name. */
-export function rawKey(o: RawObject): string | undefined {
-  const md = (o.metadata && typeof o.metadata === 'object' ? o.metadata : {}) as Record<string, unknown>;
-  if (typeof o.apiVersion !== 'string' || typeof o.kind !== 'string' || typeof md.name !== 'string') return undefined;
-  return objectKey(o.apiVersion, o.kind, typeof md.namespace === 'string' ? md.namespace : undefined, md.name);
-}
+export { rawKey } from '../model/parse/objects';
 
 export const sameObject = (a: RawInput | undefined, b: RawInput | undefined): boolean =>
   a !== undefined && b !== undefined && (a === b || (isDeepStrictEqual(a.object, b.object) && isDeepStrictEqual(a.origin, b.origin)));

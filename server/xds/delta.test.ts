@@ -4,7 +4,7 @@ import { TYPE } from '../envoy/typeUrls';
 import type { DeltaTestStream } from './testing/adsTestClient';
 import { edsCluster, loadAssignment } from './testing/fixtures';
 import { SIDECAR, startHarness, type Harness } from './testing/harness';
-import { resourceVersion } from './delta';
+import { resourceVersion } from './cache';
 
 // Rules: xDS protocol "Incremental xDS" (envoy api docs): subscribe/unsubscribe lists, wildcard on an
 // empty first LDS/CDS request, per-resource versions, removed_resources, initial_resource_versions on

@@ -10,7 +10,7 @@ import type { DeltaDiscoveryRequest } from '../gen/envoy/service/discovery/v3/di
 import type { EncodedResource } from '../envoy/encode';
 import { ConnectionBase, shortType, type AdsConnection } from './connection';
 import { WILDCARD_TYPES } from './shouldRespond';
-import { resourceVersion, type DeltaEntry } from './cache';
+import { resourceVersion } from './cache';
 import { encodeDeltaDiscoveryResponse, encodeDeltaFromEntries } from './wire';
 import type { ResourceSet, TypeUrl } from './types';
 import { byteCompareBy } from '../lib/compare';
@@ -24,22 +24,17 @@ interface DeltaWatch {
   nonceSent?: string;
 }
 
-export { resourceVersion } from './cache';
-
 /** What a delta response for `w` must carry given `set`. Pure; `justSubscribed` may be reported as removed when absent. */
 export function deltaChanges(
   w: Pick<DeltaWatch, 'typeUrl' | 'wildcard' | 'names' | 'known'>,
   set: ResourceSet,
   justSubscribed: ReadonlySet<string>,
-  /** The cached wire entry of a resource (its version computed once, not per stream). */
-  entryOf?: (r: EncodedResource) => DeltaEntry,
 ): { resources: EncodedResource[]; removed: string[] } {
   const all = set.byType.get(w.typeUrl as TypeUrl) ?? new Map<string, EncodedResource>();
   const inScope = (n: string) => all.has(n) && (w.wildcard || w.names.has(n));
   const resources: EncodedResource[] = [];
-  const versionOf = entryOf ? (r: EncodedResource) => entryOf(r).version : resourceVersion;
   const consider = (n: string, r: EncodedResource) => {
-    if (w.known.get(n) !== versionOf(r)) resources.push(r);
+    if (w.known.get(n) !== resourceVersion(r)) resources.push(r);
   };
   if (w.wildcard) for (const [n, r] of all) consider(n, r);
   else
@@ -131,7 +126,7 @@ export class DeltaConnection extends ConnectionBase<DeltaDiscoveryRequest, Delta
   protected sendType(w: DeltaWatch, set: ResourceSet | undefined, always: boolean, justSubscribed: ReadonlySet<string>): Promise<void> {
     if (!set) return Promise.resolve();
     const cache = this.ctx.anyCache;
-    const { resources, removed } = deltaChanges(w, set, justSubscribed, (r) => cache.deltaEntry(r));
+    const { resources, removed } = deltaChanges(w, set, justSubscribed);
     if (!always && resources.length === 0 && removed.length === 0) return Promise.resolve();
     // Each resource's entry (version, Any, name) is encoded once and shared by every stream sending it.
     const entries = resources.map((r) => cache.deltaEntry(r));

@@ -85,11 +85,6 @@ export function encodeAny(typeUrl: string, value: Uint8Array): Uint8Array {
   return new WireWriter().string(1, typeUrl).bytes(2, value).finish();
 }
 
-/** envoy.config.core.v3.ControlPlane { identifier = 1 } */
-function controlPlane(w: WireWriter, identifier: string | undefined): void {
-  if (identifier) w.message(6, (cp) => cp.string(1, identifier));
-}
-
 export interface SotwResponseParts {
   versionInfo: string;
   /** Encoded google.protobuf.Any messages. */

@@ -52,13 +52,15 @@ export interface ParsedInputs {
   errors: LoadError[];
 }
 
-/** The identity of a raw input (`group/version/kind/namespace/name`), or undefined without apiVersion, kind or name. */
-export function inputKey(input: RawInput): string | undefined {
-  const o = input.object;
+/** `group/version/kind/namespace/name` of a raw object (the store's identity), or undefined without apiVersion, kind or name. */
+export function rawKey(o: RawObject): string | undefined {
   const md = (o.metadata && typeof o.metadata === 'object' ? o.metadata : {}) as Record<string, unknown>;
   if (typeof o.apiVersion !== 'string' || typeof o.kind !== 'string' || typeof md.name !== 'string') return undefined;
   return objectKey(o.apiVersion, o.kind, typeof md.namespace === 'string' ? md.namespace : undefined, md.name);
 }
+
+/** The identity of a raw input: its object's rawKey. */
+export const inputKey = (input: RawInput): string | undefined => rawKey(input.object);
 
 /** Synthetic creation time for the i-th input without one: increasing in input order, deterministic. */
 export function syntheticTimestamp(index: number): string {
