@@ -312,13 +312,17 @@ export abstract class ConnectionBase<Req extends AdsRequest, W extends WatchedNa
     this.blockedAt = undefined;
     if (this.stallTimer) clearTimeout(this.stallTimer);
     this.stallTimer = undefined;
-    if (this.deferred.size > 0 && !this.closed && !this.answerQueued) {
-      this.answerQueued = true;
-      this.ctx.slices.run(() => {
-        this.answerQueued = false;
-        this.flushDeferred();
-      });
-    }
+    if (this.deferred.size > 0 && !this.closed) this.queueAnswer(false);
+  }
+
+  /** Flushes what is deferred in the server's next generation slice (once, however many ask); `soon`: ahead of first answers. */
+  private queueAnswer(soon: boolean): void {
+    if (this.answerQueued) return;
+    this.answerQueued = true;
+    this.ctx.slices.run(() => {
+      this.answerQueued = false;
+      this.flushDeferred();
+    }, soon);
   }
 
   /** The client has not taken a response for `ms`: reset the stream (it reconnects and gets the full state). */
@@ -330,7 +334,6 @@ export abstract class ConnectionBase<Req extends AdsRequest, W extends WatchedNa
   }
 
   private defer(typeUrl: string, requested: boolean, justSubscribed: ReadonlySet<string>): void {
-    this.deferredCount++;
     const d = this.deferred.get(typeUrl);
     if (!d) {
       this.deferred.set(typeUrl, { requested, justSubscribed: new Set(justSubscribed) });
@@ -358,15 +361,9 @@ export abstract class ConnectionBase<Req extends AdsRequest, W extends WatchedNa
    * requests of this stream waiting for it (one generation, one batch in push order), or once the stream drained.
    */
   protected respond(typeUrl: string, requested: boolean, justSubscribed: ReadonlySet<string> = NONE): void {
-    this.defer(typeUrl, requested, justSubscribed);
-    this.deferredCount--; // not a deferred push: a request waiting for its slice
-    if (this.answerQueued) return;
-    this.answerQueued = true;
+    this.defer(typeUrl, requested, justSubscribed); // not counted in deferredCount: a request waiting for its slice
     // A stream that was already answered (its translation is ready) completes its config first.
-    this.ctx.slices.run(() => {
-      this.answerQueued = false;
-      this.flushDeferred();
-    }, this.nonceSeq > 0);
+    this.queueAnswer(this.nonceSeq > 0);
   }
 
   /**
@@ -394,7 +391,10 @@ export abstract class ConnectionBase<Req extends AdsRequest, W extends WatchedNa
     if (list.length === 0) return Promise.resolve();
     if (this.inFlight > 0 || this.answerQueued) {
       // Still holding a response, or a request's answer is about to be generated: merged with it.
-      for (const t of list) this.defer(t, false, NONE);
+      for (const t of list) {
+        this.deferredCount++;
+        this.defer(t, false, NONE);
+      }
       return Promise.resolve();
     }
     const set = this.generate();

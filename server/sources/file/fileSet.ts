@@ -79,7 +79,6 @@ export class FileSet {
   async scan(force = false, only?: ReadonlySet<string>): Promise<ScanResult> {
     if (only && this.listing && !force && [...only].every((f) => this.outcomes.has(f))) return this.rescanOnly(only, this.listing);
     const listing = expandPaths(this.paths);
-    this.listing = { files: listing.files.slice(), errors: listing.errors };
     this.dirs = listing.dirs;
     const { files, errors: walkErrors } = listing;
     const inputs: RawInput[] = [];
@@ -96,7 +95,7 @@ export class FileSet {
       } else this.entries.delete(path);
     }
     files.sort();
-    this.listing.files = files.slice();
+    this.listing = { files: files.slice(), errors: listing.errors };
     const before = new Map(this.outcomes);
     this.outcomes.clear();
     for (const file of files) {
