@@ -74,7 +74,9 @@ const preds = (insts: readonly GoInst[]): number[][] => {
 };
 
 const isLiteralRune = (ins: GoInst | undefined, fold: number): boolean =>
-  ins !== undefined && (ins.op === RUNE1 || (ins.op === RUNE && ins.runes.length === 1)) && (ins.op === RUNE1 ? 0 : ins.arg & FOLD_CASE) === fold;
+  ins !== undefined &&
+  (ins.op === RUNE1 || (ins.op === RUNE && ins.runes.length === 1)) &&
+  (ins.op === RUNE1 ? 0 : ins.arg & FOLD_CASE) === fold;
 
 class Builder {
   private readonly c: CInst[] = [];
@@ -198,12 +200,14 @@ class Builder {
   }
 
   private runeInst(ins: GoInst, next: number): number {
-    if (ins.op === RUNE1 || (ins.op === RUNE && ins.runes.length === 1 && !(ins.arg & FOLD_CASE))) return this.literal(ins.runes[0], false, next);
+    if (ins.op === RUNE1 || (ins.op === RUNE && ins.runes.length === 1 && !(ins.arg & FOLD_CASE)))
+      return this.literal(ins.runes[0], false, next);
     if (ins.op === RUNE && ins.runes.length === 1) {
       const r = ins.runes[0];
       const orbit = foldOrbit(r);
       // Regexp::ParseState::PushRegexp: an A/a pair stays a literal with FoldCase (one ByteRange).
-      if (orbit.length === 4 && orbit[0] >= 0x41 && orbit[0] <= 0x5a && orbit[2] === orbit[0] + 0x20) return this.literal(orbit[2], true, next);
+      if (orbit.length === 4 && orbit[0] >= 0x41 && orbit[0] <= 0x5a && orbit[2] === orbit[0] + 0x20)
+        return this.literal(orbit[2], true, next);
       return this.charClass(orbit, next);
     }
     if (ins.op === RUNE_ANY) return this.charClass([0, 0x10ffff], next);
@@ -294,7 +298,8 @@ class Builder {
   }
 
   private findByteRange(root: number, id: number): { at: number; via: 'self' | 'out' | 'out1' } | undefined {
-    const eq = (a: number, b: number) => this.c[a].lo === this.c[b].lo && this.c[a].hi === this.c[b].hi && this.c[a].fold === this.c[b].fold;
+    const eq = (a: number, b: number) =>
+      this.c[a].lo === this.c[b].lo && this.c[a].hi === this.c[b].hi && this.c[a].fold === this.c[b].fold;
     if (this.c[root].op === 'byte') return eq(root, id) ? { at: root, via: 'self' } : undefined;
     if (this.c[root].op === 'alt') return eq(this.c[root].out1, id) ? { at: root, via: 'out1' } : undefined;
     return undefined;
