@@ -52,16 +52,44 @@ interface CInst {
   fold: boolean;
 }
 
+/**
+ * Instructions built before the computation stops (a 1024-character regex can compile to millions). Most built
+ * instructions are leaves that Flatten emits at least once (the rest are Alts joining two of them, entry Nops
+ * and dropped trie heads), so a graph this large is taken to flatten to at least a quarter of it: more than
+ * istio-proxy's error level (32768). A bound by construction, not an exact size: reported as `atLeast`.
+ */
+export const BUILD_BUDGET = 4 * 32_768 + 4;
+
+export interface Re2ProgramSize {
+  size: number;
+  /** True when the build stopped at BUILD_BUDGET: the program is larger than `size`. */
+  atLeast: boolean;
+}
+
 /** C++ RE2's ProgramSize for `pattern` (Envoy's default options: UTF-8, Perl syntax); undefined when it does not parse. */
 export function re2ProgramSize(pattern: string): number | undefined {
+  const r = re2Program(pattern);
+  return r && !r.atLeast ? r.size : undefined;
+}
+
+/** re2ProgramSize with the bound: work stops at BUILD_BUDGET instructions (a 1024-character regex can compile to millions). */
+export function re2Program(pattern: string): Re2ProgramSize | undefined {
   let prog: { inst: GoInst[]; start: number };
   try {
     prog = RE2JS.compile(pattern).re2().prog as { inst: GoInst[]; start: number };
   } catch {
     return undefined;
   }
-  return new Builder(prog.inst).size(prog.start);
+  if (prog.inst.length > BUILD_BUDGET) return { size: BUILD_BUDGET / 4, atLeast: true };
+  try {
+    return { size: new Builder(prog.inst).size(prog.start), atLeast: false };
+  } catch (e) {
+    if (e === OVER_BUDGET) return { size: BUILD_BUDGET / 4, atLeast: true };
+    throw e;
+  }
 }
+
+const OVER_BUDGET = new Error('RE2 program over the build budget');
 
 const preds = (insts: readonly GoInst[]): number[][] => {
   const p: number[][] = insts.map(() => []);
@@ -81,9 +109,9 @@ const isLiteralRune = (ins: GoInst | undefined, fold: number): boolean =>
 class Builder {
   private readonly c: CInst[] = [];
   private readonly entry: number[];
-  private runeCache = new Map<string, number>();
+  private runeCache = new Map<number, number>();
   private rangeBegin = 0;
-  private rangeEnds: number[] = [];
+  private rangeEnds = new Set<number>();
 
   constructor(private readonly g: readonly GoInst[]) {
     this.entry = g.map(() => -1);
@@ -129,7 +157,7 @@ class Builder {
     if (s !== 0 && !anchorStart) {
       // DotStar(): Star(ByteRange(0x00, 0xff), nongreedy) before the program.
       const alt = this.alloc(inst('alt'));
-      const br = this.alloc({ ...inst('byte'), lo: 0, hi: 0xff, out: alt });
+      const br = this.alloc(byte(0, 0xff, false, alt));
       this.c[alt].out = s;
       this.c[alt].out1 = br;
       su = alt;
@@ -140,6 +168,7 @@ class Builder {
   }
 
   private alloc(i: CInst): number {
+    if (this.c.length >= BUILD_BUDGET) throw OVER_BUDGET;
     this.c.push(i);
     return this.c.length - 1;
   }
@@ -148,11 +177,7 @@ class Builder {
   private translate(root: number, skip: ReadonlySet<number>): number {
     const resolve = (gi: number): number => {
       let x = gi;
-      const seen = new Set<number>();
-      while (skip.has(x) && !seen.has(x)) {
-        seen.add(x);
-        x = this.g[x].out;
-      }
+      for (let n = 0; skip.has(x) && n < skip.size; n++) x = this.g[x].out;
       return x;
     };
     // Allocate an entry Nop per Go instruction first (Prog::Optimize removes them), then fill each in.
@@ -217,10 +242,10 @@ class Builder {
 
   /** Compiler::Literal in UTF-8: one ByteRange for ASCII, else the byte chain of the rune. */
   private literal(r: number, fold: boolean, next: number): number {
-    if (r < 0x80) return this.alloc({ ...inst('byte'), lo: r, hi: r, fold, out: next });
+    if (r < 0x80) return this.alloc(byte(r, r, fold, next));
     const bytes = utf8(r);
     let out = next;
-    for (let i = bytes.length - 1; i >= 0; i--) out = this.alloc({ ...inst('byte'), lo: bytes[i], hi: bytes[i], out });
+    for (let i = bytes.length - 1; i >= 0; i--) out = this.alloc(byte(bytes[i], bytes[i], false, out));
     return out;
   }
 
@@ -228,7 +253,7 @@ class Builder {
   private charClass(ranges: number[], next: number): number {
     this.runeCache = new Map();
     this.rangeBegin = 0;
-    this.rangeEnds = [];
+    this.rangeEnds = new Set();
     const has = (r: number) => {
       for (let i = 0; i < ranges.length; i += 2) if (ranges[i] <= r && r <= ranges[i + 1]) return true;
       return false;
@@ -248,13 +273,13 @@ class Builder {
   }
 
   private uncached(lo: number, hi: number, fold: boolean, next: number): number {
-    const id = this.alloc({ ...inst('byte'), lo, hi, fold, out: next });
-    if (next === 0) this.rangeEnds.push(id);
+    const id = this.alloc(byte(lo, hi, fold, next));
+    if (next === 0) this.rangeEnds.add(id);
     return id;
   }
 
   private cached(lo: number, hi: number, fold: boolean, next: number): number {
-    const key = `${lo},${hi},${fold ? 1 : 0},${next}`;
+    const key = cacheKey(lo, hi, fold, next);
     const hit = this.runeCache.get(key);
     if (hit !== undefined) return hit;
     const id = this.uncached(lo, hi, fold, next);
@@ -264,7 +289,7 @@ class Builder {
 
   private isCached(id: number): boolean {
     const b = this.c[id];
-    return this.runeCache.get(`${b.lo},${b.hi},${b.fold ? 1 : 0},${b.out}`) === id;
+    return this.runeCache.get(cacheKey(b.lo, b.hi, b.fold, b.out)) === id;
   }
 
   private addSuffix(id: number): void {
@@ -275,7 +300,7 @@ class Builder {
   private addSuffixRecursive(root: number, id: number): number {
     const f = this.findByteRange(root, id);
     if (f === undefined) {
-      const alt = this.alloc({ ...inst('alt'), out: root, out1: id });
+      const alt = this.alloc({ op: 'alt', out: root, out1: id, lo: 0, hi: 0, fold: false });
       return alt;
     }
     let br: number;
@@ -283,8 +308,8 @@ class Builder {
     else br = f.via === 'out1' ? this.c[f.at].out1 : this.c[f.at].out;
     if (this.isCached(br)) {
       const b = this.c[br];
-      const clone = this.alloc({ ...inst('byte'), lo: b.lo, hi: b.hi, fold: b.fold, out: b.out });
-      if (this.rangeEnds.includes(br)) this.rangeEnds.push(clone);
+      const clone = this.alloc(byte(b.lo, b.hi, b.fold, b.out));
+      if (this.rangeEnds.has(br)) this.rangeEnds.add(clone);
       br = clone;
       if (f.via === 'self') root = br;
       else if (f.via === 'out1') this.c[f.at].out1 = br;
@@ -392,7 +417,11 @@ class Builder {
 
 const MAX_RUNE = [0, 0x7f, 0x7ff, 0xffff];
 
+/** Compiler's MakeRuneCacheKey: next, lo, hi, foldcase (a number: next < 2^32 fits below 2^53). */
+const cacheKey = (lo: number, hi: number, fold: boolean, next: number): number => next * 2 ** 17 + lo * 512 + hi * 2 + (fold ? 1 : 0);
+
 const inst = (op: Op): CInst => ({ op, out: 0, out1: 0, lo: 0, hi: 0, fold: false });
+const byte = (lo: number, hi: number, fold: boolean, out: number): CInst => ({ op: 'byte', out, out1: 0, lo, hi, fold });
 
 function utf8(r: number): number[] {
   if (r < 0x80) return [r];
@@ -412,53 +441,66 @@ function foldOrbit(r: number): number[] {
 
 /** Prog::Flatten's instruction count: one list per root (MarkSuccessors + MarkDominator), EmitList's entries. */
 function flattenSize(c: readonly CInst[], startUnanchored: number, start: number): number {
-  const rootmap = new Map<number, number>([[0, 0]]);
+  // rootmap as Prog::Flatten keeps it: root ids in the order they were marked.
+  const isRoot = new Uint8Array(c.length);
+  const roots: number[] = [];
   const addRoot = (id: number) => {
-    if (!rootmap.has(id)) rootmap.set(id, rootmap.size);
+    if (!isRoot[id]) {
+      isRoot[id] = 1;
+      roots.push(id);
+    }
   };
+  addRoot(0);
   addRoot(startUnanchored);
   addRoot(start);
-  const predmap = new Map<number, number[]>();
+  const predmap: (number[] | undefined)[] = new Array(c.length);
   const isAlt = (op: Op) => op === 'alt' || op === 'altmatch';
+  const addPred = (out: number, id: number) => {
+    const l = predmap[out];
+    if (l) l.push(id);
+    else predmap[out] = [id];
+  };
+  // One "reachable" set reused by stamping (Prog::Flatten reuses its SparseSet the same way).
+  const mark = new Int32Array(c.length);
+  let stamp = 0;
+  const stk: number[] = [];
   // MarkSuccessors.
-  {
-    const reachable = new Set<number>();
-    const stk = [startUnanchored];
-    while (stk.length) {
-      let id = stk.pop() as number;
-      for (;;) {
-        if (reachable.has(id)) break;
-        reachable.add(id);
-        const ip = c[id];
-        if (isAlt(ip.op)) {
-          for (const out of [ip.out, ip.out1]) {
-            const l = predmap.get(out) ?? [];
-            l.push(id);
-            predmap.set(out, l);
-          }
-          stk.push(ip.out1);
-          id = ip.out;
-        } else if (ip.op === 'byte' || ip.op === 'cap' || ip.op === 'empty') {
-          addRoot(ip.out);
-          id = ip.out;
-        } else if (ip.op === 'nop') id = ip.out;
-        else break;
-      }
+  stamp++;
+  stk.push(startUnanchored);
+  while (stk.length) {
+    let id = stk.pop() as number;
+    for (;;) {
+      if (mark[id] === stamp) break;
+      mark[id] = stamp;
+      const ip = c[id];
+      if (isAlt(ip.op)) {
+        addPred(ip.out, id);
+        addPred(ip.out1, id);
+        stk.push(ip.out1);
+        id = ip.out;
+      } else if (ip.op === 'byte' || ip.op === 'cap' || ip.op === 'empty') {
+        addRoot(ip.out);
+        id = ip.out;
+      } else if (ip.op === 'nop') id = ip.out;
+      else break;
     }
   }
   // MarkDominator, over the roots sorted by id, highest first, skipping the lowest (Fail).
-  const sorted = [...rootmap.keys()].sort((a, b) => a - b);
+  const sorted = [...roots].sort((a, b) => a - b);
+  const reached: number[] = [];
   for (let i = sorted.length - 1; i > 0; i--) {
     const root = sorted[i];
     if (root === startUnanchored || root === start) continue;
-    const reachable = new Set<number>();
-    const stk = [root];
+    stamp++;
+    reached.length = 0;
+    stk.push(root);
     while (stk.length) {
       let id = stk.pop() as number;
       for (;;) {
-        if (reachable.has(id)) break;
-        reachable.add(id);
-        if (id !== root && rootmap.has(id)) break;
+        if (mark[id] === stamp) break;
+        mark[id] = stamp;
+        reached.push(id);
+        if (id !== root && isRoot[id]) break;
         const ip = c[id];
         if (isAlt(ip.op)) {
           stk.push(ip.out1);
@@ -467,19 +509,19 @@ function flattenSize(c: readonly CInst[], startUnanchored: number, start: number
         else break;
       }
     }
-    for (const id of reachable) for (const pred of predmap.get(id) ?? []) if (!reachable.has(pred)) addRoot(id);
+    for (const id of reached) for (const pred of predmap[id] ?? []) if (mark[pred] !== stamp) addRoot(id);
   }
   // EmitList per root: a leaf per ByteRange/Capture/EmptyWidth/Match/Fail, an AltMatch marker, a Nop per other root reached.
   let size = 0;
-  for (const root of rootmap.keys()) {
-    const reachable = new Set<number>();
-    const stk = [root];
+  for (const root of roots) {
+    stamp++;
+    stk.push(root);
     while (stk.length) {
       let id = stk.pop() as number;
       for (;;) {
-        if (reachable.has(id)) break;
-        reachable.add(id);
-        if (id !== root && rootmap.has(id)) {
+        if (mark[id] === stamp) break;
+        mark[id] = stamp;
+        if (id !== root && isRoot[id]) {
           size++;
           break;
         }
