@@ -45,7 +45,9 @@ describe('the /(a+)+b route: RE2 answers, in linear time', () => {
     expect(miss.status).toBe(200);
     const body = miss.body as SimulateResponse;
     expect(body.cluster).toBe(`outbound|9080|v3|${REVIEWS}`);
-    expect(body.rejected).toContainEqual(expect.objectContaining({ hop: 'route', index: 0, reason: expect.stringContaining('does not match regex /(a+)+b') }));
+    expect(body.rejected).toContainEqual(
+      expect.objectContaining({ hop: 'route', index: 0, reason: expect.stringContaining('does not match regex /(a+)+b') }),
+    );
     expect((sim(`${A10K}b`).body as SimulateResponse).cluster).toBe(`outbound|9080|v2|${REVIEWS}`);
     // The 27-character path of the issue and a 100,000-character one: same answer, same test budget.
     expect((sim(`/${'a'.repeat(27)}`).body as SimulateResponse).cluster).toBe(`outbound|9080|v3|${REVIEWS}`);
