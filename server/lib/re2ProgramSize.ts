@@ -124,18 +124,18 @@ class Builder {
     let anchorStart = false;
     // 1. RequiredPrefix: top-level ^ anchors, then a literal (one fold mode), then the rest.
     let i = start;
-    while (this.g[i]?.op === EMPTY_WIDTH && this.g[i].arg === EMPTY_BEGIN_TEXT) i = this.g[i].out;
-    const first = this.g[i];
+    while (this.g[i]?.op === EMPTY_WIDTH && this.g[i]!.arg === EMPTY_BEGIN_TEXT) i = this.g[i]!.out;
+    const first = this.g[i]!;
     if (i !== start && first && isLiteralRune(first, first.op === RUNE1 ? 0 : first.arg & FOLD_CASE)) {
       const fold = first.op === RUNE1 ? 0 : first.arg & FOLD_CASE;
       let j = first.out;
-      while (isLiteralRune(this.g[j], fold) && pr[j].length === 1) j = this.g[j].out;
+      while (isLiteralRune(this.g[j]!, fold) && pr[j]!.length === 1) j = this.g[j]!.out;
       start = j;
     } else {
       // 2. IsAnchorStart: the first ^ reached through opening captures.
       let k = start;
-      while (this.g[k]?.op === CAPTURE && this.g[k].arg % 2 === 0) k = this.g[k].out;
-      if (this.g[k]?.op === EMPTY_WIDTH && this.g[k].arg === EMPTY_BEGIN_TEXT) {
+      while (this.g[k]?.op === CAPTURE && this.g[k]!.arg % 2 === 0) k = this.g[k]!.out;
+      if (this.g[k]?.op === EMPTY_WIDTH && this.g[k]!.arg === EMPTY_BEGIN_TEXT) {
         skip.add(k);
         anchorStart = true;
       }
@@ -143,11 +143,12 @@ class Builder {
     // IsAnchorEnd: the last $ whose only way on is closing captures to Match.
     const match = this.g.findIndex((x) => x.op === MATCH);
     let k = match;
-    while (k >= 0 && pr[k].length === 1) {
-      const p = this.g[pr[k][0]];
-      if (p.op === CAPTURE && p.arg % 2 === 1) k = pr[k][0];
+    while (k >= 0 && pr[k]!.length === 1) {
+      const pk = pr[k]![0]!;
+      const p = this.g[pk]!;
+      if (p.op === CAPTURE && p.arg % 2 === 1) k = pk;
       else {
-        if (p.op === EMPTY_WIDTH && p.arg === EMPTY_END_TEXT) skip.add(pr[k][0]);
+        if (p.op === EMPTY_WIDTH && p.arg === EMPTY_END_TEXT) skip.add(pk);
         break;
       }
     }
@@ -158,8 +159,8 @@ class Builder {
       // DotStar(): Star(ByteRange(0x00, 0xff), nongreedy) before the program.
       const alt = this.alloc(inst('alt'));
       const br = this.alloc(byte(0, 0xff, false, alt));
-      this.c[alt].out = s;
-      this.c[alt].out1 = br;
+      this.c[alt]!.out = s;
+      this.c[alt]!.out1 = br;
       su = alt;
     }
     if (s === 0 && su === 0) return 1;
@@ -177,7 +178,7 @@ class Builder {
   private translate(root: number, skip: ReadonlySet<number>): number {
     const resolve = (gi: number): number => {
       let x = gi;
-      for (let n = 0; skip.has(x) && n < skip.size; n++) x = this.g[x].out;
+      for (let n = 0; skip.has(x) && n < skip.size; n++) x = this.g[x]!.out;
       return x;
     };
     // Allocate an entry Nop per Go instruction first (Prog::Optimize removes them), then fill each in.
@@ -185,8 +186,8 @@ class Builder {
     const order: number[] = [];
     while (work.length) {
       const gi = work.pop() as number;
-      if (this.entry[gi] !== -1) continue;
-      const ins = this.g[gi];
+      if (this.entry[gi]! !== -1) continue;
+      const ins = this.g[gi]!;
       if (ins.op === FAIL) {
         this.entry[gi] = 0;
         continue;
@@ -197,13 +198,13 @@ class Builder {
       if (ins.op === ALT || ins.op === ALT_MATCH) work.push(resolve(ins.arg));
     }
     for (const gi of order) {
-      const ins = this.g[gi];
-      const e = this.entry[gi];
-      const out = ins.op === MATCH ? 0 : this.entry[resolve(ins.out)];
+      const ins = this.g[gi]!;
+      const e = this.entry[gi]!;
+      const out = ins.op === MATCH ? 0 : this.entry[resolve(ins.out)]!;
       switch (ins.op) {
         case ALT:
         case ALT_MATCH:
-          this.c[e] = { ...inst('alt'), out, out1: this.entry[resolve(ins.arg)] };
+          this.c[e] = { ...inst('alt'), out, out1: this.entry[resolve(ins.arg)]! };
           break;
         case CAPTURE:
           this.c[e] = { ...inst('cap'), out };
@@ -215,24 +216,24 @@ class Builder {
           this.c[e] = inst('match');
           break;
         case NOP:
-          this.c[e].out = out;
+          this.c[e]!.out = out;
           break;
         default:
-          this.c[e].out = this.runeInst(ins, out);
+          this.c[e]!.out = this.runeInst(ins, out);
       }
     }
-    return this.entry[resolve(root)];
+    return this.entry[resolve(root)]!;
   }
 
   private runeInst(ins: GoInst, next: number): number {
     if (ins.op === RUNE1 || (ins.op === RUNE && ins.runes.length === 1 && !(ins.arg & FOLD_CASE)))
-      return this.literal(ins.runes[0], false, next);
+      return this.literal(ins.runes[0]!, false, next);
     if (ins.op === RUNE && ins.runes.length === 1) {
-      const r = ins.runes[0];
+      const r = ins.runes[0]!;
       const orbit = foldOrbit(r);
       // Regexp::ParseState::PushRegexp: an A/a pair stays a literal with FoldCase (one ByteRange).
-      if (orbit.length === 4 && orbit[0] >= 0x41 && orbit[0] <= 0x5a && orbit[2] === orbit[0] + 0x20)
-        return this.literal(orbit[2], true, next);
+      if (orbit.length === 4 && orbit[0]! >= 0x41 && orbit[0]! <= 0x5a && orbit[2]! === orbit[0]! + 0x20)
+        return this.literal(orbit[2]!, true, next);
       return this.charClass(orbit, next);
     }
     if (ins.op === RUNE_ANY) return this.charClass([0, 0x10ffff], next);
@@ -245,7 +246,7 @@ class Builder {
     if (r < 0x80) return this.alloc(byte(r, r, fold, next));
     const bytes = utf8(r);
     let out = next;
-    for (let i = bytes.length - 1; i >= 0; i--) out = this.alloc(byte(bytes[i], bytes[i], false, out));
+    for (let i = bytes.length - 1; i >= 0; i--) out = this.alloc(byte(bytes[i]!, bytes[i]!, false, out));
     return out;
   }
 
@@ -255,20 +256,20 @@ class Builder {
     this.rangeBegin = 0;
     this.rangeEnds = new Set();
     const has = (r: number) => {
-      for (let i = 0; i < ranges.length; i += 2) if (ranges[i] <= r && r <= ranges[i + 1]) return true;
+      for (let i = 0; i < ranges.length; i += 2) if (ranges[i]! <= r && r <= ranges[i + 1]!) return true;
       return false;
     };
     let foldascii = true;
     for (let r = 0x41; r <= 0x5a && foldascii; r++) if (has(r) !== has(r + 0x20)) foldascii = false;
     for (let i = 0; i < ranges.length; i += 2) {
-      const lo = ranges[i];
-      const hi = ranges[i + 1];
+      const lo = ranges[i]!;
+      const hi = ranges[i + 1]!;
       if (foldascii && 0x41 <= lo && hi <= 0x5a) continue;
       let fold = foldascii;
       if ((lo <= 0x41 && 0x7a <= hi) || hi < 0x41 || 0x7a < lo || (0x5a < lo && hi < 0x61)) fold = false;
       this.addRuneRange(lo, hi, fold);
     }
-    for (const id of this.rangeEnds) this.c[id].out = next;
+    for (const id of this.rangeEnds) this.c[id]!.out = next;
     return this.rangeBegin;
   }
 
@@ -288,7 +289,7 @@ class Builder {
   }
 
   private isCached(id: number): boolean {
-    const b = this.c[id];
+    const b = this.c[id]!;
     return this.runeCache.get(cacheKey(b.lo, b.hi, b.fold, b.out)) === id;
   }
 
@@ -305,28 +306,28 @@ class Builder {
     }
     let br: number;
     if (f.via === 'self') br = root;
-    else br = f.via === 'out1' ? this.c[f.at].out1 : this.c[f.at].out;
+    else br = f.via === 'out1' ? this.c[f.at]!.out1 : this.c[f.at]!.out;
     if (this.isCached(br)) {
-      const b = this.c[br];
+      const b = this.c[br]!;
       const clone = this.alloc(byte(b.lo, b.hi, b.fold, b.out));
       if (this.rangeEnds.has(br)) this.rangeEnds.add(clone);
       br = clone;
       if (f.via === 'self') root = br;
-      else if (f.via === 'out1') this.c[f.at].out1 = br;
-      else this.c[f.at].out = br;
+      else if (f.via === 'out1') this.c[f.at]!.out1 = br;
+      else this.c[f.at]!.out = br;
     }
-    const out = this.c[id].out;
+    const out = this.c[id]!.out;
     // The head `id` is dropped (C++ frees it); it is simply left unreachable here.
-    const merged = this.addSuffixRecursive(this.c[br].out, out);
-    this.c[br].out = merged;
+    const merged = this.addSuffixRecursive(this.c[br]!.out, out);
+    this.c[br]!.out = merged;
     return root;
   }
 
   private findByteRange(root: number, id: number): { at: number; via: 'self' | 'out' | 'out1' } | undefined {
     const eq = (a: number, b: number) =>
-      this.c[a].lo === this.c[b].lo && this.c[a].hi === this.c[b].hi && this.c[a].fold === this.c[b].fold;
-    if (this.c[root].op === 'byte') return eq(root, id) ? { at: root, via: 'self' } : undefined;
-    if (this.c[root].op === 'alt') return eq(this.c[root].out1, id) ? { at: root, via: 'out1' } : undefined;
+      this.c[a]!.lo === this.c[b]!.lo && this.c[a]!.hi === this.c[b]!.hi && this.c[a]!.fold === this.c[b]!.fold;
+    if (this.c[root]!.op === 'byte') return eq(root, id) ? { at: root, via: 'self' } : undefined;
+    if (this.c[root]!.op === 'alt') return eq(this.c[root]!.out1, id) ? { at: root, via: 'out1' } : undefined;
     return undefined;
   }
 
@@ -343,7 +344,7 @@ class Builder {
     if (lo > hi) return;
     if (lo === 0x80 && hi === 0x10ffff) return this.add80to10ffff();
     for (let i = 1; i < 4; i++) {
-      const max = MAX_RUNE[i];
+      const max = MAX_RUNE[i]!;
       if (lo <= max && max < hi) {
         this.addRuneRange(lo, max, fold);
         this.addRuneRange(max + 1, hi, fold);
@@ -372,8 +373,8 @@ class Builder {
     let id = 0;
     for (let i = n - 1; i >= 0; i--) {
       // Forward UTF-8: cache the last continuation byte, and any other non-leading byte range (XX-YY).
-      if (i === n - 1 || (ulo[i] < uhi[i] && i !== 0)) id = this.cached(ulo[i], uhi[i], false, id);
-      else id = this.uncached(ulo[i], uhi[i], false, id);
+      if (i === n - 1 || (ulo[i]! < uhi[i]! && i !== 0)) id = this.cached(ulo[i]!, uhi[i]!, false, id);
+      else id = this.uncached(ulo[i]!, uhi[i]!, false, id);
     }
     this.addSuffix(id);
   }
@@ -383,23 +384,23 @@ class Builder {
     const c = this.c;
     const skipNops = (j0: number) => {
       let j = j0;
-      while (j !== 0 && c[j].op === 'nop') j = c[j].out;
+      while (j !== 0 && c[j]!.op === 'nop') j = c[j]!.out;
       return j;
     };
     let s = start;
-    if (c[s].op === 'nop') s = skipNops(s);
+    if (c[s]!.op === 'nop') s = skipNops(s);
     const walk = (visit: (id: number) => void) => {
       const seen = new Set<number>([s]);
       const q = [s];
       for (let qi = 0; qi < q.length; qi++) {
-        visit(q[qi]);
-        const ip = c[q[qi]];
+        visit(q[qi]!);
+        const ip = c[q[qi]!]!;
         const next = ip.op === 'match' || ip.op === 'fail' ? [] : ip.op === 'alt' ? [ip.out, ip.out1] : [ip.out];
         for (const n of next) if (!seen.has(n)) seen.add(n), q.push(n);
       }
     };
     walk((id) => {
-      const ip = c[id];
+      const ip = c[id]!;
       if (ip.op === 'match' || ip.op === 'fail') return;
       ip.out = skipNops(ip.out);
       if (ip.op === 'alt') ip.out1 = skipNops(ip.out1);
@@ -407,9 +408,9 @@ class Builder {
     const anyByteTo = (j: CInst, id: number) => j.op === 'byte' && j.out === id && j.lo === 0 && j.hi === 0xff;
     const isMatch = (j: CInst) => j.op === 'match';
     walk((id) => {
-      const ip = c[id];
+      const ip = c[id]!;
       if (ip.op !== 'alt') return;
-      if ((anyByteTo(c[ip.out], id) && isMatch(c[ip.out1])) || (isMatch(c[ip.out]) && anyByteTo(c[ip.out1], id))) ip.op = 'altmatch';
+      if ((anyByteTo(c[ip.out]!, id) && isMatch(c[ip.out1]!)) || (isMatch(c[ip.out]!) && anyByteTo(c[ip.out1]!, id))) ip.op = 'altmatch';
     });
     return s;
   }
@@ -445,7 +446,7 @@ function flattenSize(c: readonly CInst[], startUnanchored: number, start: number
   const isRoot = new Uint8Array(c.length);
   const roots: number[] = [];
   const addRoot = (id: number) => {
-    if (!isRoot[id]) {
+    if (!isRoot[id]!) {
       isRoot[id] = 1;
       roots.push(id);
     }
@@ -456,7 +457,7 @@ function flattenSize(c: readonly CInst[], startUnanchored: number, start: number
   const predmap: (number[] | undefined)[] = new Array(c.length);
   const isAlt = (op: Op) => op === 'alt' || op === 'altmatch';
   const addPred = (out: number, id: number) => {
-    const l = predmap[out];
+    const l = predmap[out]!;
     if (l) l.push(id);
     else predmap[out] = [id];
   };
@@ -470,9 +471,9 @@ function flattenSize(c: readonly CInst[], startUnanchored: number, start: number
   while (stk.length) {
     let id = stk.pop() as number;
     for (;;) {
-      if (mark[id] === stamp) break;
+      if (mark[id]! === stamp) break;
       mark[id] = stamp;
-      const ip = c[id];
+      const ip = c[id]!;
       if (isAlt(ip.op)) {
         addPred(ip.out, id);
         addPred(ip.out1, id);
@@ -489,7 +490,7 @@ function flattenSize(c: readonly CInst[], startUnanchored: number, start: number
   const sorted = [...roots].sort((a, b) => a - b);
   const reached: number[] = [];
   for (let i = sorted.length - 1; i > 0; i--) {
-    const root = sorted[i];
+    const root = sorted[i]!;
     if (root === startUnanchored || root === start) continue;
     stamp++;
     reached.length = 0;
@@ -497,11 +498,11 @@ function flattenSize(c: readonly CInst[], startUnanchored: number, start: number
     while (stk.length) {
       let id = stk.pop() as number;
       for (;;) {
-        if (mark[id] === stamp) break;
+        if (mark[id]! === stamp) break;
         mark[id] = stamp;
         reached.push(id);
-        if (id !== root && isRoot[id]) break;
-        const ip = c[id];
+        if (id !== root && isRoot[id]!) break;
+        const ip = c[id]!;
         if (isAlt(ip.op)) {
           stk.push(ip.out1);
           id = ip.out;
@@ -509,7 +510,7 @@ function flattenSize(c: readonly CInst[], startUnanchored: number, start: number
         else break;
       }
     }
-    for (const id of reached) for (const pred of predmap[id] ?? []) if (mark[pred] !== stamp) addRoot(id);
+    for (const id of reached) for (const pred of predmap[id]! ?? []) if (mark[pred]! !== stamp) addRoot(id);
   }
   // EmitList per root: a leaf per ByteRange/Capture/EmptyWidth/Match/Fail, an AltMatch marker, a Nop per other root reached.
   let size = 0;
@@ -519,13 +520,13 @@ function flattenSize(c: readonly CInst[], startUnanchored: number, start: number
     while (stk.length) {
       let id = stk.pop() as number;
       for (;;) {
-        if (mark[id] === stamp) break;
+        if (mark[id]! === stamp) break;
         mark[id] = stamp;
-        if (id !== root && isRoot[id]) {
+        if (id !== root && isRoot[id]!) {
           size++;
           break;
         }
-        const ip = c[id];
+        const ip = c[id]!;
         if (isAlt(ip.op)) {
           if (ip.op === 'altmatch') size++;
           stk.push(ip.out1);
