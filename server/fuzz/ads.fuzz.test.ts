@@ -125,9 +125,9 @@ describe('fuzz: ADS over loopback gRPC', () => {
             fresh.cancel();
           },
         ),
-        fuzzParams(12),
+        fuzzParams(8),
       );
     },
-    fuzzTimeout(12, 3_000),
+    fuzzTimeout(8, 3_000),
   );
 });

@@ -37,10 +37,10 @@ describe('fuzz: the input path', () => {
           }
           expect(JSON.stringify(r.inputs).length).toBeLessThanOrEqual(200 * text.length + 10_000);
         }),
-        fuzzParams(40),
+        fuzzParams(30),
       );
     },
-    fuzzTimeout(40, 200),
+    fuzzTimeout(30, 200),
   );
 
   it(
@@ -56,9 +56,9 @@ describe('fuzz: the input path', () => {
           expect(findings.filter((f) => f.code === 'IST0001')).toEqual([]);
           for (const p of snapshot.proxies.slice(0, 3)) expect(configDumpFor(snapshot, p.id)).toBeDefined();
         }),
-        fuzzParams(15),
+        fuzzParams(10),
       );
     },
-    fuzzTimeout(15, 2_000),
+    fuzzTimeout(10, 2_000),
   );
 });
