@@ -22,10 +22,11 @@ export const NOT_RUN = 'not run: ../shared/fixtures absent';
 
 /**
  * A test file belongs to the conformance group when it calls one of the functions that read the shared
- * fixtures: `fixturesDir()`, `configDumpFixture()`, or a test helper named `bookinfo…()` (server/testing/
- * paths.ts and the helpers built on it follow that naming, so the group is found from the test file alone).
+ * fixtures: `fixturesDir()`, `configDumpFixture()`, or a test helper named `bookinfo…()` or `…Bookinfo…()`
+ * (`readBookinfo()`: server/testing/paths.ts and the helpers built on it follow that naming, so the group is
+ * found from the test file alone).
  */
-const CALL = /(?<!function\s)\b(fixturesDir|configDumpFixture|bookinfo[A-Z]?\w*)\s*\(/;
+const CALL = /(?<!function\s)\b(fixturesDir|configDumpFixture|bookinfo[A-Z]?\w*|[a-z]\w*Bookinfo\w*)\s*\(/;
 
 function walk(dir, out) {
   for (const e of readdirSync(dir, { withFileTypes: true })) {

@@ -2,7 +2,9 @@
 // Generates TypeScript (protobuf-es) for the Envoy / xDS protos meshscope uses.
 // The .proto sources are NOT in this repository: they come from the npm package
 // @grpc/grpc-js-xds, which ships envoy-api, xds, googleapis and protoc-gen-validate
-// under deps/. Output goes to server/gen/ (git-ignored); runs on `npm install`.
+// under deps/. Output goes to server/gen/ (git-ignored); runs on `npm install`. It is generated aside
+// (server/.gen-tmp-<pid>) and moved in file by file, registry and stamp last (./installTree.mjs), so a
+// running server never reads a half-written tree.
 //
 //   node scripts/gen-proto.mjs            regenerate
 //   node scripts/gen-proto.mjs --if-stale regenerate only when the inputs changed
@@ -12,6 +14,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { createRequire } from 'node:module';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildDirBeside, installTree } from './installTree.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(join(root, 'package.json'));
@@ -19,6 +22,7 @@ const deps = join(dirname(require.resolve('@grpc/grpc-js-xds/package.json')), 'd
 const outDir = join(root, 'server', 'gen');
 const vendor = join(root, 'proto', '.vendor');
 const stamp = join(outDir, '.stamp');
+const STAMP = '.stamp';
 
 /** Entry points; their imports are generated too (include_imports). */
 const ENTRIES = [
@@ -70,7 +74,7 @@ function patchValidate() {
 }
 
 /** server/gen/registry.ts: every generated file descriptor, for Any packing and proto3 JSON. */
-function writeRegistry() {
+function writeRegistry(outDir) {
   const files = [];
   const walk = (dir) => {
     for (const e of readdirSync(dir, { withFileTypes: true })) {
@@ -123,14 +127,17 @@ function main() {
   };
   const bin = join(root, 'node_modules', '.bin');
   const t0 = Date.now();
+  const tmpOut = buildDirBeside(outDir);
+  genYaml.plugins[0].out = rel(tmpOut);
   execFileSync(join(bin, 'buf'), ['generate', '--config', JSON.stringify(bufYaml), '--template', JSON.stringify(genYaml)], {
     cwd: root,
     stdio: 'inherit',
     env: { ...process.env, PATH: `${bin}:${process.env.PATH}` },
   });
-  mkdirSync(outDir, { recursive: true });
-  writeRegistry();
-  writeFileSync(stamp, hash);
+  mkdirSync(tmpOut, { recursive: true });
+  writeRegistry(tmpOut);
+  writeFileSync(join(tmpOut, STAMP), hash);
+  installTree(tmpOut, outDir, { last: ['registry.ts', STAMP] });
   console.log(`gen-proto: generated Envoy types into ${rel(outDir)} in ${((Date.now() - t0) / 1000).toFixed(1)}s`);
 }
 

@@ -110,6 +110,21 @@ export const MESSAGES = {
     'Warning',
     'The host %s defined in the DestinationRule does not match any services in the mesh.',
   ),
+  // meshscope's own code (no Istio tool flags this): docs/security-and-limits.md. Envoy compiles every safe_regex
+  // with RE2 and rejects (NACKs) the whole resource when the program size exceeds runtime
+  // re2.max_program_size.error_level (source/common/common/regex.cc).
+  RegexProgramSizeExceeded: m(
+    'MSC0001',
+    'RegexProgramSizeExceeded',
+    'Error',
+    'regex %q has an RE2 program size of %d > %d, the re2.max_program_size.error_level istio-proxy runs with (istio-agent bootstrap): Envoy rejects (NACKs) the configuration.',
+  ),
+  RegexProgramSizeOverEnvoyDefault: m(
+    'MSC0002',
+    'RegexProgramSizeOverEnvoyDefault',
+    'Warning',
+    "regex %q has an RE2 program size of %d > %d, Envoy's default re2.max_program_size.error_level: an Envoy not bootstrapped by istio-agent (which raises the level to %d) rejects (NACKs) the configuration.",
+  ),
 } as const satisfies Record<string, MessageType>;
 
 export type MessageName = keyof typeof MESSAGES;

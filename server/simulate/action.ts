@@ -6,7 +6,7 @@ import { hostPort } from './ip';
 import type { SimCtx, SimRedirect, SimSource } from './types';
 import { stripPort } from './types';
 import { requestScheme } from './forwardedProto';
-import { matchedPrefix } from './requestChanges';
+import { matchedPrefix, substitute } from './requestChanges';
 
 export type Target =
   | { kind: 'cluster'; cluster: string }
@@ -58,11 +58,8 @@ function redirectOf(r: J, route: J, ctx: SimCtx): SimRedirect {
     const rr = obj(r, 'regex_rewrite');
     const re = str(obj(rr, 'pattern'), 'regex');
     if (rr && re !== undefined) {
-      try {
-        path = path.replace(new RegExp(re, 'g'), (str(rr, 'substitution') ?? '').replace(/\\(\d)/g, '$$$1'));
-      } catch {
-        /* keep the path */
-      }
+      // RE2 GlobalReplace; an invalid pattern or rewrite keeps the path.
+      path = substitute(path, re, str(rr, 'substitution') ?? '') ?? path;
     }
   }
   const keepQuery = r['strip_query'] !== true && ctx.query !== '' && !(pathRedirect ?? '').includes('?');

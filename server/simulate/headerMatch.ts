@@ -20,7 +20,7 @@ function headerKind(h: J): Kind {
   if (re) {
     const src = str(re, 'regex') ?? '';
     const rx = fullRegex(src);
-    return { t: 'test', describe: `regex "${src}"`, test: (v) => rx?.test(v) ?? false };
+    return { t: 'test', describe: `regex "${src}"`, test: (v) => rx?.fullMatch(v) ?? false };
   }
   const range = obj(h, 'range_match');
   if (range) {

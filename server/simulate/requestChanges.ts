@@ -5,6 +5,7 @@
 // rewritePathByPrefix, regex_rewrite; getRequestHeaderParsers: route, then virtual host, then route configuration
 // unless most_specific_header_mutations_wins; VirtualHostImpl::virtualClusterFromEntries), header_parser.cc
 // (removals before additions; HeaderValueOption.append_action).
+import { compileRe2 } from '../lib/re2';
 import { arr, bool, isObj, obj, objs, str, type J } from './json';
 import { matchHeaders } from './headerMatch';
 import type { SimCtx, SimHeaderChange, SimRewrite } from './types';
@@ -46,13 +47,10 @@ export function matchedPrefix(route: J): string | undefined {
   return str(m, 'prefix') ?? str(m, 'path_separated_prefix') ?? str(m, 'path');
 }
 
-function substitute(input: string, pattern: string, substitution: string): string | undefined {
-  try {
-    // RE2 GlobalReplace: \N back-references → $N.
-    return input.replace(new RegExp(pattern, 'g'), substitution.replace(/\$/g, '$$$$').replace(/\\(\d)/g, '$$$1'));
-  } catch {
-    return undefined;
-  }
+/** Envoy's regex_rewrite / host_rewrite_path_regex: re2::RE2::GlobalReplace (server/lib/re2); undefined when invalid. */
+export function substitute(input: string, pattern: string, substitution: string): string | undefined {
+  const r = compileRe2(pattern);
+  return r.ok ? r.re.globalReplace(input, substitution) : undefined;
 }
 
 function rewriteOf(route: J, ctx: SimCtx, notes: string[]): SimRewrite | undefined {

@@ -34,7 +34,7 @@ function pathOutcome(m: J, ctx: SimCtx): MatchOutcome {
     const re = str(sr, 'regex') ?? '';
     const rx = fullRegex(re);
     if (!rx) return { match: false, reason: `regex ${re} is not supported by the simulator` };
-    return rx.test(ctx.path) ? { match: true } : { match: false, reason: `path ${ctx.path} does not match regex ${re}` };
+    return rx.fullMatch(ctx.path) ? { match: true } : { match: false, reason: `path ${ctx.path} does not match regex ${re}` };
   }
   if (has(m, 'connect_matcher'))
     return ctx.method === 'CONNECT' ? { match: true } : { match: false, reason: `method ${ctx.method} is not CONNECT` };

@@ -1,24 +1,12 @@
 // envoy.type.matcher.v3.StringMatcher and RE2-style regexes (full match), shared by header, query and
 // unified-matcher predicates. Envoy: source/common/common/matchers.cc (StringMatcherImpl).
+import { compileRe2, type Re2 } from '../lib/re2';
 import { bool, isObj, obj, str, type J } from './json';
 
-/** Compiles an RE2 regex for a full match; undefined when it is not valid here. Handles a leading `(?i)`. */
-export function fullRegex(re: string, ignoreCase = false): RegExp | undefined {
-  let src = re;
-  let flags = ignoreCase ? 'i' : '';
-  if (src.startsWith('(?i)')) {
-    src = src.slice(4);
-    flags = 'i';
-  }
-  try {
-    return new RegExp(`^(?:${src})$`, flags + 'u');
-  } catch {
-    try {
-      return new RegExp(`^(?:${src})$`, flags);
-    } catch {
-      return undefined;
-    }
-  }
+/** Compiles an RE2 regex (server/lib/re2: linear time, Go/RE2 syntax) for Envoy's full match; undefined when invalid. */
+export function fullRegex(re: string): Re2 | undefined {
+  const r = compileRe2(re);
+  return r.ok ? r.re : undefined;
 }
 
 export interface StringMatchOutcome {
@@ -43,9 +31,10 @@ export function stringMatch(m: J, value: string): StringMatchOutcome {
   const sr = obj(m, 'safe_regex');
   if (sr) {
     const re = str(sr, 'regex') ?? '';
-    const rx = fullRegex(re, ic);
+    // StringMatcher.ignore_case "has no effect for the safe_regex match" (envoy/type/matcher/v3/string.proto).
+    const rx = fullRegex(re);
     if (!rx) return { match: false, describe: `regex "${re}" (invalid here)` };
-    return { match: rx.test(value), describe: `regex "${re}"` };
+    return { match: rx.fullMatch(value), describe: `regex "${re}"` };
   }
   return { match: false, describe: isObj(m) ? `unsupported matcher ${Object.keys(m).join(',')}` : 'invalid matcher' };
 }

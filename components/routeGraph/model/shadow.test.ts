@@ -34,6 +34,19 @@ describe('shadowedRoutes', () => {
     expect(s.get(2)?.by).toBe(0); // key order does not matter
   });
 
+  it('an earlier safe_regex shadows a later exact path it full-matches (RE2 full match, as Envoy), not one it only partly matches', () => {
+    // Envoy RegexRouteEntryImpl: the regex must match the whole path; case_sensitive does not apply to it.
+    const s = shadowedRoutes([
+      route({ safe_regex: { regex: '/api/(v1|v2)/.*' } }),
+      route({ path: '/api/v1/users' }),
+      route({ path: '/x/api/v1/users' }),
+    ]);
+    expect(s.get(1)).toEqual({ by: 0, reason: expect.stringContaining('more general') });
+    expect(s.get(2)).toBeUndefined();
+    // A case-insensitive exact path also accepts /API/V1/USERS, which this regex does not.
+    expect(shadowedRoutes([route({ safe_regex: { regex: '/api/.*' } }), route({ path: '/api/v1', case_sensitive: false })]).size).toBe(0);
+  });
+
   it('a more specific earlier route does not shadow a more general later one', () => {
     expect(shadowedRoutes([route({ prefix: '/api/v1' }), route({ prefix: '/api' }), route({ path: '/api/v1' })]).get(1)).toBeUndefined();
     expect(shadowedRoutes([route({ prefix: '/api/v1' }), route({ prefix: '/api' }), route({ path: '/api/v1' })]).get(2)?.by).toBe(0);
@@ -80,9 +93,11 @@ describe('matchCovers', () => {
     expect(matchCovers({ prefix: '/', headers: [jason] }, { prefix: '/', headers: [{ ...jason, invert_match: true }] })).toBe(false);
   });
 
-  it('regexes cover only an identical regex; other conditions (grpc) must be shared', () => {
+  it('a regex covers an identical regex and an exact path it full-matches (RE2), nothing else; other conditions (grpc) must be shared', () => {
     expect(matchCovers({ safe_regex: { regex: '/a.*' } }, { safe_regex: { regex: '/a.*' } })).toBe(true);
-    expect(matchCovers({ safe_regex: { regex: '/a.*' } }, { path: '/ab' })).toBe(false);
+    expect(matchCovers({ safe_regex: { regex: '/a.*' } }, { path: '/ab' })).toBe(true);
+    expect(matchCovers({ safe_regex: { regex: '/a.*' } }, { path: '/b' })).toBe(false);
+    expect(matchCovers({ safe_regex: { regex: '/a.*' } }, { prefix: '/ab' })).toBe(false);
     expect(matchCovers({ prefix: '/', grpc: {} }, { prefix: '/x' })).toBe(false);
     expect(matchCovers({ prefix: '/', grpc: {} }, { prefix: '/x', grpc: {} })).toBe(true);
   });

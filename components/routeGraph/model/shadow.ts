@@ -4,6 +4,7 @@
 // condition), an identical earlier match, or an earlier match that is strictly more general (a covering path
 // and a subset of the same header / query conditions). Conservative: only proven coverage is reported.
 import { asArray, asObject } from '@/server/lib/json';
+import { compileRe2 } from '@/server/lib/re2';
 import { isDeepStrictEqualJson } from './jsonEqual';
 import type { Shadow } from './types';
 
@@ -34,6 +35,11 @@ const isCatchAllPath = (p: PathCond) => p.key === 'prefix' && (p.value === '/' |
 /** Whether every path `inner` accepts is accepted by `outer`. */
 function pathCovers(outer: PathCond, inner: PathCond): boolean {
   if (isCatchAllPath(outer)) return true;
+  // An exact path that the regex full-matches (RE2, as Envoy's safe_regex; case_sensitive does not apply to it).
+  if (outer.key === 'safe_regex' && inner.key === 'path' && typeof inner.value === 'string' && inner.caseSensitive) {
+    const re = compileRe2(String(asObj(outer.value)['regex'] ?? ''));
+    if (re.ok && re.re.fullMatch(inner.value)) return true;
+  }
   if (outer.key === 'safe_regex' || outer.key === 'connect_matcher' || outer.key === 'path_match_policy')
     return outer.key === inner.key && isDeepStrictEqualJson(outer.value, inner.value) && (!outer.caseSensitive || inner.caseSensitive);
   if (typeof outer.value !== 'string' || typeof inner.value !== 'string') return false;

@@ -1,5 +1,6 @@
 // Small value validators mirroring istio pkg/config/validation/agent (ValidateWildcardDomain,
 // ValidatePort, ValidatePercent, exportTo and gateway-name rules). Each returns a message or undefined.
+import { istioRegexError } from '../../lib/re2';
 import { pushAll } from './common';
 import type { Destination, StringMatch } from '../istio';
 import type { PathIssue } from './common';
@@ -111,17 +112,19 @@ export function stringMatchIssues(m: StringMatch | undefined, path: string): Pat
   const set = (['exact', 'prefix', 'regex'] as const).filter((k) => m[k] !== undefined);
   const out: PathIssue[] = [];
   if (set.length > 1) out.push({ path, message: `only one of ${set.join(', ')} may be set (oneof)` });
-  if (m.regex !== undefined) pushAll(out, regexIssues(m.regex, `${path}.regex`));
+  // validation.go validateStringMatchRegexp: an empty regex is refused before it is compiled.
+  if (m.regex === '') out.push({ path: `${path}.regex`, message: 'regex string match should not be empty' });
+  else if (m.regex !== undefined) pushAll(out, regexIssues(m.regex, `${path}.regex`));
   return out;
 }
 
+/**
+ * validation.go validateStringRegexp: at most 1024 characters, then Go's regexp.Compile (RE2 syntax: no
+ * lookarounds, backreferences or possessive quantifiers), with istiod's error text.
+ */
 export function regexIssues(re: string, path: string): PathIssue[] {
-  try {
-    new RegExp(re);
-    return [];
-  } catch {
-    return [{ path, message: `"${re}" is not a valid regex` }];
-  }
+  const err = istioRegexError(re);
+  return err === undefined ? [] : [{ path, message: err }];
 }
 
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;

@@ -39,6 +39,21 @@ export interface FileSetOptions {
   namespace?: string;
   limits?: FileLimits;
   now?: () => Date;
+  /** A file parsed in the background (see scan's `background`) has its new result: scan it again. */
+  onBackgroundParsed?: (file: string) => void;
+}
+
+/**
+ * Files at least this big are parsed in the background by a `background` scan: the scan goes on with the
+ * file's previous state (a new file: nothing yet) instead of waiting, so a big or refused file never holds up
+ * an edit to the others (issue #25); onBackgroundParsed asks for the scan that picks the result up.
+ */
+export const BACKGROUND_PARSE_BYTES = 512 * 1024;
+
+/** A background parse: the content it is reading, and the newest content waiting for it to finish. */
+interface Parsing {
+  hash: string;
+  next?: { sig: string; hash: string; text: string };
 }
 
 const code = (e: unknown): string => (e as NodeJS.ErrnoException).code ?? String(e);
@@ -52,6 +67,7 @@ export class FileSet {
   private readonly now: () => Date;
   /** The directories of the last full listing (what the file source watches). */
   private dirs: readonly string[] = [];
+  private readonly parsing = new Map<string, Parsing>();
 
   constructor(
     private readonly paths: readonly string[],
@@ -76,8 +92,9 @@ export class FileSet {
    * `only` (files the watcher reported as changed in place) skips the directory walk and the other files'
    * stats: the last listing and their last outcomes are reused.
    */
-  async scan(force = false, only?: ReadonlySet<string>): Promise<ScanResult> {
-    if (only && this.listing && !force && [...only].every((f) => this.outcomes.has(f))) return this.rescanOnly(only, this.listing);
+  async scan(force = false, only?: ReadonlySet<string>, background = false): Promise<ScanResult> {
+    if (only && this.listing && !force && [...only].every((f) => this.outcomes.has(f)))
+      return this.rescanOnly(only, this.listing, background);
     const listing = expandPaths(this.paths);
     this.dirs = listing.dirs;
     const { files, errors: walkErrors } = listing;
@@ -100,7 +117,7 @@ export class FileSet {
     this.outcomes.clear();
     for (const file of files) {
       const own: LoadError[] = [];
-      const { result, fresh } = await this.load(file, force, own);
+      const { result, fresh } = await this.load(file, force, own, background);
       // The last contribution is kept: contributeOnce() reuses it only while result and good objects are the same.
       const contributed = before.get(file)?.contributed;
       const outcome: Outcome = { result, errors: own, ...(contributed ? { contributed } : {}) };
@@ -112,7 +129,11 @@ export class FileSet {
     return { inputs, errors, parsed, files: files.length };
   }
 
-  private async rescanOnly(only: ReadonlySet<string>, listing: { files: string[]; errors: LoadError[] }): Promise<ScanResult> {
+  private async rescanOnly(
+    only: ReadonlySet<string>,
+    listing: { files: string[]; errors: LoadError[] },
+    background: boolean,
+  ): Promise<ScanResult> {
     const inputs: RawInput[] = [];
     const errors: LoadError[] = [...listing.errors];
     let parsed = 0;
@@ -120,7 +141,7 @@ export class FileSet {
       let outcome = this.outcomes.get(file);
       if (only.has(file) || !outcome) {
         const own: LoadError[] = [];
-        const { result, fresh } = await this.load(file, false, own);
+        const { result, fresh } = await this.load(file, false, own, background);
         outcome = { result, errors: own };
         this.outcomes.set(file, outcome);
         if (fresh) parsed++;
@@ -132,7 +153,12 @@ export class FileSet {
   }
 
   /** The file's current parse result: cached when its stat and content are unchanged. */
-  private async load(file: string, force: boolean, errors: LoadError[]): Promise<{ result: LoadResult | undefined; fresh: boolean }> {
+  private async load(
+    file: string,
+    force: boolean,
+    errors: LoadError[],
+    background = false,
+  ): Promise<{ result: LoadResult | undefined; fresh: boolean }> {
     const entry = this.entries.get(file);
     let sig: string;
     try {
@@ -150,6 +176,11 @@ export class FileSet {
         entry.sig = sig;
         return { result: entry.result, fresh: false };
       }
+      if (background && text.length >= BACKGROUND_PARSE_BYTES) {
+        this.parseInBackground(file, sig, hash, text);
+        // Its previous state stays (a new file: nothing yet) until the parse is done.
+        return { result: entry?.result ?? { inputs: [], errors: [] }, fresh: false };
+      }
       const result = await parseTextAsync(text, file, this.opts.namespace, this.limits);
       const next: FileEntry = { sig, hash, result };
       if (entry?.good) next.good = entry.good;
@@ -160,6 +191,30 @@ export class FileSet {
       errors.push({ severity: 'error', message: `cannot read ${file}: ${c === 'ELOOP' ? 'symlink loop' : c}`, file });
       return { result: undefined, fresh: false };
     }
+  }
+
+  /** Parses `text` off the scan; one parse per file at a time, the newest content parsed next. */
+  private parseInBackground(file: string, sig: string, hash: string, text: string): void {
+    const cur = this.parsing.get(file);
+    if (cur) {
+      if (cur.hash !== hash) cur.next = { sig, hash, text };
+      else delete cur.next;
+      return;
+    }
+    const state: Parsing = { hash };
+    this.parsing.set(file, state);
+    void parseTextAsync(text, file, this.opts.namespace, this.limits).then(
+      (result) => {
+        const prev = this.entries.get(file);
+        const next: FileEntry = { sig, hash, result };
+        if (prev?.good) next.good = prev.good;
+        this.entries.set(file, next);
+        this.parsing.delete(file);
+        if (state.next) this.parseInBackground(file, state.next.sig, state.next.hash, state.next.text);
+        else this.opts.onBackgroundParsed?.(file);
+      },
+      () => this.parsing.delete(file), // parseTextAsync never throws; a bug still frees the slot
+    );
   }
 
   /** contribute(), reusing the file's last contribution while its parse result and last good objects are the same. */

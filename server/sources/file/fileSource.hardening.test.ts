@@ -171,6 +171,39 @@ describe('the watcher never goes deaf (issue 14.3, issue 12 rename-save bug)', (
 });
 
 describe('big inputs never crash the reload (issue 14.4)', () => {
+  it('a big file appearing in the directory never holds up an edit to another file (issue #25)', async () => {
+    // A 1.3 MB YAML List of 8,000 Services (under the object limit): the YAML parser takes seconds on it. The
+    // edit to vs.yaml, written right after it, is served by a snapshot that does not have the big file yet;
+    // the big file's objects follow when its background parse is done. (Before: one reload parsed big.yaml
+    // first, and the edit waited for it.)
+    const { dir, store, snaps } = await start({ 'svc.yaml': svc('reviews'), 'vs.yaml': VS('v1') }, { rescanMs: 0 });
+    const items = Array.from(
+      { length: 8_000 },
+      (_, i) =>
+        `- apiVersion: v1\n  kind: Service\n  metadata: {name: big-${i}, namespace: big}\n  spec:\n    ports:\n    - {port: 80, name: http}\n`,
+    );
+    const big = `apiVersion: v1\nkind: List\nitems:\n${items.join('')}`;
+    expect(big.length).toBeGreaterThan(1_000_000);
+    writeFileSync(join(dir, 'big.yaml'), big);
+    writeFileSync(join(dir, 'vs.yaml'), VS('v2'));
+    await until(() => snaps.some((s) => subsetOf(s) === 'v2'), 60_000);
+    const first = snaps.find((s) => subsetOf(s) === 'v2')!;
+    expect(first.services.some((s) => s.namespace === 'big')).toBe(false);
+    await until(() => store.snapshot().services.filter((s) => s.namespace === 'big').length === 8_000, 120_000);
+    expect(subsetOf(store.snapshot())).toBe('v2');
+  }, 180_000);
+
+  it('a half-written big JSON file is a located JSON error at once, never handed to the YAML parser', async () => {
+    const { dir, store } = await start({ 'other.yaml': svc('other') }, { rescanMs: 0 });
+    const items = Array.from({ length: 30_000 }, (_, i) => `{"apiVersion":"v1","kind":"Service","metadata":{"name":"s-${i}"},"spec":{}}`);
+    const text = `{"apiVersion":"v1","kind":"List","items":[${items.join(',')}]}`;
+    writeFileSync(join(dir, 'big.json'), text.slice(0, Math.floor(text.length / 2)));
+    await until(() => store.snapshot().errors.some((e) => e.file === join(dir, 'big.json')), 60_000);
+    const err = store.snapshot().errors.find((e) => e.file === join(dir, 'big.json'));
+    expect(err).toMatchObject({ severity: 'error', doc: 0 });
+    expect(err?.message).toMatch(/^JSON syntax error at line 1, column \d+: /);
+    expect(names(store)).toBe('other');
+  }, 120_000);
   it('a valid 150k-object List (~13.5 MB) is refused with a located limit error; the last good keeps serving; timers run meanwhile', async () => {
     const { dir, store, src } = await start({ 'big.json': svc('small'), 'other.yaml': svc('other') }, { rescanMs: 0 });
     const items: string[] = [];

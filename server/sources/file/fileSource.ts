@@ -5,8 +5,10 @@
 // is a full scan, which also re-arms watchers across renames and replaced directories), one per configured
 // path's parent, plus a slow periodic rescan that re-reads every file and compares content hashes, so a
 // missed event is caught within `rescanMs`. Reloads run one at a time; a change during a reload queues one
-// more. A reload that throws becomes the source's error and the store keeps serving the last snapshot. See
-// ./fileSet for per-file caching and last-good objects.
+// more. A reload that throws becomes the source's error and the store keeps serving the last snapshot. The
+// watcher's and the rescan's reloads parse big files in the background (./fileSet BACKGROUND_PARSE_BYTES), so a
+// big, half-written or refused file never holds up an edit to another. See ./fileSet for per-file caching and
+// last-good objects.
 import { type FSWatcher as NodeWatcher, watch as fsWatch } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { DirWatchers } from './dirWatch';
@@ -31,16 +33,20 @@ export interface FileSourceOptions {
   limits?: FileLimits;
 }
 
-/** A reload to run: `only` = just these files changed in place (undefined: a full scan). */
+/**
+ * A reload to run: `only` = just these files changed in place (undefined: a full scan); `background`: big
+ * files are parsed off the reload (FileSet BACKGROUND_PARSE_BYTES), as the watcher and the rescan ask.
+ */
 interface Pending {
   force: boolean;
   only?: ReadonlySet<string> | undefined;
+  background?: boolean;
 }
 
 const merge = (a: Pending | undefined, b: Pending): Pending => {
   if (!a) return b;
   const only = a.only && b.only ? new Set([...a.only, ...b.only]) : undefined;
-  return { force: a.force || b.force, only };
+  return { force: a.force || b.force, only, background: a.background === true && b.background === true };
 };
 
 export class FileSource implements Source {
@@ -72,6 +78,10 @@ export class FileSource implements Source {
     const setOpts = {
       ...(opts.namespace !== undefined ? { namespace: opts.namespace } : {}),
       ...(opts.limits ? { limits: opts.limits } : {}),
+      // A big file parsed off a reload: the reload that serves its result (that file only).
+      onBackgroundParsed: (file: string) => {
+        if (this.opts.watch) this.scheduleReload(this.files.has(file) ? file : undefined);
+      },
     };
     this.files = new FileSet(this.paths, setOpts);
   }
@@ -84,7 +94,7 @@ export class FileSource implements Source {
     await this.reload();
     const every = this.opts.rescanMs ?? RESCAN_MS;
     if (this.opts.watch && every > 0) {
-      this.rescanTimer = setInterval(() => void this.reload(true), every);
+      this.rescanTimer = setInterval(() => void this.reload(true, undefined, true), every);
       this.rescanTimer.unref?.();
     }
   }
@@ -109,17 +119,17 @@ export class FileSource implements Source {
    * Loads every path now (the watcher and the rescan call it too); `force` re-reads every file instead of
    * trusting unchanged stats. Resolves when this reload (or the one it was queued behind) is applied.
    */
-  reload(force = false, only?: ReadonlySet<string>): Promise<void> {
+  reload(force = false, only?: ReadonlySet<string>, background = false): Promise<void> {
     if (!this.sink || this.stopped) return Promise.resolve();
     if (this.running) {
-      this.queued = merge(this.queued, { force, only });
+      this.queued = merge(this.queued, { force, only, background });
       return this.running;
     }
     const run = async () => {
-      let next: Pending | undefined = { force, only };
+      let next: Pending | undefined = { force, only, background };
       while (next && !this.stopped) {
         this.queued = undefined;
-        await this.reloadOnce(next.force, next.only);
+        await this.reloadOnce(next.force, next.only, next.background === true);
         if (this.opts.watch && !this.stopped) {
           this.watchParents();
           this.syncDirs(this.files.directories());
@@ -141,13 +151,13 @@ export class FileSource implements Source {
     return out;
   }
 
-  private async reloadOnce(force: boolean, only?: ReadonlySet<string>): Promise<void> {
+  private async reloadOnce(force: boolean, only: ReadonlySet<string> | undefined, background: boolean): Promise<void> {
     const sink = this.sink;
     if (!sink) return;
     const started = performance.now();
     let scan: ScanResult;
     try {
-      scan = await this.files.scan(force, only);
+      scan = await this.files.scan(force, only, background);
     } catch (e) {
       // Never lose the last good state: the store keeps what it has; the status says why.
       sink.status({ id: this.id, kind: 'file', state: 'failing', detail: this.paths.join(', '), lastError: `reload failed: ${String(e)}` });
@@ -187,7 +197,7 @@ export class FileSource implements Source {
     this.timer = setTimeout(() => {
       this.timer = undefined;
       this.batchStart = undefined;
-      void this.reload(false, this.takeChanged());
+      void this.reload(false, this.takeChanged(), true);
     }, wait);
   }
 
