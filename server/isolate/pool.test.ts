@@ -141,12 +141,11 @@ describe('CPU pool on the runtime', () => {
     const proxy = rt.snapshot().proxies[0]!.id;
     const pool = (await import('./runtimePool')).storePool(rt.store, process.cwd(), {
       workers: 1,
-      budgetMs: 50,
       onEvent: (e) => local.push(e),
     });
     const local: PoolEvent[] = [];
     try {
-      const over = await pool.run('evaluate', hostileBody(proxy));
+      const over = await pool.run('evaluate', hostileBody(proxy), { budgetMs: 50 });
       expect(over.status).toBe(422);
       expect(JSON.parse(over.json)).toEqual({ error: 'evaluate exceeded its time budget (50 ms)', stage: 'evaluate' });
       const next = await pool.run('simulate', { proxyId: proxy, request: { mode: 'outbound', port: 8080, host: 'svc-1.ns-1:8080' } });

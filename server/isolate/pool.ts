@@ -64,6 +64,7 @@ interface Task {
   kind: TaskKind;
   body: unknown;
   resolve: (a: CpuAnswer) => void;
+  budgetMs: number;
   waitTimer?: ReturnType<typeof setTimeout>;
 }
 
@@ -111,8 +112,8 @@ export class CpuPool {
     };
   }
 
-  /** Runs one task; never rejects (every failure is an answer with `{"error", "stage"}`). */
-  run(kind: TaskKind, body: unknown): Promise<CpuAnswer> {
+  /** Runs one task (`budgetMs`: this task's own budget); never rejects (every failure is an answer with `{"error", "stage"}`). */
+  run(kind: TaskKind, body: unknown, opts: { budgetMs?: number } = {}): Promise<CpuAnswer> {
     if (this.closed) return Promise.resolve(failure(503, 'server is stopping', 'queue'));
     if (this.queue.length >= this.max.queue && !this.idleSlot() && this.slots.size >= this.max.workers) {
       this.counts.refused++;
@@ -124,7 +125,7 @@ export class CpuPool {
       );
     }
     return new Promise((resolve) => {
-      const task: Task = { id: this.nextTask++, kind, body, resolve };
+      const task: Task = { id: this.nextTask++, kind, body, resolve, budgetMs: opts.budgetMs ?? this.max.budgetMs };
       task.waitTimer = setTimeout(() => {
         const at = this.queue.indexOf(task);
         if (at < 0) return;
@@ -260,7 +261,7 @@ export class CpuPool {
               `a CPU worker took longer than ${this.max.snapshotMs} ms to ${stage === 'worker' ? 'start' : 'build the snapshot'}`,
               stage,
             )
-          : this.overBudget(slot, `${task.kind} exceeded its time budget (${this.max.budgetMs} ms)`);
+          : this.overBudget(slot, `${task.kind} exceeded its time budget (${task.budgetMs} ms)`);
       this.retire(slot, 'over budget', answer);
     }, ms);
   }
@@ -280,7 +281,7 @@ export class CpuPool {
         slot.paused = Math.max(0, slot.left - (performance.now() - slot.started));
         this.clock(slot, this.max.snapshotMs);
       } else if (!setup(m.stage) && setup(slot.stage)) {
-        this.clock(slot, slot.paused ?? this.max.budgetMs);
+        this.clock(slot, slot.paused ?? task.budgetMs);
         slot.paused = undefined;
       }
       slot.stage = m.stage;
