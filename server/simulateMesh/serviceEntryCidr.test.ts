@@ -64,7 +64,7 @@ interface Chain {
 /** The 0.0.0.0_9999 listener's filter chains as translated: prefix, SNI, cluster. */
 function chains(yaml: string) {
   const mesh = meshFromYaml(`${pod}---\n${yaml}`);
-  const dump = configDumpFor(mesh, proxyWith(mesh, 'default', { app: 'foo' }).id, { options: optionsOf(mesh) })?.dump as {
+  const dump = configDumpFor(mesh, proxyWith(mesh, 'default', { app: 'foo' }).id, { options: optionsOf(mesh) })?.dump as unknown as {
     configs: Array<{ dynamic_listeners?: Array<{ active_state: { listener: { name: string; filter_chains: Chain[] } } }> }>;
   };
   const listener = dump.configs
