@@ -52,7 +52,13 @@ const hostileBody = (proxy: string) => ({
   draft: hostileDraft(),
   requests: Array.from({ length: 1000 }, (_, i) => ({
     proxy,
-    request: { mode: 'outbound', port: 8080, host: `svc-${i % SERVICES}.ns-${i % 2}:8080`, path: `/${'x/'.repeat(500)}`, headers: { 'x-a': 'b'.repeat(200) } },
+    request: {
+      mode: 'outbound',
+      port: 8080,
+      host: `svc-${i % SERVICES}.ns-${i % 2}:8080`,
+      path: `/${'x/'.repeat(500)}`,
+      headers: { 'x-a': 'b'.repeat(200) },
+    },
   })),
 });
 

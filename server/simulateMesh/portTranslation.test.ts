@@ -68,7 +68,9 @@ describe('TestDisablePortTranslation', () => {
   ];
   for (const [name, entries] of cases)
     describe(name, () => {
-      const mesh = meshFromYaml([gatewayPod, gateway('gateway80', 80), gateway('gateway8081', 8081), ...entries, virtualServices].join('---\n'));
+      const mesh = meshFromYaml(
+        [gatewayPod, gateway('gateway80', 80), gateway('gateway8081', 8081), ...entries, virtualServices].join('---\n'),
+      );
       const gw = proxyWith(mesh, 'istio-system', { istio: 'ingressgateway' }).id;
       it('target port 1: port 8080 is Gateway port 80 translated (the labelled entry is skipped)', () => {
         const r = simulateProxy(mesh, gw, { mode: 'gateway', port: 8080, host: 'example.com', protocol: 'http' });
