@@ -104,7 +104,7 @@ export class CpuPool {
     const budgetMs = opts.budgetMs ?? 10_000;
     this.max = {
       workers: Math.max(1, opts.workers ?? 1),
-      queue: Math.max(0, opts.queue ?? 16),
+      queue: Math.max(1, opts.queue ?? 16),
       budgetMs,
       queueWaitMs: opts.queueWaitMs ?? Math.max(budgetMs, 30_000),
       snapshotMs: opts.snapshotMs ?? 120_000,
@@ -115,7 +115,8 @@ export class CpuPool {
   /** Runs one task (`budgetMs`: this task's own budget); never rejects (every failure is an answer with `{"error", "stage"}`). */
   run(kind: TaskKind, body: unknown, opts: { budgetMs?: number } = {}): Promise<CpuAnswer> {
     if (this.closed) return Promise.resolve(failure(503, 'server is stopping', 'queue'));
-    if (this.queue.length >= this.max.queue && !this.idleSlot() && this.slots.size >= this.max.workers) {
+    // Absolute: also while the first workers start (their bundle may still be building).
+    if (this.queue.length >= this.max.queue) {
       this.counts.refused++;
       this.emit({ type: 'refused', kind, why: 'queue full' });
       return Promise.resolve(
