@@ -18,7 +18,7 @@ export default async function Overview() {
   const errors = inputErrors(ctx).body as ErrorsResponse;
   const findings = analyzeMesh(ctx).body.findings;
   const gatewayApi = gatewayApiStatus(ctx).body;
-  const c = rt.contracts();
+  const c = await rt.contracts();
   const contracts = c && {
     file: c.file,
     passed: c.passed,

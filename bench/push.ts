@@ -35,7 +35,7 @@ interface Received {
 }
 
 /** One bench client: its proxy, what it received (after `mark`), and when its first full config was ACKed. */
-interface Client {
+export interface Client {
   proxy: string;
   namespace: string;
   received: Received[];
@@ -43,7 +43,7 @@ interface Client {
   close(): void;
 }
 
-class ServerChild {
+export class ServerChild {
   private lines: AsyncIterator<string>;
   readonly events: Array<Record<string, unknown>> = [];
   private waiters: Array<(o: Record<string, unknown>) => void> = [];
@@ -121,7 +121,7 @@ const heapText = (h: Heap) =>
   `V8 heap used ${h.heapUsed.toFixed(0)} MiB, external ${h.external.toFixed(0)} MiB (array buffers ${h.arrayBuffers.toFixed(0)}), C heap (glibc [heap]) resident ${h.mallocHeap.toFixed(0)} MiB, ${h.cacheEntries} cached translations`;
 
 /** Route names per proxy (what an Envoy learns from its listeners), from an in-process translation. */
-function routeNamesOf(dir: string, ids: string[]): Map<string, string[]> {
+export function routeNamesOf(dir: string, ids: string[]): Map<string, string[]> {
   const loaded = loadPaths([dir]);
   const snap = buildSnapshot(loaded.inputs, { version: 1 });
   const out = new Map<string, string[]>();
@@ -136,7 +136,7 @@ function routeNamesOf(dir: string, ids: string[]): Map<string, string[]> {
   return out;
 }
 
-function sotwClient(ch: AdsTestClient, proxy: { id: string; namespace: string }, routes: string[]): Promise<Client> {
+export function sotwClient(ch: AdsTestClient, proxy: { id: string; namespace: string }, routes: string[]): Promise<Client> {
   const s: SotwTestStream = ch.sotw({ id: `sidecar~10.0.0.1~${proxy.id}~${proxy.namespace}.svc.cluster.local` });
   const c: Client = { proxy: proxy.id, namespace: proxy.namespace, received: [], close: () => s.cancel() };
   const acked = new Set<string>();
@@ -204,7 +204,7 @@ function deltaClient(ch: AdsTestClient, proxy: { id: string; namespace: string }
   });
 }
 
-async function waitUntil(cond: () => boolean, timeoutMs: number, pollMs = 2): Promise<boolean> {
+export async function waitUntil(cond: () => boolean, timeoutMs: number, pollMs = 2): Promise<boolean> {
   const end = wall() + timeoutMs;
   while (!cond()) {
     if (wall() > end) return false;

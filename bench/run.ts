@@ -5,7 +5,9 @@
 //   BENCH_XDS_CLIENTS    K loopback ADS clients (default 100,500,1000), each SotW and Delta
 //   BENCH_PUSH_SERVICES  N of the push benches' mesh (default 100; 10 services per namespace)
 //   BENCH_MODES          sotw,delta (default both)
-//   BENCH_CLI=0 / BENCH_SANDBOX=0 / BENCH_DEMO=0 / BENCH_UI=0: skip those sections (the UI figures run in
+//   BENCH_HOSTILE_CLIENTS / BENCH_HOSTILE_SERVICES (default 100 / 100): the hostile-load figures (issue 25)
+//   BENCH_ONLY=hostile: only those rows
+//   BENCH_CLI=0 / BENCH_SANDBOX=0 / BENCH_HOSTILE=0 / BENCH_DEMO=0 / BENCH_UI=0: skip those sections (the UI figures run in
 //   Chromium when one is found: CHROMIUM_PATH or a system Chromium; else their rows say why not)
 import { writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -40,6 +42,19 @@ const textRow = (r: { bench: string; size: string; figure: string }, extra: Part
   ...extra,
 });
 
+const only = process.env.BENCH_ONLY;
+if (only === 'hostile') {
+  const { benchHostile, hostileRows } = await import('./hostile');
+  step('hostile load');
+  const f = await benchHostile(Number(process.env.BENCH_HOSTILE_CLIENTS ?? 100), Number(process.env.BENCH_HOSTILE_SERVICES ?? 100));
+  console.log(printTable(hostileRows(f)));
+  console.log(
+    `\nload average ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
+  process.exit(0);
+}
 if (process.env.BENCH_CLI !== '0') {
   step('CLI');
   rows.push(...benchCli(Math.min(...sizes, 100), largest));
@@ -75,6 +90,13 @@ if (process.env.BENCH_DEMO !== '0') {
   const { benchDemoShift } = await import('./demoShift');
   rows.push(
     ...(await benchDemoShift(Number(process.env.BENCH_DEMO_REPS ?? 20), Number(process.env.BENCH_DEMO_RATE ?? 50))).map((r) => textRow(r)),
+  );
+}
+if (process.env.BENCH_HOSTILE !== '0') {
+  step('hostile load');
+  const { benchHostile, hostileRows } = await import('./hostile');
+  rows.push(
+    ...hostileRows(await benchHostile(Number(process.env.BENCH_HOSTILE_CLIENTS ?? 100), Number(process.env.BENCH_HOSTILE_SERVICES ?? 100))),
   );
 }
 rows.push(...(await uiRows()));

@@ -20,6 +20,9 @@ const ENTRY = join(root, 'server', 'cli', 'main.ts');
 // Two levels below the root, like server/cli/main.ts, so its REPO_ROOT (../..) stays right.
 const OUT_DIR = join(root, 'dist', 'cli');
 export const CLI_BUNDLE = join(OUT_DIR, 'main.mjs');
+/** The CPU worker (server/isolate/worker.ts): the same build, sharing its chunks; server/isolate/entry.ts runs it. */
+const WORKER_ENTRY = join(root, 'server', 'isolate', 'worker.ts');
+export const CPU_WORKER = join(OUT_DIR, 'cpuWorker.mjs');
 /** The build's inputs (paths relative to the repo root), written beside the bundle. */
 export const CLI_MANIFEST = join(OUT_DIR, 'main.inputs.json');
 const CHUNKS = 'chunks';
@@ -57,6 +60,8 @@ export function cliBundleStale(bundle = CLI_BUNDLE, inputs = undefined, manifest
   } catch {
     return true;
   }
+  // A build from before the CPU worker existed is stale too.
+  if (bundle === CLI_BUNDLE && !existsSync(CPU_WORKER)) return true;
   if (inputs) return inputs.some((p) => newestMtime(p) > built);
   let files;
   try {
@@ -103,7 +108,7 @@ export async function buildCli() {
   const started = Date.now();
   const { build } = await import('esbuild');
   const res = await build({
-    entryPoints: { main: ENTRY },
+    entryPoints: { main: ENTRY, cpuWorker: WORKER_ENTRY },
     outdir: OUT_DIR,
     write: false,
     bundle: true,
@@ -182,6 +187,8 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     console.log('build-cli: server/cli/main.ts not present yet; skipped');
     process.exit(0);
   }
+  // --if-stale (server/isolate/entry.ts, before starting CPU workers): build only when an input is newer.
+  if (process.argv.includes('--if-stale') && !cliBundleStale()) process.exit(0);
   const t0 = performance.now();
   await buildCli();
   console.log(`build-cli: ${relative(root, CLI_BUNDLE)} in ${Math.round(performance.now() - t0)} ms`);

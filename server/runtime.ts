@@ -10,7 +10,7 @@ import { KubeApplier } from './api/apply/kube';
 import type { Applier } from './api/apply/types';
 import { randomToken } from './api/auth';
 import type { ApplyContext } from './api/sandboxApply';
-import { type ContractsState, liveContracts } from './api/contracts';
+import type { ContractsState } from './api/contracts';
 import { bindAddress, hostPort, parseRuntimeConfig, sourceMode, ENV_VAR, type RuntimeConfig } from './api/runtimeConfig';
 import type { MeshEvent } from './api/events';
 import type { ApiContext, SyncStatus, XdsState } from './api/types';
@@ -33,6 +33,8 @@ import type { AdsServer, AdsServerOptions, ConnectionStatus } from './xds/server
 import type { AdsLimits } from './xds/limits';
 import type { Source, SourceSink, SourceStatus } from './sources/types';
 import { inputFileReader } from './sources/file/lines';
+import type { CpuPool, CpuPoolOptions } from './isolate/pool';
+import { poolContracts, storePool } from './isolate/runtimePool';
 
 export interface MeshscopeRuntime {
   readonly config: RuntimeConfig;
@@ -63,7 +65,12 @@ export interface MeshscopeRuntime {
   /** What the sandbox apply endpoints need: the applier of this source, the cluster gate and the token. */
   applyContext(): ApplyContext;
   /** `serve --contracts FILE`: the contracts and their results on the current snapshot (undefined without a file). */
-  contracts(): ContractsState | undefined;
+  contracts(): Promise<ContractsState | undefined>;
+  /**
+   * Worker threads for work whose cost a request controls (simulate, sandbox evaluate, contracts), with
+   * time budgets and a bounded queue (server/isolate/pool.ts): never on this thread, which serves ADS.
+   */
+  readonly cpu: CpuPool;
   /** The demo data plane (`serve` on the demo mesh, or `--demo-traffic`), when it runs. */
   demoTraffic(): DemoDataPlane | undefined;
   /** "proxy X changed" events; returns unsubscribe. */
@@ -240,7 +247,8 @@ function createRuntime(config: RuntimeConfig, configError?: string, overrides: A
 
   const applier = makeApplier(config, mode, store);
   const token = applyToken(config);
-  const contracts = liveContracts(config.contracts, () => store.snapshot(), options, cache);
+  const cpu = storePool(store, rootDir(), overrides.cpu);
+  const contracts = poolContracts(config.contracts, cpu, () => store.snapshot().version);
 
   const rt: MeshscopeRuntime = {
     config,
@@ -279,7 +287,8 @@ function createRuntime(config: RuntimeConfig, configError?: string, overrides: A
     },
     demoTraffic: () => demo,
     applyContext: () => ({ applier, allowApply: config.allowApply === true, token }),
-    contracts: () => contracts?.(),
+    contracts: async () => contracts?.(),
+    cpu,
     xds: () => xds,
     xdsSettled: adsStarted.then(() => xds),
     adsConnections: () => ads.connections(),
@@ -289,6 +298,7 @@ function createRuntime(config: RuntimeConfig, configError?: string, overrides: A
       unsubscribeStore();
       unsubscribeDemo();
       await demo?.stop();
+      await cpu.close();
       await adsStarted;
       await plane.close();
       listeners.clear();
@@ -360,6 +370,8 @@ export const createRuntimeForTest = (config: RuntimeConfig, overrides?: AdsOverr
 
 /** ADS settings a caller may override (tests, benchmarks); the rest come from the environment. */
 export type AdsOverrides = Partial<Pick<AdsServerOptions, 'log' | 'debounceMs' | 'maxDebounceMs' | 'pushConcurrency' | 'limits'>> & {
+  /** CPU pool settings (tests: a short budget, a small queue, events). */
+  cpu?: Partial<CpuPoolOptions>;
   /** Demo data plane settings (tests: a low rate, a short tick). */
   demo?: Partial<Pick<DataPlaneOptions, 'rate' | 'tickMs' | 'testerPercent' | 'deadlineMs' | 'window'>>;
 };
@@ -401,6 +413,6 @@ function adsOptionsFromEnv(overrides: AdsOverrides): Partial<AdsServerOptions> {
   if (after !== undefined) out.debounceMs = after;
   if (max !== undefined) out.maxDebounceMs = max;
   if (throttle !== undefined && throttle > 0) out.pushConcurrency = throttle;
-  const { limits: _limits, demo: _demo, ...rest } = overrides;
+  const { limits: _limits, demo: _demo, cpu: _cpu, ...rest } = overrides;
   return { ...out, ...rest };
 }

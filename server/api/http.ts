@@ -73,3 +73,12 @@ export async function readJsonBody(
     return { error: fail(400, `body is not JSON: ${(e as Error).message}`) };
   }
 }
+
+/** A body serialised elsewhere (a CPU worker's answer) → Response; `?pretty` re-indents it. */
+export function jsonTextResponse(answer: { status: number; json: string; headers?: Record<string, string> }, url?: string): Response {
+  const pretty = url ? new URL(url, 'http://x').searchParams.has('pretty') : false;
+  return new Response(pretty ? JSON.stringify(JSON.parse(answer.json), null, 2) : answer.json, {
+    status: answer.status,
+    headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...answer.headers },
+  });
+}

@@ -16,7 +16,8 @@ const checkSchema = z.strictObject({ name: z.string().max(200).optional(), proxy
 export const evaluateBodySchema = z.strictObject({
   draft: z.string(),
   proxies: z.array(z.string().min(1)).max(100).optional(),
-  requests: z.array(checkSchema).max(100).optional(),
+  // Request checks run in a CPU worker under a time budget (server/isolate): up to 1,000 of them.
+  requests: z.array(checkSchema).max(1000).optional(),
   contracts: z.array(contractSchema).max(500).optional(),
 });
 

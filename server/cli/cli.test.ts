@@ -1,6 +1,7 @@
 // The real bin (node bin/meshscope.mjs → tsx → server/cli/main.ts), as `npx meshscope` runs it.
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { bookinfo, configDumpFixture, REPO_ROOT } from '../testing/paths';
@@ -93,5 +94,41 @@ describe('meshscope CLI', () => {
     ]);
     expect(r.status).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ error: 'no listener matched' });
+  });
+
+  it('simulate --dump ROUTE_TABLE.yaml: a bare RouteConfiguration is walked from the router (router_check_tool Redirect)', () => {
+    // Envoy's router_check_tool reads a route table alone; x-forwarded-proto https (its `ssl`) keeps the
+    // redirect's scheme https and does not trip require_tls.
+    const dir = mkdtempSync(join(tmpdir(), 'meshscope-rt-'));
+    const file = join(dir, 'routes.yaml');
+    writeFileSync(
+      file,
+      'virtual_hosts:\n- name: r\n  domains: [r.example.org]\n  require_tls: ALL\n  routes:\n  - match: {prefix: /p}\n    redirect: {path_redirect: /moved}\n',
+    );
+    try {
+      const r = cli([
+        'simulate',
+        '--dump',
+        file,
+        '--mode',
+        'outbound',
+        '--port',
+        '80',
+        '--host',
+        'r.example.org',
+        '--path',
+        '/p',
+        '-H',
+        'x-forwarded-proto: https',
+      ]);
+      expect(r.status).toBe(0);
+      expect(JSON.parse(r.stdout)).toMatchObject({
+        virtualHost: 'r',
+        redirect: { location: 'https://r.example.org/moved' },
+        routerCheck: { path_redirect: 'https://r.example.org/moved', code_redirect: 301 },
+      });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -10,9 +10,11 @@ export interface EnvoyConfig {
   routes: EnvoyJson[];
   clusters: EnvoyJson[];
   endpoints: EnvoyJson[];
+  /** The input was one bare RouteConfiguration (a route table, as router_check_tool reads it), not a config dump. */
+  routeTable?: true;
 }
 
-type Kind = keyof EnvoyConfig;
+type Kind = Exclude<keyof EnvoyConfig, 'routeTable'>;
 
 const isObj = isJsonObject as (v: unknown) => v is EnvoyJson;
 const list = getArray;
@@ -98,9 +100,11 @@ class Collector {
   }
 }
 
+const isRouteConfigType = (t: unknown): boolean => typeof t === 'string' && t.endsWith('envoy.config.route.v3.RouteConfiguration');
+
 /**
  * Reads a ConfigDump given as parsed JSON (or its JSON text): `{configs: [...]}` or the bare `configs`
- * array. Bootstrap static resources are read after the other sections and de-duplicated by name.
+ * array; or one bare RouteConfiguration (`virtual_hosts` at the top, as router_check_tool takes it). Bootstrap static resources are read after the other sections and de-duplicated by name.
  */
 export function readConfigDump(dump: unknown): { config: EnvoyConfig; errors: string[] } {
   const c = new Collector();
@@ -112,6 +116,11 @@ export function readConfigDump(dump: unknown): { config: EnvoyConfig; errors: st
       c.errors.push(`config dump is not JSON: ${(e as Error).message}`);
       return { config: c.config, errors: c.errors };
     }
+  }
+  // A bare RouteConfiguration (what Envoy's router_check_tool reads): its route table alone.
+  if (isObj(d) && !Array.isArray(d['configs']) && (Array.isArray(d['virtual_hosts']) || isRouteConfigType(d['@type']))) {
+    c.add('routes', d, '(route configuration)');
+    return { config: { ...c.config, routeTable: true }, errors: c.errors };
   }
   const configs = Array.isArray(d) ? d : isObj(d) && Array.isArray(d['configs']) ? d['configs'] : undefined;
   if (!configs) {

@@ -7,6 +7,7 @@ import type { Rejection, SimCtx, SimHeaderChange, SimRedirect, SimRewrite, SimSo
 import { stripPort } from './types';
 import { applyForwardedProto } from './forwardedProto';
 import { requestChanges } from './requestChanges';
+import { type RouterCheck, routerCheck } from './routerCheck';
 
 export interface HttpWalk {
   routeConfig?: string;
@@ -20,6 +21,8 @@ export interface HttpWalk {
   rewrite?: SimRewrite;
   requestHeaders?: SimHeaderChange[];
   virtualCluster?: string;
+  /** Envoy's route table check tool's view of the routed request (./routerCheck). */
+  routerCheck?: RouterCheck;
   notes?: string[];
   rejected: Rejection[];
   error?: string;
@@ -71,12 +74,14 @@ export function walkRouteConfig(rc: J, given: SimCtx, hcm: J | undefined, w: Htt
   const vh = pick.vhost;
   if (!vh) {
     w.error = 'no virtual host matched';
+    w.routerCheck = routerCheck({ rc, ctx });
     return w;
   }
   w.virtualHost = str(vh, 'name') ?? `virtual_hosts[${pick.index ?? 0}]`;
   if (tlsRedirect(vh, ctx)) {
     w.redirect = { status: 301, location: `https://${stripPort(ctx.host)}${ctx.headers.get(':path') ?? ctx.path}` };
     w.error = 'tls required, sending 301';
+    w.routerCheck = routerCheck({ rc, vh, ctx, entry: { kind: 'redirect', redirect: w.redirect } });
     return w;
   }
   if (obj(vh, 'matcher')) {
@@ -106,9 +111,31 @@ export function walkRouteConfig(rc: J, given: SimCtx, hcm: J | undefined, w: Htt
       if (changes.notes.length > 0) w.notes = changes.notes;
     }
     if (changes.virtualCluster !== undefined) w.virtualCluster = changes.virtualCluster;
+    const t = w.target;
+    const entry =
+      t.kind === 'cluster'
+        ? ({ kind: 'route', clusters: { [t.cluster]: 100 } } as const)
+        : t.kind === 'weighted'
+          ? ({ kind: 'route', clusters: t.clusters } as const)
+          : t.kind === 'redirect' || t.kind === 'direct'
+            ? t.kind === 'redirect'
+              ? ({ kind: 'redirect', redirect: t.redirect } as const)
+              : ({ kind: 'direct', status: t.status } as const)
+            : undefined;
+    w.routerCheck = routerCheck({
+      rc,
+      vh,
+      route: r,
+      ctx,
+      ...(entry ? { entry } : {}),
+      ...(w.rewrite ? { rewrite: w.rewrite } : {}),
+      ...(w.requestHeaders ? { requestHeaders: w.requestHeaders } : {}),
+      ...(w.virtualCluster !== undefined ? { virtualCluster: w.virtualCluster } : {}),
+    });
     return w;
   }
   w.error = 'no route matched';
+  w.routerCheck = routerCheck({ rc, vh, ctx });
   return w;
 }
 

@@ -54,6 +54,7 @@ function finish(a: Acc): SimResult {
   if (w?.rewrite) r.rewrite = w.rewrite;
   if (w?.requestHeaders) r.requestHeaders = w.requestHeaders;
   if (w?.virtualCluster !== undefined) r.virtualCluster = w.virtualCluster;
+  if (w?.routerCheck) r.routerCheck = w.routerCheck;
   r.rejected = [...a.rejected, ...(w?.rejected ?? [])];
   const notes = [...a.notes, ...(w?.notes ?? [])];
   if (notes.length > 0) r.notes = notes;
@@ -108,7 +109,33 @@ function validate(req: SimRequest): string | undefined {
   return undefined;
 }
 
+/**
+ * A bare RouteConfiguration (a route table, as Envoy's router_check_tool takes it; a config dump without
+ * listeners still answers `no listener matched`): the request starts at the router, its headers as the router sees them — x-forwarded-proto as
+ * given (no connection manager to overwrite it), else the connection's scheme. With several route
+ * configurations, the one named after the port (`9080`, `http.8080`).
+ */
+function walkRoutesOnly(config: EnvoyConfig, ctx: SimCtx, a: Acc): void {
+  const rc =
+    config.routes.length === 1
+      ? config.routes[0]
+      : config.routes.find((r) => [String(ctx.port), `http.${ctx.port}`].includes(str(r, 'name') ?? ''));
+  if (!rc) {
+    a.notes.push(
+      `no listener in the config and no route configuration named ${ctx.port} or http.${ctx.port} among ${config.routes.length}`,
+    );
+    return void (a.error = 'no listener matched');
+  }
+  const name = str(rc, 'name');
+  a.walk = walkRouteConfig(rc, ctx, undefined, { ...(name !== undefined ? { routeConfig: name } : {}), rejected: [] });
+  const t = a.walk.target;
+  if (t?.kind === 'none') a.error = t.error;
+  else if (t) a.target = t;
+  resolveEndpoints(config, a, ctx);
+}
+
 function walk(config: EnvoyConfig, ctx: SimCtx, a: Acc): void {
+  if (config.routeTable && config.listeners.length === 0) return walkRoutesOnly(config, ctx, a);
   const lp = selectListener(config.listeners, ctx);
   a.rejected.push(...lp.rejected);
   a.notes.push(...lp.notes);

@@ -80,6 +80,21 @@ export interface SimHeaderChange {
   from: 'route' | 'virtualHost' | 'routeConfig' | 'weightedCluster';
 }
 
+/** Envoy's route table check tool's fields for one request (server/simulate/routerCheck.ts). */
+export interface RouterCheck {
+  cluster_name: string;
+  virtual_cluster_name: string;
+  virtual_host_name: string;
+  path_rewrite: string;
+  host_rewrite: string;
+  path_redirect: string;
+  code_redirect: number;
+  /** Present for a route entry: the route's timeout as a protobuf Duration string. */
+  timeout?: string;
+  request_headers: Record<string, string>;
+  response_headers: Record<string, string>;
+}
+
 export interface SimRewrite {
   /** The :path sent upstream (query string kept) when the route rewrites it. */
   path?: string;
@@ -112,6 +127,12 @@ export interface SimResult {
   requestHeaders?: SimHeaderChange[];
   /** meshscope extension: the virtual cluster the request is counted against (`other` when none matches). */
   virtualCluster?: string;
+  /**
+   * meshscope extension: the fields Envoy's route table check tool validates, named as it names them
+   * (cluster_name, virtual_cluster_name, virtual_host_name, path_rewrite, host_rewrite, path_redirect,
+   * code_redirect, timeout, request_headers / response_headers for its header matchers): ./routerCheck.ts.
+   */
+  routerCheck?: RouterCheck;
   rejected: Rejection[];
   /** Things worth knowing that are not failures (e.g. a referenced cluster missing from the config). */
   notes?: string[];

@@ -8,7 +8,7 @@
 // serving and shows the failure in every source's status until a build succeeds.
 import type { LoadError, MeshSnapshot } from '../model/mesh';
 import { validateRaw } from '../model/parse/objects';
-import { buildSnapshot } from '../model/snapshot';
+import { type BuildSnapshotOptions, buildSnapshot } from '../model/snapshot';
 import { SnapshotCache } from '../model/snapshotCache';
 import { redactSecret } from '../model/secrets';
 import type { MeshConfigOverride } from '../model/parse/meshSource';
@@ -21,6 +21,12 @@ export interface StoreChange {
   /** Keys (`group/version/kind/namespace/name`) changed since the previous snapshot. */
   changed: string[];
   endpointsOnly: boolean;
+}
+
+/** A snapshot's build inputs, without the store's per-object cache (see Store.buildSpec). */
+export interface SnapshotSpec {
+  inputs: readonly RawInput[];
+  options: Omit<BuildSnapshotOptions, 'cache'>;
 }
 
 export interface StoreOptions {
@@ -60,6 +66,7 @@ export class Store implements SourceSink {
   private version = 0;
   private cached: MeshSnapshot | undefined;
   private builtInputs: readonly RawInput[] = [];
+  private builtOptions: SnapshotSpec['options'] = { version: 0 };
   private dirty = true;
   /** Validation results per stored input object (inputs are replaced, never mutated, by sources). */
   private readonly issuesOf = new WeakMap<RawInput, ReturnType<typeof validateRaw>>();
@@ -103,6 +110,15 @@ export class Store implements SourceSink {
   inputs(): readonly RawInput[] {
     this.snapshot();
     return this.builtInputs;
+  }
+
+  /**
+   * What the current snapshot was built from (inputs and build options, all plain data): buildSnapshot of
+   * it gives an equal snapshot in another thread (server/isolate's workers).
+   */
+  buildSpec(): SnapshotSpec {
+    this.snapshot();
+    return { inputs: this.builtInputs, options: this.builtOptions };
   }
 
   onChange(cb: (snap: MeshSnapshot, change: StoreChange) => void): () => void {
@@ -328,14 +344,16 @@ export class Store implements SourceSink {
     for (const u of unkeyed) all.push(u);
     this.builtInputs = all;
     for (const e of this.meshErrors) errors.push(e);
-    return buildSnapshot(all, {
+    const options: SnapshotSpec['options'] = {
       version: this.version,
       ...(this.domainSuffix !== undefined ? { domainSuffix: this.domainSuffix } : {}),
       ...(this.meshOverride ? { meshConfig: this.meshOverride } : {}),
       extraErrors: errors,
       secretsWatched: this.secretsWatched(),
-      cache: this.cache,
-    });
+    };
+    const snap = buildSnapshot(all, { ...options, cache: this.cache });
+    this.builtOptions = options;
+    return snap;
   }
 }
 

@@ -29,9 +29,9 @@ export const LAYERS: readonly Layer[] = [
   },
   { name: 'api', rank: 4, prefixes: ['server/api/'] },
   {
-    name: 'runtime, cli, app',
+    name: 'runtime, isolate, cli, app',
     rank: 5,
-    prefixes: ['server/runtime.ts', 'server/cli.ts', 'server/cli/', 'app/', 'instrumentation.ts', 'components/'],
+    prefixes: ['server/runtime.ts', 'server/isolate/', 'server/cli.ts', 'server/cli/', 'app/', 'instrumentation.ts', 'components/'],
   },
 ];
 

@@ -7,5 +7,5 @@ export const dynamic = 'force-dynamic';
 
 export async function GET(req: Request): Promise<Response> {
   const rt = await readyRuntime();
-  return toResponse(contractsResponse(rt.contracts()), req.url);
+  return toResponse(contractsResponse(await rt.contracts()), req.url);
 }

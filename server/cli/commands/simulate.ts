@@ -4,6 +4,7 @@
 // Prints the simulator's JSON (server/simulate); `{"error": …}` results still exit 0 (DESIGN.md §3).
 import { readFile } from 'node:fs/promises';
 import { optionsOf } from '../../model/mesh';
+import { parse as parseYaml } from 'yaml';
 import { readConfigDump } from '../../envoy/dumpReader';
 import { simulateProxy } from '../../simulateMesh/simulateProxy';
 import { simulate } from '../../simulate/index';
@@ -78,7 +79,9 @@ export async function simulateCommand(argv: readonly string[], io: Io): Promise<
   if (dumpPath) {
     let dump: unknown;
     try {
-      dump = JSON.parse(await readFile(dumpPath, 'utf8'));
+      // JSON (a config_dump); YAML too, as Envoy's router_check_tool reads a route table from either.
+      const text = await readFile(dumpPath, 'utf8');
+      dump = /\.ya?ml$/i.test(dumpPath) ? parseYaml(text) : JSON.parse(text);
     } catch (e) {
       io.stderr.write(`error: ${dumpPath}: ${(e as Error).message}\n`);
       return 1;

@@ -114,8 +114,20 @@ function mergeInto(old: ServiceModel, add: ServiceModel): ServiceModel {
 }
 
 /**
- * ServiceEntries → services (convertServices): one service per host. Every valid address is kept (IP, or CIDR
- * with /32 and /128 turned into plain IPs); the first is the default address, the rest stand for istiod's
+ * convertServices: a CIDR whose prefix is the whole address (`/32` for IPv4, `/128` for IPv6:
+ * `cidr.Bits() == cidr.Addr().BitLen()`) is that address; any other CIDR stays one (an IPv6 `/32` is a prefix).
+ */
+function hostPrefixAsIp(a: string): string {
+  const slash = a.lastIndexOf('/');
+  if (slash < 0) return a;
+  const bits = a.slice(slash + 1);
+  const ip = a.slice(0, slash);
+  return bits === (ip.includes(':') ? '128' : '32') ? ip : a;
+}
+
+/**
+ * ServiceEntries → services (convertServices): one service per host. Every valid address is kept (IP, or CIDR;
+ * a host prefix, IPv4 /32 or IPv6 /128, turned into the plain IP); the first is the default address, the rest stand for istiod's
  * additional host × address services (the listener builder binds each). A later ServiceEntry of the same
  * namespace repeating a host is merged into the older service as istiod's sidecar scope merges them
  * (appendSidecarServices / canMergeServices); when it cannot merge (different resolution, labels, selector or
@@ -130,9 +142,7 @@ export function serviceEntryServices(
   const byKey = new Map<string, ServiceEntryService>();
   for (const se of entries) {
     const spec = se.spec;
-    const addresses = (spec.addresses ?? [])
-      .map((a) => (a.endsWith('/32') || a.endsWith('/128') ? a.slice(0, a.lastIndexOf('/')) : a))
-      .filter((a) => isIP(a) || isCIDR(a));
+    const addresses = (spec.addresses ?? []).map(hostPrefixAsIp).filter((a) => isIP(a) || isCIDR(a));
     const ports: ServicePort[] = (spec.ports ?? []).map((p) => {
       const port: ServicePort = { name: p.name, port: p.number, protocol: parseProtocol(p.protocol) };
       if (p.targetPort !== undefined) port.targetPort = p.targetPort;

@@ -43,7 +43,7 @@ export function gatewaysForRouter(snapshot: MeshSnapshot, proxy: ProxyModel): Is
 }
 
 /** kube label that opts a gateway Service out of port translation (model.DisableGatewayPortTranslationLabel). */
-export const DISABLE_PORT_TRANSLATION_LABEL = 'networking.istio.io/disable-gateway-port-translation';
+export const DISABLE_PORT_TRANSLATION_LABEL = 'experimental.istio.io/disable-gateway-port-translation';
 
 /**
  * resolvePorts with legacy label selection: the target port of the first service target whose service

@@ -14,8 +14,8 @@ describe('model/gateway.go helpers', () => {
     expect(resolvePort(8080, t)).toBe(8080);
     expect(resolvePort(80, [target(80, 8081), target(80, 8082)])).toBe(8081);
   });
-  it('resolvePorts skips services labelled networking.istio.io/disable-gateway-port-translation', () => {
-    expect(resolvePort(80, [target(80, 8080, { 'networking.istio.io/disable-gateway-port-translation': 'true' })])).toBe(80);
+  it('resolvePorts skips services labelled experimental.istio.io/disable-gateway-port-translation', () => {
+    expect(resolvePort(80, [target(80, 8080, { 'experimental.istio.io/disable-gateway-port-translation': 'true' })])).toBe(80);
   });
   it('GetSNIHostsForServer: ns/ stripped, deduplicated, sorted; none without TLS', () => {
     expect(

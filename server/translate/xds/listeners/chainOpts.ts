@@ -1,5 +1,6 @@
 // Filter chain options before they become Envoy FilterChains (listener.go: filterChainOpts,
 // isMatchAll, conflictsWith, toFilterChainMatch; util.go: ConvertAddressToCidr).
+import { maskedPrefix } from '../../../lib/ip';
 import type { CidrRangeJson } from '../../../gen/envoy/config/core/v3/address_pb';
 import type { MetadataJson } from '../../../gen/envoy/config/core/v3/base_pb';
 import type { FilterChainMatchJson, FilterJson } from '../../../gen/envoy/config/listener/v3/listener_components_pb';
@@ -59,15 +60,8 @@ export function cidrRange(addr: string): CidrRangeJson | undefined {
   return p ? { addressPrefix: p.address, prefixLen: p.bits } : undefined;
 }
 
-/** netip.Prefix.Masked().String() for IPv4 (IPv6 kept as written). */
-function masked(p: Prefix): string {
-  if (p.address.includes(':')) return `${p.address}/${p.bits}`;
-  const n = p.address.split('.').reduce((acc, o) => acc * 256 + Number(o), 0);
-  const block = Math.pow(2, 32 - p.bits);
-  const m = n - (n % block);
-  const octets = [Math.floor(m / 16777216) % 256, Math.floor(m / 65536) % 256, Math.floor(m / 256) % 256, m % 256];
-  return `${octets.join('.')}/${p.bits}`;
-}
+/** netip.Prefix.Masked(): host bits cleared (IPv4 and IPv6), so `x/n` prefixes that differ only there are equal. */
+const masked = (p: Prefix): string => maskedPrefix(p.address, p.bits) ?? `${p.address}/${p.bits}`;
 
 const sniSet = (s: readonly string[] | undefined): Set<string> => new Set((s ?? []).filter((x) => x !== '*'));
 const cidrSet = (s: readonly string[] | undefined): Set<string> => {
