@@ -10,12 +10,15 @@ import type { LoadError } from '../../model/mesh';
 import { rawKey } from '../storeKeys';
 import type { RawInput } from '../types';
 import { expandPaths, sizeError } from './loadPaths';
+import { type DocMemo, parseNarrowed } from './docChunks';
 import { DEFAULT_FILE_LIMITS, type FileLimits, type LoadResult, parseTextAsync } from './parseFile';
 
 interface FileEntry {
   sig: string;
   hash: string;
   result: LoadResult;
+  /** Its documents (and List items) parsed one by one, by text: an edit re-parses only the ones that changed (./docChunks). */
+  docs?: DocMemo;
   /** The file's objects the last time it loaded without error, and when. */
   good?: { inputs: RawInput[]; at: string };
 }
@@ -32,6 +35,8 @@ export interface ScanResult {
   errors: LoadError[];
   /** Files read and parsed anew in this scan. */
   parsed: number;
+  /** Documents and List items parsed anew in this scan, in files narrowed by document (./docChunks). */
+  pieces: number;
   files: number;
 }
 
@@ -109,7 +114,14 @@ export class FileSet {
       for (const e of own) errors.push(e);
       this.contributeOnce(file, outcome, inputs, errors);
     }
-    return { inputs, errors, parsed, files: files.length };
+    return { inputs, errors, parsed, files: files.length, pieces: this.takePieces() };
+  }
+
+  private pieces = 0;
+  private takePieces(): number {
+    const n = this.pieces;
+    this.pieces = 0;
+    return n;
   }
 
   private async rescanOnly(only: ReadonlySet<string>, listing: { files: string[]; errors: LoadError[] }): Promise<ScanResult> {
@@ -128,7 +140,7 @@ export class FileSet {
       for (const e of outcome.errors) errors.push(e);
       this.contributeOnce(file, outcome, inputs, errors);
     }
-    return { inputs, errors, parsed, files: listing.files.length };
+    return { inputs, errors, parsed, files: listing.files.length, pieces: this.takePieces() };
   }
 
   /** The file's current parse result: cached when its stat and content are unchanged. */
@@ -150,8 +162,11 @@ export class FileSet {
         entry.sig = sig;
         return { result: entry.result, fresh: false };
       }
-      const result = await parseTextAsync(text, file, this.opts.namespace, this.limits);
-      const next: FileEntry = { sig, hash, result };
+      // A multi-document file or List: only the documents (items) whose text changed are parsed again.
+      const narrowed = await parseNarrowed(text, file, this.opts.namespace, this.limits, entry?.docs);
+      if (narrowed) this.pieces += narrowed.parsedPieces;
+      const result = narrowed?.result ?? (await parseTextAsync(text, file, this.opts.namespace, this.limits));
+      const next: FileEntry = { sig, hash, result, ...(narrowed ? { docs: narrowed.memo } : {}) };
       if (entry?.good) next.good = entry.good;
       this.entries.set(file, next);
       return { result, fresh: true };
