@@ -209,6 +209,9 @@ interface PushFigures {
   edsWork: Work;
   reconnect: number;
   reconnectWork: Work;
+  /** Streams that ended before they were in sync and were opened again. */
+  connectRetries: number;
+  reconnectRetries: number;
   rss: { idle: number; with: number; after: number };
   profiles: { connect?: ProfileSummary; vs?: ProfileSummary; eds?: ProfileSummary; reconnect?: ProfileSummary };
 }
@@ -227,6 +230,7 @@ async function benchPushShape(mesh: IssueMesh, shape: Shape, mode: Mode, routes:
     const port = ready.port as number;
     const chosen = chooseClients(ready.proxies as Array<{ id: string; type: string; namespace: string }>, K);
     for (const p of chosen) clients.push(new BenchClient(p.id, p.namespace, mode, routes.get(p.namespace) ?? []));
+    const retries = () => clients.reduce((n, c) => n + c.retries, 0);
     const connectAll = async (): Promise<number> => {
       channels = [];
       const t0 = wall();
@@ -245,6 +249,7 @@ async function benchPushShape(mesh: IssueMesh, shape: Shape, mode: Mode, routes:
     const connectProfile = (await server.command('prof-stop')).summary as ProfileSummary;
     const w1 = await work(server);
     const syncs = clients.map((c) => c.synced[0]! - t0);
+    const connectRetries = retries();
     await sleep(500);
     const withClients = MiB((await server.command('mem')).rss);
 
@@ -295,6 +300,7 @@ async function benchPushShape(mesh: IssueMesh, shape: Shape, mode: Mode, routes:
     for (const ch of channels) ch.close();
     await connectAll();
     const reconnect = Math.max(...clients.map((c) => c.synced[1]!)) - (drop.at as number);
+    const reconnectRetries = retries() - connectRetries;
     const reconnectProfile = (await server.command('prof-stop')).summary as ProfileSummary;
     const reconnectWork = minus(await work(server), wc);
 
@@ -308,6 +314,8 @@ async function benchPushShape(mesh: IssueMesh, shape: Shape, mode: Mode, routes:
       firstAll: Math.max(...syncs),
       firstP50: median(syncs),
       connect: minus(w1, w0),
+      connectRetries,
+      reconnectRetries,
       vs,
       vsAffected: affected.length,
       vsOthersSent,
@@ -352,7 +360,7 @@ function pushRows(f: PushFigures): BenchRow[] {
         value: f.firstAll,
         unit: 'ms',
         goal: goals.first,
-        detail: `p50 ${f.firstP50.toFixed(0)} ms; ${workText(f.connect)}`,
+        detail: `p50 ${f.firstP50.toFixed(0)} ms; streams ended before in sync and opened again: ${f.connectRetries}; ${workText(f.connect)}`,
       },
       f.firstAll > goals.first,
       f.profiles.connect,
@@ -387,7 +395,7 @@ function pushRows(f: PushFigures): BenchRow[] {
         value: f.reconnect,
         unit: 'ms',
         goal: big ? undefined : 3000,
-        detail: `from the drop to the last client's ACK of all four types (fresh channels); ${workText(f.reconnectWork)}`,
+        detail: `from the drop to the last client's ACK of all four types (fresh channels); streams opened again: ${f.reconnectRetries}; ${workText(f.reconnectWork)}`,
       } as Omit<BenchRow, 'load' | 'size'>,
       f.reconnect > 3000,
       f.profiles.reconnect,
@@ -469,21 +477,42 @@ const mesh = issueMesh(N);
 const rows: BenchRow[] = [];
 if (process.env.BENCH_CLI !== '0') {
   step('CLI');
-  rows.push(...cliRows(mesh));
+  const cli = cliRows(mesh);
+  rows.push(...cli);
+  console.error(printTable(cli));
 }
 step('route names');
 const routes = routeNames(mesh);
+const out = process.env.BENCH_I24_OUT ?? join(REPO_ROOT, 'bench', 'results-issue24.json');
+const save = () =>
+  writeFileSync(
+    out,
+    `${JSON.stringify({ at: new Date().toISOString(), machine: machine(), loadStart, loadEnd: loadavg(), n: N, k: K, rows }, null, 2)}\n`,
+  );
+save();
 for (const shape of shapes)
   for (const mode of modes) {
     step(`push ${shape} ${mode} N=${N} K=${K}`);
-    rows.push(...pushRows(await benchPushShape(mesh, shape, mode, routes)));
+    try {
+      const got = pushRows(await benchPushShape(mesh, shape, mode, routes));
+      rows.push(...got);
+      console.error(printTable(got));
+    } catch (e) {
+      console.error(`bench(issue 24): push ${shape} ${mode} failed: ${String(e)}`);
+      rows.push({
+        figure: 'all K distinct-pod clients ACK their first config',
+        size: `N=${N}, K=${K}, ${shape}, ${mode}`,
+        value: Number.NaN,
+        unit: 'ms',
+        detail: `failed: ${String(e)}`,
+        load: load1(),
+      });
+    }
+    save();
   }
 const table = printTable(rows);
 const notes = rows.filter((r) => r.profile).map((r) => `- ${r.figure} (${r.size}): ${formatSummary(r.profile!)}`);
 console.log(table);
 if (notes.length > 0) console.log(`\nCPU profiles of figures that miss their goal:\n${notes.join('\n')}`);
-writeFileSync(
-  process.env.BENCH_I24_OUT ?? join(REPO_ROOT, 'bench', 'results-issue24.json'),
-  `${JSON.stringify({ at: new Date().toISOString(), machine: machine(), loadStart, loadEnd: loadavg(), n: N, k: K, rows }, null, 2)}\n`,
-);
+save();
 void podIp;

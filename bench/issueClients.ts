@@ -17,6 +17,8 @@ export class BenchClient {
   /** When the first full config (CDS, EDS, LDS, RDS) was ACKed, per connect() (the last one last). */
   synced: number[] = [];
   dropped = false;
+  /** Streams that ended before they were in sync (the server's stall guard, an overloaded machine): connected again. */
+  retries = 0;
   private stream: SotwTestStream | DeltaTestStream | undefined;
 
   constructor(
@@ -26,8 +28,22 @@ export class BenchClient {
     private readonly routes: readonly string[],
   ) {}
 
-  /** Opens a stream on `ch` and resolves once the four types were received and ACKed. */
-  connect(ch: AdsTestClient): Promise<void> {
+  /**
+   * Opens a stream on `ch` and resolves once the four types were received and ACKed; a stream that ends
+   * before that is opened again (as Envoy does), up to 5 times.
+   */
+  async connect(ch: AdsTestClient): Promise<void> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.connectOnce(ch);
+      } catch (e) {
+        if (attempt >= 5) throw e;
+        this.retries++;
+      }
+    }
+  }
+
+  private connectOnce(ch: AdsTestClient): Promise<void> {
     const node = { id: `sidecar~10.0.0.1~${this.proxy}~${this.namespace}.svc.cluster.local` };
     const delta = this.mode === 'delta';
     const s = delta ? ch.delta(node) : ch.sotw(node);

@@ -14,13 +14,10 @@ import type { RawInput } from '../types';
 import { type FileLimits, fromValues, type LoadResult, plainYamlFastPath } from './parseFile';
 
 /**
- * Parsed pieces of a file's last load, by document index and text (`exact`) and by text alone (a document
- * that moved): what the next load of the same file may reuse.
+ * Parsed pieces of a file's last load by their text (the same text may be several documents, each with its
+ * index): what the next load of the same file may reuse.
  */
-export interface DocMemo {
-  exact: Map<string, RawInput[]>;
-  byText: Map<string, Piece>;
-}
+export type DocMemo = Map<string, Piece[]>;
 
 interface Piece {
   /** The document index the inputs carry (`origin.doc`). */
@@ -104,22 +101,23 @@ function inputsOf(value: unknown, doc: number, file: string, namespace: string |
   return r.errors.length > 0 || r.refused ? undefined : r.inputs;
 }
 
-/** A piece's inputs: the cached ones when the same text was parsed before (re-labelled if its document moved). */
+/**
+ * A piece's inputs: the cached ones when the same text was parsed before — the very same objects when its
+ * document index is the same, else re-labelled with the new index (a document that moved).
+ */
 function cached(prev: DocMemo | undefined, next: DocMemo, key: string, doc: number): RawInput[] | undefined {
-  const exact = `${doc}\u0000${key}`;
-  let inputs = prev?.exact.get(exact) ?? next.exact.get(exact);
-  if (!inputs) {
-    const hit = prev?.byText.get(key) ?? next.byText.get(key);
-    if (!hit) return undefined;
-    inputs = hit.inputs.map((i) => ({ object: i.object, origin: { ...i.origin, doc } }));
-  }
+  const seen = prev?.get(key) ?? next.get(key);
+  if (!seen) return undefined;
+  const same = seen.find((p) => p.doc === doc);
+  const inputs = same ? same.inputs : seen[0]!.inputs.map((i) => ({ object: i.object, origin: { ...i.origin, doc } }));
   remember(next, key, doc, inputs);
   return inputs;
 }
 
 function remember(memo: DocMemo, key: string, doc: number, inputs: RawInput[]): void {
-  memo.exact.set(`${doc}\u0000${key}`, inputs);
-  memo.byText.set(key, { doc, inputs });
+  const list = memo.get(key);
+  if (!list) memo.set(key, [{ doc, inputs }]);
+  else if (!list.some((p) => p.doc === doc)) list.push({ doc, inputs });
 }
 
 /**
@@ -137,7 +135,7 @@ export async function parseNarrowed(
   const chunks = splitDocuments(text);
   const lists = LIST_KIND.test(text);
   if (chunks.length < 2 && !lists) return undefined;
-  const memo: DocMemo = { exact: new Map(), byText: new Map() };
+  const memo: DocMemo = new Map();
   const inputs: RawInput[] = [];
   let doc = 0;
   let parsedPieces = 0;
