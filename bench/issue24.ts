@@ -105,6 +105,8 @@ interface Work {
   endpointRefreshes: number;
   clas: number;
   cpuMs: number;
+  /** Streams the server reset (its stall guard). */
+  resets: number;
 }
 async function work(server: ServerChild): Promise<Work> {
   const reply = await server.command('stats');
@@ -114,6 +116,7 @@ async function work(server: ServerChild): Promise<Work> {
     endpointRefreshes: c.endpointRefreshes,
     clas: c.clasRecomputed ?? Number.NaN,
     cpuMs: reply.cpuMs as number,
+    resets: (reply.resets as number | undefined) ?? 0,
   };
 }
 const minus = (b: Work, a: Work): Work => ({
@@ -121,9 +124,10 @@ const minus = (b: Work, a: Work): Work => ({
   endpointRefreshes: b.endpointRefreshes - a.endpointRefreshes,
   clas: b.clas - a.clas,
   cpuMs: b.cpuMs - a.cpuMs,
+  resets: b.resets - a.resets,
 });
 const workText = (w: Work) =>
-  `server: ${w.translations} translations, CLAs refreshed for ${w.endpointRefreshes} proxies${Number.isNaN(w.clas) ? '' : ` (${w.clas} CLAs recomputed)`}, CPU ${w.cpuMs.toFixed(0)} ms`;
+  `server: ${w.translations} translations, CLAs refreshed for ${w.endpointRefreshes} proxies${Number.isNaN(w.clas) ? '' : ` (${w.clas} CLAs recomputed)`}, CPU ${w.cpuMs.toFixed(0)} ms${w.resets > 0 ? `, ${w.resets} streams reset by the stall guard` : ''}`;
 
 /** The mesh as the shape gives it to a server, and how to make one edit of it. */
 interface Input {

@@ -33,7 +33,19 @@ const src = kubeUrl
   : new FileSource('file', [dir!], { watch: true });
 await src.start(store);
 store.flush();
-const plane = createXdsPlane(store, undefined, { ads: { log: () => undefined } });
+// BENCH_STALL_MS: the ADS stall guard (a stream whose response stays unread that long is reset; 30 s by
+// default, MESHSCOPE_XDS_STALLED_STREAM_CLOSE) — raised when the machine is too loaded for the bench's own
+// clients to keep up. Stream resets are counted and reported with `stats`.
+let resets = 0;
+const stall = Number(process.env.BENCH_STALL_MS ?? 0);
+const plane = createXdsPlane(store, undefined, {
+  ads: {
+    log: (m: string) => {
+      if (m.includes('stream reset')) resets++;
+    },
+    ...(stall > 0 ? { limits: { stalledStreamCloseMs: stall } } : {}),
+  },
+});
 let prevSnap = store.snapshot();
 store.onChange((snap, change) => {
   // What the live event (SSE) says of this change: does it reach every proxy (`all`), and how many it names.
@@ -92,7 +104,7 @@ for await (const line of createInterface({ input: process.stdin })) {
     });
   } else if (cmd === 'stats') {
     const cpu = process.cpuUsage();
-    say({ reply: 'stats', cache: plane.cache.stats(), cpuMs: (cpu.user + cpu.system) / 1000 });
+    say({ reply: 'stats', cache: plane.cache.stats(), cpuMs: (cpu.user + cpu.system) / 1000, resets });
   } else if (cmd === 'prof-start') {
     // BENCH_PROFILE_DIR: keep each raw profile (server-<n>.cpuprofile) for a closer look.
     const keep = process.env.BENCH_PROFILE_DIR;
