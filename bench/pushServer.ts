@@ -3,6 +3,7 @@
 // and CPU are its own. Protocol: one JSON line per message on stdout; commands, one JSON line each, on stdin:
 //   {"cmd":"mem"} → {"reply":"mem","rss":…,"heapUsed":…,"external":…,"arrayBuffers":…,"mallocHeap":…,"cache":…} (after two GCs; run with --expose-gc)
 //   {"cmd":"stats"} → {"reply":"stats","cache":…,"cpuMs":…} (translations, CLA refreshes, shared hits, bytes; process CPU)
+//   {"cmd":"drop"} → every ADS stream closed server-side, then serving again on the same port → {"reply":"drop","at":…}
 //   {"cmd":"prof-start"} / {"cmd":"prof-stop"} → {"reply":"prof-stop","summary":…} (raw profiles kept in BENCH_PROFILE_DIR if set)
 // and unprompted {"event":"snapshot","at":…,"version":…,"endpointsOnly":…} for every new snapshot
 // (`at`: performance.timeOrigin + now, comparable across processes).
@@ -10,22 +11,56 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { FileSource } from '../server/sources/file/fileSource';
+import { KubeSource } from '../server/sources/kube/kubeSource';
+import { kubeConfigFor } from '../server/sources/kube/testing/fixtures';
 import { Store } from '../server/sources/store';
 import { createXdsPlane } from '../server/impact/xdsPlane';
+import { changeEvent } from '../server/impact/changes';
+import { optionsOf } from '../server/model/mesh';
 import { startProfile, type ProfileSummary } from './profile';
 
+// BENCH_DIR: a watched directory (the file source); BENCH_KUBE_URL instead: the kube source against that
+// (fake, loopback) API server, as `meshscope serve --kubeconfig` runs it.
 const dir = process.env.BENCH_DIR;
-if (!dir) throw new Error('BENCH_DIR is required');
+const kubeUrl = process.env.BENCH_KUBE_URL;
+if (!dir && !kubeUrl) throw new Error('BENCH_DIR or BENCH_KUBE_URL is required');
 const wall = () => performance.timeOrigin + performance.now();
 const say = (o: unknown) => process.stdout.write(`${JSON.stringify(o)}\n`);
 
 const store = new Store({ debounceMs: 100 });
-const src = new FileSource('file', [dir], { watch: true });
+const src = kubeUrl
+  ? new KubeSource('kube', { kubeConfig: kubeConfigFor(kubeUrl), backoff: { initialMs: 200, maxMs: 2000 } })
+  : new FileSource('file', [dir!], { watch: true });
 await src.start(store);
 store.flush();
-const plane = createXdsPlane(store, undefined, { ads: { log: () => undefined } });
-store.onChange((snap, change) => say({ event: 'snapshot', at: wall(), version: snap.version, endpointsOnly: change.endpointsOnly }));
-const port = await plane.ads.start(0, '127.0.0.1');
+// BENCH_STALL_MS: the ADS stall guard (a stream whose response stays unread that long is reset; 30 s by
+// default, MESHSCOPE_XDS_STALLED_STREAM_CLOSE) — raised when the machine is too loaded for the bench's own
+// clients to keep up. Stream resets are counted and reported with `stats`.
+let resets = 0;
+const stall = Number(process.env.BENCH_STALL_MS ?? 0);
+const plane = createXdsPlane(store, undefined, {
+  ads: {
+    log: (m: string) => {
+      if (m.includes('stream reset')) resets++;
+    },
+    ...(stall > 0 ? { limits: { stalledStreamCloseMs: stall } } : {}),
+  },
+});
+let prevSnap = store.snapshot();
+store.onChange((snap, change) => {
+  // What the live event (SSE) says of this change: does it reach every proxy (`all`), and how many it names.
+  const ev = changeEvent(prevSnap, snap, change, optionsOf(snap));
+  prevSnap = snap;
+  say({
+    event: 'snapshot',
+    at: wall(),
+    version: snap.version,
+    endpointsOnly: change.endpointsOnly,
+    all: ev.all === true,
+    named: ev.proxies.length,
+  });
+});
+let port = await plane.ads.start(0, '127.0.0.1');
 const snap = store.snapshot();
 say({
   event: 'ready',
@@ -69,7 +104,7 @@ for await (const line of createInterface({ input: process.stdin })) {
     });
   } else if (cmd === 'stats') {
     const cpu = process.cpuUsage();
-    say({ reply: 'stats', cache: plane.cache.stats(), cpuMs: (cpu.user + cpu.system) / 1000 });
+    say({ reply: 'stats', cache: plane.cache.stats(), cpuMs: (cpu.user + cpu.system) / 1000, resets });
   } else if (cmd === 'prof-start') {
     // BENCH_PROFILE_DIR: keep each raw profile (server-<n>.cpuprofile) for a closer look.
     const keep = process.env.BENCH_PROFILE_DIR;
@@ -79,6 +114,12 @@ for await (const line of createInterface({ input: process.stdin })) {
     const summary = stop ? await stop() : undefined;
     stop = undefined;
     say({ reply: 'prof-stop', summary });
+  } else if (cmd === 'drop') {
+    // A server-side drop of every stream (as an istiod restart looks to its clients), then serving again on
+    // the same port: the clients reconnect.
+    await plane.ads.stop();
+    port = await plane.ads.start(port, '127.0.0.1');
+    say({ reply: 'drop', at: wall() });
   } else if (cmd === 'quit') {
     break;
   }

@@ -5,6 +5,7 @@
 import type { MeshEvent } from './types';
 import type { MeshSnapshot, TranslateOptions } from '../model/mesh';
 import { affectedProxies } from './affected';
+import { narrowEndpointChange } from './endpointScope';
 import { TYPE } from '../envoy/typeUrls';
 import type { Store, StoreChange } from '../sources/store';
 import type { AdsServer } from '../xds/server';
@@ -57,7 +58,9 @@ export function changeEvent(
   change: Pick<StoreChange, 'changed' | 'endpointsOnly'>,
   options: TranslateOptions,
 ): MeshEvent {
-  const a = affectedProxies(prev, next, change, options);
+  const a = prev
+    ? narrowEndpointChange(prev, next, change, affectedProxies(prev, next, change, options), options)
+    : affectedProxies(prev, next, change, options);
   const compact = a.all && a.proxies.length > LIST_ALL_LIMIT;
   return {
     version: next.version,

@@ -5,8 +5,9 @@
 //   says may change are re-translated and pushed;
 //   every other proxy's cache entry is carried over to the new version untouched, and it is sent nothing;
 // - an endpoint-only change (EndpointSlice, a pod's IP/readiness) of services that go to EDS: the affected
-//   proxies keep their listeners, routes and clusters; only the moved services' ClusterLoadAssignments are
-//   rebuilt, and only EDS is pushed (services whose endpoints inline into other types get a full push);
+//   proxies (those whose scope imports a moved service, and the moved pods' own: endpointScope.ts) keep their
+//   listeners, routes and clusters; only the moved services' ClusterLoadAssignments are rebuilt, and only EDS
+//   is pushed (services whose endpoints inline into other types get a full push);
 // - clients not matched to a registry proxy (made from their node) are always pushed: impact names registry
 //   proxies only.
 // Each connection is then served as soon as its own resources are ready (the push queue runs them
@@ -18,7 +19,8 @@ import { createAdsGenerator } from '../pipeline/adsGenerator';
 import { type CacheAdvance, SharedResourceCache } from '../pipeline/sharedResources';
 import type { Store, StoreChange } from '../sources/store';
 import { AdsServer, type AdsServerOptions, type PushRequest } from '../xds/server';
-import { affectedProxies, parseStoreKey } from './affected';
+import { affectedProxies } from './affected';
+import { movedEndpointHosts, narrowEndpointChange } from './endpointScope';
 import { narrowBySidecarImports } from './sidecarImports';
 
 export interface XdsPlaneOptions {
@@ -35,41 +37,6 @@ export interface XdsPlane {
   close(): Promise<void>;
 }
 
-/**
- * The hostnames whose endpoints differ between two snapshots, when `change` only moved endpoints of
- * services that go to EDS (ClientSideLB); undefined when a full push is needed (a headless, DNS or
- * passthrough service in a changed namespace inlines endpoints into listeners or clusters).
- */
-export function movedEndpointHosts(
-  prev: MeshSnapshot,
-  next: MeshSnapshot,
-  change: Pick<StoreChange, 'changed' | 'endpointsOnly'>,
-): Set<string> | undefined {
-  if (!change.endpointsOnly) return undefined;
-  const namespaces = new Set<string>();
-  for (const key of change.changed) {
-    const k = parseStoreKey(key);
-    if (!k) return undefined;
-    namespaces.add(k.namespace);
-  }
-  const hosts = new Set<string>();
-  for (const snap of [prev, next])
-    for (const s of snap.services) {
-      if (!namespaces.has(s.namespace)) continue;
-      if (s.resolution !== 'ClientSideLB') return undefined;
-    }
-  const keys = new Set([...prev.endpoints.keys(), ...next.endpoints.keys()]);
-  for (const k of keys) {
-    const ns = k.slice(0, k.indexOf('/'));
-    if (!namespaces.has(ns)) continue;
-    const a = prev.endpoints.get(k);
-    const b = next.endpoints.get(k);
-    if (a === b) continue;
-    if (JSON.stringify(a ? [...a] : null) !== JSON.stringify(b ? [...b] : null)) hosts.add(k.slice(k.indexOf('/') + 1));
-  }
-  return hosts;
-}
-
 /** What one store change does to the cache and which push it asks for. */
 export function planChange(
   prev: MeshSnapshot | undefined,
@@ -79,8 +46,8 @@ export function planChange(
 ): { advance: CacheAdvance; push: PushRequest } {
   const what = change.changed.length === 1 ? change.changed[0] : `${change.changed.length} objects`;
   if (!prev) return { advance: { all: true, proxies: new Set() }, push: { proxies: 'all', reason: `config changed (${what})` } };
-  const a = affectedProxies(prev, next, change, options);
   const hosts = movedEndpointHosts(prev, next, change);
+  const a = narrowEndpointChange(prev, next, change, affectedProxies(prev, next, change, options), options, hosts);
   const named = narrowBySidecarImports(prev, next, change.changed, a.proxies, options);
   const all = a.all && named.length === a.proxies.length;
   const proxies = new Set(named);
@@ -98,6 +65,8 @@ const cacheBytesFromEnv = (): number | undefined => {
 };
 
 /** `options` undefined: each snapshot's own (its mesh config's) options, as the runtime serves them. */
+export { movedEndpointHosts } from './endpointScope';
+
 export function createXdsPlane(store: Store, options: TranslateOptions | undefined, opts: XdsPlaneOptions = {}): XdsPlane {
   const cache = new SharedResourceCache(opts.cacheBytes ?? cacheBytesFromEnv());
   // A proxy whose last connection closed no longer owns anything: its translations (unless another

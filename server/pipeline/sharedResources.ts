@@ -61,6 +61,7 @@ export class SharedResourceCache implements BoundedCache<ProxyResources> {
   readonly memo: EncodeMemo;
   private translations = 0;
   private refreshes = 0;
+  private clas = 0;
   private shares = 0;
 
   constructor(maxBytes = 128 * 1024 * 1024) {
@@ -93,6 +94,8 @@ export class SharedResourceCache implements BoundedCache<ProxyResources> {
       maxBytes: this.entries.max,
       translations: this.translations,
       endpointRefreshes: this.refreshes,
+      /** ClusterLoadAssignments rebuilt by those refreshes (the moved services' clusters only). */
+      clasRecomputed: this.clas,
       shared: this.shares,
       /** Keys with recorded users (bookkeeping: never more than the entries after an advance). */
       tracked: this.users.size,
@@ -266,6 +269,7 @@ export class SharedResourceCache implements BoundedCache<ProxyResources> {
     this.refreshes++;
     const names = r.endpoints.map((e) => e.name).filter((n) => hosts.has(parseClusterName(n)?.hostname ?? ''));
     if (names.length === 0) return { ...r, version: snapshot.version };
+    this.clas += names.length;
     let fresh: EncodedResource[];
     try {
       const table = translateEndpoints(snapshot, proxy, options, names);

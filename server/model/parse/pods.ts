@@ -1,6 +1,7 @@
 // Pods: explicit Pods as they are, plus synthetic pods expanded from Deployments/ReplicaSets/StatefulSets
 // (Kubernetes naming: `<deploy>-<pod-template-hash>-<5>`, `<rs>-<5>`, `<sts>-<i>`), with deterministic IPs,
-// locality, and Istio proxy detection (server/model/proxyIdentity: injection rules).
+// locality, and Istio proxy detection (server/model/proxyIdentity: injection rules). A workload that owns
+// an explicit Pod of the input, or whose owner is in the input, is never expanded (./owners).
 import { pushAll } from '../schema/common';
 import type { Locality, NamespaceModel, ObjectMeta, Origin, PodModel } from '../mesh';
 import type { KubePodSpec } from '../schema/kube';
@@ -8,6 +9,7 @@ import { IpPool, canonicalJson, safeSuffix, stableHex } from './hash';
 import type { KubeObject, ParsedInputs } from './objects';
 import { proxyType } from '../proxyIdentity';
 import { byteCompare } from '../../lib/compare';
+import { workloadRef, workloadsNotExpanded } from './owners';
 
 /**
  * A pod template annotation giving the first replica's pod IP (replica i gets the last octet + i): the
@@ -130,7 +132,9 @@ export function buildPods(
     taken.add(key);
     drafts.push(explicitPod(p));
   }
-  for (const w of parsed.workloads) pushAll(drafts, expandMemo(w, taken, memo?.workloads));
+  const owned = workloadsNotExpanded(parsed);
+  for (const w of parsed.workloads)
+    if (!owned.has(workloadRef(w.kind, w.meta.namespace, w.meta.name))) pushAll(drafts, expandMemo(w, taken, memo?.workloads));
   drafts.sort((a, b) => byteCompare(a.meta.namespace, b.meta.namespace) || byteCompare(a.meta.name, b.meta.name));
 
   const pool = new IpPool(

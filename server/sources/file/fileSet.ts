@@ -10,12 +10,15 @@ import type { LoadError } from '../../model/mesh';
 import { rawKey } from '../storeKeys';
 import type { RawInput } from '../types';
 import { expandPaths, sizeError } from './loadPaths';
+import { type DocMemo, parseNarrowed } from './docChunks';
 import { DEFAULT_FILE_LIMITS, type FileLimits, type LoadResult, parseTextAsync } from './parseFile';
 
 interface FileEntry {
   sig: string;
   hash: string;
   result: LoadResult;
+  /** Its documents (and List items) parsed one by one, by text: an edit re-parses only the ones that changed (./docChunks). */
+  docs?: DocMemo;
   /** The file's objects the last time it loaded without error, and when. */
   good?: { inputs: RawInput[]; at: string };
 }
@@ -32,6 +35,8 @@ export interface ScanResult {
   errors: LoadError[];
   /** Files read and parsed anew in this scan. */
   parsed: number;
+  /** Documents and List items parsed anew in this scan, in files narrowed by document (./docChunks). */
+  pieces: number;
   files: number;
 }
 
@@ -126,7 +131,14 @@ export class FileSet {
       for (const e of own) errors.push(e);
       this.contributeOnce(file, outcome, inputs, errors);
     }
-    return { inputs, errors, parsed, files: files.length };
+    return { inputs, errors, parsed, files: files.length, pieces: this.takePieces() };
+  }
+
+  private pieces = 0;
+  private takePieces(): number {
+    const n = this.pieces;
+    this.pieces = 0;
+    return n;
   }
 
   private async rescanOnly(
@@ -149,7 +161,7 @@ export class FileSet {
       for (const e of outcome.errors) errors.push(e);
       this.contributeOnce(file, outcome, inputs, errors);
     }
-    return { inputs, errors, parsed, files: listing.files.length };
+    return { inputs, errors, parsed, files: listing.files.length, pieces: this.takePieces() };
   }
 
   /** The file's current parse result: cached when its stat and content are unchanged. */
@@ -176,13 +188,19 @@ export class FileSet {
         entry.sig = sig;
         return { result: entry.result, fresh: false };
       }
-      if (background && text.length >= BACKGROUND_PARSE_BYTES) {
+      const ns = this.opts.namespace;
+      // A multi-document file or List parsed by document before: only the documents (items) whose text changed
+      // are parsed again (./docChunks), which is cheap enough to do in the scan even for a big file.
+      const narrowed = entry?.docs ? await parseNarrowed(text, file, ns, this.limits, entry.docs) : undefined;
+      if (!narrowed && background && text.length >= BACKGROUND_PARSE_BYTES) {
         this.parseInBackground(file, sig, hash, text);
         // Its previous state stays (a new file: nothing yet) until the parse is done.
         return { result: entry?.result ?? { inputs: [], errors: [] }, fresh: false };
       }
-      const result = await parseTextAsync(text, file, this.opts.namespace, this.limits);
-      const next: FileEntry = { sig, hash, result };
+      const n = narrowed ?? (entry?.docs ? undefined : await parseNarrowed(text, file, ns, this.limits, undefined));
+      if (n) this.pieces += n.parsedPieces;
+      const result = n?.result ?? (await parseTextAsync(text, file, ns, this.limits));
+      const next: FileEntry = { sig, hash, result, ...(n ? { docs: n.memo } : {}) };
       if (entry?.good) next.good = entry.good;
       this.entries.set(file, next);
       return { result, fresh: true };
@@ -203,10 +221,14 @@ export class FileSet {
     }
     const state: Parsing = { hash };
     this.parsing.set(file, state);
-    void parseTextAsync(text, file, this.opts.namespace, this.limits).then(
-      (result) => {
+    const parse = async (): Promise<{ result: LoadResult; memo?: DocMemo }> =>
+      (await parseNarrowed(text, file, this.opts.namespace, this.limits, undefined)) ?? {
+        result: await parseTextAsync(text, file, this.opts.namespace, this.limits),
+      };
+    void parse().then(
+      ({ result, memo }) => {
         const prev = this.entries.get(file);
-        const next: FileEntry = { sig, hash, result };
+        const next: FileEntry = { sig, hash, result, ...(memo ? { docs: memo } : {}) };
         if (prev?.good) next.good = prev.good;
         this.entries.set(file, next);
         this.parsing.delete(file);

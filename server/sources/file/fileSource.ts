@@ -67,7 +67,7 @@ export class FileSource implements Source {
   private readonly files: FileSet;
   private readonly paths: string[];
   /** Figures of the last reload, for tests and benchmarks. */
-  lastReload: { ms: number; parsed: number; files: number } | undefined;
+  lastReload: { ms: number; parsed: number; files: number; pieces: number } | undefined;
 
   constructor(
     readonly id: string,
@@ -171,7 +171,7 @@ export class FileSource implements Source {
       sink.status({ id: this.id, kind: 'file', state: 'failing', detail: this.paths.join(', '), lastError: `reload failed: ${String(e)}` });
       return;
     }
-    this.lastReload = { ms: performance.now() - started, parsed: scan.parsed, files: scan.files };
+    this.lastReload = { ms: performance.now() - started, parsed: scan.parsed, files: scan.files, pieces: scan.pieces };
     const fatal = scan.errors.find((e) => e.severity === 'error');
     const status: SourceStatus = {
       id: this.id,

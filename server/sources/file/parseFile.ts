@@ -201,10 +201,11 @@ function fromDocs(docs: Docs, lines: LineCounter | undefined, file: string, name
   return c.result();
 }
 
-function fromValues(values: unknown[], file: string, namespace: string | undefined, limits: FileLimits): LoadResult {
+/** The objects of parsed documents (`firstDoc`: the index of the first of them in its file). */
+export function fromValues(values: unknown[], file: string, namespace: string | undefined, limits: FileLimits, firstDoc = 0): LoadResult {
   const c = new Collector(file, namespace, limits);
   c.docs = values.length;
-  for (let i = 0; i < values.length; i++) addValue(c, values[i], i);
+  for (let i = 0; i < values.length; i++) addValue(c, values[i], firstDoc + i);
   return c.result();
 }
 

@@ -1,0 +1,522 @@
+// issue 24's figures on its mesh (bench/issueMesh.ts), for each input shape — 7 multi-document files, 7
+// `kind: List` files, the kube source fed by the fake API server (per-object watch events) — and K distinct-pod
+// ADS clients spread over the namespaces, SotW and Delta, against a real server process (bench/pushServer.ts):
+// first configs ACKed, VirtualService edit → last affected ACK, pod IP change → EDS p99 (with the snapshot
+// event's scope and the server's work: translations, CLA refreshes, CPU), reconnect after a server-side drop,
+// RSS per client and after they left; and the CLI (`translate --type all` sidecar / gateway, `simulate`,
+// `analyze`, whole process) on the multi-document files. Each row beside its goal, anchor and ratio.
+//   BENCH_I24_N / BENCH_I24_K   mesh size and clients (default 1000 / 1000)
+//   BENCH_I24_BIG=1             the 5× row instead: N=5000 (10,000 pods), K=2000
+//   BENCH_I24_SHAPES            multidoc,list,kube (default all)      BENCH_MODES   sotw,delta (default both)
+//   BENCH_CLI=0                 skip the CLI rows                      BENCH_I24_OUT results file (default bench/results-issue24.json)
+// Run: `node --import tsx bench/issue24.ts`. Benchmarks are not tests: nothing asserts a time.
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { rmSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { TYPE } from '../server/envoy/typeUrls';
+import { DEFAULT_OPTIONS } from '../server/model/mesh';
+import { buildSnapshot } from '../server/model/snapshot';
+import { FakeApiServer } from '../server/sources/kube/testing/fakeApiServer';
+import { REPO_ROOT } from '../server/testing/paths';
+import { translateProxy } from '../server/translate/index';
+import { AdsTestClient } from '../server/xds/testing/adsTestClient';
+import { BenchClient, type Mode, waitUntil, wall } from './issueClients';
+import {
+  type IssueMesh,
+  issueMesh,
+  KINDS,
+  type MeshDir,
+  podIp,
+  podName,
+  type Shape,
+  withPodIp,
+  withVsWeight,
+  writeIssueMesh,
+} from './issueMesh';
+import { formatSummary, type ProfileSummary } from './profile';
+import { type BenchRow, load1, machine, median, percentile, printTable } from './table';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const list = (v: string | undefined, d: string) => (v ?? d).split(',').filter(Boolean);
+const big = process.env.BENCH_I24_BIG === '1';
+const N = Number(process.env.BENCH_I24_N ?? (big ? 5000 : 1000));
+const K = Number(process.env.BENCH_I24_K ?? (big ? 2000 : 1000));
+const shapes = list(process.env.BENCH_I24_SHAPES, 'multidoc,list,kube') as Shape[];
+const modes = list(process.env.BENCH_MODES, 'sotw,delta') as Mode[];
+const STREAMS_PER_CHANNEL = 100;
+const MiB = (b: unknown) => (b as number) / 2 ** 20;
+
+class ServerChild {
+  readonly events: Array<Record<string, unknown>> = [];
+  private waiters: Array<(o: Record<string, unknown>) => void> = [];
+  constructor(readonly proc: ChildProcess) {
+    const lines = createInterface({ input: proc.stdout! });
+    lines.on('line', (l) => {
+      let o: Record<string, unknown>;
+      try {
+        o = JSON.parse(l) as Record<string, unknown>;
+      } catch {
+        return;
+      }
+      if (o.event) this.events.push(o);
+      const w = this.waiters;
+      this.waiters = [];
+      for (const f of w) f(o);
+    });
+  }
+  next(pred: (o: Record<string, unknown>) => boolean, timeoutMs = 600_000): Promise<Record<string, unknown>> {
+    const seen = this.events.find(pred);
+    if (seen) return Promise.resolve(seen);
+    return new Promise((resolve, reject) => {
+      const t = setTimeout(() => reject(new Error('bench server did not answer')), timeoutMs);
+      const wait = (o: Record<string, unknown>) => {
+        if (pred(o)) {
+          clearTimeout(t);
+          resolve(o);
+        } else this.waiters.push(wait);
+      };
+      this.waiters.push(wait);
+    });
+  }
+  async command(cmd: string): Promise<Record<string, unknown>> {
+    const p = this.next((o) => o.reply === cmd);
+    this.proc.stdin!.write(`${JSON.stringify({ cmd })}\n`);
+    return p;
+  }
+  async quit(): Promise<void> {
+    this.proc.stdin!.write(`${JSON.stringify({ cmd: 'quit' })}\n`);
+    await new Promise((r) => {
+      const t = setTimeout(() => {
+        this.proc.kill('SIGKILL');
+        r(undefined);
+      }, 5000);
+      this.proc.once('exit', () => {
+        clearTimeout(t);
+        r(undefined);
+      });
+    });
+  }
+}
+
+interface Work {
+  translations: number;
+  endpointRefreshes: number;
+  clas: number;
+  cpuMs: number;
+  /** Streams the server reset (its stall guard). */
+  resets: number;
+}
+async function work(server: ServerChild): Promise<Work> {
+  const reply = await server.command('stats');
+  const c = reply.cache as { translations: number; endpointRefreshes: number; clasRecomputed?: number };
+  return {
+    translations: c.translations,
+    endpointRefreshes: c.endpointRefreshes,
+    clas: c.clasRecomputed ?? Number.NaN,
+    cpuMs: reply.cpuMs as number,
+    resets: (reply.resets as number | undefined) ?? 0,
+  };
+}
+const minus = (b: Work, a: Work): Work => ({
+  translations: b.translations - a.translations,
+  endpointRefreshes: b.endpointRefreshes - a.endpointRefreshes,
+  clas: b.clas - a.clas,
+  cpuMs: b.cpuMs - a.cpuMs,
+  resets: b.resets - a.resets,
+});
+const workText = (w: Work) =>
+  `server: ${w.translations} translations, CLAs refreshed for ${w.endpointRefreshes} proxies${Number.isNaN(w.clas) ? '' : ` (${w.clas} CLAs recomputed)`}, CPU ${w.cpuMs.toFixed(0)} ms${w.resets > 0 ? `, ${w.resets} streams reset by the stall guard` : ''}`;
+
+/** The mesh as the shape gives it to a server, and how to make one edit of it. */
+interface Input {
+  env: Record<string, string>;
+  editVs(w: number): void;
+  editPod(gen: number): void;
+  close(): Promise<void>;
+}
+
+async function inputFor(mesh: IssueMesh, shape: Shape): Promise<Input> {
+  if (shape !== 'kube') {
+    const d: MeshDir = writeIssueMesh(mesh, shape);
+    return {
+      env: { BENCH_DIR: d.dir },
+      editVs: (w) => d.write('VirtualService', withVsWeight(mesh, w)),
+      editPod: (gen) => d.write('Pod', withPodIp(mesh, gen)),
+      close: async () => rmSync(d.dir, { recursive: true, force: true }),
+    };
+  }
+  const fake = new FakeApiServer();
+  await fake.start();
+  fake.silently(() => {
+    for (const k of KINDS) for (const o of mesh.byKind[k]) fake.create(structuredClone(o) as Record<string, unknown>);
+  });
+  return {
+    env: { BENCH_KUBE_URL: fake.url },
+    editVs: (w) => fake.update(withVsWeight(mesh, w)[0]! as Record<string, unknown>),
+    editPod: (gen) => fake.update(withPodIp(mesh, gen)[0]! as Record<string, unknown>),
+    close: () => fake.stop(),
+  };
+}
+
+/** Route names per namespace (all pods of a namespace share its Sidecar, so its listeners' route names). */
+function routeNames(mesh: IssueMesh): Map<string, string[]> {
+  const inputs = KINDS.flatMap((k) => mesh.byKind[k]).map((object, doc) => ({ object, origin: { source: 'demo' as const, doc } }));
+  const snap = buildSnapshot(inputs, { version: 1 });
+  const out = new Map<string, string[]>();
+  for (const p of snap.proxies) {
+    if (p.type !== 'sidecar' || out.has(p.namespace)) continue;
+    out.set(
+      p.namespace,
+      translateProxy(snap, p, DEFAULT_OPTIONS).routes.map((r) => r.name ?? ''),
+    );
+  }
+  return out;
+}
+
+/** K distinct sidecar pods, round-robin over the namespaces; svc-0's own pods (whose IP the bench moves) excluded. */
+function chooseClients(
+  proxies: Array<{ id: string; type: string; namespace: string }>,
+  k: number,
+): Array<{ id: string; namespace: string }> {
+  const byNs = new Map<string, Array<{ id: string; namespace: string }>>();
+  for (const p of proxies) {
+    if (p.type !== 'sidecar' || p.id.startsWith('svc-0-')) continue;
+    const l = byNs.get(p.namespace) ?? [];
+    l.push(p);
+    byNs.set(p.namespace, l);
+  }
+  const lists = [...byNs.values()];
+  const out: Array<{ id: string; namespace: string }> = [];
+  for (let i = 0; out.length < k && lists.some((l) => l.length > i); i++)
+    for (const l of lists) if (out.length < k && l[i]) out.push(l[i]!);
+  return out;
+}
+
+interface PushFigures {
+  shape: Shape;
+  mode: Mode;
+  firstAll: number;
+  firstP50: number;
+  connect: Work;
+  vs: number[];
+  vsAffected: number;
+  vsOthersSent: number;
+  vsWork: Work;
+  vsEventMs: number;
+  edsP50: number;
+  edsP99: number;
+  edsClients: number;
+  edsNonEds: number;
+  edsAll: boolean | undefined;
+  edsWork: Work;
+  reconnect: number;
+  reconnectWork: Work;
+  /** Streams that ended before they were in sync and were opened again. */
+  connectRetries: number;
+  reconnectRetries: number;
+  rss: { idle: number; with: number; after: number };
+  profiles: { connect?: ProfileSummary; vs?: ProfileSummary; eds?: ProfileSummary; reconnect?: ProfileSummary };
+}
+
+async function benchPushShape(mesh: IssueMesh, shape: Shape, mode: Mode, routes: Map<string, string[]>): Promise<PushFigures> {
+  const input = await inputFor(mesh, shape);
+  const proc = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', join(REPO_ROOT, 'bench', 'pushServer.ts')], {
+    env: { ...process.env, ...input.env },
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  const server = new ServerChild(proc);
+  const clients: BenchClient[] = [];
+  let channels: AdsTestClient[] = [];
+  try {
+    const ready = await server.next((o) => o.event === 'ready');
+    const port = ready.port as number;
+    const chosen = chooseClients(ready.proxies as Array<{ id: string; type: string; namespace: string }>, K);
+    for (const p of chosen) clients.push(new BenchClient(p.id, p.namespace, mode, routes.get(p.namespace) ?? []));
+    const retries = () => clients.reduce((n, c) => n + c.retries, 0);
+    const connectAll = async (): Promise<number> => {
+      channels = [];
+      const t0 = wall();
+      await Promise.all(
+        clients.map((c, i) => {
+          if (i % STREAMS_PER_CHANNEL === 0) channels.push(new AdsTestClient(port));
+          return c.connect(channels[channels.length - 1]!);
+        }),
+      );
+      return t0;
+    };
+    const idle = MiB((await server.command('mem')).rss);
+    const w0 = await work(server);
+    await server.command('prof-start');
+    const t0 = await connectAll();
+    const connectProfile = (await server.command('prof-stop')).summary as ProfileSummary;
+    const w1 = await work(server);
+    const syncs = clients.map((c) => c.synced[0]! - t0);
+    const connectRetries = retries();
+    await sleep(500);
+    const withClients = MiB((await server.command('mem')).rss);
+
+    // VirtualService svc-0 (ns-0): the ns-0 sidecars (Sidecar egress ./*) are affected.
+    const affected = clients.filter((c) => c.namespace === 'ns-0');
+    const vs: number[] = [];
+    let vsOthersSent = 0;
+    let vsWork = minus(w1, w1);
+    let vsEventMs = Number.NaN;
+    let vsProfile: ProfileSummary | undefined;
+    for (let r = 0; r < 3; r++) {
+      const wa = await work(server);
+      for (const c of clients) c.received.length = 0;
+      const events = server.events.length;
+      await server.command('prof-start');
+      const e0 = wall();
+      input.editVs(70 - r * 10);
+      const ok = await waitUntil(() => affected.every((c) => c.received.some((x) => x.typeUrl === TYPE.route)), 120_000);
+      vs.push(ok ? Math.max(...affected.map((c) => c.received.find((x) => x.typeUrl === TYPE.route)!.at)) - e0 : Number.NaN);
+      await sleep(400);
+      vsProfile = (await server.command('prof-stop')).summary as ProfileSummary;
+      const ev = server.events.slice(events).find((o) => o.event === 'snapshot');
+      vsEventMs = ev ? (ev.at as number) - e0 : Number.NaN;
+      vsOthersSent = Math.max(vsOthersSent, clients.filter((c) => c.namespace !== 'ns-0' && c.received.length > 0).length);
+      vsWork = minus(await work(server), wa);
+    }
+
+    // svc-0's v1 pod moves to a new IP: EDS to the clients that watch svc-0 (ns-0's sidecars).
+    const wb = await work(server);
+    for (const c of clients) c.received.length = 0;
+    const events = server.events.length;
+    await server.command('prof-start');
+    const e0 = wall();
+    input.editPod(1);
+    await waitUntil(() => affected.every((c) => c.received.some((x) => x.typeUrl === TYPE.endpoint)), 120_000);
+    await sleep(400);
+    const edsProfile = (await server.command('prof-stop')).summary as ProfileSummary;
+    const edsWork = minus(await work(server), wb);
+    const eds = affected.map((c) => (c.received.find((x) => x.typeUrl === TYPE.endpoint)?.at ?? Number.NaN) - e0);
+    const nonEds = clients.reduce((n, c) => n + c.received.filter((x) => x.typeUrl !== TYPE.endpoint).length, 0);
+    const edsEvent = server.events.slice(events).find((o) => o.event === 'snapshot');
+
+    // Server-side drop of every stream; every client connects again (fresh channels).
+    const wc = await work(server);
+    await server.command('prof-start');
+    const drop = await server.command('drop');
+    await waitUntil(() => clients.every((c) => c.dropped), 30_000);
+    for (const ch of channels) ch.close();
+    await connectAll();
+    const reconnect = Math.max(...clients.map((c) => c.synced[1]!)) - (drop.at as number);
+    const reconnectRetries = retries() - connectRetries;
+    const reconnectProfile = (await server.command('prof-stop')).summary as ProfileSummary;
+    const reconnectWork = minus(await work(server), wc);
+
+    for (const c of clients) c.close();
+    for (const ch of channels) ch.close();
+    await sleep(2000);
+    const after = MiB((await server.command('mem')).rss);
+    return {
+      shape,
+      mode,
+      firstAll: Math.max(...syncs),
+      firstP50: median(syncs),
+      connect: minus(w1, w0),
+      connectRetries,
+      reconnectRetries,
+      vs,
+      vsAffected: affected.length,
+      vsOthersSent,
+      vsWork,
+      vsEventMs,
+      edsP50: percentile(eds, 50),
+      edsP99: percentile(eds, 99),
+      edsClients: affected.length,
+      edsNonEds: nonEds,
+      edsAll: edsEvent ? (edsEvent.all as boolean | undefined) : undefined,
+      edsWork,
+      reconnect,
+      reconnectWork,
+      rss: { idle, with: withClients, after },
+      profiles: { connect: connectProfile, vs: vsProfile, eds: edsProfile, reconnect: reconnectProfile },
+    };
+  } finally {
+    for (const c of clients) c.close();
+    for (const ch of channels) ch.close();
+    await server.quit();
+    await input.close();
+  }
+}
+
+function pushRows(f: PushFigures): BenchRow[] {
+  const size = `N=${N}, K=${K}, ${f.shape}, ${f.mode === 'sotw' ? 'SotW' : 'Delta'}`;
+  const goals = big ? { first: 10_000, vs: 1000, eds: 300 } : { first: 3000, vs: 500, eds: 200 };
+  const load = load1();
+  const row = (r: Omit<BenchRow, 'load' | 'size'>, miss: boolean, profile?: ProfileSummary): BenchRow => ({
+    ...r,
+    size,
+    load,
+    ...(miss && profile ? { profile } : {}),
+  });
+  const vs = median(f.vs);
+  const perClient = ((f.rss.with - f.rss.idle) * 1024) / K;
+  const leave = (100 * (f.rss.after - f.rss.idle)) / f.rss.idle;
+  return [
+    row(
+      {
+        figure: 'all K distinct-pod clients ACK their first config',
+        value: f.firstAll,
+        unit: 'ms',
+        goal: goals.first,
+        detail: `p50 ${f.firstP50.toFixed(0)} ms; streams ended before in sync and opened again: ${f.connectRetries}; ${workText(f.connect)}`,
+      },
+      f.firstAll > goals.first,
+      f.profiles.connect,
+    ),
+    row(
+      {
+        figure: 'edit one VS → last affected client ACKs',
+        value: vs,
+        unit: 'ms',
+        goal: goals.vs,
+        anchor: { value: 1000, text: 'istio "< 1 s in most cases"' },
+        detail: `${f.vs.map((x) => x.toFixed(0)).join(', ')} ms; snapshot event at ${f.vsEventMs.toFixed(0)} ms; ${f.vsAffected} affected clients, ${f.vsOthersSent} others sent anything; last round ${workText(f.vsWork)}`,
+      },
+      vs > goals.vs,
+      f.profiles.vs,
+    ),
+    row(
+      {
+        figure: 'pod IP change → EDS on the wire, p99',
+        value: f.edsP99,
+        unit: 'ms',
+        goal: goals.eds,
+        anchor: { value: 100, text: 'istiod 100 ms debounce floor' },
+        detail: `p50 ${f.edsP50.toFixed(0)} ms over ${f.edsClients} watching clients; non-EDS responses ${f.edsNonEds}; snapshot event all: ${String(f.edsAll ?? false)}; ${workText(f.edsWork)}`,
+      },
+      f.edsP99 > goals.eds,
+      f.profiles.eds,
+    ),
+    row(
+      {
+        figure: 'K clients in sync again after a server-side drop',
+        value: f.reconnect,
+        unit: 'ms',
+        goal: big ? undefined : 3000,
+        detail: `from the drop to the last client's ACK of all four types (fresh channels); streams opened again: ${f.reconnectRetries}; ${workText(f.reconnectWork)}`,
+      } as Omit<BenchRow, 'load' | 'size'>,
+      f.reconnect > 3000,
+      f.profiles.reconnect,
+    ),
+    row(
+      {
+        figure: 'server RSS per connected client',
+        value: perClient,
+        unit: 'kB',
+        goal: 250,
+        anchor: { value: 750, text: 'istiod 1.5 GB / 2,000 sidecars' },
+        detail: `RSS idle ${f.rss.idle.toFixed(0)} MiB → ${f.rss.with.toFixed(0)} MiB with clients → ${f.rss.after.toFixed(0)} MiB after they left`,
+      },
+      false,
+    ),
+    row({ figure: 'server RSS after clients leave, vs idle', value: leave, unit: '%', goal: 10 }, false),
+  ];
+}
+
+const BIN = join(REPO_ROOT, 'bin', 'meshscope.mjs');
+
+function timeCli(args: string[], reps = 3): { ms: number; cpuMs: number } {
+  const times: number[] = [];
+  const cpus: number[] = [];
+  for (let r = 0; r < reps + 1; r++) {
+    const t0 = performance.now();
+    const res = spawnSync('/usr/bin/time', ['-f', '%U %S', process.execPath, BIN, ...args], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+      maxBuffer: 1 << 30,
+    });
+    const t = performance.now() - t0;
+    if (res.status !== 0 && !(args[0] === 'analyze' && res.status === 1))
+      throw new Error(`meshscope ${args.join(' ')} exited ${res.status}: ${String(res.stderr).slice(0, 400)}`);
+    const [u, s] = String(res.stderr).trim().split('\n').pop()!.split(' ').map(Number);
+    if (r > 0) {
+      times.push(t);
+      cpus.push(((u ?? Number.NaN) + (s ?? Number.NaN)) * 1000);
+    }
+  }
+  return { ms: median(times), cpuMs: median(cpus) };
+}
+
+function cliRows(mesh: IssueMesh): BenchRow[] {
+  const d = writeIssueMesh(mesh, 'multidoc');
+  const sidecar = `${podName(1, 'v1').pod}.ns-1`;
+  const gateway = 'istio-ingressgateway-7d9f8c6b5-gw001.istio-system';
+  const size = `N=${mesh.services}, 7 multi-document files`;
+  const rows: BenchRow[] = [];
+  const add = (figure: string, args: string[], goal: number) => {
+    const t = timeCli(args);
+    rows.push({
+      figure,
+      size,
+      value: t.ms,
+      unit: 'ms',
+      goal,
+      detail: `whole process, median of 3; CPU (user+sys) ${t.cpuMs.toFixed(0)} ms`,
+      load: load1(),
+    });
+  };
+  try {
+    add('CLI `translate --type all`, one sidecar', ['translate', '--config', d.dir, '--proxy', sidecar, '--type', 'all'], 1000);
+    add('CLI `translate --type all`, the gateway', ['translate', '--config', d.dir, '--proxy', gateway, '--type', 'all'], 1500);
+    add(
+      'CLI `simulate` (sidecar → svc-2)',
+      ['simulate', '--config', d.dir, '--proxy', sidecar, '--mode', 'outbound', '--port', '8080', '--host', 'svc-2.ns-2.svc.cluster.local'],
+      1000,
+    );
+    add('CLI `analyze`', ['analyze', '--config', d.dir, '-o', 'json'], 2000);
+  } finally {
+    rmSync(d.dir, { recursive: true, force: true });
+  }
+  return rows;
+}
+
+const loadStart = loadavg();
+const step = (what: string) => console.error(`bench(issue 24): ${what} (load ${load1()})`);
+const mesh = issueMesh(N);
+const rows: BenchRow[] = [];
+if (process.env.BENCH_CLI !== '0') {
+  step('CLI');
+  const cli = cliRows(mesh);
+  rows.push(...cli);
+  console.error(printTable(cli));
+}
+step('route names');
+const routes = routeNames(mesh);
+const out = process.env.BENCH_I24_OUT ?? join(REPO_ROOT, 'bench', 'results-issue24.json');
+const save = () =>
+  writeFileSync(
+    out,
+    `${JSON.stringify({ at: new Date().toISOString(), machine: machine(), loadStart, loadEnd: loadavg(), n: N, k: K, rows }, null, 2)}\n`,
+  );
+save();
+for (const shape of shapes)
+  for (const mode of modes) {
+    step(`push ${shape} ${mode} N=${N} K=${K}`);
+    try {
+      const got = pushRows(await benchPushShape(mesh, shape, mode, routes));
+      rows.push(...got);
+      console.error(printTable(got));
+    } catch (e) {
+      console.error(`bench(issue 24): push ${shape} ${mode} failed: ${String(e)}`);
+      rows.push({
+        figure: 'all K distinct-pod clients ACK their first config',
+        size: `N=${N}, K=${K}, ${shape}, ${mode}`,
+        value: Number.NaN,
+        unit: 'ms',
+        detail: `failed: ${String(e)}`,
+        load: load1(),
+      });
+    }
+    save();
+  }
+const table = printTable(rows);
+const notes = rows.filter((r) => r.profile).map((r) => `- ${r.figure} (${r.size}): ${formatSummary(r.profile!)}`);
+console.log(table);
+if (notes.length > 0) console.log(`\nCPU profiles of figures that miss their goal:\n${notes.join('\n')}`);
+save();
+void podIp;
