@@ -44,8 +44,17 @@ spec:
     }
     expect(inbound.filter((h: J) => httpFilterNames(h).includes('envoy.lua'))).toHaveLength(port9080.length);
     const report = v1.envoyFilters?.[0];
-    expect(report).toMatchObject({ namespace: 'default', name: 'reviews-lua', patch: 0, applyTo: 'HTTP_FILTER', operation: 'INSERT_BEFORE', applied: true });
-    expect(report?.targets[0]).toMatch(/^listener virtualInbound \/ chain 0\.0\.0\.0_9080 \/ filters\[1\] envoy\.filters\.network\.http_connection_manager/);
+    expect(report).toMatchObject({
+      namespace: 'default',
+      name: 'reviews-lua',
+      patch: 0,
+      applyTo: 'HTTP_FILTER',
+      operation: 'INSERT_BEFORE',
+      applied: true,
+    });
+    expect(report?.targets[0]).toMatch(
+      /^listener virtualInbound \/ chain 0\.0\.0\.0_9080 \/ filters\[1\] envoy\.filters\.network\.http_connection_manager/,
+    );
     // Outbound chains are SIDECAR_OUTBOUND: untouched.
     expect(hcms(listenerNamed(v1, '0.0.0.0_9080')).every((h: J) => !httpFilterNames(h).includes('envoy.lua'))).toBe(true);
     // Not selected: reviews-v2 (selector), reported with the reason.
@@ -55,7 +64,9 @@ spec:
     // The Lua Any is outside the generated registry: the full Envoy API encodes it.
     const enc = encodeTable(sidecar(s, { app: 'reviews', version: 'v1' }), 1, v1);
     expect(enc.errors).toEqual([]);
-    expect(JSON.stringify(enc.listeners.find((l) => l.name === 'virtualInbound')?.json)).toContain('"@type":"type.googleapis.com/envoy.extensions.filters.http.lua.v3.Lua"');
+    expect(JSON.stringify(enc.listeners.find((l) => l.name === 'virtualInbound')?.json)).toContain(
+      '"@type":"type.googleapis.com/envoy.extensions.filters.http.lua.v3.Lua"',
+    );
   });
 
   it('local rate limit as a TypedStruct plus a per-route MERGE (istio.io "Enabling Rate Limits using Envoy", local rate limit)', () => {
@@ -157,7 +168,10 @@ spec:
 `);
     const gw = ingress(s);
     const t = tableOf(s, gw);
-    expect(httpFilterNames(hcms(listenerNamed(t, '0.0.0.0_8080'))[0]).slice(-2)).toEqual(['envoy.filters.http.ratelimit', 'envoy.filters.http.router']);
+    expect(httpFilterNames(hcms(listenerNamed(t, '0.0.0.0_8080'))[0]).slice(-2)).toEqual([
+      'envoy.filters.http.ratelimit',
+      'envoy.filters.http.router',
+    ]);
     expect(clusterNamed(t, 'rate_limit_cluster')).toMatchObject({ type: 'STRICT_DNS', connectTimeout: '10s' });
     const vh = routeNamed(t, 'http.8080').virtualHosts.find((v: J) => v.name === '*:8080');
     expect(vh.rateLimits).toEqual([{ actions: [{ requestHeaders: { headerName: ':path', descriptorKey: 'PATH' } }] }]);
@@ -193,7 +207,10 @@ spec:
     const t = tableOf(s, ingress(s));
     const hcm = hcms(listenerNamed(t, '0.0.0.0_8080'))[0];
     const f = hcm.httpFilters.find((x: J) => x.name === 'envoy.filters.http.ext_authz');
-    expect(f.typedConfig.grpcService).toEqual({ envoyGrpc: { clusterName: 'outbound|9000||authz.default.svc.cluster.local' }, timeout: '0.500s' });
+    expect(f.typedConfig.grpcService).toEqual({
+      envoyGrpc: { clusterName: 'outbound|9000||authz.default.svc.cluster.local' },
+      timeout: '0.500s',
+    });
     expect(httpFilterNames(hcm).indexOf('envoy.filters.http.ext_authz')).toBe(httpFilterNames(hcm).length - 2);
   });
 
@@ -319,7 +336,10 @@ spec:
       for (const fc of vo.filterChains) expect(fc.filters.at(-1).typedConfig.accessLog).toHaveLength(1);
     }
     // istio-system is the root namespace: a root EnvoyFilter without selector applies to every proxy.
-    expect(tableOf(s, ingress(s)).envoyFilters?.[0]).toMatchObject({ applied: false, reason: 'context SIDECAR_OUTBOUND: this proxy is a gateway' });
+    expect(tableOf(s, ingress(s)).envoyFilters?.[0]).toMatchObject({
+      applied: false,
+      reason: 'context SIDECAR_OUTBOUND: this proxy is a gateway',
+    });
   });
 
   it('a proxyVersion that does not match does nothing; an unknown version never matches (model/envoyfilter.go proxyMatch)', () => {
@@ -378,6 +398,9 @@ spec:
     expect(clusterNamed(t, REVIEWS).connectTimeout).toBe('4s');
     expect(t.envoyFilters?.[0]).toMatchObject({ applied: false });
     expect(t.envoyFilters?.[0]?.reason).toMatch(/^decode error: envoy\.config\.cluster\.v3\.Cluster: /);
-    expect(t.errors.find((e) => e.object === 'EnvoyFilter default/bad-value')).toMatchObject({ path: 'spec.configPatches[0].patch.value', file: 'test.yaml' });
+    expect(t.errors.find((e) => e.object === 'EnvoyFilter default/bad-value')).toMatchObject({
+      path: 'spec.configPatches[0].patch.value',
+      file: 'test.yaml',
+    });
   });
 });
