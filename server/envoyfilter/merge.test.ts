@@ -36,8 +36,15 @@ describe('Istio proto merge on JSON', () => {
   });
 
   it('nested messages merge field by field; maps set by key', () => {
-    const dst: Record<string, unknown> = { name: 'c', circuitBreakers: { thresholds: [{ maxConnections: 5 }] }, metadata: { filterMetadata: { a: { x: 1 } } } };
-    mergeMessage(cluster(), dst, { metadata: { filterMetadata: { b: { y: 2 } } }, commonLbConfig: { healthyPanicThreshold: { value: 0 } } });
+    const dst: Record<string, unknown> = {
+      name: 'c',
+      circuitBreakers: { thresholds: [{ maxConnections: 5 }] },
+      metadata: { filterMetadata: { a: { x: 1 } } },
+    };
+    mergeMessage(cluster(), dst, {
+      metadata: { filterMetadata: { b: { y: 2 } } },
+      commonLbConfig: { healthyPanicThreshold: { value: 0 } },
+    });
     expect(dst.metadata).toEqual({ filterMetadata: { a: { x: 1 }, b: { y: 2 } } });
     expect(dst.circuitBreakers).toEqual({ thresholds: [{ maxConnections: 5 }] });
   });
@@ -49,7 +56,10 @@ describe('Istio proto merge on JSON', () => {
   });
 
   it('patch values decode from YAML-style snake_case into canonical JSON; a bad value is an error', () => {
-    expect(decodePatchValue('CLUSTER', { connect_timeout: '0.5s', lb_policy: 'RANDOM' })).toEqual({ ok: true, value: { connectTimeout: '0.500s', lbPolicy: 'RANDOM' } });
+    expect(decodePatchValue('CLUSTER', { connect_timeout: '0.5s', lb_policy: 'RANDOM' })).toEqual({
+      ok: true,
+      value: { connectTimeout: '0.500s', lbPolicy: 'RANDOM' },
+    });
     const bad = decodePatchValue('CLUSTER', { connect_timeout: 'soon' });
     expect(bad.ok).toBe(false);
   });

@@ -53,7 +53,14 @@ describe('EnvoyFilter order (push_context.go EnvoyFilters)', () => {
   });
 
   it('TestEnvoyFilterOrderAcrossNamespaces: priority beats the root namespace; equal priority puts the root namespace first', () => {
-    const s = meshFromYaml([pod('test-ns', { app: 'v1' }), ef('test-ns', 'filter-1', -5), ef('istio-system', 'filter-2', -1), ef('test-ns', 'filter-3', -1)].join('\n'));
+    const s = meshFromYaml(
+      [
+        pod('test-ns', { app: 'v1' }),
+        ef('test-ns', 'filter-1', -5),
+        ef('istio-system', 'filter-2', -1),
+        ef('test-ns', 'filter-3', -1),
+      ].join('\n'),
+    );
     const proxy = s.proxies[0];
     if (!proxy) throw new Error('no proxy');
     expect(candidateFilters(s, proxy, 'istio-system').selected.map((e) => `${e.meta.namespace}/${e.meta.name}`)).toEqual([
