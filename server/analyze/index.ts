@@ -18,6 +18,7 @@ import { gatewayAnalyzer } from './vsGateways';
 import { analysisView } from './view';
 import { sidecarSelectorAnalyzer } from './sidecarSelectors';
 import { conflictingGatewayAnalyzer } from './conflictingGateways';
+import { envoyPatchAnalyzer } from './envoyFilters';
 import { byteCompare as cmp } from '../lib/compare';
 
 export type { Analyzer, AnalyzeContext, AnalyzerMeta, Finding, Level } from './types';
@@ -38,6 +39,7 @@ export const ANALYZERS: readonly Analyzer[] = [
   gatewayApiConditionAnalyzer,
   authorizationPoliciesAnalyzer,
   mtlsConflictAnalyzer,
+  envoyPatchAnalyzer,
 ];
 
 export interface AnalyzeOptions {

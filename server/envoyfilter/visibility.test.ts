@@ -26,7 +26,7 @@ describe('EnvoyFilter visibility', () => {
   });
 
   it("GET /api/proxies/POD.NS gains envoyFilters with the issue's fields; applied where it landed, the reason where not", () => {
-    const body = proxyDetail(ctx, v1?.id ?? '').body as { envoyFilters: Array<Record<string, unknown>> };
+    const body = proxyDetail(ctx, v1?.id ?? '').body as unknown as { envoyFilters: Array<Record<string, unknown>> };
     expect(body.envoyFilters).toHaveLength(2);
     const [lua, cluster] = body.envoyFilters;
     expect(Object.keys(lua ?? {}).sort()).toEqual(['applied', 'applyTo', 'context', 'name', 'namespace', 'operation', 'patch', 'targets']);
@@ -47,7 +47,7 @@ describe('EnvoyFilter visibility', () => {
       targets: [],
       reason: 'no matching element',
     });
-    const other = proxyDetail(ctx, v2?.id ?? '').body as { envoyFilters: Array<Record<string, unknown>> };
+    const other = proxyDetail(ctx, v2?.id ?? '').body as unknown as { envoyFilters: Array<Record<string, unknown>> };
     expect(other.envoyFilters.map((e) => e.reason)).toEqual(Array(2).fill('workloadSelector version=v1 does not select this proxy'));
   });
 
