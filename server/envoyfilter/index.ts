@@ -13,6 +13,7 @@ import { serviceTargets } from '../translate/view/serviceTargets';
 import { clusterContext, patchClusters } from './clusters';
 import { decodePatchValue } from './decode';
 import { listenerContext, patchListeners } from './listeners';
+import { clusterMatch, contextMatch, listenerMatch, routeConfigurationMatch } from './match';
 import type { Json } from './merge';
 import { patchRouteConfiguration } from './routes';
 import { candidateFilters, proxyIstioVersion, proxyMismatch, skippedReport } from './select';
@@ -122,37 +123,60 @@ export function applyEnvoyFilters(
   }
   const inboundHosts = [...new Set(targets.map((t) => t.service.hostname))];
 
-  const listeners = structuredClone(table.listeners) as unknown as Json[];
-  const routes = structuredClone(table.routes) as unknown as Json[];
-  const clusters = structuredClone(table.clusters) as unknown as Json[];
+  // Copy on write: only the resources some patch could touch (context and top-level match) are cloned and walked;
+  // the rest are the translator's objects, shared untouched.
+  const LISTENER_KINDS = new Set(['LISTENER', 'LISTENER_FILTER', 'FILTER_CHAIN', 'NETWORK_FILTER', 'HTTP_FILTER']);
+  const RC_KINDS = new Set(['ROUTE_CONFIGURATION', 'VIRTUAL_HOST', 'HTTP_ROUTE']);
+  const adds = (p: PatchWrapper) => p.operation === 'ADD' && (p.applyTo === 'LISTENER' || p.applyTo === 'CLUSTER');
+  const lp = patches.filter((p) => LISTENER_KINDS.has(p.applyTo));
+  const rp = patches.filter((p) => RC_KINDS.has(p.applyTo));
+  const cp = patches.filter((p) => p.applyTo === 'CLUSTER');
+  const inboundRc = rp.some((p) => contextMatch('SIDECAR_INBOUND', p)) && !gateway;
+  const touchesListener = (l: Json) => {
+    const c = listenerContext(l, gateway);
+    return (inboundRc && c === 'SIDECAR_INBOUND') || lp.some((p) => !adds(p) && contextMatch(c, p) && listenerMatch(l, p));
+  };
+  const split = <T>(list: readonly T[], touches: (x: Json) => boolean): { keep: Json[]; work: Json[] } => {
+    const keep: Json[] = [];
+    const work: Json[] = [];
+    for (const x of list as unknown as Json[]) touches(x) ? work.push(structuredClone(x)) : keep.push(x);
+    return { keep, work };
+  };
+  const ls = split(table.listeners, touchesListener);
 
   // Inline route configs of inbound HCMs are patched as istiod builds them (SIDECAR_INBOUND), before listeners.
-  for (const l of listeners) {
-    if (listenerContext(l, gateway) !== 'SIDECAR_INBOUND') continue;
+  for (const l of ls.work) {
+    if (!inboundRc || listenerContext(l, gateway) !== 'SIDECAR_INBOUND') continue;
     for (const fc of [...((l.filterChains as Json[] | undefined) ?? []), ...(l.defaultFilterChain ? [l.defaultFilterChain as Json] : [])]) {
       for (const f of (fc.filters as Json[] | undefined) ?? []) {
         const rc = (f.typedConfig as Json | undefined)?.routeConfig as Json | undefined;
-        if (rc)
-          patchRouteConfiguration('SIDECAR_INBOUND', rc, patches, portMap, `listener ${String(l.name)} / route_config ${String(rc.name)}`);
+        if (rc) patchRouteConfiguration('SIDECAR_INBOUND', rc, rp, portMap, `listener ${String(l.name)} / route_config ${String(rc.name)}`);
       }
     }
   }
   let patchedListeners: Json[];
   if (gateway) {
-    patchedListeners = patchListeners('GATEWAY', listeners, patches, false);
+    patchedListeners = patchListeners('GATEWAY', ls.work, lp, false);
   } else {
     const virtual = (l: Json) => l.name === 'virtualInbound' || l.name === 'virtualOutbound';
-    const group = (c: EnvoyFilterPatchContext, v: boolean) => listeners.filter((l) => virtual(l) === v && listenerContext(l, false) === c);
+    const group = (c: EnvoyFilterPatchContext, v: boolean) => ls.work.filter((l) => virtual(l) === v && listenerContext(l, false) === c);
     patchedListeners = [
-      ...patchListeners('SIDECAR_OUTBOUND', group('SIDECAR_OUTBOUND', true), patches, true),
-      ...patchListeners('SIDECAR_INBOUND', group('SIDECAR_INBOUND', true), patches, true),
-      ...patchListeners('SIDECAR_INBOUND', group('SIDECAR_INBOUND', false), patches, false),
-      ...patchListeners('SIDECAR_OUTBOUND', group('SIDECAR_OUTBOUND', false), patches, false),
+      ...patchListeners('SIDECAR_OUTBOUND', group('SIDECAR_OUTBOUND', true), lp, true),
+      ...patchListeners('SIDECAR_INBOUND', group('SIDECAR_INBOUND', true), lp, true),
+      ...patchListeners('SIDECAR_INBOUND', group('SIDECAR_INBOUND', false), lp, false),
+      ...patchListeners('SIDECAR_OUTBOUND', group('SIDECAR_OUTBOUND', false), lp, false),
     ];
   }
   const rcContext: EnvoyFilterPatchContext = gateway ? 'GATEWAY' : 'SIDECAR_OUTBOUND';
-  for (const rc of routes) patchRouteConfiguration(rcContext, rc, patches, portMap, `route ${String(rc.name)}`);
-  const patchedClusters = patchClusters(clusters, patches, gateway, inboundHosts);
+  const rs = split(table.routes, (rc) => rp.some((p) => contextMatch(rcContext, p) && routeConfigurationMatch(rcContext, rc, p, portMap)));
+  for (const rc of rs.work) patchRouteConfiguration(rcContext, rc, rp, portMap, `route ${String(rc.name)}`);
+  const cs = split(table.clusters, (c) =>
+    cp.some((p) => !adds(p) && contextMatch(clusterContext(c, gateway), p) && clusterMatch(c, p, inboundHosts)),
+  );
+  const patchedClusters = [...cs.keep, ...patchClusters(cs.work, cp, gateway, inboundHosts)];
+  const listeners = [...ls.keep, ...patchedListeners];
+  const routes = [...rs.keep, ...rs.work];
+  const clusters = table.clusters as unknown as Json[];
 
   const contexts = new Set<EnvoyFilterPatchContext>(gateway ? ['GATEWAY'] : ['SIDECAR_INBOUND', 'SIDECAR_OUTBOUND']);
   for (const c of clusters) contexts.add(clusterContext(c, gateway));
@@ -165,7 +189,7 @@ export function applyEnvoyFilters(
   }
   const out: ResourceTable = {
     ...table,
-    listeners: patchedListeners.sort(byName) as ResourceTable['listeners'],
+    listeners: listeners.sort(byName) as ResourceTable['listeners'],
     routes: routes.sort(byName) as ResourceTable['routes'],
     clusters: patchedClusters.sort(byName) as ResourceTable['clusters'],
     errors: [...table.errors, ...errors],

@@ -246,3 +246,32 @@ describe('cluster patches (cluster_patch_test.go TestClusterPatching, Test_clust
     expect(clusterNamed(t, 'inbound|9080||').perConnectionBufferLimitBytes).toBe(1024);
   });
 });
+
+describe('purity (the stage works on copies)', () => {
+  it('the translated table is never mutated, and resources no patch touches are shared as they are', async () => {
+    const { translateProxy } = await import('../translate/index');
+    const { applyEnvoyFilters } = await import('./index');
+    const { optionsOf } = await import('../model/mesh');
+    const s = bookinfoMesh(
+      filter(
+        'p',
+        `  configPatches:
+  - applyTo: CLUSTER
+    match: {context: SIDECAR_OUTBOUND, cluster: {service: reviews.default.svc.cluster.local}}
+    patch: {operation: MERGE, value: {connect_timeout: 1s}}
+  - applyTo: CLUSTER
+    patch: {operation: ADD, value: {name: added, type: STATIC}}`,
+      ),
+    );
+    const proxy = sidecar(s, { app: 'productpage' });
+    const table = translateProxy(s, proxy, optionsOf(s));
+    const before = JSON.stringify(table);
+    const out = applyEnvoyFilters(table, proxy, { snapshot: s, rootNamespace: 'istio-system' }).table;
+    expect(JSON.stringify(table)).toBe(before);
+    const ratings = 'outbound|9080||ratings.default.svc.cluster.local';
+    expect(out.clusters.find((c) => c.name === ratings)).toBe(table.clusters.find((c) => c.name === ratings));
+    expect(out.clusters.find((c) => c.name === 'outbound|9080||reviews.default.svc.cluster.local')?.connectTimeout).toBe('1s');
+    expect(out.clusters.filter((c) => c.name === 'added')).toHaveLength(1);
+    expect(out.listeners).toEqual(table.listeners);
+  });
+});
