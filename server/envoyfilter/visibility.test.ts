@@ -73,4 +73,16 @@ describe('EnvoyFilter visibility', () => {
     expect(JSON.parse(run.stderr)).toEqual(api);
     expect(run.stdout).toContain('type.googleapis.com/envoy.extensions.filters.http.lua.v3.Lua');
   });
+
+  it('the sandbox takes an EnvoyFilter draft: blast radius is the one selected proxy, with its IST0151 finding (meshscope diff)', () => {
+    const run = spawnSync(
+      process.execPath,
+      [join(REPO_ROOT, 'bin', 'meshscope.mjs'), 'diff', '--config', bookinfo('platform', 'bookinfo.yaml'), '--draft', FILTER, '-o', 'json'],
+      { cwd: REPO_ROOT, encoding: 'utf8', timeout: 120_000 },
+    );
+    expect(run.status).toBe(0);
+    const out = JSON.parse(run.stdout) as { blastRadius: Array<{ proxy: string; types: string[] }>; findings: Array<{ code: string }> };
+    expect(out.blastRadius.map((b) => [b.proxy, b.types])).toEqual([[v1?.id, ['listeners']]]);
+    expect(JSON.stringify(out.findings)).toContain('IST0151');
+  });
 });
