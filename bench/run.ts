@@ -20,6 +20,7 @@ import { benchIdle, benchPush, pushRows } from './push';
 import { benchSandbox } from './sandbox';
 import { type BenchRow, load1, machine, met, printTable } from './table';
 import { benchTranslation } from './translation';
+import { benchEnvoyFilters } from './envoyFilters';
 
 const list = (v: string | undefined, d: string) => (v ?? d).split(',').filter(Boolean);
 const sizes = list(process.env.BENCH_SIZES, '100,1000').map(Number);
@@ -61,6 +62,10 @@ if (process.env.BENCH_CLI !== '0') {
 }
 step('translation (in-process)');
 rows.push(...(await benchTranslation(largest)));
+if (process.env.BENCH_ENVOYFILTER !== '0') {
+  step(`EnvoyFilter stage, N=${largest}`);
+  rows.push(benchEnvoyFilters(largest));
+}
 for (const n of sizes) {
   step(`file change, N=${n}`);
   rows.push(...fileChangeRows(await benchFileChange(n)));

@@ -39,6 +39,8 @@ export interface DumpBrowserProps {
   syncTab?: ReactNode;
   /** The Security tab (mesh proxies). */
   securityTab?: ReactNode;
+  /** The EnvoyFilter tab (mesh proxies): per patch, applied or not, where, why not. */
+  envoyFilterTab?: ReactNode;
   /** File name for the raw JSON download. */
   downloadName: string;
 }
@@ -149,10 +151,11 @@ const PANELS: Record<Tab, (c: PanelCtx) => ReactNode> = {
   raw: (c) => <RawJsonTab dump={c.props.dump} downloadName={c.props.downloadName} proxyId={c.props.proxyId} />,
   sync: (c) => c.props.syncTab,
   security: (c) => c.props.securityTab,
+  envoyfilters: (c) => c.props.envoyFilterTab,
 };
 
 export function DumpBrowser(props: DumpBrowserProps) {
-  const { dump, live, syncTab, securityTab } = props;
+  const { dump, live, syncTab, securityTab, envoyFilterTab } = props;
   const url = useUrlState();
   const state = useMemo(() => parseUrlState(url.params), [url.params]);
   const rows = useMemo(() => rowsFromDump(dump), [dump]);
@@ -187,7 +190,9 @@ export function DumpBrowser(props: DumpBrowserProps) {
   const write = useCallback((next: UrlState, push = false) => writeParams(new URLSearchParams(formatUrlState(next)), push), [writeParams]);
   const open = (tab: Tab, filters: Record<string, string> = {}) => write({ tab, query: { search: '', filters } }, true);
 
-  const tabs = TAB_DEFS.filter((t: TabDef) => (!t.needsSync || syncTab) && (!t.needsSecurity || securityTab)).map((t: TabDef) => {
+  const tabs = TAB_DEFS.filter(
+    (t: TabDef) => (!t.needsSync || syncTab) && (!t.needsSecurity || securityTab) && (!t.needsEnvoyFilters || envoyFilterTab),
+  ).map((t: TabDef) => {
     const list = t.rows ? rows[t.rows] : undefined;
     return {
       id: t.id as Tab,

@@ -9,6 +9,7 @@ import { useProxy } from '@/components/data/useProxy';
 import { DumpBrowser } from './DumpBrowser';
 import { SyncTimeline } from './SyncTimeline';
 import { SecurityTab } from './SecurityTab';
+import { EnvoyFilterTab } from './EnvoyFilterTab';
 
 export function ProxyView({ id }: { id: string }) {
   const q = useProxy(id);
@@ -76,6 +77,7 @@ export function ProxyView({ id }: { id: string }) {
         downloadName={`${d.proxy.id}-config_dump.json`}
         syncTab={<SyncTimeline proxyId={d.proxy.id} />}
         securityTab={<SecurityTab security={d.security} dump={d.configDump} />}
+        envoyFilterTab={<EnvoyFilterTab patches={d.envoyFilters ?? []} />}
       />
     </>
   );

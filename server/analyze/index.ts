@@ -19,6 +19,7 @@ import { analysisView } from './view';
 import { sidecarSelectorAnalyzer } from './sidecarSelectors';
 import { conflictingGatewayAnalyzer } from './conflictingGateways';
 import { regexProgramSizeAnalyzer } from './regexProgramSize';
+import { envoyPatchAnalyzer } from './envoyFilters';
 import { byteCompare as cmp } from '../lib/compare';
 
 export type { Analyzer, AnalyzeContext, AnalyzerMeta, Finding, Level } from './types';
@@ -40,6 +41,7 @@ export const ANALYZERS: readonly Analyzer[] = [
   authorizationPoliciesAnalyzer,
   mtlsConflictAnalyzer,
   regexProgramSizeAnalyzer,
+  envoyPatchAnalyzer,
 ];
 
 export interface AnalyzeOptions {

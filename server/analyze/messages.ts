@@ -104,6 +104,36 @@ export const MESSAGES = {
     'Error',
     'The Subset %s defined in the DestinationRule does not select any pods. Which may lead to 503 UH (NoHealthyUpstream).',
   ),
+  EnvoyFilterUsesRelativeOperation: m(
+    'IST0151',
+    'EnvoyFilterUsesRelativeOperation',
+    'Warning',
+    'This EnvoyFilter does not have a priority and has a relative patch operation set which can cause the EnvoyFilter not to be applied. Using the INSERT_FIRST of ADD option or setting the priority may help in ensuring the EnvoyFilter is applied correctly.',
+  ),
+  EnvoyFilterUsesReplaceOperationIncorrectly: m(
+    'IST0152',
+    'EnvoyFilterUsesReplaceOperationIncorrectly',
+    'Error',
+    'The REPLACE operation is only valid for HTTP_FILTER and NETWORK_FILTER.',
+  ),
+  EnvoyFilterUsesAddOperationIncorrectly: m(
+    'IST0153',
+    'EnvoyFilterUsesAddOperationIncorrectly',
+    'Error',
+    'The ADD operation will be ignored when applyTo is set to ROUTE_CONFIGURATION, or HTTP_ROUTE.',
+  ),
+  EnvoyFilterUsesRemoveOperationIncorrectly: m(
+    'IST0154',
+    'EnvoyFilterUsesRemoveOperationIncorrectly',
+    'Error',
+    'The REMOVE operation will be ignored when applyTo is set to ROUTE_CONFIGURATION, or HTTP_ROUTE.',
+  ),
+  EnvoyFilterUsesRelativeOperationWithProxyVersion: m(
+    'IST0155',
+    'EnvoyFilterUsesRelativeOperationWithProxyVersion',
+    'Warning',
+    'This EnvoyFilter does not have a priority and has a relative patch operation (NSTERT_BEFORE/AFTER, REPLACE, MERGE, DELETE) and proxyVersion set which can cause the EnvoyFilter not to be applied during an upgrade. Using the INSERT_FIRST or ADD option or setting the priority may help in ensuring the EnvoyFilter is applied correctly.',
+  ),
   UnknownDestinationRuleHost: m(
     'IST0174',
     'UnknownDestinationRuleHost',

@@ -12,6 +12,7 @@ const LIST_OF: Readonly<Record<string, keyof MeshSnapshot>> = {
   ServiceEntry: 'serviceEntries',
   Sidecar: 'sidecars',
   WorkloadEntry: 'workloadEntries',
+  EnvoyFilter: 'envoyFilters',
 };
 
 export function analysisView(snapshot: MeshSnapshot): MeshSnapshot {

@@ -19,6 +19,7 @@ export type { ConnectionSync, ProxySyncResult, SyncType, TypeSync } from './prox
 export type { SimulateBody, SimulateResponse } from './simulate';
 export type { ProxySecurity, SecurityPolicyView, SecurityRuleView } from './security';
 export type { ClusterMtls, EffectiveMtls, InboundPortMtls, MtlsMode, MtlsSource } from '../translate/mtls';
+export type { EnvoyFilterPatchReport } from '../translate/types';
 export type { ErrorBody, XdsState } from './types';
 export type { MeshEvent } from '../impact/types';
 export type { ResourceKind } from '../impact/affected';

@@ -7,7 +7,7 @@ import { configDumpFor, isDumpType } from '../pipeline/configDump';
 import { proxyResources, resourceCacheKey, type ProxyResources } from '../pipeline/proxyResources';
 import { isSharedCache } from '../pipeline/sharedResources';
 import { buildProxyTable } from '../pipeline/stages';
-import type { RouteProvenance } from '../translate/types';
+import type { EnvoyFilterPatchReport, RouteProvenance } from '../translate/types';
 import { tablesFromConfigDump, type ProxyTables } from '../envoy/dumpModel/tables';
 import { fail, ok, type ApiContext, type ApiResult } from './types';
 import { proxySecurity, type ProxySecurity } from './security';
@@ -145,6 +145,8 @@ export interface ProxyDetail {
   provenance: readonly RouteProvenance[];
   /** The Security tab: AuthorizationPolicies that apply (server/api/security.ts). */
   security: ProxySecurity;
+  /** The EnvoyFilter tab (issue #22): per config patch of every EnvoyFilter that could concern the proxy. */
+  envoyFilters: readonly EnvoyFilterPatchReport[];
 }
 
 /** `GET /api/proxies/POD.NS[?tables=0]`: identity, problems, the config dump and (unless `tables=0`) its summary tables. */
@@ -165,6 +167,7 @@ export function proxyDetail(ctx: ApiContext, id: string, opts: { tables?: boolea
     configDump: res.dump,
     provenance: res.provenance,
     security: proxySecurity(ctx.snapshot, proxy, ctx.options),
+    envoyFilters: res.envoyFilters,
   });
 }
 

@@ -16,7 +16,7 @@ export const USAGE = `usage: meshscope <command> [flags]
             the dashboard + xDS control plane (no --config: the embedded demo mesh, with its
             loopback data plane of real gRPC servers and xDS clients; --demo-traffic: the same on files)
   proxies   --config PATH… [-o json|table]
-  translate --config PATH… --proxy POD.NAMESPACE [--type listeners|routes|clusters|endpoints|all]
+  translate --config PATH… --proxy POD.NAMESPACE [--type listeners|routes|clusters|endpoints|all] [--explain-patches]
   simulate  (--config PATH… --proxy POD.NAMESPACE | --dump config_dump.json) --mode outbound|inbound|gateway
             --port N [--address IP] [--host AUTHORITY] [--path /p?q] [--method GET] [-H 'k: v']…
             [--protocol http|http2|tcp] [--tls plaintext|tls|mtls] [--sni NAME]

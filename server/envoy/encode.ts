@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import { fromBinary, fromJson, toBinary, toJson, type DescMessage, type JsonValue } from '@bufbuild/protobuf';
 import { envoyRegistry } from '../gen/registry';
+import { fullEnvoyRegistry } from './fullApi';
 import type { TypeUrl } from './typeUrls';
 
 /** A resource as Envoy sees it: its proto JSON with snake_case field names ("@type" on Anys). */
@@ -48,7 +49,12 @@ export function encodeResource(typeUrl: TypeUrl, name: string, json: unknown): E
   try {
     msg = fromJson(schema, json as JsonValue, { registry: envoyRegistry });
   } catch (e) {
-    throw new Error(`encode ${schema.typeName} "${name}": ${(e as Error).message}`);
+    // An Any of a type the translator never emits (an EnvoyFilter's Lua or rate limit config): the full API.
+    try {
+      msg = fromJson(schema, json as JsonValue, { registry: fullEnvoyRegistry() });
+    } catch {
+      throw new Error(`encode ${schema.typeName} "${name}": ${(e as Error).message}`);
+    }
   }
   const bytes = toBinary(schema, msg);
   return encodedFromBytes(typeUrl, name, bytes);
@@ -70,7 +76,13 @@ function encodedFromBytes(typeUrl: TypeUrl, name: string, bytes: Uint8Array): En
       if (json === undefined) {
         const schema = schemaFor(typeUrl);
         const msg = fromBinary(schema, bytes);
-        json = typeFirst(toJson(schema, msg, { registry: envoyRegistry, useProtoFieldName: true })) as EnvoyJson;
+        let out: JsonValue;
+        try {
+          out = toJson(schema, msg, { registry: envoyRegistry, useProtoFieldName: true });
+        } catch {
+          out = toJson(schema, msg, { registry: fullEnvoyRegistry(), useProtoFieldName: true });
+        }
+        json = typeFirst(out) as EnvoyJson;
       }
       return json;
     },

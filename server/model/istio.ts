@@ -352,6 +352,86 @@ export interface PeerAuthenticationSpec {
   portLevelMtls?: Record<string, { mode?: MtlsMode }>;
 }
 
+// ---------------------------------------------------------------- EnvoyFilter (networking.istio.io/v1alpha3 only)
+// istio/api networking/v1alpha3/envoy_filter.proto. Patch values stay plain JSON (google.protobuf.Struct) until the
+// EnvoyFilter stage decodes them against the Envoy API (server/envoyfilter).
+
+export type EnvoyFilterApplyTo =
+  | 'INVALID'
+  | 'LISTENER'
+  | 'FILTER_CHAIN'
+  | 'NETWORK_FILTER'
+  | 'HTTP_FILTER'
+  | 'ROUTE_CONFIGURATION'
+  | 'VIRTUAL_HOST'
+  | 'HTTP_ROUTE'
+  | 'CLUSTER'
+  | 'EXTENSION_CONFIG'
+  | 'BOOTSTRAP'
+  | 'LISTENER_FILTER';
+export type EnvoyFilterPatchContext = 'ANY' | 'SIDECAR_INBOUND' | 'SIDECAR_OUTBOUND' | 'GATEWAY';
+export type EnvoyFilterOperation =
+  | 'INVALID'
+  | 'MERGE'
+  | 'ADD'
+  | 'REMOVE'
+  | 'INSERT_BEFORE'
+  | 'INSERT_AFTER'
+  | 'INSERT_FIRST'
+  | 'REPLACE'
+  | 'MERGE_AND_REPLACE_LIST';
+
+export interface EnvoyFilterListenerMatch {
+  portNumber?: number;
+  portName?: string;
+  filterChain?: {
+    name?: string;
+    sni?: string;
+    transportProtocol?: string;
+    applicationProtocols?: string;
+    filter?: { name?: string; subFilter?: { name?: string } };
+    destinationPort?: number;
+  };
+  listenerFilter?: string;
+  name?: string;
+}
+export interface EnvoyFilterRouteConfigurationMatch {
+  portNumber?: number;
+  portName?: string;
+  gateway?: string;
+  vhost?: { name?: string; domainName?: string; route?: { name?: string; action?: 'ANY' | 'ROUTE' | 'REDIRECT' | 'DIRECT_RESPONSE' } };
+  name?: string;
+}
+export interface EnvoyFilterClusterMatch {
+  portNumber?: number;
+  service?: string;
+  subset?: string;
+  name?: string;
+}
+export interface EnvoyConfigObjectPatch {
+  applyTo?: EnvoyFilterApplyTo;
+  match?: {
+    context?: EnvoyFilterPatchContext;
+    proxy?: { proxyVersion?: string; metadata?: Record<string, string> };
+    listener?: EnvoyFilterListenerMatch;
+    routeConfiguration?: EnvoyFilterRouteConfigurationMatch;
+    cluster?: EnvoyFilterClusterMatch;
+  };
+  patch?: { operation?: EnvoyFilterOperation; value?: Record<string, unknown>; filterClass?: 'UNSPECIFIED' | 'AUTHN' | 'AUTHZ' | 'STATS' };
+}
+export interface PolicyTargetReference {
+  group?: string;
+  kind: string;
+  name: string;
+  namespace?: string;
+}
+export interface EnvoyFilterSpec {
+  workloadSelector?: { labels?: Record<string, string> };
+  targetRefs?: PolicyTargetReference[];
+  configPatches?: EnvoyConfigObjectPatch[];
+  priority?: number;
+}
+
 export interface IstioSpecs {
   VirtualService: VirtualServiceSpec;
   DestinationRule: DestinationRuleSpec;
@@ -361,6 +441,7 @@ export interface IstioSpecs {
   WorkloadEntry: WorkloadEntrySpec;
   AuthorizationPolicy: AuthorizationPolicySpec;
   PeerAuthentication: PeerAuthenticationSpec;
+  EnvoyFilter: EnvoyFilterSpec;
 }
 export type IstioKind = keyof IstioSpecs;
 export const ISTIO_KINDS: readonly IstioKind[] = [
@@ -372,6 +453,7 @@ export const ISTIO_KINDS: readonly IstioKind[] = [
   'WorkloadEntry',
   'AuthorizationPolicy',
   'PeerAuthentication',
+  'EnvoyFilter',
 ];
 /** Istio kinds served by security.istio.io (the rest are networking.istio.io). */
 export const ISTIO_SECURITY_KINDS: ReadonlySet<IstioKind> = new Set<IstioKind>(['PeerAuthentication', 'AuthorizationPolicy']);

@@ -155,6 +155,8 @@ export interface PodModel {
   /** Whether istiod would treat this pod as having an Envoy (injected sidecar or gateway). */
   proxy: 'sidecar' | 'router' | 'none';
   nodeName?: string;
+  /** The image of the pod's `istio-proxy` container (its tag is the proxy's Istio version when no Envoy told it). */
+  proxyImage?: string;
   locality: Locality;
   /** The workload controller the pod came from, when expanded from a Deployment/ReplicaSet/StatefulSet. */
   owner?: { kind: string; name: string };
@@ -213,6 +215,8 @@ export interface MeshSnapshot {
   authorizationPolicies: readonly IstioConfig<'AuthorizationPolicy'>[];
   /** security.istio.io PeerAuthentications, in config order (creation, name, namespace). */
   peerAuthentications: readonly IstioConfig<'PeerAuthentication'>[];
+  /** networking.istio.io/v1alpha3 EnvoyFilters, in config order (server/envoyfilter applies them). */
+  envoyFilters?: readonly IstioConfig<'EnvoyFilter'>[];
   /**
    * Istio objects that fail Istio's validation but could be read (parse/rejected): never translated (istiod's
    * webhook would reject them), still analyzed (as `istioctl analyze` does on files). Config order.

@@ -162,6 +162,7 @@ export function buildSnapshot(inputs: readonly RawInput[], opts: BuildSnapshotOp
     workloadEntries: istio.WorkloadEntry,
     authorizationPolicies: istio.AuthorizationPolicy,
     peerAuthentications: istio.PeerAuthentication,
+    envoyFilters: istio.EnvoyFilter,
     rejectedConfigs: parsed.rejected.sort(byCreation),
     ...(parsed.gatewayApi.length ? { gatewayApi: converted.model } : {}),
     errors: [...(opts.extraErrors ?? []).map((e) => ({ ...e })), ...errors],

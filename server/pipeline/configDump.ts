@@ -2,7 +2,7 @@
 import { buildConfigDump, DUMP_SECTIONS, type DumpSection } from '../envoy/configDump';
 import type { EnvoyJson } from '../envoy/encode';
 import { optionsOf, type LoadError, type MeshSnapshot, type TranslateOptions } from '../model/mesh';
-import type { RouteProvenance } from '../translate/types';
+import type { EnvoyFilterPatchReport, RouteProvenance } from '../translate/types';
 import { proxyResources, type ResourceCache } from './proxyResources';
 
 /** `--type` / `?type=`: one section or all of them. */
@@ -24,6 +24,8 @@ export interface ConfigDumpResult {
   errors: LoadError[];
   /** Which VirtualService rule produced each route of the dump (from translation). */
   provenance: readonly RouteProvenance[];
+  /** Per EnvoyFilter config patch: applied or not, where, or why not (empty when none concerns the proxy). */
+  envoyFilters: readonly EnvoyFilterPatchReport[];
 }
 
 /** undefined when the proxy is unknown. */
@@ -43,5 +45,5 @@ export function configDumpFor(snapshot: MeshSnapshot, proxyId: string, opts: Con
     },
     sections,
   );
-  return { dump, errors: res.errors, provenance: res.provenance };
+  return { dump, errors: res.errors, provenance: res.provenance, envoyFilters: res.envoyFilters ?? [] };
 }

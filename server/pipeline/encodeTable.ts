@@ -90,6 +90,7 @@ export function encodeTable(proxy: ProxyModel, version: number, table: ResourceT
     errors,
     provenance: table.provenance,
   };
+  if (table.envoyFilters) out.envoyFilters = table.envoyFilters;
   for (const g of GENERATORS) {
     const items = tableList(table, g);
     if (items.length > 0 || !OPTIONAL_LISTS.has(g.list)) out[g.list] = encodeAll(g.typeUrl, g.kind, items, g.nameOf, errors, memo);

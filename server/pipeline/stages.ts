@@ -6,13 +6,25 @@
 import type { MeshSnapshot, ProxyModel, TranslateOptions } from '../model/mesh';
 import { translateProxy } from '../translate/index';
 import type { ResourceTable } from '../translate/types';
+import { applyEnvoyFilters } from '../envoyfilter/index';
 
 /** A proxy's translated table, after every post-translation stage: what gets encoded and served. */
 export function buildProxyTable(snapshot: MeshSnapshot, proxy: ProxyModel, options: TranslateOptions): ResourceTable {
   const table = translateProxy(snapshot, proxy, options);
   // ─── SEAM: after translation, before encoding ──────────────────────────────────────────────────────────
-  // The EnvoyFilter stage (engineer "envoyfilter") plugs in here: patch `table` (Envoy kinds only:
-  // proxyKind(proxy).envoy) and return the patched table. What the stage reads about the proxy must also be in
-  // translate/proxyInputs.ts (the shared cache keys translations by it).
-  return table;
+  // The EnvoyFilter stage (server/envoyfilter): patches a copy of `table` (Envoy kinds only) and records, per
+  // config patch, whether it landed (table.envoyFilters). What it reads about the proxy (labels, namespace,
+  // metadata, service targets, the istio-proxy image) is in translate/proxyInputs.ts.
+  try {
+    const { table: patched, report } = applyEnvoyFilters(table, proxy, { snapshot, rootNamespace: options.rootNamespace });
+    return report.length ? { ...patched, envoyFilters: report } : patched;
+  } catch (e) {
+    // istiod: runtime.HandleCrash — "patch caused panic, so the patches did not take effect".
+    const error = {
+      severity: 'error' as const,
+      message: `EnvoyFilter patches not applied: ${(e as Error).message}`,
+      object: `Proxy ${proxy.id}`,
+    };
+    return { ...table, errors: [...table.errors, error] };
+  }
 }

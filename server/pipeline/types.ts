@@ -3,7 +3,7 @@
 // importing each other.
 import type { EncodedResource } from '../envoy/encode';
 import type { LoadError, ProxyModel } from '../model/mesh';
-import type { RouteProvenance } from '../translate/types';
+import type { EnvoyFilterPatchReport, RouteProvenance } from '../translate/types';
 import type { BoundedCache } from './cache';
 
 export interface ProxyResources {
@@ -21,6 +21,8 @@ export interface ProxyResources {
   errors: LoadError[];
   /** Which VirtualService rule produced each route (translation's ResourceTable.provenance, as is). */
   provenance: readonly RouteProvenance[];
+  /** The EnvoyFilter stage's per-patch report (ResourceTable.envoyFilters), when an EnvoyFilter concerns the proxy. */
+  envoyFilters?: readonly EnvoyFilterPatchReport[];
 }
 
 export type ResourceCache = BoundedCache<ProxyResources>;

@@ -12,7 +12,7 @@ export const LAYERS: readonly Layer[] = [
   {
     name: 'envoy, translate, simulate, analyze, sources',
     rank: 2,
-    prefixes: ['server/envoy/', 'server/translate/', 'server/simulate/', 'server/analyze/', 'server/sources/'],
+    prefixes: ['server/envoy/', 'server/translate/', 'server/envoyfilter/', 'server/simulate/', 'server/analyze/', 'server/sources/'],
   },
   {
     name: 'pipeline, impact, meshGraph, simulateMesh, xds, sandbox, demo',

@@ -40,7 +40,7 @@ export interface ProxyInputs {
   /** The chosen Sidecar, `namespace/name`. */
   sidecar: string | null;
   /** The pod the proxy runs in (labels and named container ports: service targets read them). */
-  pod: { labels: Array<[string, string]>; namedPorts: Array<[string, number]> } | null;
+  pod: { labels: Array<[string, string]>; namedPorts: Array<[string, number]>; proxyImage: string | null } | null;
   /** `namespace/hostname port/protocol→targetPort` of each service target. */
   serviceTargets: string[];
 }
@@ -80,7 +80,10 @@ export function proxyInputs(snapshot: MeshSnapshot, proxy: ProxyModel, options: 
     ingressBindIps: bindsWildcard ? [ips.find((ip) => !isV6(ip)) ?? null, ips.find(isV6) ?? null] : null,
     selfIp: first !== undefined && headlessEndpointAt(snapshot, first) ? first : null,
     sidecar: sidecar ? `${sidecar.meta.namespace}/${sidecar.meta.name}` : null,
-    pod: pod ? { labels: sortedEntries(pod.labels), namedPorts: sortedEntries(pod.namedPorts ?? {}) } : null,
+    // proxyImage: the EnvoyFilter stage reads the proxy's Istio version from its tag (server/envoyfilter/select.ts).
+    pod: pod
+      ? { labels: sortedEntries(pod.labels), namedPorts: sortedEntries(pod.namedPorts ?? {}), proxyImage: pod.proxyImage ?? null }
+      : null,
     serviceTargets: serviceTargets(snapshot, proxy).map(
       (t) => `${t.service.namespace}/${t.service.hostname} ${t.port.port}/${t.port.protocol}/${t.port.name ?? ''}→${t.targetPort}`,
     ),

@@ -4,6 +4,7 @@ import type { ClusterJson } from '../gen/envoy/config/cluster/v3/cluster_pb';
 import type { ClusterLoadAssignmentJson } from '../gen/envoy/config/endpoint/v3/endpoint_pb';
 import type { ListenerJson } from '../gen/envoy/config/listener/v3/listener_pb';
 import type { RouteConfigurationJson } from '../gen/envoy/config/route/v3/route_pb';
+import type { EnvoyFilterApplyTo, EnvoyFilterOperation, EnvoyFilterPatchContext } from '../model/istio';
 import type { LoadError } from '../model/mesh';
 
 export type { ClusterJson, ClusterLoadAssignmentJson, ListenerJson, RouteConfigurationJson };
@@ -36,6 +37,29 @@ export interface ResourceTable {
    * index). Default, catch-all and inbound routes have none. Not part of what Envoy gets.
    */
   provenance: RouteProvenance[];
+  /**
+   * Set by the EnvoyFilter stage (server/envoyfilter, after translation): one entry per config patch of every
+   * EnvoyFilter that could concern the proxy. Not part of what Envoy gets.
+   */
+  envoyFilters?: EnvoyFilterPatchReport[];
+}
+
+/** One EnvoyFilter config patch on one proxy: applied or not, where, or why not (`GET /api/proxies/POD.NS` envoyFilters). */
+export interface EnvoyFilterPatchReport {
+  namespace: string;
+  name: string;
+  /** Index of the patch in `spec.configPatches`. */
+  patch: number;
+  applyTo: EnvoyFilterApplyTo;
+  /** As istiod runs it (INSERT_* on kinds without an order becomes ADD: model/envoyfilter.go). */
+  operation: EnvoyFilterOperation;
+  context: EnvoyFilterPatchContext;
+  /** The patch changed this proxy's config. */
+  applied: boolean;
+  /** Where: `listener 0.0.0.0_9080 / chain 0 / filters[0] envoy.filters.network.http_connection_manager / http_filters`. */
+  targets: string[];
+  /** Why it did not apply (context, selector, version, no matching element, decode error). */
+  reason?: string;
 }
 
 /**

@@ -17,6 +17,8 @@ export interface TabDef {
   needsSync?: boolean;
   /** Shown only for mesh proxies (the Security tab reads the proxy's AuthorizationPolicies). */
   needsSecurity?: boolean;
+  /** Shown only for mesh proxies (the EnvoyFilter tab reads the stage's per-patch report). */
+  needsEnvoyFilters?: boolean;
 }
 
 export const TAB_DEFS = [
@@ -27,6 +29,7 @@ export const TAB_DEFS = [
   { id: 'graph', label: 'Route graph' },
   { id: 'trace', label: 'Trace a request' },
   { id: 'security', label: 'Security', needsSecurity: true },
+  { id: 'envoyfilters', label: 'EnvoyFilters', needsEnvoyFilters: true },
   { id: 'raw', label: 'Raw JSON' },
   { id: 'sync', label: 'Sync', needsSync: true },
 ] as const satisfies readonly TabDef[];

@@ -1,5 +1,7 @@
-// `meshscope translate --config PATH… --proxy POD.NAMESPACE [--type listeners|routes|clusters|endpoints|all]`
-// Prints the ConfigDump istiod's /debug/config_dump?proxyID= would print.
+// `meshscope translate --config PATH… --proxy POD.NAMESPACE [--type listeners|routes|clusters|endpoints|all]
+// [--explain-patches]`
+// Prints the ConfigDump istiod's /debug/config_dump?proxyID= would print. With --explain-patches, also prints on
+// stderr, as JSON, what GET /api/proxies/POD.NS gives as `envoyFilters` (per EnvoyFilter patch: applied, where, why not).
 import { optionsOf } from '../../model/mesh';
 import { configDumpFor, DUMP_TYPES } from '../../pipeline/configDump';
 import { oneOf, parseArgs, str, UsageError } from '../args';
@@ -10,6 +12,7 @@ export async function translateCommand(argv: readonly string[], io: Io): Promise
     ...CONFIG_FLAGS,
     { name: 'proxy', short: 'p', kind: 'string' },
     { name: 'type', short: 't', kind: 'string' },
+    { name: 'explain-patches', kind: 'boolean' },
   ]);
   const proxy = str(args, 'proxy');
   if (!proxy) throw new UsageError('--proxy POD.NAMESPACE is required');
@@ -28,6 +31,7 @@ export async function translateCommand(argv: readonly string[], io: Io): Promise
     res.errors.filter((e) => !inputErrors.has(e)),
     io,
   );
+  if (args.flags['explain-patches'] === true) io.stderr.write(`${JSON.stringify(res.envoyFilters, null, 2)}\n`);
   writeJson(io, res.dump);
   return 0;
 }

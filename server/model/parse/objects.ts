@@ -286,6 +286,7 @@ export function parseInputs(inputs: readonly RawInput[], parse: (input: RawInput
       WorkloadEntry: [],
       AuthorizationPolicy: [],
       PeerAuthentication: [],
+      EnvoyFilter: [],
     },
     rejected: [],
     gatewayApi: [],

@@ -191,6 +191,8 @@ function podModel(d: PodDraft, ip: string, proxy: PodModel['proxy'], nodeLabels:
     origin: d.origin,
   };
   if (d.spec.nodeName) pod.nodeName = d.spec.nodeName;
+  const image = d.spec.containers?.find((c) => c.name === 'istio-proxy')?.image;
+  if (image) pod.proxyImage = image;
   if (d.owner) pod.owner = d.owner;
   return pod;
 }

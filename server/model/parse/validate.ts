@@ -13,6 +13,7 @@ import { serviceEntrySpec, sidecarSpec, workloadEntry } from '../schema/serviceE
 import { checkWorkloadEntry } from '../schema/checkWorkloadEntry';
 import { virtualServiceSpec } from '../schema/virtualService';
 import { authorizationPolicySpec, checkAuthorizationPolicy } from '../schema/authorizationPolicy';
+import { checkEnvoyFilter, envoyFilterSpec } from '../schema/envoyFilter';
 
 type SpecSchemas = { [K in IstioKind]: { schema: z.ZodType<IstioSpecs[K]>; check: (s: IstioSpecs[K]) => PathIssue[] } };
 
@@ -25,6 +26,7 @@ const ISTIO: SpecSchemas = {
   WorkloadEntry: { schema: workloadEntry, check: checkWorkloadEntry },
   AuthorizationPolicy: { schema: authorizationPolicySpec, check: checkAuthorizationPolicy },
   PeerAuthentication: { schema: peerAuthenticationSpec, check: checkPeerAuthentication },
+  EnvoyFilter: { schema: envoyFilterSpec, check: checkEnvoyFilter },
 };
 
 /** What validating one Istio spec gives. */

@@ -12,7 +12,9 @@ export const ISTIO_SECURITY_VERSIONS = ['v1', 'v1beta1'];
 export const istioGroupOf = (kind: IstioKind): string => (ISTIO_SECURITY_KINDS.has(kind) ? ISTIO_SECURITY_GROUP : ISTIO_GROUP);
 /** The versions that group serves. */
 export const istioVersionsOf = (kind: IstioKind): readonly string[] =>
-  ISTIO_SECURITY_KINDS.has(kind) ? ISTIO_SECURITY_VERSIONS : ISTIO_VERSIONS;
+  ISTIO_SECURITY_KINDS.has(kind) ? ISTIO_SECURITY_VERSIONS : kind === 'EnvoyFilter' ? ENVOY_FILTER_VERSIONS : ISTIO_VERSIONS;
+/** The EnvoyFilter CRD serves v1alpha3 only. */
+export const ENVOY_FILTER_VERSIONS = ['v1alpha3'];
 
 /** Kubernetes kinds meshscope reads, with the apiVersion group each lives in. */
 export const KUBE_KINDS: Readonly<Record<string, string>> = {
@@ -54,7 +56,6 @@ export const IGNORED_KINDS = new Set([
   'ValidatingWebhookConfiguration',
   'RequestAuthentication',
   'Telemetry',
-  'EnvoyFilter',
   'WorkloadGroup',
   'ProxyConfig',
   'WasmPlugin',

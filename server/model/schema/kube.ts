@@ -21,6 +21,7 @@ const containerPort = z.looseObject({
 
 const container = z.looseObject({
   name: z.string(),
+  image: z.string().optional(),
   args: z.array(z.string()).optional(),
   ports: z.array(containerPort).optional(),
 });

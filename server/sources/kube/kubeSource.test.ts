@@ -107,6 +107,7 @@ describe('KubeSource: status', () => {
       'authorizationpolicies.security.istio.io',
       'destinationrules.networking.istio.io',
       'endpointslices.discovery.k8s.io',
+      'envoyfilters.networking.istio.io',
       'gatewayclasses.gateway.networking.k8s.io',
       'gateways.gateway.networking.k8s.io',
       'gateways.networking.istio.io',

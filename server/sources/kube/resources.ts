@@ -103,6 +103,8 @@ export const WATCHED_RESOURCES: readonly WatchedResource[] = [
   gatewayApi('TCPRoute', 'tcproutes', ['v1alpha2']),
   gatewayApi('TLSRoute', 'tlsroutes', ['v1', 'v1alpha3', 'v1alpha2']),
   istioSecurity('PeerAuthentication', 'peerauthentications'),
+  // The EnvoyFilter CRD serves v1alpha3 only: discovery falls through to it.
+  { group: 'networking.istio.io', versions: ['v1alpha3'], kind: 'EnvoyFilter', plural: 'envoyfilters', namespaced: true, discover: true },
 ];
 
 /**

@@ -50,6 +50,7 @@ export const DEFAULT_FAKE_RESOURCES: readonly FakeResource[] = [
   { group: 'gateway.networking.k8s.io', versions: ['v1alpha2'], kind: 'TCPRoute', plural: 'tcproutes', namespaced: true },
   { group: 'gateway.networking.k8s.io', versions: ['v1alpha2'], kind: 'TLSRoute', plural: 'tlsroutes', namespaced: true },
   { group: 'security.istio.io', versions: ['v1', 'v1beta1'], kind: 'PeerAuthentication', plural: 'peerauthentications', namespaced: true },
+  { group: 'networking.istio.io', versions: ['v1alpha3'], kind: 'EnvoyFilter', plural: 'envoyfilters', namespaced: true },
 ];
 
 export type ParsedPath =

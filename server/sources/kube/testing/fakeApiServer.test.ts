@@ -190,6 +190,7 @@ describe('FakeApiServer: failures, outages, discovery', () => {
     const names = rl.body.resources.map((r: { name: string }) => r.name);
     expect(names.filter((n: string) => !n.includes('/')).sort()).toEqual([
       'destinationrules',
+      'envoyfilters',
       'gateways',
       'serviceentries',
       'sidecars',

@@ -11,4 +11,6 @@ export interface GatewayChain {
   /** HCM chain: RDS name and (HTTPS) the server name as stat prefix. */
   hcm?: { rds: string; statPrefix?: string };
   filters?: FilterJson[];
+  /** TCP chain of an ISTIO_MUTUAL server: metadata exchange first (gateway.go includeMx). */
+  mx?: boolean;
 }

@@ -132,7 +132,7 @@ describe('gateway listeners', () => {
     const fc = l?.filterChains?.[0];
     expect(fc?.filterChainMatch).toEqual({ serverNames: ['db.example.com'] });
     expect(fc?.transportSocket).toBeUndefined();
-    expect(fc?.filters?.[0]?.typedConfig).toMatchObject({
+    expect(fc?.filters?.at(-1)?.typedConfig).toMatchObject({
       cluster: 'outbound|443||db.shop.svc.cluster.local',
       statPrefix: 'outbound|443||db.shop.svc.cluster.local',
     });
@@ -151,7 +151,7 @@ describe('gateway listeners', () => {
     ]);
     const l = m.listener('0.0.0.0_31400');
     expect(l?.listenerFilters).toBeUndefined();
-    expect(l?.filterChains?.map((c) => [c.filterChainMatch, (c.filters?.[0]?.typedConfig as Any).cluster])).toEqual([
+    expect(l?.filterChains?.map((c) => [c.filterChainMatch, (c.filters?.at(-1)?.typedConfig as Any).cluster])).toEqual([
       [undefined, 'outbound|3306||mysql.shop.svc.cluster.local'],
     ]);
   });
@@ -168,7 +168,7 @@ describe('gateway listeners', () => {
         `  - port: { number: 80, name: http, protocol: HTTP }\n    hosts: ["*"]\n  - port: { number: 80, name: tcp, protocol: TCP }\n    hosts: ["*"]\n`,
       ),
     ]);
-    expect(m.listener('0.0.0.0_8080')?.filterChains?.map((c) => c.filters?.[0]?.name)).toEqual([
+    expect(m.listener('0.0.0.0_8080')?.filterChains?.map((c) => c.filters?.at(-1)?.name)).toEqual([
       'envoy.filters.network.http_connection_manager',
     ]);
     expect(m.table.errors).toContainEqual(expect.objectContaining({ path: 'spec.servers[1]', severity: 'warning' }));
@@ -192,7 +192,7 @@ describe('gateway listeners', () => {
         `  hosts: [db.example.com]\n  gateways: [gw]\n  tls:\n  - match: [{ sniHosts: [db.example.com] }]\n    route: [{ destination: { host: db.shop.svc.cluster.local } }]\n`,
       ),
     ]);
-    expect(m.listener('0.0.0.0_8443')?.filterChains?.map((c) => [c.filterChainMatch?.serverNames, c.filters?.[0]?.name])).toEqual([
+    expect(m.listener('0.0.0.0_8443')?.filterChains?.map((c) => [c.filterChainMatch?.serverNames, c.filters?.at(-1)?.name])).toEqual([
       [['shop.example.com'], 'envoy.filters.network.http_connection_manager'],
       [['db.example.com'], 'envoy.filters.network.tcp_proxy'],
     ]);
@@ -213,7 +213,7 @@ describe('gateway listeners', () => {
     const fc = m.listener('0.0.0.0_8443')?.filterChains?.[0];
     expect(fc?.filterChainMatch).toEqual({ serverNames: ['db.example.com'] });
     expect((fc?.transportSocket?.typedConfig as Any).commonTlsContext.tlsCertificateSdsSecretConfigs[0].name).toBe('kubernetes://db-cert');
-    expect(fc?.filters?.[0]?.typedConfig).toMatchObject({ cluster: 'outbound|3306||mysql.shop.svc.cluster.local' });
+    expect(fc?.filters?.at(-1)?.typedConfig).toMatchObject({ cluster: 'outbound|3306||mysql.shop.svc.cluster.local' });
   });
 
   it('AUTO_PASSTHROUGH: a chain per matching service port (and DestinationRule subset) by SNI-DNAT name, Istio mTLS ALPNs only', () => {
@@ -225,7 +225,7 @@ describe('gateway listeners', () => {
       ),
     ]);
     const chains = m.listener('0.0.0.0_15443')?.filterChains ?? [];
-    expect(chains.map((c) => [c.filterChainMatch?.serverNames, (c.filters?.[0]?.typedConfig as Any).cluster])).toEqual([
+    expect(chains.map((c) => [c.filterChainMatch?.serverNames, (c.filters?.at(-1)?.typedConfig as Any).cluster])).toEqual([
       [['outbound_.80_._.web.shop.svc.cluster.local'], 'outbound_.80_._.web.shop.svc.cluster.local'],
       [['outbound_.80_.v1_.web.shop.svc.cluster.local'], 'outbound_.80_.v1_.web.shop.svc.cluster.local'],
     ]);

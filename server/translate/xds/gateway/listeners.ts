@@ -17,6 +17,7 @@ import { delimitedStatPrefix, tlsInspector } from '../listeners/filters';
 import { isHttpProtocol } from '../../../model/protocol';
 import type { GatewayChain } from './chain';
 import { gatewayHcmFilter } from './hcm';
+import { completeNetworkFilters } from '../listeners/istioFilters';
 import { inboundAuthz } from '../../authz/inbound';
 import { networkChains } from './network';
 import { buildGatewayTlsContext, tlsTransportSocket } from './tlsContext';
@@ -95,7 +96,7 @@ export function buildGatewayListeners(
           ...(c.filters ?? []),
           gatewayHcmFilter(c.hcm.statPrefix ?? delimitedStatPrefix(`outbound_${name}`), c.hcm.rds, authz.http),
         ];
-      } else fc.filters = c.filters?.length ? [...authz.network, ...c.filters] : [];
+      } else fc.filters = completeNetworkFilters('GATEWAY', c.filters ?? [], { mx: c.mx, authz: authz.network });
       if (c.tls) fc.transportSocket = tlsTransportSocket(c.tls);
       fc.transportSocketConnectTimeout = TRANSPORT_SOCKET_CONNECT_TIMEOUT;
       return fc;

@@ -49,7 +49,8 @@ export function networkChains(
   if (!tls || (tls.mode !== 'PASSTHROUGH' && tls.mode !== 'AUTO_PASSTHROUGH')) {
     const filters = tcpRouteFilters(ctx, g, gateway);
     if (filters?.length) {
-      return [tls ? { opts: { sniHosts: [...sniHosts] }, tls: buildGatewayTlsContext(tls), filters } : { opts: {}, filters }];
+      const mx = tls?.mode === 'ISTIO_MUTUAL';
+      return [tls ? { opts: { sniHosts: [...sniHosts] }, tls: buildGatewayTlsContext(tls), filters, mx } : { opts: {}, filters }];
     }
     ctx.errors.push(
       configError(

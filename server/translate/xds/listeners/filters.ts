@@ -1,7 +1,6 @@
 // Well-known Envoy filters as istiod writes them (pilot/pkg/xds/filters/filters.go) and the
-// typed-Any helper. Istio-private filters (istio.metadata_exchange, istio.alpn, istio.stats,
-// envoy.filters.http.grpc_stats, mongo_proxy, the uuid request-id extension) have no generated
-// protobuf schema here, so meshscope omits them: see the notes where istiod would insert them.
+// typed-Any helper. Istio's own filters (istio.metadata_exchange, istio.alpn, istio.stats, grpc_stats) are in
+// ./istioFilters.ts; mongo_proxy and the uuid request-id extension are still omitted.
 import type { AnyJson } from '@bufbuild/protobuf/wkt';
 import type { FilterJson, ListenerFilterJson } from '../../../gen/envoy/config/listener/v3/listener_components_pb';
 import type { HttpFilterJson } from '../../../gen/envoy/extensions/filters/network/http_connection_manager/v3/http_connection_manager_pb';

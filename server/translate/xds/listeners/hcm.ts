@@ -2,16 +2,8 @@
 // (listener_builder.go: buildHTTPConnectionManager; listener.go: buildSidecarOutboundHTTPListenerOpts;
 // listener_inbound.go: buildSidecarInboundHTTPOpts), with default MeshConfig and feature flags.
 //
-// HTTP filter order as istiod builds it, default flags:
-//   istio.metadata_exchange (MX)  — Istio-private, omitted
-//   authn / authz filters         — none without RequestAuthentication/AuthorizationPolicy
-//   envoy.filters.http.grpc_web   — only for GRPC-Web ports; no generated schema, omitted
-//   envoy.filters.http.grpc_stats — no generated schema, omitted
-//   istio.alpn (outbound only)    — Istio-private, omitted
-//   envoy.filters.http.fault, envoy.filters.http.cors   ← kept
-//   istio.stats (telemetry)       — Istio-private, omitted
-//   envoy.filters.http.router     ← kept, always last
-// Also omitted: tracing (MeshConfig enableTracing sampling/custom tags), access_log and the uuid
+// HTTP filters in istiod's order: ./istioFilters (istioHttpFilters).
+// Omitted: tracing (MeshConfig enableTracing sampling/custom tags), access_log and the uuid
 // request_id_extension (no generated schemas).
 import type { HttpConnectionManagerJson } from '../../../gen/envoy/extensions/filters/network/http_connection_manager/v3/http_connection_manager_pb';
 import type { FilterJson } from '../../../gen/envoy/config/listener/v3/listener_components_pb';
@@ -19,7 +11,8 @@ import type { HttpFilterJson } from '../../../gen/envoy/extensions/filters/netwo
 import type { RouteConfigurationJson } from '../../../gen/envoy/config/route/v3/route_pb';
 import type { Protocol } from '../../../model/mesh';
 import { EXT } from '../../../envoy/typeUrls';
-import { corsFilter, faultFilter, HCM_FILTER, routerFilter, typed } from './filters';
+import { HCM_FILTER, typed } from './filters';
+import { istioHttpFilters } from './istioFilters';
 import { isHttp2Protocol } from '../../../model/protocol';
 
 export interface HcmOptions {
@@ -38,7 +31,7 @@ export function buildHcm(o: HcmOptions): HttpConnectionManagerJson {
   const hcm: HttpConnectionManagerJson = {
     codecType: 'AUTO',
     statPrefix: o.statPrefix,
-    httpFilters: [...(o.authzFilters ?? []), faultFilter(), corsFilter(), routerFilter()],
+    httpFilters: istioHttpFilters(o.direction === 'inbound' ? 'SIDECAR_INBOUND' : 'SIDECAR_OUTBOUND', o.authzFilters),
     // MeshConfig pathNormalization DEFAULT → normalize_path; escaped slashes kept.
     normalizePath: true,
     pathWithEscapedSlashesAction: 'KEEP_UNCHANGED',

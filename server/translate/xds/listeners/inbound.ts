@@ -10,8 +10,7 @@
 // Chains come from the proxy's service targets, or, when the Sidecar in force has ingress listeners, from those
 // (inboundIngress.ts); a chain whose ingress listener says captureMode NONE becomes its own listener
 // (inboundCustomListener) instead of a chain of virtualInbound.
-// Omitted Istio-private filters: istio.metadata_exchange before each chain's terminal filter, and
-// the istio.stats TCP filters.
+// Istio's own filters (metadata exchange first, istio.stats before tcp_proxy) come from ./istioFilters.
 import type { FilterChainJson, FilterJson } from '../../../gen/envoy/config/listener/v3/listener_components_pb';
 import type { ListenerJson } from '../../../gen/envoy/config/listener/v3/listener_pb';
 import {
@@ -25,6 +24,7 @@ import {
 import { buildInboundRouteConfig } from '../routes/inbound';
 import type { BuildCtx } from './context';
 import { delimitedStatPrefix, RESERVED_PORTS, tcpProxyTo } from './filters';
+import { completeNetworkFilters, tcpMx } from './istioFilters';
 import { filterChainMatchOptions, inboundTlsContext, type MatchOption } from '../../security/inboundTls';
 import { type MtlsMode, modeForPort } from '../../security/peerAuthentication';
 import { passthroughMtls, workloadPeerAuthentication } from '../../security/workload';
@@ -52,11 +52,13 @@ function httpFilters(cc: ChainConfig, authz: InboundAuthz): FilterJson[] {
   const routeConfig = cc.target
     ? buildInboundRouteConfig(cc.target)
     : inboundRouteConfig({ clusterName: cc.clusterName, servicePort: cc.servicePort, hostname: cc.hostname, protocol: cc.protocol });
-  return [hcmFilter({ direction: 'inbound', statPrefix, routeConfig, protocol: cc.protocol, authzFilters: authz.http })];
+  // buildInboundNetworkFiltersForHTTP: metadata exchange, then the HCM.
+  return [tcpMx(), hcmFilter({ direction: 'inbound', statPrefix, routeConfig, protocol: cc.protocol, authzFilters: authz.http })];
 }
 
-/** buildInboundNetworkFilters: the RBAC network filters, then tcp_proxy with the cluster name as stat prefix. */
-const tcpFilters = (cc: ChainConfig, authz: InboundAuthz): FilterJson[] => [...authz.network, tcpProxyTo(cc.clusterName)];
+/** buildInboundNetworkFilters: metadata exchange, the RBAC network filters, istio.stats, then tcp_proxy with the cluster name as stat prefix. */
+const tcpFilters = (cc: ChainConfig, authz: InboundAuthz): FilterJson[] =>
+  completeNetworkFilters('SIDECAR_INBOUND', [tcpProxyTo(cc.clusterName)], { mx: true, authz: authz.network });
 
 /** inboundChainForOpts: one chain per option; TLS options get the mode's DownstreamTlsContext (ToTransportSocket). */
 function chainsFor(cc: ChainConfig, mode: MtlsMode, options: MatchOption[], trustDomain: string, authz: InboundAuthz): FilterChainJson[] {
@@ -115,7 +117,7 @@ function blackholeChain(): FilterChainJson {
   return {
     name: VIRTUAL_INBOUND_BLACKHOLE_CHAIN,
     filterChainMatch: { destinationPort: VIRTUAL_INBOUND_PORT },
-    filters: [tcpProxyTo(BLACKHOLE_CLUSTER)],
+    filters: completeNetworkFilters('SIDECAR_INBOUND', [tcpProxyTo(BLACKHOLE_CLUSTER)], { mx: true }),
   };
 }
 

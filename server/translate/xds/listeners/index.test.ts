@@ -46,7 +46,16 @@ describe('buildSidecarListeners: Bookinfo productpage', () => {
     expect(hcm.statPrefix).toBe('outbound_0.0.0.0_9080;');
     expect(hcm.rds).toEqual({ configSource: { ads: {}, initialFetchTimeout: '0s', resourceApiVersion: 'V3' }, routeConfigName: '9080' });
     const filters = (hcm.httpFilters as { name: string }[]).map((f) => f.name);
-    expect(filters.slice(-3)).toEqual(['envoy.filters.http.fault', 'envoy.filters.http.cors', 'envoy.filters.http.router']);
+    // listener_builder.go buildHTTPConnectionManager, sidecar outbound class, default flags.
+    expect(filters).toEqual([
+      'istio.metadata_exchange',
+      'envoy.filters.http.grpc_stats',
+      'istio.alpn',
+      'envoy.filters.http.fault',
+      'envoy.filters.http.cors',
+      'istio.stats',
+      'envoy.filters.http.router',
+    ]);
     expect(l.defaultFilterChain?.name).toBe('PassthroughFilterChain');
     expect(terminal(l.defaultFilterChain)).toMatchObject({
       '@type': EXT.tcpProxy,

@@ -7,6 +7,7 @@ import type { ProxyView } from '../../view/types';
 import { isMatchAll, toFilterChainMatch, type ChainOpts } from './chainOpts';
 import { delimitedStatPrefix, httpInspector, tlsInspector } from './filters';
 import { hcmFilter } from './hcm';
+import { completeNetworkFilters } from './istioFilters';
 import { catchAllFilters, PASSTHROUGH_FILTER_CHAIN } from './virtualOutbound';
 
 /** listener.go outboundListenerEntry. */
@@ -52,7 +53,7 @@ export function buildOutboundListener(view: ProxyView, e: OutboundEntry, refs: R
     const chain: FilterChainJson = { transportSocketConnectTimeout: TRANSPORT_SOCKET_CONNECT_TIMEOUT };
     if (opt.metadata) chain.metadata = opt.metadata;
     if (!opt.http) {
-      chain.filters = opt.networkFilters ?? [];
+      chain.filters = completeNetworkFilters('SIDECAR_OUTBOUND', opt.networkFilters ?? []);
     } else {
       const statPrefix = delimitedStatPrefix(`outbound_${name}`);
       chain.filters = [hcmFilter({ direction: 'outbound', statPrefix, rds: opt.http.rds, protocol: opt.http.protocol })];

@@ -10,6 +10,7 @@ import type { ListenerJson } from '../../../gen/envoy/config/listener/v3/listene
 import { BLACKHOLE_CLUSTER, PASSTHROUGH_CLUSTER, VIRTUAL_OUTBOUND_LISTENER, VIRTUAL_OUTBOUND_PORT } from '../../names';
 import type { ProxyView } from '../../view/types';
 import { tcpProxyTo } from './filters';
+import { tcpStats } from './istioFilters';
 import { destinationCluster } from './tcpProxy';
 
 export const VIRTUAL_OUTBOUND_BLACKHOLE_CHAIN = 'virtualOutbound-blackhole';
@@ -28,7 +29,7 @@ export function catchAllCluster(view: ProxyView): string {
 }
 
 /** The tcp_proxy of catch-all chains: stat prefix = cluster name. */
-export const catchAllFilters = (view: ProxyView): FilterJson[] => [tcpProxyTo(catchAllCluster(view))];
+export const catchAllFilters = (view: ProxyView): FilterJson[] => [tcpStats('SIDECAR_OUTBOUND'), tcpProxyTo(catchAllCluster(view))];
 
 export function buildVirtualOutboundListener(view: ProxyView): ListenerJson {
   return {
@@ -40,7 +41,7 @@ export function buildVirtualOutboundListener(view: ProxyView): ListenerJson {
         // Connections addressed to 15001 itself would loop: blackhole them.
         name: VIRTUAL_OUTBOUND_BLACKHOLE_CHAIN,
         filterChainMatch: { destinationPort: VIRTUAL_OUTBOUND_PORT },
-        filters: [tcpProxyTo(BLACKHOLE_CLUSTER)],
+        filters: [tcpStats('SIDECAR_OUTBOUND'), tcpProxyTo(BLACKHOLE_CLUSTER)],
       },
       { name: VIRTUAL_OUTBOUND_CATCHALL_CHAIN, filters: catchAllFilters(view) },
     ],
