@@ -15,7 +15,7 @@ export const LAYERS: readonly Layer[] = [
     prefixes: ['server/envoy/', 'server/translate/', 'server/simulate/', 'server/analyze/', 'server/sources/'],
   },
   {
-    name: 'pipeline, impact, meshGraph, simulateMesh, xds, sandbox, demo',
+    name: 'pipeline, impact, meshGraph, simulateMesh, xds, sandbox, demo, drift, archive',
     rank: 3,
     prefixes: [
       'server/pipeline/',
@@ -25,6 +25,8 @@ export const LAYERS: readonly Layer[] = [
       'server/xds/',
       'server/sandbox/',
       'server/demo/',
+      'server/drift/',
+      'server/archive/',
     ],
   },
   { name: 'api', rank: 4, prefixes: ['server/api/'] },
@@ -44,6 +46,7 @@ export const COMPONENTS_MAY_IMPORT: readonly string[] = [
   'server/envoy/dumpReader.ts',
   'server/simulate/',
   'server/sandbox/types.ts',
+  'server/drift/types.ts',
   'server/meshGraph/ids.ts',
   'server/translate/provenance.ts',
   'server/api/types.ts',
