@@ -192,26 +192,23 @@ function fieldValue(f: DescField, v: unknown): Json | undefined {
 /** A message's fields in declaration order (as protojson prints them), unknown keys after them, sorted. */
 function message(desc: DescMessage, v: unknown): Json {
   if (!isObj(v)) return sortedJson(v);
-  const byName = new Map<string, DescField>();
-  for (const f of desc.fields) {
-    byName.set(f.name, f);
-    byName.set(f.jsonName, f);
-  }
-  const known: [DescField, unknown][] = [];
-  const unknown: [string, unknown][] = [];
-  for (const [k, x] of Object.entries(v)) {
-    const f = byName.get(k);
-    if (f) known.push([f, x]);
-    else unknown.push([k, x]);
-  }
   const out: { [k: string]: Json } = {};
-  known.sort((a, b) => desc.fields.indexOf(a[0]) - desc.fields.indexOf(b[0]));
-  for (const [f, x] of known) {
-    const c = fieldValue(f, x);
+  let consumed = 0;
+  for (const f of desc.fields) {
+    const key = f.name in v ? f.name : f.jsonName in v ? f.jsonName : undefined;
+    if (key === undefined) continue;
+    consumed++;
+    const c = fieldValue(f, v[key]);
     if (c !== undefined) out[f.name] = c;
   }
-  for (const [k, x] of unknown.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)))
-    if (x !== undefined && x !== null) out[k] = sortedJson(x);
+  const keys = Object.keys(v);
+  if (consumed < keys.length) {
+    const names = new Set(desc.fields.flatMap((f) => [f.name, f.jsonName]));
+    for (const k of keys.filter((x) => !names.has(x)).sort()) {
+      const x = v[k];
+      if (x !== undefined && x !== null) out[k] = sortedJson(x);
+    }
+  }
   return out;
 }
 
