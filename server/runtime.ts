@@ -24,6 +24,7 @@ import { changeEvent } from './impact/changes';
 import { createXdsPlane } from './impact/xdsPlane';
 import type { ResourceCache } from './pipeline/proxyResources';
 import { FileSource } from './sources/file/fileSource';
+import { ArchiveSource } from './archive/source';
 import { resolveKubeConfig } from './sources/kube/kubeConfig';
 import { KubeSource, type KubeSourceOptions } from './sources/kube/kubeSource';
 import { MeshConfigFile } from './sources/file/meshConfigFile';
@@ -71,6 +72,8 @@ export interface MeshscopeRuntime {
    * time budgets and a bounded queue (server/isolate/pool.ts): never on this thread, which serves ADS.
    */
   readonly cpu: CpuPool;
+  /** `serve --bug-report`: the opened archive (a Source, and `liveSource()` over its pods' dumps). */
+  archive(): ArchiveSource | undefined;
   /** The demo data plane (`serve` on the demo mesh, or `--demo-traffic`), when it runs. */
   demoTraffic(): DemoDataPlane | undefined;
   /** "proxy X changed" events; returns unsubscribe. */
@@ -128,7 +131,13 @@ function makeSources(
   mode: MeshscopeRuntime['mode'],
 ): { sources: Source[]; problems: SourceStatus[]; cleanup?: () => void } {
   const ns = config.namespace ? { namespace: config.namespace } : {};
-  if (mode === 'files') return { sources: [new FileSource('file', config.config ?? [], { ...ns, watch: true })], problems: [] };
+  if (mode === 'files') {
+    const sources: Source[] = [];
+    if (config.config?.length) sources.push(new FileSource('file', config.config, { ...ns, watch: true }));
+    // `--bug-report`: the archive's cluster objects (and, for /live and /drift, its pods' dumps: archive()).
+    if (config.bugReport) sources.push(new ArchiveSource(config.bugReport, ns));
+    return { sources, problems: [] };
+  }
   if (mode === 'kube') {
     return { sources: [new KubeSource('kube', kubeSourceOptions(config))], problems: [] };
   }
@@ -286,6 +295,7 @@ function createRuntime(config: RuntimeConfig, configError?: string, overrides: A
       };
     },
     demoTraffic: () => demo,
+    archive: () => sources.find((s): s is ArchiveSource => s instanceof ArchiveSource),
     applyContext: () => ({ applier, allowApply: config.allowApply === true, token }),
     contracts: async () => contracts?.(),
     cpu,

@@ -25,9 +25,15 @@ export const USAGE = `usage: meshscope <command> [flags]
             what a draft would change: blast radius and semantic diffs per proxy (the sandbox)
   check     --config BASE… [--draft FILE…] --contracts FILE [-o json|text]
             routing contracts on the base (or the draft over it); exit 1 when one fails
+  drift     (--expected A.json | --config PATH… --proxy POD.NAMESPACE) --actual B.json [-o json|text]
+            (or --bug-report FILE --proxy POD.NAMESPACE: the pod's dump in the archive as actual)
+            per-resource drift between two Envoy config dumps (or meshscope's translation and a dump;
+            --dump B.json is the same as --actual); exit 1 when not in sync
 
   --config takes files and directories (*.yaml|*.yml|*.json, multi-document), repeated, or - for stdin.
   --namespace NS applies to objects that have no namespace.
+  --bug-report FILE.tar.gz|DIR (every command) reads an istioctl bug-report or OSSM must-gather: its cluster
+  objects are inputs (alone or beside --config), its pods' config dumps feed drift and serve's /live, /drift.
   --mesh-config FILE (every command) is the mesh config YAML (MeshConfig); it replaces the "mesh" key of the
   ConfigMap istio in istio-system, which is read from the inputs otherwise (istiod's defaults without either).
 `;
@@ -50,6 +56,8 @@ export async function main(argv: readonly string[], io: Io = { stdout: process.s
         return await (await import('./commands/diff')).diffCommand(rest, io);
       case 'check':
         return await (await import('./commands/check')).checkCommand(rest, io);
+      case 'drift':
+        return await (await import('./commands/drift')).driftCommand(rest, io);
       case undefined:
       case 'help':
       case '--help':
