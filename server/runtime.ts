@@ -33,6 +33,8 @@ import type { AdsServer, AdsServerOptions, ConnectionStatus } from './xds/server
 import type { AdsLimits } from './xds/limits';
 import type { Source, SourceSink, SourceStatus } from './sources/types';
 import { inputFileReader } from './sources/file/lines';
+import { makeLiveSource } from './live/index';
+import type { LiveSource } from './live/types';
 
 export interface MeshscopeRuntime {
   readonly config: RuntimeConfig;
@@ -66,6 +68,8 @@ export interface MeshscopeRuntime {
   contracts(): ContractsState | undefined;
   /** The demo data plane (`serve` on the demo mesh, or `--demo-traffic`), when it runs. */
   demoTraffic(): DemoDataPlane | undefined;
+  /** Where pods' own Envoy config dumps come from (`--live-config`: port-forward); undefined when off. */
+  liveSource(): LiveSource | undefined;
   /** "proxy X changed" events; returns unsubscribe. */
   subscribe(listener: (e: MeshEvent) => void): () => void;
   stop(): Promise<void>;
@@ -241,6 +245,7 @@ function createRuntime(config: RuntimeConfig, configError?: string, overrides: A
   const applier = makeApplier(config, mode, store);
   const token = applyToken(config);
   const contracts = liveContracts(config.contracts, () => store.snapshot(), options, cache);
+  const live = makeLiveSource(config, mode, () => resolveKubeConfig(kubeSourceOptions(config)).kc);
 
   const rt: MeshscopeRuntime = {
     config,
@@ -278,6 +283,7 @@ function createRuntime(config: RuntimeConfig, configError?: string, overrides: A
       };
     },
     demoTraffic: () => demo,
+    liveSource: () => live,
     applyContext: () => ({ applier, allowApply: config.allowApply === true, token }),
     contracts: () => contracts?.(),
     xds: () => xds,

@@ -14,6 +14,12 @@ export interface Tunnel {
   close(): void;
 }
 
+/** The part of the `ws` client WebSocket used here. */
+interface WsLike {
+  close(): void;
+  on(ev: 'close' | 'error', fn: () => void): void;
+}
+
 /** The HTTP status in client-node's / ws's handshake failure ("Unexpected server response: 403"). */
 const handshakeStatus = (e: unknown): number | undefined => {
   const msg = String((e as { message?: string })?.message ?? (e as { error?: Error })?.error?.message ?? e);
@@ -35,10 +41,10 @@ export async function openTunnel(kc: KubeConfig, namespace: string, pod: string,
       done();
     },
   });
-  let ws: { close(): void; on(ev: string, fn: (...a: unknown[]) => void): void } | undefined;
+  let socket: WsLike;
   try {
     // disconnectOnErr false: error-channel text is collected, the caller decides (a refused admin port).
-    ws = (await new PortForward(kc, false).portForward(namespace, pod, [port], fromPod, errSink, toPod)) as never;
+    socket = (await new PortForward(kc, false).portForward(namespace, pod, [port], fromPod, errSink, toPod)) as unknown as WsLike;
   } catch (e) {
     toPod.destroy();
     fromPod.destroy();
@@ -53,7 +59,6 @@ export async function openTunnel(kc: KubeConfig, namespace: string, pod: string,
     if (status === 404) throw new LiveError(404, 'portforward', `${where}: pod ${namespace}/${pod} not found`);
     throw new LiveError(502, 'portforward', `${where} failed: ${status ? `HTTP ${status}` : describe(e)}`);
   }
-  const socket = ws as NonNullable<typeof ws>;
   const stream = new Duplex({
     read() {},
     write(chunk, _enc, done) {

@@ -1,5 +1,5 @@
 // The agreed layering as data (the layering notes, lowest first), checked by server/layering.test.ts:
-//   0 server/lib  1 server/model  2 envoy, translate, simulate, analyze, sources
+//   0 server/lib  1 server/model  2 envoy, translate, simulate, analyze, sources, live (pods' own Envoy dumps)
 //   3 pipeline (translate+encode+cache), impact (change → proxies), meshGraph, simulateMesh (simulate a mesh
 //     proxy: pipeline + simulate), xds, sandbox, demo (the loopback data plane)  4 api  5 runtime, cli, app (and components, which may
 //     import only COMPONENTS_MAY_IMPORT from server/).
@@ -12,7 +12,7 @@ export const LAYERS: readonly Layer[] = [
   {
     name: 'envoy, translate, simulate, analyze, sources',
     rank: 2,
-    prefixes: ['server/envoy/', 'server/translate/', 'server/simulate/', 'server/analyze/', 'server/sources/'],
+    prefixes: ['server/envoy/', 'server/translate/', 'server/simulate/', 'server/analyze/', 'server/sources/', 'server/live/'],
   },
   {
     name: 'pipeline, impact, meshGraph, simulateMesh, xds, sandbox, demo',

@@ -83,7 +83,9 @@ export class FakeApiServer {
   /** Every request received, in order. */
   readonly requests: RecordedRequest[] = [];
   /** pods/portforward (WebSocket, v4.channel.k8s.io), pods/proxy (503) and portforward RBAC denial (fakePortForward.ts). */
-  readonly portForward = new FakePortForward((ns, name) => this.objects.get(resourceIndex('', 'pods'))?.get(`${ns}/${name}`));
+  readonly portForward = new FakePortForward(
+    (ns, name) => this.objects.get(resourceIndex('', 'pods'))?.get(`${ns}/${name}`) as { status?: { phase?: string } } | undefined,
+  );
 
   constructor(resources: readonly FakeResource[] = DEFAULT_FAKE_RESOURCES) {
     for (const r of resources) this.addResource(r);
