@@ -35,6 +35,7 @@ import type { Source, SourceSink, SourceStatus } from './sources/types';
 import { inputFileReader } from './sources/file/lines';
 import { makeLiveSource } from './live/index';
 import type { LiveSource } from './live/types';
+import type { PortForwardOptions } from './live/portForwardSource';
 
 export interface MeshscopeRuntime {
   readonly config: RuntimeConfig;
@@ -245,7 +246,7 @@ function createRuntime(config: RuntimeConfig, configError?: string, overrides: A
   const applier = makeApplier(config, mode, store);
   const token = applyToken(config);
   const contracts = liveContracts(config.contracts, () => store.snapshot(), options, cache);
-  const live = makeLiveSource(config, mode, () => resolveKubeConfig(kubeSourceOptions(config)).kc);
+  const live = makeLiveSource(config, mode, () => resolveKubeConfig(kubeSourceOptions(config)).kc, overrides.live);
 
   const rt: MeshscopeRuntime = {
     config,
@@ -366,6 +367,8 @@ export const createRuntimeForTest = (config: RuntimeConfig, overrides?: AdsOverr
 
 /** ADS settings a caller may override (tests, benchmarks); the rest come from the environment. */
 export type AdsOverrides = Partial<Pick<AdsServerOptions, 'log' | 'debounceMs' | 'maxDebounceMs' | 'pushConcurrency' | 'limits'>> & {
+  /** Port-forward limits of `--live-config` (tests: a short timeout, no cache). */
+  live?: Omit<PortForwardOptions, 'adminPort'>;
   /** Demo data plane settings (tests: a low rate, a short tick). */
   demo?: Partial<Pick<DataPlaneOptions, 'rate' | 'tickMs' | 'testerPercent' | 'deadlineMs' | 'window'>>;
 };
@@ -407,6 +410,6 @@ function adsOptionsFromEnv(overrides: AdsOverrides): Partial<AdsServerOptions> {
   if (after !== undefined) out.debounceMs = after;
   if (max !== undefined) out.maxDebounceMs = max;
   if (throttle !== undefined && throttle > 0) out.pushConcurrency = throttle;
-  const { limits: _limits, demo: _demo, ...rest } = overrides;
+  const { limits: _limits, demo: _demo, live: _live, ...rest } = overrides;
   return { ...out, ...rest };
 }

@@ -2,6 +2,7 @@
 // with `serve --live-config`, or an archive) with the same summary tables the proxy page builds from
 // meshscope's dump. Failures are classified LiveErrors → 403 / 404 / 502 / 504 `{"error", "stage"}`, never a 500.
 import { tablesFromConfigDump, type ProxyTables } from '../envoy/dumpModel/tables';
+import { readConfigDump } from '../envoy/dumpReader';
 import { liveOff } from '../live/index';
 import { isLiveError, type LiveDump, type LiveSource, type LiveSourceKind } from '../live/types';
 import type { ApiResult } from './types';
@@ -55,6 +56,7 @@ export function liveBody(dump: LiveDump): LiveResponse {
   if (!Array.isArray(configs)) errors.push('the dump has no "configs" list: not an Envoy /config_dump');
   else {
     try {
+      errors.push(...readConfigDump(dump.configDump).errors);
       tables = tablesFromConfigDump(dump.configDump);
     } catch (e) {
       errors.push(`the dump could not be read into tables: ${(e as Error).message}`);

@@ -2,7 +2,7 @@
 // port-forward; otherwise none, and /live and /drift answer 404 naming the flag. (The bug-report /
 // must-gather archive source of `serve --bug-report` plugs in here too.)
 import type { KubeConfig } from '@kubernetes/client-node';
-import { PortForwardLiveSource } from './portForwardSource';
+import { type PortForwardOptions, PortForwardLiveSource } from './portForwardSource';
 import { LiveError, type LiveSource } from './types';
 
 export { LiveError, isLiveError, type LiveDump, type LiveSource } from './types';
@@ -19,6 +19,8 @@ export function makeLiveSource(
   config: { liveConfig?: boolean; proxyAdminPort?: number },
   mode: 'files' | 'kube' | 'demo',
   kubeConfig: () => KubeConfig,
+  /** Limits other than the admin port (tests: a short timeout, no cache). */
+  tuning: Omit<PortForwardOptions, 'adminPort'> = {},
 ): LiveSource | undefined {
   if (config.liveConfig !== true || mode !== 'kube') return undefined;
   let source: PortForwardLiveSource | undefined;
@@ -26,7 +28,10 @@ export function makeLiveSource(
     fetch(proxyId, opts) {
       if (!source) {
         try {
-          source = new PortForwardLiveSource(kubeConfig(), config.proxyAdminPort ? { adminPort: config.proxyAdminPort } : {});
+          source = new PortForwardLiveSource(kubeConfig(), {
+            ...tuning,
+            ...(config.proxyAdminPort ? { adminPort: config.proxyAdminPort } : {}),
+          });
         } catch (e) {
           return Promise.reject(new LiveError(502, 'portforward', `no usable kubeconfig: ${(e as Error).message}`));
         }

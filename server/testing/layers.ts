@@ -25,6 +25,7 @@ export const LAYERS: readonly Layer[] = [
       'server/xds/',
       'server/sandbox/',
       'server/demo/',
+      'server/drift/',
     ],
   },
   { name: 'api', rank: 4, prefixes: ['server/api/'] },
