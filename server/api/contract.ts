@@ -19,6 +19,8 @@ export type {
 export type { MeshConfigResponse } from './meshConfig';
 export type { ConnectionSync, ProxySyncResult, SyncType, TypeSync } from './proxySync';
 export type { SimulateBody, SimulateResponse } from './simulate';
+export type { DriftBody, DriftRequest } from './drift';
+export type { DriftChange, DriftCounts, DriftNack, DriftResource, DriftType } from '../drift/types';
 export type { ProxySecurity, SecurityPolicyView, SecurityRuleView } from './security';
 export type { ClusterMtls, EffectiveMtls, InboundPortMtls, MtlsMode, MtlsSource } from '../translate/mtls';
 export type { ErrorBody, XdsState } from './types';

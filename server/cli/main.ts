@@ -26,6 +26,9 @@ export const USAGE = `usage: meshscope <command> [flags]
             what a draft would change: blast radius and semantic diffs per proxy (the sandbox)
   check     --config BASE… [--draft FILE…] --contracts FILE [-o json|text]
             routing contracts on the base (or the draft over it); exit 1 when one fails
+  drift     (--expected A.json | --config PATH… --proxy POD.NAMESPACE) --actual B.json [-o json|text]
+            per-resource drift between two Envoy config dumps (or meshscope's translation and a dump;
+            --dump B.json is the same as --actual); exit 1 when not in sync
 
   --config takes files and directories (*.yaml|*.yml|*.json, multi-document), repeated, or - for stdin.
   --namespace NS applies to objects that have no namespace.
@@ -51,6 +54,8 @@ export async function main(argv: readonly string[], io: Io = { stdout: process.s
         return await (await import('./commands/diff')).diffCommand(rest, io);
       case 'check':
         return await (await import('./commands/check')).checkCommand(rest, io);
+      case 'drift':
+        return await (await import('./commands/drift')).driftCommand(rest, io);
       case undefined:
       case 'help':
       case '--help':

@@ -15,7 +15,7 @@ export const LAYERS: readonly Layer[] = [
     prefixes: ['server/envoy/', 'server/translate/', 'server/simulate/', 'server/analyze/', 'server/sources/', 'server/live/'],
   },
   {
-    name: 'pipeline, impact, meshGraph, simulateMesh, xds, sandbox, demo',
+    name: 'pipeline, impact, meshGraph, simulateMesh, xds, sandbox, demo, drift, archive',
     rank: 3,
     prefixes: [
       'server/pipeline/',
@@ -26,6 +26,7 @@ export const LAYERS: readonly Layer[] = [
       'server/sandbox/',
       'server/demo/',
       'server/drift/',
+      'server/archive/',
     ],
   },
   { name: 'api', rank: 4, prefixes: ['server/api/'] },
@@ -45,6 +46,7 @@ export const COMPONENTS_MAY_IMPORT: readonly string[] = [
   'server/envoy/dumpReader.ts',
   'server/simulate/',
   'server/sandbox/types.ts',
+  'server/drift/types.ts',
   'server/meshGraph/ids.ts',
   'server/translate/provenance.ts',
   'server/api/types.ts',
