@@ -39,6 +39,9 @@ export interface DumpBrowserProps {
   syncTab?: ReactNode;
   /** The Security tab (mesh proxies). */
   securityTab?: ReactNode;
+  /** The Live and Drift tabs (mesh proxies): the pod's own Envoy config and its drift from this one. */
+  liveTab?: ReactNode;
+  driftTab?: ReactNode;
   /** File name for the raw JSON download. */
   downloadName: string;
 }
@@ -149,10 +152,12 @@ const PANELS: Record<Tab, (c: PanelCtx) => ReactNode> = {
   raw: (c) => <RawJsonTab dump={c.props.dump} downloadName={c.props.downloadName} proxyId={c.props.proxyId} />,
   sync: (c) => c.props.syncTab,
   security: (c) => c.props.securityTab,
+  live: (c) => c.props.liveTab,
+  drift: (c) => c.props.driftTab,
 };
 
 export function DumpBrowser(props: DumpBrowserProps) {
-  const { dump, live, syncTab, securityTab } = props;
+  const { dump, live, syncTab, securityTab, liveTab } = props;
   const url = useUrlState();
   const state = useMemo(() => parseUrlState(url.params), [url.params]);
   const rows = useMemo(() => rowsFromDump(dump), [dump]);
@@ -187,7 +192,9 @@ export function DumpBrowser(props: DumpBrowserProps) {
   const write = useCallback((next: UrlState, push = false) => writeParams(new URLSearchParams(formatUrlState(next)), push), [writeParams]);
   const open = (tab: Tab, filters: Record<string, string> = {}) => write({ tab, query: { search: '', filters } }, true);
 
-  const tabs = TAB_DEFS.filter((t: TabDef) => (!t.needsSync || syncTab) && (!t.needsSecurity || securityTab)).map((t: TabDef) => {
+  const tabs = TAB_DEFS.filter(
+    (t: TabDef) => (!t.needsSync || syncTab) && (!t.needsSecurity || securityTab) && (!t.needsLive || liveTab),
+  ).map((t: TabDef) => {
     const list = t.rows ? rows[t.rows] : undefined;
     return {
       id: t.id as Tab,

@@ -9,6 +9,8 @@ import { useProxy } from '@/components/data/useProxy';
 import { DumpBrowser } from './DumpBrowser';
 import { SyncTimeline } from './SyncTimeline';
 import { SecurityTab } from './SecurityTab';
+import { LiveTab } from './LiveTab';
+import { DriftTab } from './DriftTab';
 
 export function ProxyView({ id }: { id: string }) {
   const q = useProxy(id);
@@ -76,6 +78,8 @@ export function ProxyView({ id }: { id: string }) {
         downloadName={`${d.proxy.id}-config_dump.json`}
         syncTab={<SyncTimeline proxyId={d.proxy.id} />}
         securityTab={<SecurityTab security={d.security} dump={d.configDump} />}
+        liveTab={<LiveTab proxyId={d.proxy.id} />}
+        driftTab={<DriftTab proxyId={d.proxy.id} version={d.version} />}
       />
     </>
   );

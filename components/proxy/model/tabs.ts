@@ -17,6 +17,8 @@ export interface TabDef {
   needsSync?: boolean;
   /** Shown only for mesh proxies (the Security tab reads the proxy's AuthorizationPolicies). */
   needsSecurity?: boolean;
+  /** Shown only for mesh proxies: the pod's own Envoy config and its drift (GET …/live, …/drift). */
+  needsLive?: boolean;
 }
 
 export const TAB_DEFS = [
@@ -29,6 +31,8 @@ export const TAB_DEFS = [
   { id: 'security', label: 'Security', needsSecurity: true },
   { id: 'raw', label: 'Raw JSON' },
   { id: 'sync', label: 'Sync', needsSync: true },
+  { id: 'live', label: 'Live (Envoy)', needsLive: true },
+  { id: 'drift', label: 'Drift', needsLive: true },
 ] as const satisfies readonly TabDef[];
 
 export type Tab = (typeof TAB_DEFS)[number]['id'];
