@@ -6,12 +6,29 @@
 // not generate) are listed apart and do not make the pod out of sync. Refetched when the snapshot changes.
 import { useState } from 'react';
 import { useDrift } from '@/components/data/liveData';
-import { JsonDiff } from '@/components/sandbox/results/JsonDiff';
 import type { DriftResponse } from '@/server/api/contract';
 import { LiveError } from './LiveTab';
 
 const TYPES = ['listeners', 'routes', 'clusters', 'endpoints'] as const;
 const CHANGE_LABEL = { changed: 'changed', onlyInEnvoy: 'only in Envoy', onlyInMeshscope: 'only in meshscope' } as const;
+
+const json = (v: unknown) => (v === undefined ? '(absent)' : JSON.stringify(v, null, 2));
+
+/** The two sides of one resource, next to each other (the differing field paths are listed above them). */
+function SideBySide({ meshscope, envoy }: { meshscope: unknown; envoy: unknown }) {
+  return (
+    <div className="drift-side-by-side" data-testid="drift-json-diff">
+      <figure>
+        <figcaption className="muted">meshscope</figcaption>
+        <pre className="mono">{json(meshscope)}</pre>
+      </figure>
+      <figure>
+        <figcaption className="muted">Envoy</figcaption>
+        <pre className="mono">{json(envoy)}</pre>
+      </figure>
+    </div>
+  );
+}
 
 export function DriftBodyView({ body }: { body: Omit<DriftResponse, 'proxy'> }) {
   const [open, setOpen] = useState<string | undefined>();
@@ -93,7 +110,7 @@ export function DriftBodyView({ body }: { body: Omit<DriftResponse, 'proxy'> }) 
                     {r.class ? <span className="muted"> ({r.class})</span> : null}
                   </button>
                   {r.paths?.length ? <div className="mono muted">{r.paths.join(', ')}</div> : null}
-                  {open === key ? <JsonDiff before={r.meshscope} after={r.envoy} testId="drift-json-diff" /> : null}
+                  {open === key ? <SideBySide meshscope={r.meshscope} envoy={r.envoy} /> : null}
                 </li>
               );
             })}

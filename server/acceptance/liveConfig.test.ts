@@ -153,10 +153,10 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'meshscope-live-'));
   const kubeconfig = join(dir, 'kubeconfig');
   writeKubeconfig(kubeconfig, fake.url, CONTEXT);
-  // Production limits except the timeout (10 s → 400 ms) and the cache (5 s → none), so each check refetches.
+  // Production limits except the timeout (10 s → 3 s) and the cache (5 s → none), so each check refetches.
   rt = createRuntimeForTest(
     { kubeconfig, context: CONTEXT, liveConfig: true },
-    { log: () => undefined, live: { timeoutMs: 400, cacheMs: 0 } },
+    { log: () => undefined, live: { timeoutMs: 3_000, cacheMs: 0 } },
   );
   await rt.ready;
   await until('the productpage proxy', () => (rt.snapshot().proxiesById.has(ids.productpage) ? true : undefined));
