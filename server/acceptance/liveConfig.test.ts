@@ -21,6 +21,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { proxyLive } from '../api/live';
 import { proxyDrift } from '../api/liveDrift';
 import { ENVOY_ADMIN_ALLOWED } from '../live/admin';
+import { clone, DETAILS, drifted, envoyLike, EXTRA, REVIEWS, REVIEWS_V3, section } from '../live/testing/envoyDumps';
 import { configDumpFor } from '../pipeline/configDump';
 import { createRuntimeForTest, type MeshscopeRuntime } from '../runtime';
 import { FakeApiServer } from '../sources/kube/testing/fakeApiServer';
@@ -31,10 +32,6 @@ import { BOOKINFO_NS, bookinfoCluster, writeKubeconfig } from './kubeBookinfo';
 
 type J = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 const CONTEXT = 'bookinfo-live';
-const REVIEWS = 'reviews.default.svc.cluster.local';
-const REVIEWS_V3 = `outbound|9080|v3|${REVIEWS}`;
-const DETAILS = 'outbound|9080||details.default.svc.cluster.local';
-const EXTRA = 'outbound|9999||extra.default.svc.cluster.local';
 
 let fake: FakeApiServer;
 let rt: MeshscopeRuntime;
@@ -43,8 +40,6 @@ const admins: FakeEnvoyAdmin[] = [];
 let admin: FakeEnvoyAdmin; // productpage's
 let ids: Record<'productpage' | 'reviews' | 'details' | 'ratings', string>;
 
-const clone = <T>(v: T): T => JSON.parse(JSON.stringify(v)) as T;
-const section = (d: J, t: string): J => d.configs.find((c: J) => String(c['@type']).endsWith(`.${t}`));
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function until<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 20_000): Promise<T> {
@@ -64,80 +59,10 @@ async function newAdmin(): Promise<FakeEnvoyAdmin> {
   return a;
 }
 
+const nodeId = () => `sidecar~10.244.0.10~${ids.productpage}~default.svc.cluster.local`;
+
 /** meshscope's own dump for the pod, from the runtime's current snapshot. */
 const meshscopeDump = (id: string): J => configDumpFor(rt.snapshot(), id, { options: rt.options })?.dump as J;
-
-/** Every `Ns` Duration spelled `N.000s`. */
-function longDurations(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(longDurations);
-  if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, longDurations(x)]));
-  return typeof v === 'string' && /^\d+s$/.test(v) ? `${v.slice(0, -1)}.000s` : v;
-}
-
-/** Rotates a list by one (a different order, the same members). */
-const rotate = <T>(xs: T[]): T[] => (xs.length > 1 ? [...xs.slice(1), xs[0] as T] : xs);
-
-/** What a real Envoy's /config_dump?include_eds of the same config looks like: no semantic change. */
-function envoyLike(expected: J): J {
-  const d = longDurations(clone(expected)) as J;
-  const stamp = { version_info: '2026-11-27T10:00:00Z/7', last_updated: '2026-11-27T10:00:01.5Z' };
-  const cl = section(d, 'ClustersConfigDump');
-  cl.version_info = '2026-11-27T10:00:00Z/7';
-  cl.dynamic_active_clusters = rotate(cl.dynamic_active_clusters.map((e: J) => ({ ...e, ...stamp })));
-  cl.static_clusters = [
-    { cluster: { '@type': 'type.googleapis.com/envoy.config.cluster.v3.Cluster', name: 'prometheus_stats' }, ...stamp },
-  ];
-  const ls = section(d, 'ListenersConfigDump');
-  ls.dynamic_listeners = rotate(ls.dynamic_listeners.map((e: J) => ({ ...e, active_state: { ...e.active_state, ...stamp } })));
-  ls.dynamic_listeners[0].draining_state = clone(ls.dynamic_listeners[0].active_state);
-  ls.static_listeners = [
-    { listener: { '@type': 'type.googleapis.com/envoy.config.listener.v3.Listener', name: '0.0.0.0_15090' }, ...stamp },
-  ];
-  const rs = section(d, 'RoutesConfigDump');
-  rs.dynamic_route_configs = rotate(
-    rs.dynamic_route_configs.map((e: J) => {
-      e.route_config.virtual_hosts = rotate(e.route_config.virtual_hosts);
-      return { ...e, ...stamp };
-    }),
-  );
-  const ep = section(d, 'EndpointsConfigDump');
-  ep.dynamic_endpoint_configs = rotate(ep.dynamic_endpoint_configs.map((e: J) => ({ ...e, ...stamp })));
-  d.configs.unshift({
-    '@type': 'type.googleapis.com/envoy.admin.v3.BootstrapConfigDump',
-    bootstrap: { node: { id: `sidecar~10.244.0.10~${ids.productpage}~default.svc.cluster.local` } },
-    last_updated: stamp.last_updated,
-  });
-  return d;
-}
-
-/** The five injected differences of the issue's acceptance, on an Envoy-like dump. */
-function drifted(expected: J): J {
-  const d = envoyLike(expected);
-  const rc = section(d, 'RoutesConfigDump').dynamic_route_configs.find((e: J) => e.route_config.name === '9080').route_config;
-  const wc = rc.virtual_hosts.find((v: J) => v.name === `${REVIEWS}:9080`).routes[0].route.weighted_clusters.clusters;
-  wc[0].weight = 70;
-  wc[1].weight = 30;
-  const cl = section(d, 'ClustersConfigDump');
-  cl.dynamic_active_clusters = cl.dynamic_active_clusters.filter((e: J) => e.cluster.name !== REVIEWS_V3);
-  const ep = section(d, 'EndpointsConfigDump');
-  ep.dynamic_endpoint_configs = ep.dynamic_endpoint_configs.filter((e: J) => e.endpoint_config.cluster_name !== REVIEWS_V3);
-  cl.dynamic_active_clusters.push({
-    cluster: {
-      '@type': 'type.googleapis.com/envoy.config.cluster.v3.Cluster',
-      name: EXTRA,
-      type: 'EDS',
-      eds_cluster_config: { eds_config: { ads: {} } },
-    },
-  });
-  cl.dynamic_active_clusters.find((e: J) => e.cluster.name === DETAILS).cluster.connect_timeout = '5s';
-  const lst = section(d, 'ListenersConfigDump').dynamic_listeners.find((e: J) => !e.draining_state);
-  lst.error_state = {
-    failed_configuration: { '@type': 'type.googleapis.com/envoy.config.listener.v3.Listener', name: lst.name },
-    last_update_attempt: '2026-11-27T10:00:02Z',
-    details: 'Error adding/updating listener(s) x: duplicate filter chain match',
-  };
-  return d;
-}
 
 beforeAll(async () => {
   fake = new FakeApiServer();
@@ -163,7 +88,7 @@ beforeAll(async () => {
   const podOf = (id: string) => id.slice(0, id.lastIndexOf('.'));
   // productpage: a working admin port.
   admin = await newAdmin();
-  admin.dump = envoyLike(meshscopeDump(ids.productpage));
+  admin.dump = envoyLike(meshscopeDump(ids.productpage), nodeId());
   fake.portForward.forward(BOOKINFO_NS, podOf(ids.productpage), 15000, admin.port);
   // reviews: RBAC without create on pods/portforward.
   fake.portForward.deny(BOOKINFO_NS, podOf(ids.reviews));
@@ -257,7 +182,7 @@ describe('live config through the port-forward (issue 21 acceptance)', () => {
     const mine = d.resources[0].meshscope.virtual_hosts.find((v: J) => v.name === `${REVIEWS}:9080`);
     expect(mine.routes[0].route.weighted_clusters.clusters.map((c: J) => c.weight)).toEqual([90, 10]);
     // The Envoy catches up: in sync again.
-    admin.dump = envoyLike(meshscopeDump(ids.productpage));
+    admin.dump = envoyLike(meshscopeDump(ids.productpage), nodeId());
     expect(((await proxyDrift(rt.context(), rt.liveSource(), ids.productpage)).body as J).inSync).toBe(true);
   });
 
