@@ -166,6 +166,15 @@ describe('PortForwardLiveSource', () => {
     expect(holder.requests).toEqual([{ method: 'GET', url: '/debug/config_dump?proxyID=productpage-v1-1.default' }]);
   });
 
+  it('an API server that is gone → 502 stage pod (classified, not thrown raw)', async () => {
+    const gone = new FakeApiServer();
+    await gone.start();
+    const url = gone.url;
+    await gone.stop();
+    const e = await rejection(new PortForwardLiveSource(kubeConfigFor(url)).fetch('productpage-v1-1.default'));
+    expect([e.status, e.stage]).toEqual([502, 'pod']);
+  });
+
   it('splits POD.NS at the last dot', () => {
     expect(splitProxyId('a.b.ns')).toEqual({ pod: 'a.b', namespace: 'ns' });
     expect(splitProxyId('a')).toBeUndefined();

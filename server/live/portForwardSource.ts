@@ -104,13 +104,30 @@ export class PortForwardLiveSource implements LiveSource {
   private async read(proxyId: string, withIstiod: boolean): Promise<LiveDump> {
     const ref = splitProxyId(proxyId);
     if (!ref) throw new LiveError(404, 'proxy', `"${proxyId}" is not a proxy id POD.NAMESPACE`);
-    await this.runningPod(ref.namespace, ref.pod);
+    await this.deadline(this.runningPod(ref.namespace, ref.pod), `reading pod ${ref.namespace}/${ref.pod}`);
     const fetchedAt = new Date(this.opts.now()).toISOString();
     const body = await this.get(ref.namespace, ref.pod, this.opts.adminPort, ENVOY_DUMP_PATH, 'admin');
     const configDump = parseDump(body, `pod ${ref.namespace}/${ref.pod} admin ${ENVOY_DUMP_PATH}`, 'admin');
     const out: LiveDump = { proxy: proxyId, source: 'portforward', fetchedAt, bytes: body.byteLength, configDump };
     if (withIstiod) out.istiodDump = await this.istiod(proxyId);
     return out;
+  }
+
+  /** `p`, or a 504 `timeout` LiveError once the per-request timeout passes (an API server that hangs). */
+  private async deadline<T>(p: Promise<T>, what: string): Promise<T> {
+    let timer: NodeJS.Timeout | undefined;
+    const expired = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new LiveError(504, 'timeout', `${what} did not answer within ${this.opts.timeoutMs / 1000} s`)),
+        this.opts.timeoutMs,
+      );
+    });
+    p.catch(() => undefined);
+    try {
+      return await Promise.race([p, expired]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   /** The pod, which must exist and be Running (404 otherwise, naming it). */
@@ -133,14 +150,21 @@ export class PortForwardLiveSource implements LiveSource {
     const where = `pod ${namespace}/${pod} port ${port}`;
     let timer: NodeJS.Timeout | undefined;
     let close = () => {};
+    let expired = false;
     const deadline = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
+        expired = true;
         close();
         reject(new LiveError(504, 'timeout', `GET ${path} on ${where} did not answer within ${this.opts.timeoutMs / 1000} s`));
       }, this.opts.timeoutMs);
     });
     const attempt = (async () => {
       const tunnel = await openTunnel(this.kc, namespace, pod, port);
+      // A tunnel that opened after the deadline is closed at once (nobody waits for its answer).
+      if (expired) {
+        tunnel.close();
+        throw new LiveError(504, 'timeout', `port-forward to ${where} opened after the deadline`);
+      }
       close = () => tunnel.close();
       try {
         const answer = await adminGet(tunnel.stream, path, this.opts.maxBytes).catch((e: unknown) => {
@@ -170,10 +194,14 @@ export class PortForwardLiveSource implements LiveSource {
     const ns = this.opts.istiodNamespace;
     let pods: { metadata?: { name?: string }; status?: { phase?: string } }[];
     try {
-      const list = await this.kc.makeApiClient(CoreV1Api).listNamespacedPod({ namespace: ns, labelSelector: this.opts.istiodSelector });
+      const list = await this.deadline(
+        this.kc.makeApiClient(CoreV1Api).listNamespacedPod({ namespace: ns, labelSelector: this.opts.istiodSelector }),
+        `listing istiod pods in ${ns}`,
+      );
       pods = list.items;
     } catch (e) {
       const code = statusOf(e);
+      if (e instanceof LiveError) throw e;
       if (code === 403) throw new LiveError(403, 'istiod', `listing pods in ${ns} is forbidden: grant list on pods`);
       throw new LiveError(502, 'istiod', `listing istiod pods in ${ns} failed: ${code ? `HTTP ${code}` : (e as Error).message}`);
     }
