@@ -5,6 +5,7 @@ import type { HTTPRetry, IstioKind, IstioSpecs } from './istio';
 import type { LocalityLoadBalancerSetting, MeshConfig, MeshConfigOrigin } from './meshConfig';
 import type { InputSource, Problem } from './problem';
 import type { GatewayApiModel } from './gatewayapi/status';
+import type { ProxyKind } from './proxyKinds';
 
 /** Where an object came from, so every error and every generated resource can point back at it. */
 export interface Origin {
@@ -165,7 +166,8 @@ export interface PodModel {
 export interface ProxyModel {
   /** `POD.NAMESPACE` */
   id: string;
-  type: 'sidecar' | 'router';
+  /** Its kind (./proxyKinds.ts: translator, served types, node-id type). */
+  type: ProxyKind;
   name: string;
   namespace: string;
   labels: Readonly<Record<string, string>>;
