@@ -24,6 +24,7 @@ import { changeEvent } from './impact/changes';
 import { createXdsPlane } from './impact/xdsPlane';
 import type { ResourceCache } from './pipeline/proxyResources';
 import { FileSource } from './sources/file/fileSource';
+import { ArchiveSource } from './archive/source';
 import { resolveKubeConfig } from './sources/kube/kubeConfig';
 import { KubeSource, type KubeSourceOptions } from './sources/kube/kubeSource';
 import { MeshConfigFile } from './sources/file/meshConfigFile';
@@ -67,9 +68,11 @@ export interface MeshscopeRuntime {
   applyContext(): ApplyContext;
   /** `serve --contracts FILE`: the contracts and their results on the current snapshot (undefined without a file). */
   contracts(): ContractsState | undefined;
+  /** `serve --bug-report`: the opened archive (a Source, and `liveSource()` over its pods' dumps). */
+  archive(): ArchiveSource | undefined;
   /** The demo data plane (`serve` on the demo mesh, or `--demo-traffic`), when it runs. */
   demoTraffic(): DemoDataPlane | undefined;
-  /** Where pods' own Envoy config dumps come from (`--live-config`: port-forward); undefined when off. */
+  /** Where pods' own Envoy config dumps come from (`--live-config`: port-forward; `--bug-report`: the archive); undefined when neither. */
   liveSource(): LiveSource | undefined;
   /** "proxy X changed" events; returns unsubscribe. */
   subscribe(listener: (e: MeshEvent) => void): () => void;
@@ -126,7 +129,13 @@ function makeSources(
   mode: MeshscopeRuntime['mode'],
 ): { sources: Source[]; problems: SourceStatus[]; cleanup?: () => void } {
   const ns = config.namespace ? { namespace: config.namespace } : {};
-  if (mode === 'files') return { sources: [new FileSource('file', config.config ?? [], { ...ns, watch: true })], problems: [] };
+  if (mode === 'files') {
+    const sources: Source[] = [];
+    if (config.config?.length) sources.push(new FileSource('file', config.config, { ...ns, watch: true }));
+    // `--bug-report`: the archive's cluster objects (and, for /live and /drift, its pods' dumps: archive()).
+    if (config.bugReport) sources.push(new ArchiveSource(config.bugReport, ns));
+    return { sources, problems: [] };
+  }
   if (mode === 'kube') {
     return { sources: [new KubeSource('kube', kubeSourceOptions(config))], problems: [] };
   }
@@ -284,7 +293,9 @@ function createRuntime(config: RuntimeConfig, configError?: string, overrides: A
       };
     },
     demoTraffic: () => demo,
-    liveSource: () => live,
+    archive: () => sources.find((s): s is ArchiveSource => s instanceof ArchiveSource),
+    // `--live-config` (port-forward), else the `--bug-report` archive's pod dumps.
+    liveSource: () => live ?? rt.archive()?.liveSource(),
     applyContext: () => ({ applier, allowApply: config.allowApply === true, token }),
     contracts: () => contracts?.(),
     xds: () => xds,

@@ -4,6 +4,7 @@
 // or a deep link within the session still shows it.
 import { Suspense, useEffect, useState, type DragEvent } from 'react';
 import { DumpBrowser } from '@/components/proxy/DumpBrowser';
+import { DumpCompare } from './DumpCompare';
 import { parseDumpText, type ParsedDump } from './parseDump';
 
 const STORE_KEY = 'meshscope.dump';
@@ -139,6 +140,7 @@ export function DumpOpen() {
         ) : null}
         {opened?.parsed.warnings.length ? <p className="muted small">Skipped: {opened.parsed.warnings.slice(0, 3).join('; ')}</p> : null}
       </section>
+      {opened ? null : <DumpCompare />}
       {opened ? (
         <Suspense>
           <DumpBrowser

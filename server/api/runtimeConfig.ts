@@ -27,6 +27,8 @@ export const RuntimeConfigSchema = z
     authTokenFile: z.string().min(1).optional(),
     /** `serve --mesh-config FILE`: the mesh config (replaces the ConfigMap istio-system/istio). */
     meshConfig: z.string().min(1).optional(),
+    /** `serve --bug-report FILE|DIR`: an istioctl bug-report or must-gather (cluster objects + pods' dumps). */
+    bugReport: z.string().min(1).optional(),
     /** `serve --contracts FILE`: routing contracts run on every live snapshot. */
     contracts: z.string().min(1).optional(),
     /** `serve --live-config`: read pods' Envoy config dumps through the API server's port-forward (kube mode). */
@@ -80,7 +82,7 @@ export function parseRuntimeConfig(raw: string | undefined): { config: RuntimeCo
 
 /** What the runtime will load: explicit files, a cluster, or the embedded demo. */
 export function sourceMode(c: RuntimeConfig): 'files' | 'kube' | 'demo' {
-  if (c.config?.length) return 'files';
+  if (c.config?.length || c.bugReport) return 'files';
   if (c.kubeconfig || c.context || c.inCluster) return 'kube';
   return 'demo';
 }

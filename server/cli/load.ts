@@ -5,6 +5,7 @@ import type { MeshConfigOverride } from '../model/parse/meshSource';
 import { addLines, type ReadText, readTextFile } from '../sources/file/lines';
 import { loadPaths, STDIN_FILE } from '../sources/file/loadPaths';
 import type { RawInput } from '../sources/types';
+import type { ArchiveContents } from '../archive/read';
 
 export interface LoadedMesh {
   snapshot: MeshSnapshot;
@@ -13,6 +14,8 @@ export interface LoadedMesh {
   inputs: readonly RawInput[];
   /** Reads a --config file's text again (stdin: the text already read), to locate problems at their line. */
   readText: ReadText;
+  /** `--bug-report FILE|DIR`: the opened archive (its pods' dumps feed `drift`). */
+  archive?: ArchiveContents;
 }
 
 export async function readStdin(stream: NodeJS.ReadableStream = process.stdin): Promise<string> {
@@ -23,20 +26,32 @@ export async function readStdin(stream: NodeJS.ReadableStream = process.stdin): 
 
 export async function loadMesh(
   paths: readonly string[],
-  opts: { namespace?: string; stdin?: () => Promise<string>; meshConfig?: MeshConfigOverride } = {},
+  opts: { namespace?: string; stdin?: () => Promise<string>; meshConfig?: MeshConfigOverride; bugReport?: string } = {},
 ): Promise<LoadedMesh> {
   const stdin = paths.includes('-') ? await (opts.stdin ?? (() => readStdin()))() : undefined;
   const loaded = await loadPaths([...paths], {
     ...(opts.namespace ? { namespace: opts.namespace } : {}),
     ...(stdin !== undefined ? { stdin } : {}),
   });
+  // `--bug-report`: the archive's cluster objects join the inputs (loaded on demand: the reader and its tar
+  // library stay out of the chunks of commands that do not use it). Throws ArchiveError when unusable.
+  let archive: ArchiveContents | undefined;
+  const archiveTexts = new Map<string, string>();
+  if (opts.bugReport !== undefined) {
+    const { readArchive, archiveInputs } = await import('../archive/index');
+    archive = await readArchive(opts.bugReport);
+    const fromArchive = archiveInputs(archive, opts.namespace);
+    loaded.inputs.push(...fromArchive.inputs);
+    loaded.errors.push(...fromArchive.errors);
+    for (const f of archive.files) archiveTexts.set(`${archive.source}:${f.path}`, f.text);
+  }
   const snapshot = buildSnapshot(loaded.inputs, {
     version: 1,
     extraErrors: loaded.errors,
     ...(opts.meshConfig ? { meshConfig: opts.meshConfig } : {}),
   });
-  const readText: ReadText = (file) => (file === STDIN_FILE ? stdin : readTextFile(file));
-  return { snapshot, errors: addLines(snapshot.errors, readText), inputs: loaded.inputs, readText };
+  const readText: ReadText = (file) => (file === STDIN_FILE ? stdin : (archiveTexts.get(file) ?? readTextFile(file)));
+  return { snapshot, errors: addLines(snapshot.errors, readText), inputs: loaded.inputs, readText, ...(archive ? { archive } : {}) };
 }
 
 /** Whether anything the mesh model knows about was loaded (else the CLI exits non-zero). */

@@ -86,7 +86,7 @@ export function computeDrift(expected: unknown, actual: unknown, opts: DriftOpti
         counts.onlyInEnvoy++;
         body.resources.push({ type, name, change: 'onlyInEnvoy', ...bodies(undefined, a) });
       } else if (jsonEqual(e, a)) counts.same++;
-      else if (jsonEqual(modelled(type, e), modelled(type, a))) {
+      else if (jsonEqual(modelled(type, e, e), modelled(type, a, e))) {
         counts.same++; // differs only in what meshscope does not generate: listed, not counted as drift
         body.resources.push({ type, name, change: 'changed', class: 'unmodelled', paths: diffPaths(e, a, max), ...bodies(e, a) });
       } else {
@@ -95,7 +95,7 @@ export function computeDrift(expected: unknown, actual: unknown, opts: DriftOpti
           type,
           name,
           change: 'changed',
-          paths: diffPaths(modelled(type, e), modelled(type, a), max),
+          paths: diffPaths(modelled(type, e, e), modelled(type, a, e), max),
           ...bodies(e, a),
         });
         if (type === 'routes') body.routes.push(...routeChanges(name, e, a));

@@ -6,8 +6,8 @@
 //    localities and endpoints of a ClusterLoadAssignment (Envoy load-balances over the set).
 // 3. `unmodelled`: what meshscope documents it does not generate (telemetry filters, access logs, tracing).
 //    A resource that differs only there is listed with class "unmodelled" and does not make a pod out of sync.
-//    The filters are those Istio adds for telemetry that meshscope's translation (server/translate) never
-//    emits; routing, security and protocol filters (router, fault, cors, rbac, jwt_authn, ext_authz,
+//    The filters are those Istio adds for telemetry that meshscope's translation (server/translate) does not
+//    emit; one the expected resource does have is compared like any other (modelled()); routing, security and protocol filters (router, fault, cors, rbac, jwt_authn, ext_authz,
 //    original_dst, tls/http inspectors, alpn) are modelled and always compared.
 // Pure; works on canonical JSON (canonical.ts), never on the caller's objects.
 import type { CanonicalJson } from './canonical';
@@ -49,27 +49,50 @@ export const UNMODELLED_FIELDS: readonly string[] = ['access_log', 'tracing', 'r
 
 const shortType = (t: Json | undefined) => (typeof t === 'string' ? t.slice(t.lastIndexOf('/') + 1) : '');
 
-function isUnmodelledFilter(f: Json): boolean {
-  if (!isObj(f)) return false;
-  if (typeof f['name'] === 'string' && UNMODELLED_FILTER_NAMES.includes(f['name'])) return true;
+/** The key a telemetry filter is known by: its name when listed, else its config type when listed. */
+function unmodelledKey(f: Json): string | undefined {
+  if (!isObj(f)) return undefined;
+  if (typeof f['name'] === 'string' && UNMODELLED_FILTER_NAMES.includes(f['name'])) return f['name'];
   const tc = f['typed_config'];
-  if (!isObj(tc)) return false;
-  return UNMODELLED_FILTER_TYPES.includes(shortType(tc['@type'])) || UNMODELLED_FILTER_TYPES.includes(shortType(tc['type_url']));
+  if (!isObj(tc)) return undefined;
+  const t = [shortType(tc['@type']), shortType(tc['type_url'])].find((x) => UNMODELLED_FILTER_TYPES.includes(x));
+  return t === undefined ? undefined : `type:${t}`;
 }
 
-/** The listener without telemetry: unmodelled filters and fields removed at every depth. */
-function stripTelemetry(v: Json): Json {
-  if (Array.isArray(v)) return v.map(stripTelemetry);
+/** The telemetry filters and fields a resource has (so what the expected side does emit stays compared). */
+export function telemetryPresent(v: Json, into: Set<string> = new Set()): Set<string> {
+  if (Array.isArray(v)) {
+    for (const x of v) {
+      const k = unmodelledKey(x);
+      if (k !== undefined) into.add(k);
+      telemetryPresent(x, into);
+    }
+  } else if (isObj(v))
+    for (const [k, x] of Object.entries(v)) {
+      if (UNMODELLED_FIELDS.includes(k)) into.add(`field:${k}`);
+      telemetryPresent(x, into);
+    }
+  return into;
+}
+
+/** The listener without the telemetry filters and fields that `emitted` (the expected side's) lacks. */
+function stripTelemetry(v: Json, emitted: ReadonlySet<string>): Json {
+  if (Array.isArray(v)) return v.map((x) => stripTelemetry(x, emitted));
   if (!isObj(v)) return v;
   const out: Obj = {};
   for (const [k, x] of Object.entries(v)) {
-    if (UNMODELLED_FIELDS.includes(k)) continue;
+    if (UNMODELLED_FIELDS.includes(k) && !emitted.has(`field:${k}`)) continue;
     if ((k === 'http_filters' || k === 'filters') && Array.isArray(x)) {
-      const kept = x.filter((f) => !isUnmodelledFilter(f)).map(stripTelemetry);
+      const kept = x
+        .filter((f) => {
+          const key = unmodelledKey(f);
+          return key === undefined || emitted.has(key);
+        })
+        .map((f) => stripTelemetry(f, emitted));
       if (kept.length > 0) out[k] = kept;
       continue;
     }
-    out[k] = stripTelemetry(x);
+    out[k] = stripTelemetry(x, emitted);
   }
   return out;
 }
@@ -118,7 +141,11 @@ function comparableLbEndpoint(e: Json): Json {
   return out;
 }
 
-/** The resource with what meshscope does not model removed (listeners only; others are fully modelled). */
-export function modelled(type: DriftType, r: Json): Json {
-  return type === 'listeners' ? stripTelemetry(r) : r;
+/**
+ * The resource without what meshscope does not model (listeners only; others are fully modelled): the
+ * telemetry filters and fields of the lists above, except those the expected resource itself has — what
+ * translation emits is always compared (so a filter meshscope starts to generate stops being "unmodelled").
+ */
+export function modelled(type: DriftType, r: Json, expected: Json): Json {
+  return type === 'listeners' ? stripTelemetry(r, telemetryPresent(expected)) : r;
 }

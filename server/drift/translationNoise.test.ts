@@ -142,6 +142,37 @@ describe("drift: meshscope's translation against an Envoy dump of it", async () 
     expect(computeDrift(expected, actual).inSync).toBe(false);
   });
 
+  it('a telemetry filter that translation does emit is compared like any other (the unmodelled list follows what meshscope generates)', () => {
+    const stats = (reporter: string) => ({
+      name: 'istio.stats',
+      typed_config: {
+        '@type': 'type.googleapis.com/udpa.type.v1.TypedStruct',
+        type_url: 'type.googleapis.com/stats.PluginConfig',
+        value: { reporter },
+      },
+    });
+    const withStats = (d: J, reporter: string): J => {
+      const l = section(d, 'ListenersConfigDump').dynamic_listeners.find(
+        (e: J) => e.name === 'virtualInbound' || e.name === '0.0.0.0_15006',
+      );
+      const fc = l.active_state.listener.filter_chains.find((c: J) =>
+        c.filters?.some((f: J) => f.name === 'envoy.filters.network.http_connection_manager'),
+      );
+      fc.filters
+        .find((f: J) => f.name === 'envoy.filters.network.http_connection_manager')
+        .typed_config.http_filters.unshift(stats(reporter));
+      return d;
+    };
+    const exp = withStats(clone(expected), 'SERVER');
+    expect(computeDrift(exp, withStats(withNoise(expected), 'SERVER')).inSync).toBe(true);
+    const d = computeDrift(exp, withStats(withNoise(expected), 'SERVER_GATEWAY'));
+    expect(d.inSync).toBe(false);
+    expect(d.resources).toHaveLength(1);
+    expect(d.resources[0]).toMatchObject({ type: 'listeners', change: 'changed' });
+    expect(d.resources[0]!.class).toBeUndefined();
+    expect(d.resources[0]!.paths![0]).toMatch(/http_filters\[istio\.stats\]\.typed_config\.value\.reporter$/);
+  });
+
   it('injected drift (a weight change, a missing and an extra cluster, a changed timeout, a rejected listener) is reported exactly', () => {
     const actual = withNoise(expected);
     // 1. reviews 80/20 → 70/30 in route config 9080.

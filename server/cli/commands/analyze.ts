@@ -4,11 +4,11 @@
 import { analyze, hasErrors, type Finding } from '../../analyze/index';
 import { optionsOf } from '../../model/mesh';
 import type { Problem } from '../../model/problem';
-import { list, oneOf, parseArgs, str, UsageError } from '../args';
+import { oneOf, parseArgs } from '../args';
 import { formatTable } from '../format';
-import { hasUsableInput, loadMesh } from '../load';
+import { hasUsableInput } from '../load';
 import { findingsWithLines } from '../../sources/file/lines';
-import { CONFIG_FLAGS, readMeshConfigFlag, writeJson, type Io } from './common';
+import { CONFIG_FLAGS, loadMeshFromArgs, writeJson, type Io } from './common';
 
 export const originText = (f: Finding): string =>
   f.origin?.file !== undefined
@@ -41,15 +41,9 @@ export function formatNotTranslated(problems: readonly Problem[]): string {
 export async function analyzeCommand(argv: readonly string[], io: Io): Promise<number> {
   const args = parseArgs(argv, [...CONFIG_FLAGS, { name: 'output', short: 'o', kind: 'string' }]);
   const output = oneOf(args, 'output', ['json', 'table'] as const, 'table');
-  const paths = list(args, 'config');
-  if (paths.length === 0) throw new UsageError('--config PATH is required (files, directories, or - for stdin)');
-  const ns = str(args, 'namespace');
-  const meshConfig = await readMeshConfigFlag(args);
-  const { snapshot, errors, readText } = await loadMesh(paths, {
-    ...(ns ? { namespace: ns } : {}),
-    ...(io.stdin ? { stdin: io.stdin } : {}),
-    ...(meshConfig ? { meshConfig } : {}),
-  });
+  const loaded = await loadMeshFromArgs(args, io);
+  if (!loaded) return 1;
+  const { snapshot, errors, readText } = loaded;
   if (!hasUsableInput(snapshot) && snapshot.errors.length === 0) {
     io.stderr.write('error: nothing usable was loaded from the given --config paths\n');
     return 1;

@@ -19,25 +19,44 @@ export const CONFIG_FLAGS: readonly FlagSpec[] = [
   { name: 'config', short: 'c', kind: 'string', repeat: true },
   { name: 'namespace', short: 'n', kind: 'string' },
   { name: 'mesh-config', kind: 'string' },
+  { name: 'bug-report', kind: 'string' },
 ];
 
 /** Loads --config inputs and prints every located error to stderr; undefined when nothing usable loaded. */
 export async function loadFromArgs(args: ParsedArgs, io: Io): Promise<LoadedMesh | undefined> {
-  const paths = list(args, 'config');
-  if (paths.length === 0) throw new UsageError('--config PATH is required (files, directories, or - for stdin)');
-  const ns = str(args, 'namespace');
-  const meshConfig = await readMeshConfigFlag(args);
-  const loaded = await loadMesh(paths, {
-    ...(ns ? { namespace: ns } : {}),
-    ...(io.stdin ? { stdin: io.stdin } : {}),
-    ...(meshConfig ? { meshConfig } : {}),
-  });
+  const loaded = await loadMeshFromArgs(args, io);
+  if (!loaded) return undefined;
   reportErrors(loaded.errors, io);
   if (!hasUsableInput(loaded.snapshot)) {
     io.stderr.write('error: nothing usable was loaded from the given --config paths\n');
     return undefined;
   }
   return loaded;
+}
+
+/**
+ * `--config PATH…` and/or `--bug-report FILE|DIR` (an istioctl bug-report or must-gather, server/archive) →
+ * the loaded mesh, unreported; undefined (the reason printed) when the archive cannot be used.
+ */
+export async function loadMeshFromArgs(args: ParsedArgs, io: Io): Promise<LoadedMesh | undefined> {
+  const paths = list(args, 'config');
+  const bugReport = str(args, 'bug-report');
+  if (paths.length === 0 && bugReport === undefined)
+    throw new UsageError('--config PATH (files, directories, or - for stdin) or --bug-report FILE|DIR is required');
+  const ns = str(args, 'namespace');
+  const meshConfig = await readMeshConfigFlag(args);
+  try {
+    return await loadMesh(paths, {
+      ...(ns ? { namespace: ns } : {}),
+      ...(io.stdin ? { stdin: io.stdin } : {}),
+      ...(meshConfig ? { meshConfig } : {}),
+      ...(bugReport !== undefined ? { bugReport } : {}),
+    });
+  } catch (e) {
+    if ((e as Error).name !== 'ArchiveError') throw e;
+    io.stderr.write(`error: --bug-report ${(e as Error).message}\n`);
+    return undefined;
+  }
 }
 
 /** `--mesh-config FILE`: its text (unreadable or too large → a usage error, exit 2). */

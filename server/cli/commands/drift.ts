@@ -1,5 +1,6 @@
 // `meshscope drift --expected A.json --actual B.json [-o json|text]` and
-// `meshscope drift --config … --proxy POD.NS --dump B.json [-o json|text]` (issue 21 §2): the per-resource
+// `meshscope drift --config … --proxy POD.NS --dump B.json [-o json|text]` (issue 21 §2), and
+// `meshscope drift --bug-report FILE --proxy POD.NS` (the pod's dump in the archive as actual): the per-resource
 // drift between two Envoy config dumps — the second form takes meshscope's translation of the proxy as the
 // expected side. `-o json` prints the drift body (server/drift/types.ts). Exit 0 in sync, 1 when not (or on
 // unusable input), 2 on a usage error.
@@ -71,17 +72,23 @@ export async function driftCommand(argv: readonly string[], io: Io): Promise<num
   ]);
   const output = oneOf(args, 'output', ['json', 'text'] as const, 'text');
   const expectedPath = str(args, 'expected');
-  const actualPath = str(args, 'actual') ?? str(args, 'dump');
   if (str(args, 'actual') !== undefined && str(args, 'dump') !== undefined) throw new UsageError('give --actual or --dump, not both');
-  if (!actualPath) throw new UsageError('--actual B.json (or --dump B.json with --config and --proxy) is required');
+  const actualPath = str(args, 'actual') ?? str(args, 'dump');
   const proxy = str(args, 'proxy');
+  const bugReport = str(args, 'bug-report');
   if (expectedPath !== undefined && proxy !== undefined)
     throw new UsageError('give --expected A.json or --config … --proxy POD.NS, not both');
   if (expectedPath === undefined && proxy === undefined)
     throw new UsageError('--expected A.json, or --config … --proxy POD.NAMESPACE, is required');
+  if (!actualPath && !(bugReport !== undefined && proxy !== undefined))
+    throw new UsageError(
+      "--actual B.json (or --dump B.json; or --bug-report FILE with --proxy: the pod's dump in the archive) is required",
+    );
 
   let expected: unknown;
   let expectedName: string;
+  let actual: unknown;
+  let actualName = actualPath ?? '';
   if (expectedPath !== undefined) {
     try {
       expected = await readDumpFile(expectedPath);
@@ -101,23 +108,34 @@ export async function driftCommand(argv: readonly string[], io: Io): Promise<num
     }
     expected = res.dump;
     expectedName = `meshscope's translation of ${proxy}`;
+    if (!actualPath && loaded.archive) {
+      const { archiveLiveSource } = await import('../../archive/index');
+      try {
+        actual = (await archiveLiveSource(loaded.archive, '').fetch(proxy!)).configDump;
+      } catch (e) {
+        io.stderr.write(`error: ${(e as Error).message}\n`);
+        return 1;
+      }
+      actualName = `${proxy}'s dump in ${loaded.archive.source}`;
+    }
   }
-  let actual: unknown;
-  try {
-    actual = await readDumpFile(actualPath);
-  } catch (e) {
-    io.stderr.write(`error: ${actualPath}: ${(e as Error).message}\n`);
-    return 1;
+  if (actualPath) {
+    try {
+      actual = await readDumpFile(actualPath);
+    } catch (e) {
+      io.stderr.write(`error: ${actualPath}: ${(e as Error).message}\n`);
+      return 1;
+    }
   }
   let d: DriftBody;
   try {
     d = computeDrift(expected, actual, output === 'text' ? { withoutBodies: true } : {});
   } catch (e) {
     if (!(e instanceof DriftInputError)) throw e;
-    io.stderr.write(`error: ${e.side === 'expected' ? expectedName : actualPath}: ${e.message.slice(e.side.length + 2)}\n`);
+    io.stderr.write(`error: ${e.side === 'expected' ? expectedName : actualName}: ${e.message.slice(e.side.length + 2)}\n`);
     return 1;
   }
   if (output === 'json') writeJson(io, d);
-  else io.stdout.write(formatDrift(d, { expected: expectedName, actual: actualPath }));
+  else io.stdout.write(formatDrift(d, { expected: expectedName, actual: actualName }));
   return d.inSync ? 0 : 1;
 }

@@ -64,6 +64,7 @@ export async function planServe(
     { name: 'live-config', kind: 'boolean' },
     { name: 'proxy-admin-port', kind: 'string' },
     { name: 'mesh-config', kind: 'string' },
+    { name: 'bug-report', kind: 'string' },
     { name: 'demo-traffic', kind: 'boolean' },
     { name: 'no-demo-traffic', kind: 'boolean' },
     { name: 'demo-rate', kind: 'string' },
@@ -77,6 +78,9 @@ export async function planServe(
   const kube = Boolean(kubeconfig || context || inCluster);
   if (kube && list(args, 'config').length)
     throw new UsageError('use either --config PATH or a cluster (--kubeconfig/--context/--in-cluster), not both');
+  const bugReport = str(args, 'bug-report');
+  if (kube && bugReport !== undefined)
+    throw new UsageError('use either --bug-report FILE|DIR (offline) or a cluster (--kubeconfig/--context/--in-cluster), not both');
   const paths: string[] = [];
   for (const p of list(args, 'config')) {
     if (p !== '-') {
@@ -98,10 +102,12 @@ export async function planServe(
   const meshConfig = str(args, 'mesh-config');
   if (meshConfig) runtime.meshConfig = resolve(cwd, meshConfig);
   if (paths.length) runtime.config = paths;
+  if (bugReport !== undefined) runtime.bugReport = resolve(cwd, bugReport);
   const demoTraffic = args.flags['demo-traffic'] === true;
   if (demoTraffic && args.flags['no-demo-traffic'] === true) throw new UsageError('use either --demo-traffic or --no-demo-traffic');
   if (demoTraffic && kube) throw new UsageError('--demo-traffic needs the demo mesh or --config files whose pods have loopback IPs');
-  if (demoTraffic || (!kube && !paths.length && args.flags['no-demo-traffic'] !== true)) runtime.demoTraffic = true;
+  if (demoTraffic || (!kube && !paths.length && bugReport === undefined && args.flags['no-demo-traffic'] !== true))
+    runtime.demoTraffic = true;
   const rate = str(args, 'demo-rate');
   if (rate !== undefined) {
     if (!/^\d+$/.test(rate) || Number(rate) > 200)
@@ -110,7 +116,7 @@ export async function planServe(
   }
   const base = str(args, 'demo-base');
   if (base !== undefined) {
-    if (kube || paths.length)
+    if (kube || paths.length || bugReport !== undefined)
       throw new UsageError('--demo-base moves the embedded demo mesh: it cannot be used with --config or a cluster');
     if (!isDemoBase(base))
       throw new UsageError(`--demo-base takes a loopback base 127.A.B (the demo pods become 127.A.B.x), got "${base}"`);
@@ -217,11 +223,12 @@ export async function serveCommand(argv: readonly string[], io: Io, root: string
     io.stderr.write(`meshscope: next build failed (exit ${code})\n`);
     return code;
   }
-  const what = plan.runtime.config
-    ? plan.runtime.config.join(', ')
-    : sourceMode(plan.runtime) === 'kube'
-      ? kubeTarget(plan.runtime)
-      : 'the demo mesh';
+  const what =
+    plan.runtime.config || plan.runtime.bugReport
+      ? [...(plan.runtime.config ?? []), ...(plan.runtime.bugReport ? [`bug report ${plan.runtime.bugReport}`] : [])].join(', ')
+      : sourceMode(plan.runtime) === 'kube'
+        ? kubeTarget(plan.runtime)
+        : 'the demo mesh';
   const address = bindAddress(plan.runtime);
   const apply = generated
     ? `; sandbox apply token: ${generated}`

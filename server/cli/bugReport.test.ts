@@ -1,0 +1,62 @@
+// `--bug-report FILE|DIR` on the one-shot commands (issue 21 §3), through the real bin: the archive's cluster
+// objects feed translation (its listed pod is a proxy), analyze reads them too, and `drift --bug-report
+// --proxy` compares meshscope's translation with the pod's dump in the archive. The archive is built from
+// Bookinfo and meshscope's translation (server/archive/bugReport.testing.ts) in Istio's layout.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { bugReportEntries, POD_ID, translatedDump, writeBugReport } from '../archive/bugReport.testing';
+import { REPO_ROOT } from '../testing/paths';
+
+const cli = (args: string[]) => {
+  const r = spawnSync(process.execPath, [join(REPO_ROOT, 'bin', 'meshscope.mjs'), ...args], { cwd: REPO_ROOT, encoding: 'utf8', timeout: 120_000 });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+};
+
+describe('--bug-report on the CLI', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'bugreport-cli-'));
+  const archive = writeBugReport(join(dir, 'bug-report.tar.gz'));
+
+  it('proxies and translate read the archive alone (no --config)', () => {
+    const p = cli(['proxies', '--bug-report', archive, '-o', 'json']);
+    expect(p.status).toBe(0);
+    expect((JSON.parse(p.stdout) as { id: string }[]).map((x) => x.id)).toContain(POD_ID);
+    const t = cli(['translate', '--bug-report', archive, '--proxy', POD_ID, '--type', 'clusters']);
+    expect(t.status).toBe(0);
+    expect(t.stdout).toContain('outbound|9080|v1|reviews.default.svc.cluster.local');
+  });
+
+  it('drift --bug-report --proxy: the pod dump against the translation is in sync (exit 0); drift in it is found (exit 1)', () => {
+    const ok = cli(['drift', '--bug-report', archive, '--proxy', POD_ID, '-o', 'json']);
+    expect(ok.stderr).toBe('');
+    expect(ok.status).toBe(0);
+    expect(JSON.parse(ok.stdout).inSync).toBe(true);
+    // The same archive whose dump lacks the reviews v1 cluster.
+    const dump = translatedDump() as { configs: { dynamic_active_clusters?: { cluster: { name: string } }[] }[] };
+    const cds = dump.configs.find((c) => c.dynamic_active_clusters)!;
+    cds.dynamic_active_clusters = cds.dynamic_active_clusters!.filter((c) => c.cluster.name !== 'outbound|9080|v1|reviews.default.svc.cluster.local');
+    const drifted = writeBugReport(join(dir, 'drifted.tgz'), bugReportEntries(dump));
+    const bad = cli(['drift', '--bug-report', drifted, '--proxy', POD_ID, '-o', 'json']);
+    expect(bad.status).toBe(1);
+    const body = JSON.parse(bad.stdout) as { resources: { type: string; name: string; change: string }[] };
+    expect(body.resources.filter((r) => r.type === 'clusters')).toEqual([
+      { type: 'clusters', name: 'outbound|9080|v1|reviews.default.svc.cluster.local', change: 'onlyInMeshscope', meshscope: expect.anything() },
+    ]);
+    const ghost = cli(['drift', '--bug-report', archive, '--proxy', 'ghost.default']);
+    expect(ghost.status).toBe(1);
+    expect(ghost.stderr).toContain('proxy "ghost.default" not found');
+  });
+
+  it('an archive that cannot be used exits 1 with the reason; analyze reads archives too', () => {
+    const junk = join(dir, 'junk.tgz');
+    writeFileSync(junk, 'nope');
+    const r = cli(['proxies', '--bug-report', junk]);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/^error: --bug-report .*junk\.tgz: not a readable tar archive/);
+    const a = cli(['analyze', '--bug-report', archive, '-o', 'json']);
+    expect([0, 1]).toContain(a.status);
+    expect(Array.isArray(JSON.parse(a.stdout))).toBe(true);
+  });
+});
