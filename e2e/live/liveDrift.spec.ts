@@ -50,7 +50,7 @@ test('Drift tab: the injected differences, the rejected listener, nothing else',
   const view = page.getByTestId('drift-view');
   await expect(view).toBeVisible({ timeout: 20_000 });
   await expect(view).toHaveAttribute('data-in-sync', 'false');
-  await expect(page.getByTestId('drift-verdict')).toContainText('6 differences');
+  await expect(page.getByTestId('drift-verdict')).toContainText('Not in sync');
   await expect(page.getByTestId('drift-nacked')).toContainText('duplicate filter chain match');
   const resources = page.getByTestId('drift-resource');
   await expect(resources).toHaveCount(6);
@@ -59,7 +59,8 @@ test('Drift tab: the injected differences, the rejected listener, nothing else',
   await expect(page.getByTestId('drift-routes')).toContainText('9080');
   // The details cluster's two sides next to each other.
   await page.getByRole('button', { name: /outbound\|9080\|\|details\.default\.svc\.cluster\.local/ }).click();
-  await expect(page.getByTestId('drift-json-diff')).toContainText('"connect_timeout": "5s"');
+  await expect(page.getByTestId('drift-side-actual')).toContainText('5s');
+  await expect(page.getByTestId('drift-side-expected')).toContainText('10s');
   await page.screenshot({ path: info.outputPath('drift-tab-productpage.png'), fullPage: true });
 });
 

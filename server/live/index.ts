@@ -9,7 +9,11 @@ export { LiveError, isLiveError, type LiveDump, type LiveSource } from './types'
 
 /** The 404 of /live and /drift when no source is configured (stage `config`). */
 export const liveOff = (): LiveError =>
-  new LiveError(404, 'config', "reading a pod's own Envoy config is off: start `meshscope serve` on a cluster with --live-config");
+  new LiveError(
+    404,
+    'config',
+    "reading a pod's own Envoy config is off: start `meshscope serve` on a cluster with --live-config (or open an archive with --bug-report)",
+  );
 
 /**
  * The runtime's LiveSource, or undefined. `kubeConfig` is called at most once, on the first fetch (the kube
