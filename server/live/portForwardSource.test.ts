@@ -139,6 +139,31 @@ describe('PortForwardLiveSource', () => {
     expect((await src.fetch('productpage-v1-1.default')).configDump).toEqual(DUMP);
   });
 
+  it('the concurrency limit: with 1, a second pod is not dialled before the first fetch has settled', async () => {
+    const slow = await newAdmin();
+    slow.hang = true;
+    const quick = await newAdmin();
+    quick.dump = DUMP;
+    fake.create(pod('default', 'slow-1', 'slow', '10.0.0.10'));
+    fake.create(pod('default', 'quick-1', 'quick', '10.0.0.11'));
+    fake.portForward.forward('default', 'slow-1', 15000, slow.port);
+    fake.portForward.forward('default', 'quick-1', 15000, quick.port);
+    const src = new PortForwardLiveSource(kubeConfigFor(fake.url), { concurrency: 1, timeoutMs: 500 });
+    let slowSettled = false;
+    let settledWhenQuickAsked: boolean | undefined;
+    quick.onRequest = () => {
+      settledWhenQuickAsked = slowSettled;
+    };
+    const first = src.fetch('slow-1.default').catch((e: LiveError) => {
+      slowSettled = true;
+      return e;
+    });
+    const second = src.fetch('quick-1.default');
+    expect(((await first) as LiveError).status).toBe(504);
+    expect((await second).configDump).toEqual(DUMP);
+    expect(settledWhenQuickAsked).toBe(true);
+  });
+
   it('a body over the byte cap → 502 stage limit', async () => {
     const e = await rejection(new PortForwardLiveSource(kubeConfigFor(fake.url), { maxBytes: 1000 }).fetch('productpage-v1-1.default'));
     expect([e.status, e.stage]).toEqual([502, 'limit']);

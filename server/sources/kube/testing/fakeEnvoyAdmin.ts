@@ -24,10 +24,14 @@ export class FakeEnvoyAdmin {
   hang = false;
   /** Every request that reached this admin port, in order. */
   readonly requests: AdminRequest[] = [];
+  /** Called with each request as it arrives (tests observe ordering). */
+  onRequest: ((r: AdminRequest) => void) | undefined;
 
   async start(): Promise<void> {
     const server = createServer((req, res) => {
-      this.requests.push({ method: req.method ?? '', url: req.url ?? '' });
+      const seen = { method: req.method ?? '', url: req.url ?? '' };
+      this.requests.push(seen);
+      this.onRequest?.(seen);
       if (this.hang) return;
       const path = (req.url ?? '').split('?')[0];
       if (req.method !== 'GET') {
