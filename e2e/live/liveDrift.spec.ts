@@ -38,8 +38,10 @@ test('Live tab: the pod’s own Envoy config in the proxy tables', async ({ page
   await expect(page.getByTestId('live-tab')).toBeVisible({ timeout: 20_000 });
   await expect(page.getByTestId('live-source')).toHaveText('portforward');
   const clusters = page.getByTestId('live-clusters-table');
-  await expect(clusters).toContainText('outbound|9999||extra.default.svc.cluster.local');
-  await expect(clusters).not.toContainText(REVIEWS_V3);
+  // The table shows clusters by service, port and subset: the Envoy's extra cluster is there, reviews v3 is not.
+  await expect(clusters).toContainText(/extra\.default\.svc\.cluster\.local\s*9999/);
+  await expect(clusters).toContainText(/reviews\.default\.svc\.cluster\.local\s*9080\s*v2/);
+  await expect(clusters).not.toContainText(/reviews\.default\.svc\.cluster\.local\s*9080\s*v3/);
   await page.screenshot({ path: info.outputPath('live-tab-productpage.png'), fullPage: true });
 });
 
