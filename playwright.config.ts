@@ -4,6 +4,8 @@
 //   specs may edit (live updates), plus our own ingress gateway (e2e/bookinfo/**).
 // - project "gatewayapi": Bookinfo with its Gateway API manifests (gateway-api/) and the gateway deployment
 //   istiod would create for bookinfo-gateway (e2e/fixtures/bookinfo-gateway-istio.yaml) (e2e/gatewayapi/**).
+// - project "live": kube mode with --live-config against the in-repo fake API server (e2e/live/liveCluster.ts runs
+//   both; e2e/live/**).
 // Ports: E2E_PORT / E2E_XDS_PORT / E2E_BOOKINFO_PORT / E2E_BOOKINFO_XDS_PORT, else free ones picked once
 // here (workers inherit them via env, as they inherit E2E_BOOKINFO_DIR).
 import { spawnSync } from 'node:child_process';
@@ -72,6 +74,8 @@ process.env.E2E_BOOKINFO_PORT ??= freePort();
 process.env.E2E_BOOKINFO_XDS_PORT ??= freePort();
 process.env.E2E_GWAPI_PORT ??= freePort();
 process.env.E2E_GWAPI_XDS_PORT ??= freePort();
+process.env.E2E_LIVE_PORT ??= freePort();
+process.env.E2E_LIVE_XDS_PORT ??= freePort();
 // The demo data plane's loopback base (its pods are BASE.x): one per run, so parallel runs never collide.
 process.env.E2E_DEMO_BASE ??= `127.0.${2 + Math.floor(Math.random() * 250)}`;
 // The bookinfo project is the e2e part of the conformance group: it needs ../shared/fixtures.
@@ -81,6 +85,7 @@ if (withBookinfo) process.env.E2E_BOOKINFO_DIR ??= prepareBookinfo();
 if (withBookinfo) process.env.E2E_GWAPI_DIR ??= prepareGatewayApi();
 const { E2E_PORT, E2E_XDS_PORT, E2E_BOOKINFO_PORT, E2E_BOOKINFO_XDS_PORT, E2E_BOOKINFO_DIR, E2E_DEMO_BASE } = process.env;
 const { E2E_GWAPI_PORT, E2E_GWAPI_XDS_PORT, E2E_GWAPI_DIR } = process.env;
+const { E2E_LIVE_PORT, E2E_LIVE_XDS_PORT } = process.env;
 
 const server = (port: string, args: string) => ({
   command: `node bin/meshscope.mjs serve --port ${port} ${args}`,
@@ -125,6 +130,7 @@ export default defineConfig({
       ? [
           { name: 'bookinfo', testMatch: /(^|\/)e2e\/bookinfo\/.*\.spec\.ts$/, use: { baseURL: `http://127.0.0.1:${E2E_BOOKINFO_PORT}` } },
           { name: 'gatewayapi', testMatch: /(^|\/)e2e\/gatewayapi\/.*\.spec\.ts$/, use: { baseURL: `http://127.0.0.1:${E2E_GWAPI_PORT}` } },
+          { name: 'live', testMatch: /(^|\/)e2e\/live\/.*\.spec\.ts$/, use: { baseURL: `http://127.0.0.1:${E2E_LIVE_PORT}` } },
         ]
       : []),
   ],
@@ -133,5 +139,14 @@ export default defineConfig({
     server(E2E_PORT!, `--xds-port ${E2E_XDS_PORT} --demo-rate 30 --demo-base ${E2E_DEMO_BASE}`),
     ...(withBookinfo ? [server(E2E_BOOKINFO_PORT!, `--xds-port ${E2E_BOOKINFO_XDS_PORT} --config ${E2E_BOOKINFO_DIR}`)] : []),
     ...(withBookinfo ? [server(E2E_GWAPI_PORT!, `--xds-port ${E2E_GWAPI_XDS_PORT} --config ${E2E_GWAPI_DIR}`)] : []),
+    // The fake cluster and `serve --kubeconfig … --live-config` against it (one process tree).
+    ...(withBookinfo
+      ? [
+          {
+            ...server(E2E_LIVE_PORT!, ''),
+            command: `node --import tsx e2e/live/liveCluster.ts --port ${E2E_LIVE_PORT} --xds-port ${E2E_LIVE_XDS_PORT}`,
+          },
+        ]
+      : []),
   ],
 });

@@ -36,6 +36,9 @@ import type { Source, SourceSink, SourceStatus } from './sources/types';
 import { inputFileReader } from './sources/file/lines';
 import type { CpuPool, CpuPoolOptions } from './isolate/pool';
 import { poolContracts, storePool } from './isolate/runtimePool';
+import { makeLiveSource } from './live/index';
+import type { LiveSource } from './live/types';
+import type { PortForwardOptions } from './live/portForwardSource';
 
 export interface MeshscopeRuntime {
   readonly config: RuntimeConfig;
@@ -76,6 +79,8 @@ export interface MeshscopeRuntime {
   archive(): ArchiveSource | undefined;
   /** The demo data plane (`serve` on the demo mesh, or `--demo-traffic`), when it runs. */
   demoTraffic(): DemoDataPlane | undefined;
+  /** Where pods' own Envoy config dumps come from (`--live-config`: port-forward; `--bug-report`: the archive); undefined when neither. */
+  liveSource(): LiveSource | undefined;
   /** "proxy X changed" events; returns unsubscribe. */
   subscribe(listener: (e: MeshEvent) => void): () => void;
   stop(): Promise<void>;
@@ -258,6 +263,7 @@ function createRuntime(config: RuntimeConfig, configError?: string, overrides: A
   const token = applyToken(config);
   const cpu = storePool(store, rootDir(), overrides.cpu);
   const contracts = poolContracts(config.contracts, cpu, () => store.snapshot().version);
+  const live = makeLiveSource(config, mode, () => resolveKubeConfig(kubeSourceOptions(config)).kc, overrides.live);
 
   const rt: MeshscopeRuntime = {
     config,
@@ -296,6 +302,8 @@ function createRuntime(config: RuntimeConfig, configError?: string, overrides: A
     },
     demoTraffic: () => demo,
     archive: () => sources.find((s): s is ArchiveSource => s instanceof ArchiveSource),
+    // `--live-config` (port-forward), else the `--bug-report` archive's pod dumps.
+    liveSource: () => live ?? rt.archive()?.liveSource(),
     applyContext: () => ({ applier, allowApply: config.allowApply === true, token }),
     contracts: async () => contracts?.(),
     cpu,
@@ -382,6 +390,8 @@ export const createRuntimeForTest = (config: RuntimeConfig, overrides?: AdsOverr
 export type AdsOverrides = Partial<Pick<AdsServerOptions, 'log' | 'debounceMs' | 'maxDebounceMs' | 'pushConcurrency' | 'limits'>> & {
   /** CPU pool settings (tests: a short budget, a small queue, events). */
   cpu?: Partial<CpuPoolOptions>;
+  /** Port-forward limits of `--live-config` (tests: a short timeout, no cache). */
+  live?: Omit<PortForwardOptions, 'adminPort'>;
   /** Demo data plane settings (tests: a low rate, a short tick). */
   demo?: Partial<Pick<DataPlaneOptions, 'rate' | 'tickMs' | 'testerPercent' | 'deadlineMs' | 'window'>>;
 };
@@ -423,6 +433,6 @@ function adsOptionsFromEnv(overrides: AdsOverrides): Partial<AdsServerOptions> {
   if (after !== undefined) out.debounceMs = after;
   if (max !== undefined) out.maxDebounceMs = max;
   if (throttle !== undefined && throttle > 0) out.pushConcurrency = throttle;
-  const { limits: _limits, demo: _demo, cpu: _cpu, ...rest } = overrides;
+  const { limits: _limits, demo: _demo, cpu: _cpu, live: _live, ...rest } = overrides;
   return { ...out, ...rest };
 }

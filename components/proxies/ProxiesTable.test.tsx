@@ -1,3 +1,5 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import type { ProxySummary } from '@/server/api/contract';
@@ -16,7 +18,10 @@ const rows = proxyRows(proxies, [
     nacks: { listener: { nonce: 'a', version: '4', code: 3, message: 'bad listener', time: 't' } },
   },
 ]);
-const html = renderToStaticMarkup(<ProxiesTable rows={rows} changed={new Set(['gw-1.istio-system'])} onOpen={() => undefined} />);
+const withQueries = (node: ReactNode) => renderToStaticMarkup(<QueryClientProvider client={new QueryClient()}>{node}</QueryClientProvider>);
+const html = withQueries(
+  <ProxiesTable rows={rows} changed={new Set(['gw-1.istio-system'])} onOpen={() => undefined} version={1} driftIds={new Set()} />,
+);
 
 describe('ProxiesTable', () => {
   it('one focusable row per proxy with a link, type and counts', () => {
@@ -32,6 +37,10 @@ describe('ProxiesTable', () => {
     expect(html).toContain('CDS SYNCED');
   });
 
+  it('the drift column is not fetched for rows out of view (no request, no blocking)', () => {
+    expect(html.match(/data-testid="drift-cell" data-drift="not-fetched"/g)).toHaveLength(2);
+  });
+
   it('computed-only proxies say "not connected"; a recently changed row is highlighted', () => {
     expect(html).toMatch(/<tr data-proxy-id="gw-1.istio-system" tabindex="0" class="changed"/);
     expect(html).toContain('not connected');
@@ -41,7 +50,7 @@ describe('ProxiesTable', () => {
 describe('ProxiesTable count cells', () => {
   it('a computed proxy without counts yet shows a pending cell, not a dash', () => {
     const bare = proxyRows([{ id: 'x.big', type: 'sidecar', namespace: 'big', labels: {}, ips: [] }], []);
-    const out = renderToStaticMarkup(<ProxiesTable rows={bare} changed={new Set()} onOpen={() => undefined} />);
+    const out = withQueries(<ProxiesTable rows={bare} changed={new Set()} onOpen={() => undefined} version={1} driftIds={new Set()} />);
     expect(out.match(/data-testid="count-pending"/g)).toHaveLength(4);
     expect(out).not.toMatch(/<td class="num">—<\/td>/);
   });

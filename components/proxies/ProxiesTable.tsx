@@ -3,7 +3,34 @@ import Link from 'next/link';
 import { useEffect, useRef, type KeyboardEvent } from 'react';
 import { Labels } from '@/components/common/Labels';
 import { proxyHref } from '@/components/graph/elements';
+import { driftState, useDrift } from '@/components/data/liveData';
 import { SYNC_TYPES, type ProxyRow } from './rows';
+
+/**
+ * Drift against the pod's own Envoy (GET …/drift?bodies=0), fetched only once the row is in view and never
+ * blocking the table: in sync / N differences / rejected / not fetched (with the reason as a tooltip).
+ */
+function DriftCell({ id, version, enabled }: { id: string; version: number; enabled: boolean }) {
+  const q = useDrift(id, version, { enabled, summary: true });
+  const s = driftState(q.data, q.error, enabled && q.isFetching);
+  const [text, cls, title] =
+    s.kind === 'in-sync'
+      ? ['in sync', 'ok', "meshscope's config and the Envoy's agree"]
+      : s.kind === 'differs'
+        ? [`${s.count} difference${s.count === 1 ? '' : 's'}`, 'warn', 'open the proxy’s Drift tab']
+        : s.kind === 'rejected'
+          ? ['rejected', 'error', `${s.count} resource(s) rejected by the Envoy (NACK)`]
+          : s.kind === 'pending'
+            ? ['…', 'muted', 'reading the pod’s Envoy config']
+            : ['not fetched', 'muted', s.reason];
+  return (
+    <td data-testid="drift-cell" data-drift={s.kind}>
+      <span className={cls === 'muted' ? 'muted small' : `badge ${cls}`} title={title}>
+        {text}
+      </span>
+    </td>
+  );
+}
 
 function SyncCell({ row }: { row: ProxyRow }) {
   if (!row.connected || !row.sync)
@@ -96,8 +123,14 @@ export function ProxiesTable({
   changed,
   onOpen,
   onVisible,
+  version,
+  driftIds,
 }: {
   rows: readonly ProxyRow[];
+  /** The snapshot version (a new one compares drift again). */
+  version: number;
+  /** Rows whose drift is fetched (those in view). */
+  driftIds: ReadonlySet<string>;
   changed: ReadonlySet<string>;
   onOpen: (href: string) => void;
   /** Called with the ids of the rows in view (for lazy counts). */
@@ -136,6 +169,7 @@ export function ProxiesTable({
           <th className="num">routes</th>
           <th className="num">clusters</th>
           <th className="num">endpoints</th>
+          <th title="meshscope's config against the pod's own Envoy (serve --live-config)">drift</th>
         </tr>
       </thead>
       <tbody onKeyDown={onKeyDown} ref={body}>
@@ -176,6 +210,7 @@ export function ProxiesTable({
             <CountCell row={r} value={r.counts?.routes} />
             <CountCell row={r} value={r.counts?.clusters} />
             <CountCell row={r} value={r.counts?.endpoints} />
+            <DriftCell id={r.id} version={version} enabled={r.computed && driftIds.has(r.id)} />
           </tr>
         ))}
       </tbody>

@@ -65,6 +65,8 @@ export function ProxiesView({
   );
   // biome-ignore lint/correctness/useExhaustiveDependencies: the filter object is new every render; its fields are the inputs
   const shown = useMemo(() => filterRows(rows, filter), [rows, filter.q, filter.namespace, filter.kind]);
+  // Drift is read from the pods' Envoys (a port-forward each): only for the rows in view.
+  const driftIds = useMemo(() => new Set(inView ?? shown.slice(0, 20).map((r) => r.id)), [inView, shown]);
   const namespaces = [...new Set(rows.map((r) => r.namespace))].sort();
   const changed = useRecentlyChanged();
   const connected = rows.filter((r) => r.connected).length;
@@ -130,7 +132,14 @@ export function ProxiesView({
           </button>
         </p>
       ) : (
-        <ProxiesTable rows={shown} changed={changed} onOpen={(href) => router.push(href)} onVisible={onVisible} />
+        <ProxiesTable
+          rows={shown}
+          changed={changed}
+          onOpen={(href) => router.push(href)}
+          onVisible={onVisible}
+          version={proxies.version}
+          driftIds={driftIds}
+        />
       )}
     </>
   );

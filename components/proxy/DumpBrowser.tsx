@@ -41,6 +41,9 @@ export interface DumpBrowserProps {
   securityTab?: ReactNode;
   /** The EnvoyFilter tab (mesh proxies): per patch, applied or not, where, why not. */
   envoyFilterTab?: ReactNode;
+  /** The Live and Drift tabs (mesh proxies): the pod's own Envoy config and its drift from this one. */
+  liveTab?: ReactNode;
+  driftTab?: ReactNode;
   /** File name for the raw JSON download. */
   downloadName: string;
 }
@@ -152,10 +155,12 @@ const PANELS: Record<Tab, (c: PanelCtx) => ReactNode> = {
   sync: (c) => c.props.syncTab,
   security: (c) => c.props.securityTab,
   envoyfilters: (c) => c.props.envoyFilterTab,
+  live: (c) => c.props.liveTab,
+  drift: (c) => c.props.driftTab,
 };
 
 export function DumpBrowser(props: DumpBrowserProps) {
-  const { dump, live, syncTab, securityTab, envoyFilterTab } = props;
+  const { dump, live, syncTab, securityTab, envoyFilterTab, liveTab } = props;
   const url = useUrlState();
   const state = useMemo(() => parseUrlState(url.params), [url.params]);
   const rows = useMemo(() => rowsFromDump(dump), [dump]);
@@ -191,7 +196,11 @@ export function DumpBrowser(props: DumpBrowserProps) {
   const open = (tab: Tab, filters: Record<string, string> = {}) => write({ tab, query: { search: '', filters } }, true);
 
   const tabs = TAB_DEFS.filter(
-    (t: TabDef) => (!t.needsSync || syncTab) && (!t.needsSecurity || securityTab) && (!t.needsEnvoyFilters || envoyFilterTab),
+    (t: TabDef) =>
+      (!t.needsSync || syncTab) &&
+      (!t.needsSecurity || securityTab) &&
+      (!t.needsEnvoyFilters || envoyFilterTab) &&
+      (!t.needsLive || liveTab),
   ).map((t: TabDef) => {
     const list = t.rows ? rows[t.rows] : undefined;
     return {

@@ -10,6 +10,8 @@ import { DumpBrowser } from './DumpBrowser';
 import { SyncTimeline } from './SyncTimeline';
 import { SecurityTab } from './SecurityTab';
 import { EnvoyFilterTab } from './EnvoyFilterTab';
+import { LiveTab } from './LiveTab';
+import { DriftTab } from './DriftTab';
 
 export function ProxyView({ id }: { id: string }) {
   const q = useProxy(id);
@@ -78,6 +80,8 @@ export function ProxyView({ id }: { id: string }) {
         syncTab={<SyncTimeline proxyId={d.proxy.id} />}
         securityTab={<SecurityTab security={d.security} dump={d.configDump} />}
         envoyFilterTab={<EnvoyFilterTab patches={d.envoyFilters ?? []} />}
+        liveTab={<LiveTab proxyId={d.proxy.id} />}
+        driftTab={<DriftTab proxyId={d.proxy.id} version={d.version} />}
       />
     </>
   );

@@ -8,6 +8,8 @@ export type { AdsClientJson, AdsClientsJson } from './adsz';
 export type { ConfigObjectResult } from './configObject';
 export type { ProxiesResponse, ProxyCounts, ProxyCountsResponse, ProxyDetail, ProxyInfo, ProxySummary, ResourceCounts } from './proxies';
 export type { ErrorsResponse } from './debug';
+export type { LiveErrorBody, LiveResponse } from './live';
+export type { DriftResponse } from './liveDrift';
 export type { GatewayApiResponse } from './gatewayApi';
 export type {
   Condition as GatewayApiCondition,

@@ -31,6 +31,10 @@ export const RuntimeConfigSchema = z
     bugReport: z.string().min(1).optional(),
     /** `serve --contracts FILE`: routing contracts run on every live snapshot. */
     contracts: z.string().min(1).optional(),
+    /** `serve --live-config`: read pods' Envoy config dumps through the API server's port-forward (kube mode). */
+    liveConfig: z.boolean().optional(),
+    /** `--proxy-admin-port`: Envoy's admin port in the pods (default 15000). */
+    proxyAdminPort: z.number().int().min(1).max(65535).optional(),
     /** The demo data plane (server/demo): pod servers on the pods' loopback IPs and xDS client workloads. */
     demoTraffic: z.boolean().optional(),
     /** Calls per second per demo client (default 50). */

@@ -11,7 +11,11 @@ import { bugReportEntries, POD_ID, translatedDump, writeBugReport } from '../arc
 import { REPO_ROOT } from '../testing/paths';
 
 const cli = (args: string[]) => {
-  const r = spawnSync(process.execPath, [join(REPO_ROOT, 'bin', 'meshscope.mjs'), ...args], { cwd: REPO_ROOT, encoding: 'utf8', timeout: 120_000 });
+  const r = spawnSync(process.execPath, [join(REPO_ROOT, 'bin', 'meshscope.mjs'), ...args], {
+    cwd: REPO_ROOT,
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 };
 
@@ -36,13 +40,20 @@ describe('--bug-report on the CLI', () => {
     // The same archive whose dump lacks the reviews v1 cluster.
     const dump = translatedDump() as { configs: { dynamic_active_clusters?: { cluster: { name: string } }[] }[] };
     const cds = dump.configs.find((c) => c.dynamic_active_clusters)!;
-    cds.dynamic_active_clusters = cds.dynamic_active_clusters!.filter((c) => c.cluster.name !== 'outbound|9080|v1|reviews.default.svc.cluster.local');
+    cds.dynamic_active_clusters = cds.dynamic_active_clusters!.filter(
+      (c) => c.cluster.name !== 'outbound|9080|v1|reviews.default.svc.cluster.local',
+    );
     const drifted = writeBugReport(join(dir, 'drifted.tgz'), bugReportEntries(dump));
     const bad = cli(['drift', '--bug-report', drifted, '--proxy', POD_ID, '-o', 'json']);
     expect(bad.status).toBe(1);
     const body = JSON.parse(bad.stdout) as { resources: { type: string; name: string; change: string }[] };
     expect(body.resources.filter((r) => r.type === 'clusters')).toEqual([
-      { type: 'clusters', name: 'outbound|9080|v1|reviews.default.svc.cluster.local', change: 'onlyInMeshscope', meshscope: expect.anything() },
+      {
+        type: 'clusters',
+        name: 'outbound|9080|v1|reviews.default.svc.cluster.local',
+        change: 'onlyInMeshscope',
+        meshscope: expect.anything(),
+      },
     ]);
     const ghost = cli(['drift', '--bug-report', archive, '--proxy', 'ghost.default']);
     expect(ghost.status).toBe(1);

@@ -71,6 +71,17 @@ describe('planServe', () => {
     expect((await planServe([], '/w')).runtime.allowApply).toBeUndefined();
   });
 
+  it('--live-config [--proxy-admin-port N] reaches the runtime config, on a cluster only (issue 21 §1)', async () => {
+    const plan = await planServe(['--in-cluster', '--live-config', '--proxy-admin-port', '15001'], '/w', undefined, {});
+    expect(plan.runtime).toMatchObject({ liveConfig: true, proxyAdminPort: 15001 });
+    expect(parseRuntimeConfig(JSON.stringify(plan.runtime))).toEqual({ config: plan.runtime });
+    expect((await planServe(['--in-cluster', '--live-config'], '/w', undefined, {})).runtime.proxyAdminPort).toBeUndefined();
+    expect((await planServe(['--in-cluster'], '/w', undefined, {})).runtime.liveConfig).toBeUndefined();
+    await expect(planServe(['--live-config'], '/w', undefined, {})).rejects.toThrow(/--live-config.*cluster/);
+    await expect(planServe(['--in-cluster', '--proxy-admin-port', '15001'], '/w', undefined, {})).rejects.toThrow(/with --live-config/);
+    await expect(planServe(['--in-cluster', '--live-config', '--proxy-admin-port', '0'], '/w', undefined, {})).rejects.toThrow(/1-65535/);
+  });
+
   it('rejects --kubeconfig together with --in-cluster', async () => {
     await expect(planServe(['--kubeconfig', 'k', '--in-cluster'], '/w')).rejects.toThrow(/either/);
     expect(sourceMode((await planServe(['--in-cluster'], '/w')).runtime)).toBe('kube');

@@ -19,6 +19,8 @@ export interface TabDef {
   needsSecurity?: boolean;
   /** Shown only for mesh proxies (the EnvoyFilter tab reads the stage's per-patch report). */
   needsEnvoyFilters?: boolean;
+  /** Shown only for mesh proxies: the pod's own Envoy config and its drift (GET …/live, …/drift). */
+  needsLive?: boolean;
 }
 
 export const TAB_DEFS = [
@@ -32,6 +34,8 @@ export const TAB_DEFS = [
   { id: 'envoyfilters', label: 'EnvoyFilters', needsEnvoyFilters: true },
   { id: 'raw', label: 'Raw JSON' },
   { id: 'sync', label: 'Sync', needsSync: true },
+  { id: 'live', label: 'Live (Envoy)', needsLive: true },
+  { id: 'drift', label: 'Drift', needsLive: true },
 ] as const satisfies readonly TabDef[];
 
 export type Tab = (typeof TAB_DEFS)[number]['id'];

@@ -1,6 +1,7 @@
 // `meshscope serve [--config PATH…] [--kubeconfig FILE [--context C] | --context C | --in-cluster]
 //                  [--namespace NS]… [--port 3000] [--xds-port 15010] [--address 127.0.0.1]
 //                  [--allowed-host NAME]… [--auth-token-file F] [--allow-apply] [--contracts FILE]
+//                  [--live-config [--proxy-admin-port 15000]]
 //                  [--demo-traffic | --no-demo-traffic] [--demo-rate N] [--demo-base 127.A.B]`
 // (the demo data plane, server/demo: on by default for the embedded demo mesh; `--demo-traffic` runs it on
 // a file source whose pods carry loopback IPs.)
@@ -60,6 +61,8 @@ export async function planServe(
     { name: 'auth-token-file', kind: 'string' },
     { name: 'allow-apply', kind: 'boolean' },
     { name: 'contracts', kind: 'string' },
+    { name: 'live-config', kind: 'boolean' },
+    { name: 'proxy-admin-port', kind: 'string' },
     { name: 'mesh-config', kind: 'string' },
     { name: 'bug-report', kind: 'string' },
     { name: 'demo-traffic', kind: 'boolean' },
@@ -118,6 +121,15 @@ export async function planServe(
     if (!isDemoBase(base))
       throw new UsageError(`--demo-base takes a loopback base 127.A.B (the demo pods become 127.A.B.x), got "${base}"`);
     runtime.demoBase = base;
+  }
+  if (args.flags['live-config'] === true) {
+    if (!kube) throw new UsageError('--live-config reads pods through a cluster: give --kubeconfig, --context or --in-cluster');
+    runtime.liveConfig = true;
+  }
+  if (str(args, 'proxy-admin-port') !== undefined) {
+    if (!runtime.liveConfig) throw new UsageError('--proxy-admin-port goes with --live-config');
+    runtime.proxyAdminPort = portFlag(args, 'proxy-admin-port', 15000);
+    if (runtime.proxyAdminPort === 0) throw new UsageError('--proxy-admin-port must be a port number (1-65535), got "0"');
   }
   const namespaces = [...new Set(list(args, 'namespace'))];
   if (kube) {

@@ -7,6 +7,7 @@ import { parse as parseYaml } from 'yaml';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { DEFAULT_FAKE_RESOURCES, matchesSelectors, parseApiPath, resourceIndex, type FakeResource } from './fakeApiPaths';
+import { FakePortForward } from './fakePortForward';
 
 export { DEFAULT_FAKE_RESOURCES, type FakeResource } from './fakeApiPaths';
 
@@ -81,6 +82,10 @@ export class FakeApiServer {
   private muted = false;
   /** Every request received, in order. */
   readonly requests: RecordedRequest[] = [];
+  /** pods/portforward (WebSocket, v4.channel.k8s.io), pods/proxy (503) and portforward RBAC denial (fakePortForward.ts). */
+  readonly portForward = new FakePortForward(
+    (ns, name) => this.objects.get(resourceIndex('', 'pods'))?.get(`${ns}/${name}`) as { status?: { phase?: string } } | undefined,
+  );
 
   constructor(resources: readonly FakeResource[] = DEFAULT_FAKE_RESOURCES) {
     for (const r of resources) this.addResource(r);
@@ -90,6 +95,11 @@ export class FakeApiServer {
   async start(): Promise<void> {
     if (this.server) return;
     const server = createServer((req, res) => this.handle(req, res));
+    server.on('upgrade', (req, socket, head) => {
+      const url = new URL(req.url ?? '/', 'http://fake');
+      this.requests.push({ method: req.method ?? 'GET', path: url.pathname, query: Object.fromEntries(url.searchParams.entries()) });
+      if (!this.portForward.upgrade(req, socket, head)) socket.end('HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n');
+    });
     server.on('connection', (s) => {
       this.sockets.add(s);
       s.on('close', () => this.sockets.delete(s));
@@ -109,6 +119,7 @@ export class FakeApiServer {
     if (!server) return;
     this.server = undefined;
     this.watches.clear();
+    this.portForward.closeAll();
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     for (const s of this.sockets) s.destroy();
     this.sockets.clear();
@@ -312,6 +323,11 @@ export class FakeApiServer {
       failure.remaining--;
       this.failures = this.failures.filter((f) => f.remaining > 0);
       return this.status(res, failure.status, `injected failure ${failure.status}`);
+    }
+    const proxied = this.portForward.proxyAnswer(url.pathname);
+    if (proxied) {
+      res.writeHead(proxied.code, { 'Content-Type': 'application/json' });
+      return void res.end(proxied.body);
     }
     if (req.method === 'PATCH') return void this.serverSideApply(req, res, url.pathname, query);
     if (req.method !== 'GET') return this.status(res, 405, 'only GET and server-side apply (PATCH) are served');
