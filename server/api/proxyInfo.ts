@@ -5,7 +5,7 @@ import type { MeshSnapshot, ProxyModel } from '../model/mesh';
 /** Exactly what `meshscope proxies -o json` prints per proxy (DESIGN.md §3). */
 export interface ProxyInfo {
   id: string;
-  type: 'sidecar' | 'router';
+  type: ProxyModel['type'];
   namespace: string;
   labels: Record<string, string>;
   ips: string[];

@@ -33,7 +33,7 @@ export interface MeshNode {
   badges: Badge[];
   /** proxy: `POD.NS`; the page it links to. */
   proxyId?: string;
-  proxyType?: 'sidecar' | 'router';
+  proxyType?: 'sidecar' | 'router' | 'waypoint';
   /** service: its FQDN. */
   hostname?: string;
   ports?: number[];
