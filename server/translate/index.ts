@@ -9,6 +9,7 @@ import { buildProxyView } from './view';
 import { buildClusters } from './xds/clusters';
 import { buildEndpoints } from './xds/endpoints';
 import { buildGatewayResources } from './xds/gateway';
+import { buildWaypointResources } from './xds/waypoint';
 import { buildSidecarListeners } from './xds/listeners';
 import { buildSidecarRouteConfigs, buildSniffedRouteConfig } from './xds/routes';
 import type { RouteConfigurationJson } from './types';
@@ -20,6 +21,8 @@ export { routeSourceIndex, ruleLabel } from './routeSources';
 const byName = byteCompareBy((r: { name?: string }) => r.name ?? '');
 
 export function translateProxy(snapshot: MeshSnapshot, proxy: ProxyModel, options: TranslateOptions = optionsOf(snapshot)): ResourceTable {
+  // The `waypoint` proxy kind (xds/waypoint): its own LDS/CDS/EDS; one line until the generator registry lands.
+  if (proxy.type === 'waypoint') return buildWaypointResources(snapshot, proxy, options);
   const view = buildProxyView(snapshot, proxy, options);
   const errors: LoadError[] = [...view.errors];
   const table: ResourceTable = { listeners: [], routes: [], clusters: [], endpoints: [], errors, provenance: [] };
