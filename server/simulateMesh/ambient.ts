@@ -106,7 +106,11 @@ export function simulateAmbient(
     hops: [clientHop(from)],
   };
   if (!dst.service && !dst.pod) {
-    trace.waypoint = { used: false, reason: 'UnknownDestination', message: 'the destination is no Service or workload meshscope knows: ztunnel passes it through' };
+    trace.waypoint = {
+      used: false,
+      reason: 'UnknownDestination',
+      message: 'the destination is no Service or workload meshscope knows: ztunnel passes it through',
+    };
     return { ambient: trace, rejected: [], error: 'no Service or workload at the destination' };
   }
   const binding = bindingOf(index, dst);
@@ -119,32 +123,60 @@ export function simulateAmbient(
     trace.waypoint = { used: true, name: waypoint.key };
     const wr = simulateWaypoint(proxyId, { ...request, mode: 'waypoint', address: dst.address });
     const hop: AmbientHop = { hop: 'waypoint', waypoint: waypoint.key, proxy: proxyId };
-    for (const k of ['listener', 'filterChain', 'routeConfig', 'virtualHost', 'route', 'cluster', 'weightedClusters', 'endpoints', 'source', 'authorization', 'error'] as const)
+    for (const k of [
+      'listener',
+      'filterChain',
+      'routeConfig',
+      'virtualHost',
+      'route',
+      'cluster',
+      'weightedClusters',
+      'endpoints',
+      'source',
+      'authorization',
+      'error',
+    ] as const)
       if (wr?.[k] !== undefined) (hop as unknown as Record<string, unknown>)[k] = wr[k];
     trace.hops.push(hop);
     const ips = new Set((wr?.endpoints ?? []).map(endpointIp));
     const pods = snapshot.pods.filter((p) => ips.has(p.ip));
     const wpPod = snapshot.pods.find((p) => `${p.name}.${p.namespace}` === proxyId);
-    if (!wr?.error) trace.hops.push(...serverHops(snapshot, pods, request, spiffe(options.trustDomain, waypoint.namespace, wpPod?.serviceAccount ?? 'default'), rootNs));
+    if (!wr?.error)
+      trace.hops.push(
+        ...serverHops(snapshot, pods, request, spiffe(options.trustDomain, waypoint.namespace, wpPod?.serviceAccount ?? 'default'), rootNs),
+      );
     return { ...(wr ?? { rejected: [] }), ambient: trace, ...finalError(wr?.error, trace.hops) };
   }
 
   // No waypoint on the path: why, then straight to the destination's ztunnel.
   if (waypoint && !proxyId)
-    trace.waypoint = { used: false, name: waypoint.key, reason: 'NoWaypointProxy', message: `waypoint "${waypoint.key}" has no running proxy pod` };
+    trace.waypoint = {
+      used: false,
+      name: waypoint.key,
+      reason: 'NoWaypointProxy',
+      message: `waypoint "${waypoint.key}" has no running proxy pod`,
+    };
   else if (binding?.skip)
-    trace.waypoint = { used: false, ...(binding.skip.waypoint ? { name: binding.skip.waypoint } : {}), reason: binding.skip.reason, message: binding.skip.message };
+    trace.waypoint = {
+      used: false,
+      ...(binding.skip.waypoint ? { name: binding.skip.waypoint } : {}),
+      reason: binding.skip.reason,
+      message: binding.skip.message,
+    };
   else trace.waypoint = { used: false, reason: 'NoUseWaypoint', message: 'the destination is bound to no waypoint' };
   const pods = dst.service
-    ? (portOf(dst.service) ? snapshot.endpoints.get(`${dst.service.namespace}/${dst.service.hostname}`)?.get(request.port) ?? [] : [])
+    ? (portOf(dst.service) ? (snapshot.endpoints.get(`${dst.service.namespace}/${dst.service.hostname}`)?.get(request.port) ?? []) : [])
         .filter((e) => e.healthy)
         .flatMap((e) => snapshot.pods.filter((p) => p.ip === e.address && p.namespace === e.namespace))
     : [dst.pod!];
   const endpoints = dst.service
-    ? (snapshot.endpoints.get(`${dst.service.namespace}/${dst.service.hostname}`)?.get(request.port) ?? []).filter((e) => e.healthy).map((e) => `${e.address}:${e.port}`)
+    ? (snapshot.endpoints.get(`${dst.service.namespace}/${dst.service.hostname}`)?.get(request.port) ?? [])
+        .filter((e) => e.healthy)
+        .map((e) => `${e.address}:${e.port}`)
     : [`${dst.pod!.ip}:${request.port}`];
   trace.hops.push(...serverHops(snapshot, pods, request, spiffe(options.trustDomain, from.namespace, from.serviceAccount), rootNs));
-  const notes = dst.service && !portOf(dst.service) ? [`Service ${dst.service.namespace}/${dst.service.name} has no port ${request.port}`] : [];
+  const notes =
+    dst.service && !portOf(dst.service) ? [`Service ${dst.service.namespace}/${dst.service.name} has no port ${request.port}`] : [];
   return { endpoints, ambient: trace, rejected: [], ...(notes.length ? { notes } : {}), ...finalError(undefined, trace.hops) };
 }
 
@@ -156,7 +188,12 @@ function finalError(waypointError: string | undefined, hops: AmbientHop[]): { er
 }
 
 /** A sidecar's outbound request to a Service bound to a waypoint: the sidecar goes to the endpoints itself. */
-export function sidecarBypass(snapshot: MeshSnapshot, from: PodModel, request: SimRequest, options: TranslateOptions): AmbientTrace | undefined {
+export function sidecarBypass(
+  snapshot: MeshSnapshot,
+  from: PodModel,
+  request: SimRequest,
+  options: TranslateOptions,
+): AmbientTrace | undefined {
   const index = snapshot.ambient;
   if (!index || request.mode !== 'outbound') return undefined;
   const dst = resolveDestination(snapshot, from, request, options.domainSuffix);

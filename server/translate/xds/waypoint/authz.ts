@@ -18,12 +18,25 @@ export function waypointPolicies(view: ProxyView, svc: ServiceModel | undefined)
         const group = r.group ?? '';
         if (svc && r.kind === 'Service' && group === '' && svc.registry === 'Kubernetes' && r.name === svc.name && ns === svc.namespace)
           return `targetRef Service/${r.name}`;
-        if (svc && r.kind === 'ServiceEntry' && group === 'networking.istio.io' && svc.registry === 'External' && r.name === svc.name && ns === svc.namespace)
+        if (
+          svc &&
+          r.kind === 'ServiceEntry' &&
+          group === 'networking.istio.io' &&
+          svc.registry === 'External' &&
+          r.name === svc.name &&
+          ns === svc.namespace
+        )
           return `targetRef ServiceEntry/${r.name}`;
-        if (ns === options.rootNamespace && r.kind === 'GatewayClass' && group === 'gateway.networking.k8s.io' && r.name === 'istio-waypoint')
+        if (
+          ns === options.rootNamespace &&
+          r.kind === 'GatewayClass' &&
+          group === 'gateway.networking.k8s.io' &&
+          r.name === 'istio-waypoint'
+        )
           return 'targetRef GatewayClass/istio-waypoint';
         if (ns !== proxy.namespace || (r.namespace && r.namespace !== proxy.namespace)) return undefined;
-        if (r.kind === 'Gateway' && group === 'gateway.networking.k8s.io' && gateway !== undefined && r.name === gateway) return `targetRef Gateway/${r.name}`;
+        if (r.kind === 'Gateway' && group === 'gateway.networking.k8s.io' && gateway !== undefined && r.name === gateway)
+          return `targetRef Gateway/${r.name}`;
         return undefined;
       })
       .find((x) => x !== undefined);

@@ -27,7 +27,10 @@ const T_UPSTREAM_TLS = 'type.googleapis.com/envoy.extensions.transport_sockets.t
 const rawBuffer = { name: 'envoy.transport_sockets.raw_buffer', typedConfig: { '@type': T_RAW_BUFFER } };
 
 /** util.DefaultInternalUpstreamTransportSocket: internal_upstream around raw_buffer. */
-const defaultInternalUpstream = () => ({ name: 'internal_upstream', typedConfig: { '@type': T_INTERNAL_UPSTREAM, transportSocket: rawBuffer } });
+const defaultInternalUpstream = () => ({
+  name: 'internal_upstream',
+  typedConfig: { '@type': T_INTERNAL_UPSTREAM, transportSocket: rawBuffer },
+});
 /** util.WaypointInternalUpstreamTransportSocket: also passes the host's original_dst and istio metadata through. */
 const waypointInternalUpstream = () => ({
   name: 'internal_upstream',
@@ -47,7 +50,10 @@ function internalUpstreamCluster(name: string, listener: string): ClusterJson {
     name,
     type: 'STATIC',
     circuitBreakers: { thresholds: [defaultThresholds()] },
-    loadAssignment: { clusterName: name, endpoints: [{ lbEndpoints: [{ endpoint: { address: { envoyInternalAddress: { serverListenerName: listener } } } }] }] },
+    loadAssignment: {
+      clusterName: name,
+      endpoints: [{ lbEndpoints: [{ endpoint: { address: { envoyInternalAddress: { serverListenerName: listener } } } }] }],
+    },
     transportSocket: defaultInternalUpstream(),
     altStatName: `${name};`,
   } as ClusterJson;
@@ -133,7 +139,8 @@ export function waypointOutboundServices(view: ProxyView, res: WaypointResources
         for (const d of h.route ?? []) refs.add(String(d.destination?.host ?? ''));
         if (h.mirror?.host) refs.add(String(h.mirror.host));
       }
-      for (const r of [...(vs.spec.tcp ?? []), ...(vs.spec.tls ?? [])]) for (const d of r.route ?? []) refs.add(String(d.destination?.host ?? ''));
+      for (const r of [...(vs.spec.tcp ?? []), ...(vs.spec.tls ?? [])])
+        for (const d of r.route ?? []) refs.add(String(d.destination?.host ?? ''));
     }
   return view.services.filter((s) => refs.has(s.hostname) && (!res.byHost.has(s.hostname) || res.byHost.get(s.hostname)!.meshExternal));
 }

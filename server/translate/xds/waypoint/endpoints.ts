@@ -68,7 +68,8 @@ export function buildWaypointEndpoints(view: ProxyView, res: WaypointResources, 
       continue;
     }
     let eps = view.endpoints(svc, port.port).filter((ep) => isIP(ep.address));
-    if (parsed.subset) eps = filterBySubset(eps, view.inboundDestinationRule(svc.hostname)?.spec.subsets?.find((s) => s.name === parsed.subset)?.labels);
+    if (parsed.subset)
+      eps = filterBySubset(eps, view.inboundDestinationRule(svc.hostname)?.spec.subsets?.find((s) => s.name === parsed.subset)?.labels);
     const groups = buildLocalityLbEndpoints(eps, svc, pods, view.options.clusterId).map((g) => ({
       ...g,
       lbEndpoints: (g.lbEndpoints ?? []).map((e) => (tunnel.has(e.endpoint?.address?.socketAddress?.address ?? '') ? toHbone(e, true) : e)),

@@ -16,7 +16,11 @@ export { CONNECT_ORIGINATE, CONNECT_TERMINATE, ENCAP, MAIN_INTERNAL, inboundVipC
 
 const byName = byteCompareBy((r: { name?: string }) => r.name ?? '');
 
-export function buildWaypointResources(snapshot: MeshSnapshot, proxy: ProxyModel, options: TranslateOptions = optionsOf(snapshot)): ResourceTable {
+export function buildWaypointResources(
+  snapshot: MeshSnapshot,
+  proxy: ProxyModel,
+  options: TranslateOptions = optionsOf(snapshot),
+): ResourceTable {
   const view = buildProxyView(snapshot, proxy, options);
   const errors: LoadError[] = [...view.errors];
   const res = findWaypointResources(snapshot, proxy);

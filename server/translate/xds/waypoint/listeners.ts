@@ -11,7 +11,16 @@ import { isHttpProtocol, isTlsProtocol } from '../../../model/protocol';
 import { EXT } from '../../../envoy/typeUrls';
 import { buildHttpRbacFilters, buildNetworkRbacFilters } from '../../authz/builder';
 import type { ProxyView } from '../../view/types';
-import { delimitedStatPrefix, HCM_FILTER, httpInspector, originalDst, routerFilter, tcpProxyFilter, tlsInspector, typed } from '../listeners/filters';
+import {
+  delimitedStatPrefix,
+  HCM_FILTER,
+  httpInspector,
+  originalDst,
+  routerFilter,
+  tcpProxyFilter,
+  tlsInspector,
+  typed,
+} from '../listeners/filters';
 import { buildHcm } from '../listeners/hcm';
 import { excludePorts } from '../listeners/inboundFilters';
 import type { RouteSourceSink } from '../../routeSources';
@@ -121,12 +130,32 @@ function connectOriginate(): ListenerJson {
 }
 
 /** buildWaypointInboundHTTPFilters: the HCM of a chain with its inline route config; RBAC first (authn/authz before router). */
-function httpChainFilters(i: WaypointListenerInput, svc: ServiceModel | undefined, port: number, clusterName: string, protocol: ServicePort['protocol']): FilterJson[] {
+function httpChainFilters(
+  i: WaypointListenerInput,
+  svc: ServiceModel | undefined,
+  port: number,
+  clusterName: string,
+  protocol: ServicePort['protocol'],
+): FilterJson[] {
   const routeConfig = svc
-    ? waypointRouteConfig({ view: i.view, svc, port, clusterName, bound: i.res.byHost, errors: i.errors, ...(i.routeSources ? { routeSources: i.routeSources } : {}) })
+    ? waypointRouteConfig({
+        view: i.view,
+        svc,
+        port,
+        clusterName,
+        bound: i.res.byHost,
+        errors: i.errors,
+        ...(i.routeSources ? { routeSources: i.routeSources } : {}),
+      })
     : directRouteConfig(i.view.options.defaultHttpRetryPolicy);
   const authz = buildHttpRbacFilters(waypointPolicies(i.view, svc), undefined, i.view.options.extensionProviders);
-  const hcm = buildHcm({ direction: 'inbound', statPrefix: delimitedStatPrefix(`inbound_0.0.0.0_${port}`), protocol, routeConfig, authzFilters: authz });
+  const hcm = buildHcm({
+    direction: 'inbound',
+    statPrefix: delimitedStatPrefix(`inbound_0.0.0.0_${port}`),
+    protocol,
+    routeConfig,
+    authzFilters: authz,
+  });
   return [{ name: HCM_FILTER, typedConfig: typed(EXT.hcm, hcm) }];
 }
 
@@ -149,7 +178,12 @@ function directRouteConfig(meshRetry: ProxyView['options']['defaultHttpRetryPoli
 /** buildWaypointNetworkFilters: RBAC (TCP rules) then tcp_proxy to the chain's cluster or the VirtualService's tcp route. */
 function tcpChainFilters(i: WaypointListenerInput, svc: ServiceModel | undefined, port: number, clusterName: string): FilterJson[] {
   const rbac = buildNetworkRbacFilters(waypointPolicies(i.view, svc), undefined, i.view.options.extensionProviders);
-  return [...rbac, tcpProxyFilter(svc ? waypointTcpProxy(i.view, svc, port, clusterName, i.res.byHost) : { statPrefix: clusterName, cluster: clusterName })];
+  return [
+    ...rbac,
+    tcpProxyFilter(
+      svc ? waypointTcpProxy(i.view, svc, port, clusterName, i.res.byHost) : { statPrefix: clusterName, cluster: clusterName },
+    ),
+  ];
 }
 
 /** buildWaypointInternal. */
@@ -192,12 +226,16 @@ function mainInternal(i: WaypointListenerInput): ListenerJson {
   const directHttp: FilterChainJson = { name: 'direct-http', filters: httpChainFilters(i, undefined, 0, ENCAP, 'TCP') };
   chains.push(directTcp, directHttp);
   const workloadIps = i.res.workloads.map((p) => p.ip).filter(Boolean);
-  if (workloadIps.length > 0) rangeMatchers.push({ ranges: workloadIps.map(cidr), onMatch: toMatcher(appProtocol('direct-tcp', 'direct-http')) });
+  if (workloadIps.length > 0)
+    rangeMatchers.push({ ranges: workloadIps.map(cidr), onMatch: toMatcher(appProtocol('direct-tcp', 'direct-http')) });
 
   // The HTTP inspector is only needed on sniffed ports when no workload (any port) is bound.
   let inspector: ListenerFilterJson = httpInspector();
   if (i.res.workloads.length === 0) {
-    const fixed = [...portProtocols].filter(([, p]) => p !== 'AUTO').map(([p]) => p).sort((a, b) => a - b);
+    const fixed = [...portProtocols]
+      .filter(([, p]) => p !== 'AUTO')
+      .map(([p]) => p)
+      .sort((a, b) => a - b);
     if (fixed.length > 0) inspector = { ...httpInspector(), filterDisabled: excludePorts(fixed) };
   }
   const listenerFilters: ListenerFilterJson[] = [originalDst(), inspector];

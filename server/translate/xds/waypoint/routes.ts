@@ -81,7 +81,13 @@ function waypointRoutes(vs: BoundVirtualService, ctx: RouteContext, errors: Load
     const record = (r: RouteJson | undefined, match?: number) => {
       if (!r) return;
       out.push(r);
-      ctx.routeSources?.record(r, { kind: 'VirtualService', namespace: vs.meta.namespace, name: vs.meta.name, rule: `http[${i}]`, ...(match !== undefined ? { match } : {}) });
+      ctx.routeSources?.record(r, {
+        kind: 'VirtualService',
+        namespace: vs.meta.namespace,
+        name: vs.meta.name,
+        rule: `http[${i}]`,
+        ...(match !== undefined ? { match } : {}),
+      });
     };
     if (!rule.match || rule.match.length === 0) {
       record(translateRoute(vs, rule, undefined, ctx, problems));
