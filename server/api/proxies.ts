@@ -6,7 +6,7 @@ import type { LoadError } from '../model/mesh';
 import { configDumpFor, isDumpType } from '../pipeline/configDump';
 import { proxyResources, resourceCacheKey, type ProxyResources } from '../pipeline/proxyResources';
 import { isSharedCache } from '../pipeline/sharedResources';
-import { translateProxy } from '../translate/index';
+import { buildProxyTable } from '../pipeline/stages';
 import type { RouteProvenance } from '../translate/types';
 import { tablesFromConfigDump, type ProxyTables } from '../envoy/dumpModel/tables';
 import { fail, ok, type ApiContext, type ApiResult } from './types';
@@ -75,7 +75,7 @@ export function proxyCounts(ctx: ApiContext, id: string): ProxyCounts | undefine
   const hit = cached(ctx, id);
   if (hit) return countsOf(hit);
   try {
-    const t = translateProxy(ctx.snapshot, proxy, ctx.options);
+    const t = buildProxyTable(ctx.snapshot, proxy, ctx.options);
     return {
       counts: { listeners: t.listeners.length, routes: t.routes.length, clusters: t.clusters.length, endpoints: t.endpoints.length },
       errors: t.errors.length,

@@ -1,13 +1,5 @@
-// xDS resource type URLs, in one place.
-export const TYPE = {
-  listener: 'type.googleapis.com/envoy.config.listener.v3.Listener',
-  route: 'type.googleapis.com/envoy.config.route.v3.RouteConfiguration',
-  cluster: 'type.googleapis.com/envoy.config.cluster.v3.Cluster',
-  endpoint: 'type.googleapis.com/envoy.config.endpoint.v3.ClusterLoadAssignment',
-  secret: 'type.googleapis.com/envoy.extensions.transport_sockets.tls.v3.Secret',
-} as const;
-export type XdsKind = keyof typeof TYPE;
-export type TypeUrl = (typeof TYPE)[XdsKind];
+// xDS resource type URLs live with the model (server/model/xdsTypes.ts); Envoy's extension and dump URLs here.
+export { TYPE, type TypeUrl, type XdsKind } from '../model/xdsTypes';
 
 /** Well-known Envoy extension type URLs used by the translator. */
 export const EXT = {

@@ -9,6 +9,7 @@ import type { IstioConfig, MeshSnapshot, PodModel, ProxyModel, ServiceModel, Tra
 import { endpointKey } from '../model/mesh';
 import { hostsMatch, resolveShortname } from '../model/host';
 import { proxyIdOf } from '../model/proxyIdentity';
+import type { ProxyKind } from '../model/proxyKinds';
 import { buildProxyView, gatewaysForRouter } from '../translate/view';
 import { ruleTargets, type RuleTarget } from './routes';
 import { nodeId } from './ids';
@@ -33,7 +34,7 @@ export interface MeshNode {
   badges: Badge[];
   /** proxy: `POD.NS`; the page it links to. */
   proxyId?: string;
-  proxyType?: 'sidecar' | 'router' | 'waypoint';
+  proxyType?: ProxyKind;
   /** service: its FQDN. */
   hostname?: string;
   ports?: number[];

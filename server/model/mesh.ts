@@ -6,6 +6,7 @@ import type { LocalityLoadBalancerSetting, MeshConfig, MeshConfigOrigin } from '
 import type { InputSource, Problem } from './problem';
 import type { GatewayApiModel } from './gatewayapi/status';
 import type { AmbientIndex } from './ambient/types';
+import type { ProxyKind } from './proxyKinds';
 
 /** Where an object came from, so every error and every generated resource can point back at it. */
 export interface Origin {
@@ -166,8 +167,8 @@ export interface PodModel {
 export interface ProxyModel {
   /** `POD.NAMESPACE` */
   id: string;
-  /** The node id's first segment: an injected sidecar, a gateway (`router`), an ambient `waypoint`. */
-  type: 'sidecar' | 'router' | 'waypoint';
+  /** Its kind (./proxyKinds.ts: translator, served types, node-id type). */
+  type: ProxyKind;
   name: string;
   namespace: string;
   labels: Readonly<Record<string, string>>;

@@ -6,6 +6,7 @@
 import { asNonEmptyString, asStringRecord } from '../lib/json';
 import type { MeshSnapshot, NamespaceModel, ObjectMeta, PodModel, ProxyModel } from './mesh';
 import type { KubePodSpec } from './schema/kube';
+import { kindOfNodeType, PROXY_KINDS } from './proxyKinds';
 
 /** The id meshscope and istiod give a pod's proxy: `POD.NAMESPACE`. */
 export const proxyIdOf = (name: string, namespace: string): string => `${name}.${namespace}`;
@@ -71,7 +72,7 @@ export function proxyOf(p: PodModel): ProxyModel {
 }
 
 /** Node types istiod accepts in the first id segment (model.IsApplicationNodeType). */
-const NODE_TYPES = new Set(['sidecar', 'router', 'waypoint', 'ztunnel']);
+const NODE_TYPES: ReadonlySet<string> = new Set(Object.values(PROXY_KINDS).map((k) => k.nodeType));
 
 export interface ParsedNodeId {
   /** `sidecar`, `router`, …; set whenever the id has four parts, even when the type is unknown. */
@@ -185,7 +186,7 @@ export function proxyFromNode(node: NodeIdentity): ProxyModel | undefined {
   const dot = node.proxyId.indexOf('.');
   return {
     id: node.proxyId,
-    type: node.nodeType === 'router' || node.nodeType === 'waypoint' ? node.nodeType : 'sidecar',
+    type: kindOfNodeType(node.nodeType) ?? 'sidecar',
     name: dot > 0 ? node.proxyId.slice(0, dot) : node.proxyId,
     namespace: node.namespace,
     labels: node.labels,

@@ -8,9 +8,10 @@ import { TYPE, type TypeUrl } from '../envoy/typeUrls';
 import { type MeshSnapshot, optionsOf, type ProxyModel, type TranslateOptions } from '../model/mesh';
 import { matchNode, proxyFromNode, type MatchOptions } from '../model/proxyIdentity';
 import { translateGrpc, type GrpcWatches } from '../translate/grpc';
-import { translateProxy } from '../translate/index';
 import type { AdsGenerator, ClientInfo, ResourceSet, Watches } from '../xds/types';
 import { EncodeMemo, encodeTable, translateSafely } from './encodeTable';
+import { generatorsOf } from './generators';
+import { buildProxyTable } from './stages';
 import { resourceCacheKey, type ProxyResources, type ResourceCache } from './proxyResources';
 import { isSharedCache } from './sharedResources';
 
@@ -71,7 +72,7 @@ function resourcesFor(
     cache?.set(key, r);
     return r;
   }
-  const build = () => translateProxy(snap, proxy, options);
+  const build = () => buildProxyTable(snap, proxy, options);
   // The runtime's cache: one translation per distinct set of inputs, carried across snapshots (sharedResources.ts).
   if (isSharedCache(cache)) return cache.resources(snap, proxy, options, build, memo);
   const key = known
@@ -95,17 +96,15 @@ export class ResourceSetCache {
     if (!m) this.maps.set(list, (m = byName(list)));
     return m;
   }
-  /** A new ResourceSet (callers may set its per-client fields) over the shared maps. */
+  /** A new ResourceSet (callers may set its per-client fields) over the shared maps: the types the proxy's kind is served. */
   of(r: ProxyResources, version: string): ResourceSet {
-    const byType = new Map<TypeUrl, Map<string, EncodedResource>>([
-      [TYPE.listener, this.map(r.listeners)],
-      [TYPE.route, this.map(r.routes)],
-      [TYPE.cluster, this.map(r.clusters)],
-      [TYPE.endpoint, this.map(r.endpoints)],
-    ]);
+    const byType = new Map<TypeUrl, Map<string, EncodedResource>>();
+    for (const g of generatorsOf(r.proxy)) byType.set(g.typeUrl, this.map(r[g.list] ?? NONE));
     return { version, byType };
   }
 }
+
+const NONE: readonly EncodedResource[] = [];
 
 /** `options` undefined: each snapshot's own (its mesh config's) options. */
 export function createAdsGenerator(

@@ -2,10 +2,11 @@
 // and the ADS generator. Never throws: a translator exception or a resource the encoder rejects (a
 // translator bug) becomes a located error, shown rather than crashing the caller.
 import { encodeResource, type EncodedResource } from '../envoy/encode';
-import { TYPE, type TypeUrl } from '../envoy/typeUrls';
+import type { TypeUrl } from '../envoy/typeUrls';
 import type { LoadError, ProxyModel } from '../model/mesh';
 import type { ResourceTable } from '../translate/types';
 import { createSizedCache, type SizedCache } from './cache';
+import { GENERATORS, type ResourceListKey, tableList } from './generators';
 import type { ProxyResources } from './types';
 
 /**
@@ -38,11 +39,11 @@ export class EncodeMemo {
     return this.cache.total;
   }
 }
-function encodeAll<T>(
+function encodeAll(
   typeUrl: TypeUrl,
   kind: string,
-  items: readonly T[],
-  nameOf: (item: T) => string | undefined,
+  items: readonly unknown[],
+  nameOf: (item: unknown) => string | undefined,
   errors: LoadError[],
   memo: EncodeMemo | undefined,
 ): EncodedResource[] {
@@ -76,17 +77,25 @@ export function translateSafely(proxy: ProxyModel, build: () => ResourceTable): 
   }
 }
 
-/** A translated table → encoded resources: the table's errors first, then any encoder failures. */
+/** A translated table → encoded resources, one list per registered generator: the table's errors first, then any encoder failures. */
 export function encodeTable(proxy: ProxyModel, version: number, table: ResourceTable, memo?: EncodeMemo): ProxyResources {
   const errors: LoadError[] = [...table.errors];
-  return {
+  const out: ProxyResources = {
     proxy,
     version,
-    listeners: encodeAll(TYPE.listener, 'Listener', table.listeners, (l) => l.name, errors, memo),
-    routes: encodeAll(TYPE.route, 'RouteConfiguration', table.routes, (r) => r.name, errors, memo),
-    clusters: encodeAll(TYPE.cluster, 'Cluster', table.clusters, (c) => c.name, errors, memo),
-    endpoints: encodeAll(TYPE.endpoint, 'ClusterLoadAssignment', table.endpoints, (e) => e.clusterName, errors, memo),
+    listeners: [],
+    routes: [],
+    clusters: [],
+    endpoints: [],
     errors,
     provenance: table.provenance,
   };
+  for (const g of GENERATORS) {
+    const items = tableList(table, g);
+    if (items.length > 0 || !OPTIONAL_LISTS.has(g.list)) out[g.list] = encodeAll(g.typeUrl, g.kind, items, g.nameOf, errors, memo);
+  }
+  return out;
 }
+
+/** Lists only ztunnel kinds fill: left out of an Envoy proxy's resources (its shape as before the registry). */
+const OPTIONAL_LISTS: ReadonlySet<ResourceListKey> = new Set(['addresses', 'authorizations']);

@@ -2,8 +2,9 @@
 // translateProxy is pure; encoding happens once per (snapshot version, proxy, options) through a cache
 // the caller owns and passes in (a runtime keeps one; a CLI run makes one).
 import { optionsOf, type MeshSnapshot, type TranslateOptions } from '../model/mesh';
-import { translateProxy } from '../translate/index';
 import { encodeTable, translateSafely } from './encodeTable';
+import { encodedOf } from './generators';
+import { buildProxyTable } from './stages';
 import { isSharedCache } from './sharedResources';
 import type { ProxyResources, ResourceCache } from './types';
 
@@ -21,7 +22,7 @@ export function proxyResources(
 ): ProxyResources | undefined {
   const proxy = snapshot.proxiesById.get(proxyId);
   if (!proxy) return undefined;
-  const build = () => translateProxy(snapshot, proxy, options);
+  const build = () => buildProxyTable(snapshot, proxy, options);
   // The runtime's cache shares one translation among proxies with equal inputs (sharedResources.ts).
   if (isSharedCache(cache)) return cache.resources(snapshot, proxy, options, build);
   const key = resourceCacheKey(snapshot.version, proxyId, options);
@@ -36,6 +37,6 @@ export function proxyResources(
 /** A digest of everything a proxy is sent: changes iff any resource's bytes change. */
 export function resourcesDigest(r: ProxyResources): string {
   const parts: string[] = [];
-  for (const list of [r.listeners, r.routes, r.clusters, r.endpoints]) for (const e of list) parts.push(`${e.typeUrl}/${e.name}/${e.hash}`);
+  for (const e of encodedOf(r)) parts.push(`${e.typeUrl}/${e.name}/${e.hash}`);
   return parts.join('\n');
 }

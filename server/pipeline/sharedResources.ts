@@ -14,12 +14,13 @@ import { proxyInputsKey } from '../translate/proxyInputs';
 import type { ResourceTable } from '../translate/types';
 import { type BoundedCache, createSizedCache, type SizedCache } from './cache';
 import { EncodeMemo, encodeTable, translateSafely } from './encodeTable';
+import { encodedOf } from './generators';
 import type { ProxyResources } from './types';
 
 /** Estimated bytes an entry holds: its encoded bytes and their JSON (about 4× the bytes), plus a little. */
 export function resourcesSize(r: ProxyResources): number {
   let n = 1024;
-  for (const list of [r.listeners, r.routes, r.clusters, r.endpoints]) for (const e of list) n += 5 * e.bytes.length + 200;
+  for (const e of encodedOf(r)) n += 5 * e.bytes.length + 200;
   return n;
 }
 
@@ -237,8 +238,7 @@ export class SharedResourceCache implements BoundedCache<ProxyResources> {
   /** Keeps in the memo only the encoded resources some entry still holds. */
   private sweepMemo(): void {
     const live = new Set<EncodedResource>();
-    for (const [, r] of this.entries.entries())
-      for (const list of [r.listeners, r.routes, r.clusters, r.endpoints]) for (const e of list) live.add(e);
+    for (const [, r] of this.entries.entries()) for (const e of encodedOf(r)) live.add(e);
     this.memo.retainOnly(live);
   }
 

@@ -14,6 +14,9 @@ export interface ProxyResources {
   routes: EncodedResource[];
   clusters: EncodedResource[];
   endpoints: EncodedResource[];
+  /** ztunnel's WDS Addresses and Authorizations (ztunnel kinds; absent or empty for Envoy kinds). */
+  addresses?: EncodedResource[];
+  authorizations?: EncodedResource[];
   /** Translation problems plus any resource the encoder rejected (a translator bug, shown, not thrown). */
   errors: LoadError[];
   /** Which VirtualService rule produced each route (translation's ResourceTable.provenance, as is). */

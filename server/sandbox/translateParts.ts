@@ -7,7 +7,7 @@
 // translateProxy's step for step (translateParts.test.ts checks they agree).
 import type { MeshSnapshot, ProxyModel, TranslateOptions } from '../model/mesh';
 import type { BoundedCache } from '../pipeline/cache';
-import { translateProxy } from '../translate/index';
+import { buildProxyTable } from '../pipeline/stages';
 import { collectRouteProvenance, createRouteSourceSink } from '../translate/routeSources';
 import type { ListenerJson, RouteConfigurationJson, RouteProvenance } from '../translate/types';
 import { buildProxyView, servicesForClusters } from '../translate/view';
@@ -95,9 +95,9 @@ export function translateBoth(
       return { before: live.lr, after: sidecarListenersAndRoutes(vd) };
     }
   }
-  if (live && pb) live.full ??= translateProxy(base, pb, options);
+  if (live && pb) live.full ??= buildProxyTable(base, pb, options);
   return {
     ...(live?.full ? { before: live.full } : {}),
-    ...(pd ? { after: translateProxy(draft, pd, draftOptions) } : {}),
+    ...(pd ? { after: buildProxyTable(draft, pd, draftOptions) } : {}),
   };
 }

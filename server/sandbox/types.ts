@@ -1,7 +1,7 @@
 // The sandbox contract (issue #9): a draft over the live snapshot, and what evaluating it returns.
 // Shared by the engine (server/sandbox/*), POST /api/sandbox/evaluate, `meshscope diff|check` and the
 // /sandbox UI. Browser-safe: types only. Fields may be added; none may change meaning.
-import type { ProxyModel } from '../model/mesh';
+import type { ProxyKind } from '../model/proxyKinds';
 import type { SimRequest, SimResult } from '../simulate/types';
 
 /** One edit of a draft, in order. Objects are Kubernetes-shaped (apiVersion/kind/metadata/spec). */
@@ -94,7 +94,7 @@ export interface ProxyDiff {
 
 export interface BlastRadiusEntry {
   proxy: string;
-  type: ProxyModel['type'];
+  type: ProxyKind;
   namespace: string;
   /** Resource types that change for this proxy. */
   types: ResourceType[];

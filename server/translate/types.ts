@@ -8,6 +8,13 @@ import type { LoadError } from '../model/mesh';
 
 export type { ClusterJson, ClusterLoadAssignmentJson, ListenerJson, RouteConfigurationJson };
 
+/** proto3 JSON of istio.workload.Address (meshscope's proto/istio/workload/workload.proto). */
+export type AddressJson =
+  | { workload: { uid: string } & Record<string, unknown> }
+  | { service: { namespace: string; hostname: string } & Record<string, unknown> };
+/** proto3 JSON of istio.security.Authorization (meshscope's proto/istio/security/authorization.proto). */
+export type AuthorizationJson = { name: string; namespace: string } & Record<string, unknown>;
+
 export interface ResourceTable {
   /** Sorted by name. */
   listeners: ListenerJson[];
@@ -17,6 +24,10 @@ export interface ResourceTable {
   clusters: ClusterJson[];
   /** One per EDS cluster, sorted by cluster_name. */
   endpoints: ClusterLoadAssignmentJson[];
+  /** ztunnel's WDS (istio.workload.Address: one Workload or Service each), in istiod's order. Envoy kinds: none. */
+  addresses?: AddressJson[];
+  /** ztunnel's authorization policies (istio.security.Authorization), in istiod's order. Envoy kinds: none. */
+  authorizations?: AuthorizationJson[];
   /** Problems met while translating (e.g. a VirtualService destination with no service). */
   errors: LoadError[];
   /**

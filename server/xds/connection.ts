@@ -10,7 +10,7 @@ import type { SliceScheduler } from './slices';
 import type { AdsGenerator, ClientInfo, ConnectionStatus, ResourceSet, TypeUrl, WatchedNames } from './types';
 import { TypeTracker } from './status';
 import { parseNode } from './node';
-import { TYPE } from '../envoy/typeUrls';
+import { XDS_TYPES, xdsTypeInfo } from '../model/xdsTypes';
 import { KNOWN_TYPES, nodeProblem, truncateText, type AdsLimits } from './limits';
 import type { LogLimiter } from './logLimit';
 import { resetStream } from './streamReset';
@@ -33,8 +33,8 @@ export interface ConnectionContext {
   identified: (conn: AdsConnection) => void;
 }
 
-/** istiod's push order (pilot/pkg/xds/discovery.go PushOrder): CDS, EDS, LDS, RDS, SDS, then the rest. */
-export const PUSH_ORDER: readonly string[] = [TYPE.cluster, TYPE.endpoint, TYPE.listener, TYPE.route, TYPE.secret];
+/** istiod's push order (pilot/pkg/xds/ads.go PushOrder): CDS, EDS, LDS, RDS, SDS, Address, Authorization, then the rest. */
+export const PUSH_ORDER: readonly string[] = XDS_TYPES.map((t) => t.typeUrl);
 
 export function orderTypes(types: Iterable<string>): string[] {
   const rank = (t: string) => {
@@ -44,22 +44,8 @@ export function orderTypes(types: Iterable<string>): string[] {
   return [...types].sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
 }
 
-export const shortType = (typeUrl: string): string => {
-  switch (typeUrl) {
-    case TYPE.listener:
-      return 'LDS';
-    case TYPE.cluster:
-      return 'CDS';
-    case TYPE.route:
-      return 'RDS';
-    case TYPE.endpoint:
-      return 'EDS';
-    case TYPE.secret:
-      return 'SDS';
-    default:
-      return typeUrl.slice(typeUrl.lastIndexOf('/') + 1);
-  }
-};
+/** istiod GetShortType (pkg/model/xds.go): LDS, CDS, …, WDS, WADS; the message name for other types. */
+export const shortType = (typeUrl: string): string => xdsTypeInfo(typeUrl)?.short ?? typeUrl.slice(typeUrl.lastIndexOf('/') + 1);
 
 const NONE: ReadonlySet<string> = new Set();
 

@@ -6,10 +6,10 @@
 //   - nonce ≠ last nonce sent          → stale (an old response's ACK/NACK): ignore
 //   - nonce matches, names unchanged   → ACK: record, do not respond
 //   - nonce matches, names changed     → ACK + resubscription: respond with the new set
-import { TYPE } from '../envoy/typeUrls';
+import { XDS_TYPES } from '../model/xdsTypes';
 
-/** Types whose empty subscription means "everything" (LDS, CDS; istiod isWildcardTypeURL). */
-export const WILDCARD_TYPES: ReadonlySet<string> = new Set([TYPE.listener, TYPE.cluster]);
+/** Types whose empty subscription means "everything" (LDS, CDS, WDS, WADS; istiod IsWildcardTypeURL). */
+export const WILDCARD_TYPES: ReadonlySet<string> = new Set(XDS_TYPES.filter((t) => t.wildcard).map((t) => t.typeUrl));
 
 export interface WatchView {
   /** Names currently subscribed (empty = wildcard for LDS/CDS). */
