@@ -6,6 +6,7 @@ import type { LocalityLoadBalancerSetting, MeshConfig, MeshConfigOrigin } from '
 import type { InputSource, Problem } from './problem';
 import type { GatewayApiModel } from './gatewayapi/status';
 import type { ProxyKind } from './proxyKinds';
+import type { AmbientIndex } from './ambient/types';
 
 /** Where an object came from, so every error and every generated resource can point back at it. */
 export interface Origin {
@@ -152,8 +153,8 @@ export interface PodModel {
   namedPorts: Readonly<Record<string, number>>;
   /** Container ports declared on the pod. */
   containerPorts: readonly number[];
-  /** Whether istiod would treat this pod as having an Envoy (injected sidecar or gateway). */
-  proxy: 'sidecar' | 'router' | 'none';
+  /** Whether istiod would treat this pod as having an Envoy (injected sidecar, gateway or ambient waypoint). */
+  proxy: 'sidecar' | 'router' | 'waypoint' | 'none';
   nodeName?: string;
   locality: Locality;
   /** The workload controller the pod came from, when expanded from a Deployment/ReplicaSet/StatefulSet. */
@@ -221,6 +222,8 @@ export interface MeshSnapshot {
   /** Gateway API objects as istiod reads them: their status and the proxies serving them (./gatewayapi). Their converted
    *  Gateways/VirtualServices are already in `gateways` / `virtualServices`. */
   gatewayApi?: GatewayApiModel;
+  /** The ambient index (./ambient): present when istiod runs with the ambient profile. */
+  ambient?: AmbientIndex;
   /** Every input problem, located. */
   errors: readonly LoadError[];
   /** The effective MeshConfig (ConfigMap istio-system/istio, `--mesh-config`, or istiod's defaults) and its options. */
