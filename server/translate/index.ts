@@ -13,6 +13,7 @@ import { buildEndpoints } from './xds/endpoints';
 import { buildGatewayResources } from './xds/gateway';
 import { buildSidecarListeners } from './xds/listeners';
 import { buildSidecarRouteConfigs, buildSniffedRouteConfig } from './xds/routes';
+import { translateZtunnel } from './ztunnel';
 import type { ListenerJson, RouteConfigurationJson } from './types';
 import { byteCompare, byteCompareBy } from '../lib/compare';
 
@@ -82,6 +83,7 @@ function envoyTranslator(front: EnvoyFront): Translator {
 export const TRANSLATORS: Readonly<Partial<Record<TranslatorName, Translator>>> = {
   sidecar: envoyTranslator(sidecarFront),
   gateway: envoyTranslator(gatewayFront),
+  ztunnel: translateZtunnel,
 };
 
 export function translateProxy(snapshot: MeshSnapshot, proxy: ProxyModel, options: TranslateOptions = optionsOf(snapshot)): ResourceTable {
