@@ -1,25 +1,26 @@
-// The README cannot drift from the tree: every top-level folder, every server/ and components/ folder
-// is in its Layout, and every app page and route handler is in its HTTP table.
+// The docs cannot drift from the tree: every top-level folder, every server/ and components/ folder is in
+// docs/architecture.md's Layout, and every app page and route handler is in docs/http-api.md's table.
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from './fixtures.mjs';
 
-const README = readFileSync(join(REPO_ROOT, 'README.md'), 'utf8');
+const ARCHITECTURE = readFileSync(join(REPO_ROOT, 'docs', 'architecture.md'), 'utf8');
+const HTTP_API = readFileSync(join(REPO_ROOT, 'docs', 'http-api.md'), 'utf8');
 const tracked = execFileSync('git', ['ls-files'], { cwd: REPO_ROOT, encoding: 'utf8' }).split('\n').filter(Boolean);
 
-/** The fenced block right after a `## Heading`. */
+/** The fenced block right after a `# Heading` (any level). */
 export function sectionBlock(text: string, heading: string): string {
-  const at = text.indexOf(`## ${heading}\n`);
+  const at = text.indexOf(`# ${heading}\n`);
   if (at < 0) return '';
   const m = /```\n([\s\S]*?)```/.exec(text.slice(at));
   return m?.[1] ?? '';
 }
 
-/** The first cells of the table right after a `## Heading`. */
+/** The first cells of the table right after a `# Heading` (any level). */
 export function tableCells(text: string, heading: string): string[] {
-  const at = text.indexOf(`## ${heading}\n`);
+  const at = text.indexOf(`# ${heading}\n`);
   if (at < 0) return [];
   const rest = text.slice(at).split('\n').slice(1);
   const rows = rest.slice(rest.findIndex((l) => l.startsWith('|'))).filter((_l, i, a) => a.slice(0, i + 1).every((x) => x.startsWith('|')));
@@ -47,9 +48,9 @@ const dirsUnder = (prefix: string): string[] =>
     .filter((d) => d && !d.startsWith('.') && d !== 'testdata' && d !== 'gen')
     .sort();
 
-describe('README.md', () => {
-  const layout = sectionBlock(README, 'Layout');
-  const http = tableCells(README, 'HTTP endpoints');
+describe('docs: layout and HTTP table', () => {
+  const layout = sectionBlock(ARCHITECTURE, 'Layout');
+  const http = tableCells(HTTP_API, 'HTTP endpoints');
 
   it('has a Layout block and an HTTP table', () => {
     expect(layout.length).toBeGreaterThan(100);

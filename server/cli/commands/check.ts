@@ -23,7 +23,7 @@ export async function checkCommand(argv: readonly string[], io: Io): Promise<num
   const args = parseArgs(argv, [...CONFIG_FLAGS, ...DRAFT_FLAGS, { name: 'contracts', kind: 'string' }]);
   const output = oneOf(args, 'output', ['json', 'text'] as const, 'text');
   const file = str(args, 'contracts');
-  if (!file) throw new UsageError('--contracts FILE is required (README: Routing contracts)');
+  if (!file) throw new UsageError('--contracts FILE is required (docs/sandbox.md: Routing contracts)');
   let text: string;
   try {
     text = await readFile(file, 'utf8');
