@@ -66,6 +66,8 @@ export interface MeshscopeRuntime {
   contracts(): ContractsState | undefined;
   /** The demo data plane (`serve` on the demo mesh, or `--demo-traffic`), when it runs. */
   demoTraffic(): DemoDataPlane | undefined;
+  /** Why istiod's ambient profile is on (`--ambient`, or what the cluster says); undefined when off. */
+  ambient(): string | undefined;
   /** "proxy X changed" events; returns unsubscribe. */
   subscribe(listener: (e: MeshEvent) => void): () => void;
   stop(): Promise<void>;
@@ -146,6 +148,8 @@ function createRuntime(config: RuntimeConfig, configError?: string, overrides: A
   // Options come from each snapshot's mesh config (ConfigMap istio-system/istio or --mesh-config): undefined = per snapshot.
   const options: TranslateOptions | undefined = undefined;
   const store = new Store({ debounceMs: 100 });
+  const ambientReason: string | undefined = config.ambient ? '--ambient' : undefined;
+  if (ambientReason) store.setAmbient(true);
   const sandboxParts: BaseParts = createCache(512);
   const memo = new SnapshotMemo();
   // On loopback (the default bind) big bodies skip the HTTP server's per-request gzip (api/responseCache.ts).
@@ -278,6 +282,7 @@ function createRuntime(config: RuntimeConfig, configError?: string, overrides: A
       };
     },
     demoTraffic: () => demo,
+    ambient: () => ambientReason,
     applyContext: () => ({ applier, allowApply: config.allowApply === true, token }),
     contracts: () => contracts?.(),
     xds: () => xds,

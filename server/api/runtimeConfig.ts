@@ -27,6 +27,8 @@ export const RuntimeConfigSchema = z
     authTokenFile: z.string().min(1).optional(),
     /** `serve --mesh-config FILE`: the mesh config (replaces the ConfigMap istio-system/istio). */
     meshConfig: z.string().min(1).optional(),
+    /** `serve --ambient`: istiod runs with the ambient profile (kube: also on when the cluster says so). */
+    ambient: z.boolean().optional(),
     /** `serve --contracts FILE`: routing contracts run on every live snapshot. */
     contracts: z.string().min(1).optional(),
     /** The demo data plane (server/demo): pod servers on the pods' loopback IPs and xDS client workloads. */

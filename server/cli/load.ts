@@ -23,7 +23,7 @@ export async function readStdin(stream: NodeJS.ReadableStream = process.stdin): 
 
 export async function loadMesh(
   paths: readonly string[],
-  opts: { namespace?: string; stdin?: () => Promise<string>; meshConfig?: MeshConfigOverride } = {},
+  opts: { namespace?: string; stdin?: () => Promise<string>; meshConfig?: MeshConfigOverride; ambient?: boolean } = {},
 ): Promise<LoadedMesh> {
   const stdin = paths.includes('-') ? await (opts.stdin ?? (() => readStdin()))() : undefined;
   const loaded = await loadPaths([...paths], {
@@ -34,6 +34,7 @@ export async function loadMesh(
     version: 1,
     extraErrors: loaded.errors,
     ...(opts.meshConfig ? { meshConfig: opts.meshConfig } : {}),
+    ...(opts.ambient ? { ambient: true } : {}),
   });
   const readText: ReadText = (file) => (file === STDIN_FILE ? stdin : readTextFile(file));
   return { snapshot, errors: addLines(snapshot.errors, readText), inputs: loaded.inputs, readText };

@@ -25,11 +25,15 @@ export const USAGE = `usage: meshscope <command> [flags]
             what a draft would change: blast radius and semantic diffs per proxy (the sandbox)
   check     --config BASE… [--draft FILE…] --contracts FILE [-o json|text]
             routing contracts on the base (or the draft over it); exit 1 when one fails
+  ztunnel-config --config PATH… [--ambient] [all|workloads|services|policies] [-o json|table]
+            what istiod sends ztunnel (WDS: workloads, services, authorization policies)
 
   --config takes files and directories (*.yaml|*.yml|*.json, multi-document), repeated, or - for stdin.
   --namespace NS applies to objects that have no namespace.
   --mesh-config FILE (every command) is the mesh config YAML (MeshConfig); it replaces the "mesh" key of the
   ConfigMap istio in istio-system, which is read from the inputs otherwise (istiod's defaults without either).
+  --ambient (every command) means istiod runs with the ambient profile (PILOT_ENABLE_AMBIENT=true); serve on a
+  cluster turns it on by itself when istiod or a ztunnel DaemonSet says so.
 `;
 
 export async function main(argv: readonly string[], io: Io = { stdout: process.stdout, stderr: process.stderr }): Promise<number> {
@@ -50,6 +54,8 @@ export async function main(argv: readonly string[], io: Io = { stdout: process.s
         return await (await import('./commands/diff')).diffCommand(rest, io);
       case 'check':
         return await (await import('./commands/check')).checkCommand(rest, io);
+      case 'ztunnel-config':
+        return await (await import('./commands/ztunnelConfig')).ztunnelConfigCommand(rest, io);
       case undefined:
       case 'help':
       case '--help':

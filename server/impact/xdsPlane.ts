@@ -19,6 +19,7 @@ import { type CacheAdvance, SharedResourceCache } from '../pipeline/sharedResour
 import type { Store, StoreChange } from '../sources/store';
 import { AdsServer, type AdsServerOptions, type PushRequest } from '../xds/server';
 import { affectedProxies, parseStoreKey } from './affected';
+import { ENDPOINT_CHANGE_TYPES } from './changes';
 import { narrowBySidecarImports } from './sidecarImports';
 
 export interface XdsPlaneOptions {
@@ -88,7 +89,9 @@ export function planChange(
   const push: PushRequest = all
     ? { proxies: 'all', reason: `${hosts ? 'endpoints' : 'config'} changed (${what})` }
     : { proxies, unmatched: true, reason: `${hosts ? 'endpoints' : 'config'} changed (${what})` };
-  if (hosts) push.types = new Set([TYPE.endpoint]);
+  // An endpoint-only change pushes EDS to Envoys; ztunnels (unmatched, watching only WDS) get their Address /
+  // Authorization deltas (a pod's IP or readiness is in its Workload: workload.go).
+  if (hosts) push.types = new Set(ENDPOINT_CHANGE_TYPES);
   return { advance, push };
 }
 

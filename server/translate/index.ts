@@ -14,6 +14,7 @@ import { buildGatewayResources } from './xds/gateway';
 import { buildWaypointResources } from './xds/waypoint';
 import { buildSidecarListeners } from './xds/listeners';
 import { buildSidecarRouteConfigs, buildSniffedRouteConfig } from './xds/routes';
+import { translateZtunnel } from './ztunnel';
 import type { ListenerJson, RouteConfigurationJson } from './types';
 import { byteCompare, byteCompareBy } from '../lib/compare';
 
@@ -85,6 +86,7 @@ export const TRANSLATORS: Readonly<Partial<Record<TranslatorName, Translator>>> 
   gateway: envoyTranslator(gatewayFront),
   // Ambient waypoints: their own LDS/CDS/EDS (xds/waypoint, listener_waypoint.go / cluster_waypoint.go).
   waypoint: buildWaypointResources,
+  ztunnel: translateZtunnel,
 };
 
 export function translateProxy(snapshot: MeshSnapshot, proxy: ProxyModel, options: TranslateOptions = optionsOf(snapshot)): ResourceTable {

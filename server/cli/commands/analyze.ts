@@ -49,6 +49,7 @@ export async function analyzeCommand(argv: readonly string[], io: Io): Promise<n
     ...(ns ? { namespace: ns } : {}),
     ...(io.stdin ? { stdin: io.stdin } : {}),
     ...(meshConfig ? { meshConfig } : {}),
+    ...(args.flags['ambient'] === true ? { ambient: true } : {}),
   });
   if (!hasUsableInput(snapshot) && snapshot.errors.length === 0) {
     io.stderr.write('error: nothing usable was loaded from the given --config paths\n');

@@ -19,6 +19,8 @@ export const CONFIG_FLAGS: readonly FlagSpec[] = [
   { name: 'config', short: 'c', kind: 'string', repeat: true },
   { name: 'namespace', short: 'n', kind: 'string' },
   { name: 'mesh-config', kind: 'string' },
+  // istiod runs with the ambient profile (PILOT_ENABLE_AMBIENT=true): the snapshot carries the ambient index.
+  { name: 'ambient', kind: 'boolean' },
 ];
 
 /** Loads --config inputs and prints every located error to stderr; undefined when nothing usable loaded. */
@@ -31,6 +33,7 @@ export async function loadFromArgs(args: ParsedArgs, io: Io): Promise<LoadedMesh
     ...(ns ? { namespace: ns } : {}),
     ...(io.stdin ? { stdin: io.stdin } : {}),
     ...(meshConfig ? { meshConfig } : {}),
+    ...(args.flags['ambient'] === true ? { ambient: true } : {}),
   });
   reportErrors(loaded.errors, io);
   if (!hasUsableInput(loaded.snapshot)) {
