@@ -1,7 +1,12 @@
 // The ambient index's shapes: what istiod's ambient registry (pilot/pkg/serviceregistry/ambient) knows about
 // waypoints and which Services and workloads are bound to one, with the reason whenever a binding does not hold.
 // Pure data, built once per snapshot by ./index.
-import type { LabelSelector } from '../gatewayapi/types';
+
+/** A Kubernetes label selector (the shape of gatewayapi/types LabelSelector; kept here so mesh.ts → ambient has no cycle). */
+export interface LabelSelector {
+  matchLabels?: Record<string, string>;
+  matchExpressions?: { key: string; operator: string; values?: string[] }[];
+}
 
 /** workloadapi.GatewayAddress: a waypoint's address as Workloads and Services carry it. */
 export type GatewayAddressModel =
