@@ -17,7 +17,12 @@ test("the waypoint's page is a proxy page with its listeners and inbound-vip clu
   await page.screenshot({ path: info.outputPath('waypoint-proxy-listeners.png'), fullPage: true });
   await proxy.openTab('clusters');
   await expect(proxy.clusters).toContainText('inbound-vip|9080|http|reviews.bookinfo.svc.cluster.local');
-  await expect(proxy.clusters).toContainText('outbound|9080||reviews-v1.bookinfo.svc.cluster.local');
+  // Outbound clusters are shown by service FQDN, port and direction: only the unbound reviews-v1/v2 the route needs.
+  await expect(proxy.row('clusters', 'outbound|9080||reviews-v1.bookinfo.svc.cluster.local')).toContainText(
+    'reviews-v1.bookinfo.svc.cluster.local',
+  );
+  await expect(proxy.row('clusters', 'outbound|9080||reviews-v2.bookinfo.svc.cluster.local')).toContainText('outbound');
+  await expect(proxy.rows('clusters')).toHaveCount(6);
   await page.screenshot({ path: info.outputPath('waypoint-proxy-clusters.png'), fullPage: true });
 });
 
