@@ -49,6 +49,10 @@ const ENTRIES = [
   'envoy/extensions/filters/network/rbac/v3/rbac.proto',
   'envoy/extensions/filters/http/ext_authz/v3/ext_authz.proto',
   'envoy/extensions/filters/network/ext_authz/v3/ext_authz.proto',
+  // Ambient waypoints: main_internal's filter_chain_matcher and the internal-listener upstreams.
+  'xds/type/matcher/v3/ip.proto',
+  'envoy/extensions/matching/common_inputs/network/v3/network_inputs.proto',
+  'envoy/extensions/transport_sockets/internal_upstream/v3/internal_upstream.proto',
 ];
 const MODULES = ['envoy-api', 'xds', 'googleapis'];
 /** meshscope's own protos (a buf module of their own) and their entry points. */
@@ -123,7 +127,15 @@ function main() {
   const genYaml = {
     version: 'v2',
     clean: true,
-    inputs: [{ directory: '.', paths: [...ENTRIES.map((e) => `${envoyApi}/${e}`), ...OWN_ENTRIES.map((e) => `${rel(OWN_MODULE)}/${e}`)] }],
+    inputs: [
+      {
+        directory: '.',
+        paths: [
+          ...ENTRIES.map((e) => (e.startsWith('xds/') ? `${rel(join(deps, 'xds'))}/${e}` : `${envoyApi}/${e}`)),
+          ...OWN_ENTRIES.map((e) => `${rel(OWN_MODULE)}/${e}`),
+        ],
+      },
+    ],
     plugins: [{ local: 'protoc-gen-es', out: rel(outDir), include_imports: true, opt: ['target=ts', 'json_types=true'] }],
   };
   const bin = join(root, 'node_modules', '.bin');

@@ -17,7 +17,7 @@ export const USAGE = `usage: meshscope <command> [flags]
             loopback data plane of real gRPC servers and xDS clients; --demo-traffic: the same on files)
   proxies   --config PATH… [-o json|table]
   translate --config PATH… --proxy POD.NAMESPACE [--type listeners|routes|clusters|endpoints|all]
-  simulate  (--config PATH… --proxy POD.NAMESPACE | --dump config_dump.json) --mode outbound|inbound|gateway
+  simulate  (--config PATH… --proxy POD.NAMESPACE | --dump config_dump.json) --mode outbound|inbound|gateway|waypoint
             --port N [--address IP] [--host AUTHORITY] [--path /p?q] [--method GET] [-H 'k: v']…
             [--protocol http|http2|tcp] [--tls plaintext|tls|mtls] [--sni NAME]
   analyze   --config PATH… [-o json|table]   (findings with Istio's codes; exit 1 on errors)

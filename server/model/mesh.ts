@@ -5,8 +5,8 @@ import type { HTTPRetry, IstioKind, IstioSpecs } from './istio';
 import type { LocalityLoadBalancerSetting, MeshConfig, MeshConfigOrigin } from './meshConfig';
 import type { InputSource, Problem } from './problem';
 import type { GatewayApiModel } from './gatewayapi/status';
-import type { ProxyKind } from './proxyKinds';
 import type { AmbientIndex } from './ambient/types';
+import type { ProxyKind } from './proxyKinds';
 
 /** Where an object came from, so every error and every generated resource can point back at it. */
 export interface Origin {
