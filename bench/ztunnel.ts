@@ -23,7 +23,8 @@ export function ambientMesh(pods: number, services: number): RawInput[] {
   const out: RawInput[] = [];
   const at = (object: Record<string, unknown>): RawInput => ({ object, origin: { source: 'file', file: 'bench' } }) as RawInput;
   const nsOf = (s: number) => `ns-${Math.floor(s / 50)}`;
-  for (let n = 0; n * 50 < services; n++) out.push(at({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: `ns-${n}`, labels: { 'istio.io/dataplane-mode': 'ambient' } } }));
+  for (let n = 0; n * 50 < services; n++)
+    out.push(at({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: `ns-${n}`, labels: { 'istio.io/dataplane-mode': 'ambient' } } }));
   for (let s = 0; s < services; s++)
     out.push(
       at({
@@ -84,7 +85,10 @@ export async function benchZtunnelDelta(pods: number, services: number, clients:
   const streams: DeltaTestStream[] = [];
   for (let i = 0; i < clients; i++) {
     if (i % 25 === 0) channels.push(new AdsTestClient(port));
-    const s = channels[channels.length - 1]!.delta({ id: `ztunnel~10.1.0.${i % 250}~ztunnel-${i}.istio-system~istio-system.svc.cluster.local`, metadata: { NAMESPACE: 'istio-system' } });
+    const s = channels[channels.length - 1]!.delta({
+      id: `ztunnel~10.1.0.${i % 250}~ztunnel-${i}.istio-system~istio-system.svc.cluster.local`,
+      metadata: { NAMESPACE: 'istio-system' },
+    });
     const r = await s.request({ typeUrl: TYPE.address }, 120_000);
     s.ack(r);
     streams.push(s);
@@ -128,7 +132,14 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const services = Number(process.env.BENCH_ZTUNNEL_SERVICES ?? 2_000);
   const rows = [benchZtunnelView(pods, services)];
   console.log(JSON.stringify(rows[0]));
-  rows.push(await benchZtunnelDelta(pods, services, Number(process.env.BENCH_ZTUNNEL_CLIENTS ?? 100), Number(process.env.BENCH_ZTUNNEL_ROUNDS ?? 20)));
+  rows.push(
+    await benchZtunnelDelta(
+      pods,
+      services,
+      Number(process.env.BENCH_ZTUNNEL_CLIENTS ?? 100),
+      Number(process.env.BENCH_ZTUNNEL_ROUNDS ?? 20),
+    ),
+  );
   console.log(JSON.stringify(rows[1]));
   process.exit(0);
 }
