@@ -56,7 +56,7 @@ export interface MeshscopeRuntime {
   xds(): XdsState;
   /** Connected xDS clients (what /debug/adsz shows). */
   adsConnections(): ConnectionStatus[];
-  /** Settles once the ADS server listens or failed to (at once when there is no xdsPort). */
+  /** Settles once the ADS server listens or failed to (at once when there is no xdsPort), and the sources started. */
   readonly xdsSettled: Promise<XdsState>;
   /** The ADS server itself (tests and benchmarks drive pushes through it). */
   readonly ads: AdsServer;
@@ -148,7 +148,7 @@ function createRuntime(config: RuntimeConfig, configError?: string, overrides: A
   // Options come from each snapshot's mesh config (ConfigMap istio-system/istio or --mesh-config): undefined = per snapshot.
   const options: TranslateOptions | undefined = undefined;
   const store = new Store({ debounceMs: 100 });
-  const ambientReason: string | undefined = config.ambient ? '--ambient' : undefined;
+  let ambientReason: string | undefined = config.ambient ? '--ambient' : undefined;
   if (ambientReason) store.setAmbient(true);
   const sandboxParts: BaseParts = createCache(512);
   const memo = new SnapshotMemo();
@@ -198,6 +198,16 @@ function createRuntime(config: RuntimeConfig, configError?: string, overrides: A
         ),
       ),
     );
+    // Kube: istiod's ambient profile is on when the cluster says so (sources/kube/ambientProbe.ts), unless --ambient did.
+    if (!ambientReason)
+      for (const s of sources) {
+        const why = s instanceof KubeSource ? await s.detectAmbient().catch(() => undefined) : undefined;
+        if (why) {
+          ambientReason = `detected in the cluster (${why})`;
+          store.setAmbient(true);
+          break;
+        }
+      }
     store.flush();
   })().catch(() => undefined);
 
@@ -286,7 +296,8 @@ function createRuntime(config: RuntimeConfig, configError?: string, overrides: A
     applyContext: () => ({ applier, allowApply: config.allowApply === true, token }),
     contracts: () => contracts?.(),
     xds: () => xds,
-    xdsSettled: adsStarted.then(() => xds),
+    // Kube: the start-up line says whether the cluster turned the ambient profile on: it waits for the probe.
+    xdsSettled: (mode === 'kube' ? Promise.all([adsStarted, ready]) : adsStarted).then(() => xds),
     adsConnections: () => ads.connections(),
     ads,
     async stop() {

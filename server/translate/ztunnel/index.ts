@@ -45,7 +45,7 @@ export function buildZtunnelView(snapshot: MeshSnapshot, options: TranslateOptio
   // policies.go DefaultPolicy: the static STRICT policy whenever any PeerAuthentication exists.
   if (snapshot.peerAuthentications.length > 0) policies.push(staticStrictPolicy(root) as AuthorizationJson);
 
-  const servicesByNs = new Map<string, ServiceModel[]>();
+  const servicesByNs = new Map<string, Array<{ service: ServiceModel; selector: Array<[string, string]> }>>();
   const seen = new Set<string>();
   for (const s of snapshot.services) {
     if (!isZtunnelService(s)) continue;
@@ -56,7 +56,7 @@ export function buildZtunnelView(snapshot: MeshSnapshot, options: TranslateOptio
     if (s.selector && Object.keys(s.selector).length > 0) {
       let list = servicesByNs.get(s.namespace);
       if (!list) servicesByNs.set(s.namespace, (list = []));
-      list.push(s);
+      list.push({ service: s, selector: Object.entries(s.selector) });
     }
   }
 

@@ -85,8 +85,8 @@ export function peerAuthenticationKeys(
 export interface WorkloadContext {
   snapshot: MeshSnapshot;
   options: TranslateOptions;
-  /** Services in each namespace with a non-empty selector (the only ones that select pods). */
-  servicesByNs: ReadonlyMap<string, readonly ServiceModel[]>;
+  /** Services in each namespace with a non-empty selector (the only ones that select pods), with its entries. */
+  servicesByNs: ReadonlyMap<string, ReadonlyArray<{ service: ServiceModel; selector: ReadonlyArray<readonly [string, string]> }>>;
   /** `ns/name` of the converted selector policies by namespace (buildWorkloadPolicies reads only those). */
   selectorPolicies: ReadonlyMap<string, ReadonlyArray<{ key: string; selector: Readonly<Record<string, string>> }>>;
 }
@@ -118,8 +118,8 @@ export function workloadJson(
   w['workloadName'] = wname;
   if (t.nativeTunnel) w['nativeTunnel'] = true;
   const services: Json = {};
-  for (const s of ctx.servicesByNs.get(pod.namespace) ?? [])
-    if (selects(s.selector, pod.labels)) services[`${s.namespace}/${s.hostname}`] = workloadServicePorts(pod, s);
+  for (const { service: s, selector } of ctx.servicesByNs.get(pod.namespace) ?? [])
+    if (selector.every(([k, v]) => pod.labels[k] === v)) services[`${s.namespace}/${s.hostname}`] = workloadServicePorts(pod, s);
   if (Object.keys(services).length) w['services'] = services;
   const selected: string[] = [];
   for (const ns of new Set([root, pod.namespace]))
