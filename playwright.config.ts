@@ -9,11 +9,12 @@
 // Ports: E2E_PORT / E2E_XDS_PORT / E2E_BOOKINFO_PORT / E2E_BOOKINFO_XDS_PORT, else free ones picked once
 // here (workers inherit them via env, as they inherit E2E_BOOKINFO_DIR).
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from '@playwright/test';
+import { parseAllDocuments, stringify } from 'yaml';
 import { systemChromium } from './scripts/browser.mjs';
 import { fixturesPath, fixturesPresent, NOT_RUN } from './scripts/fixtures.mjs';
 
@@ -68,6 +69,40 @@ function prepareGatewayApi(): string {
   return dir;
 }
 
+/**
+ * Bookinfo enrolled in ambient for the "waypoint" project: its namespace `bookinfo` on every object, istio-cni's
+ * annotation on the Deployments' pod templates, `istio.io/use-waypoint: waypoint` on the reviews Service, the
+ * bookinfo versions, route-reviews-90-10 (a GAMMA HTTPRoute) and the waypoint (server/translate/xds/waypoint/testdata).
+ */
+function prepareWaypoint(): string {
+  const src = join(fixturesPath(), 'istio-bookinfo');
+  const dir = mkdtempSync(join(tmpdir(), 'meshscope-e2e-waypoint-'));
+  const files = ['platform/bookinfo.yaml', 'platform/bookinfo-versions.yaml', 'gateway-api/route-reviews-90-10.yaml'];
+  const docs: unknown[] = [];
+  for (const f of files)
+    for (const d of parseAllDocuments(readFileSync(join(src, f), 'utf8'))) {
+      type Obj = Record<string, unknown> & {
+        metadata?: Record<string, unknown>;
+        spec?: { template?: { metadata?: Record<string, unknown> } };
+      };
+      const o = d.toJS() as Obj | null;
+      if (!o) continue;
+      o.metadata = { ...o.metadata, namespace: 'bookinfo' };
+      const tpl = o.spec?.template;
+      if (o.kind === 'Deployment' && tpl)
+        tpl.metadata = {
+          ...tpl.metadata,
+          annotations: { ...((tpl.metadata?.annotations as object) ?? {}), 'ambient.istio.io/redirection': 'enabled' },
+        };
+      if (o.kind === 'Service' && o.metadata.name === 'reviews')
+        o.metadata.labels = { ...((o.metadata.labels as object) ?? {}), 'istio.io/use-waypoint': 'waypoint' };
+      docs.push(o);
+    }
+  writeFileSync(join(dir, 'bookinfo-ambient.yaml'), docs.map((d) => stringify(d)).join('---\n'));
+  copyFileSync(resolve(HERE, 'server/translate/xds/waypoint/testdata/bookinfo-waypoint.yaml'), join(dir, 'waypoint.yaml'));
+  return dir;
+}
+
 process.env.E2E_PORT ??= freePort();
 process.env.E2E_XDS_PORT ??= freePort();
 process.env.E2E_BOOKINFO_PORT ??= freePort();
@@ -76,6 +111,8 @@ process.env.E2E_GWAPI_PORT ??= freePort();
 process.env.E2E_GWAPI_XDS_PORT ??= freePort();
 process.env.E2E_LIVE_PORT ??= freePort();
 process.env.E2E_LIVE_XDS_PORT ??= freePort();
+process.env.E2E_WAYPOINT_PORT ??= freePort();
+process.env.E2E_WAYPOINT_XDS_PORT ??= freePort();
 // The demo data plane's loopback base (its pods are BASE.x): one per run, so parallel runs never collide.
 process.env.E2E_DEMO_BASE ??= `127.0.${2 + Math.floor(Math.random() * 250)}`;
 // The bookinfo project is the e2e part of the conformance group: it needs ../shared/fixtures.
@@ -83,9 +120,11 @@ const withBookinfo = fixturesPresent() || process.env.MESHSCOPE_REQUIRE_FIXTURES
 if (!withBookinfo) console.log(`playwright: the bookinfo project is ${NOT_RUN}`);
 if (withBookinfo) process.env.E2E_BOOKINFO_DIR ??= prepareBookinfo();
 if (withBookinfo) process.env.E2E_GWAPI_DIR ??= prepareGatewayApi();
+if (withBookinfo) process.env.E2E_WAYPOINT_DIR ??= prepareWaypoint();
 const { E2E_PORT, E2E_XDS_PORT, E2E_BOOKINFO_PORT, E2E_BOOKINFO_XDS_PORT, E2E_BOOKINFO_DIR, E2E_DEMO_BASE } = process.env;
 const { E2E_GWAPI_PORT, E2E_GWAPI_XDS_PORT, E2E_GWAPI_DIR } = process.env;
 const { E2E_LIVE_PORT, E2E_LIVE_XDS_PORT } = process.env;
+const { E2E_WAYPOINT_PORT, E2E_WAYPOINT_XDS_PORT, E2E_WAYPOINT_DIR } = process.env;
 
 const server = (port: string, args: string) => ({
   command: `node bin/meshscope.mjs serve --port ${port} ${args}`,
@@ -131,6 +170,7 @@ export default defineConfig({
           { name: 'bookinfo', testMatch: /(^|\/)e2e\/bookinfo\/.*\.spec\.ts$/, use: { baseURL: `http://127.0.0.1:${E2E_BOOKINFO_PORT}` } },
           { name: 'gatewayapi', testMatch: /(^|\/)e2e\/gatewayapi\/.*\.spec\.ts$/, use: { baseURL: `http://127.0.0.1:${E2E_GWAPI_PORT}` } },
           { name: 'live', testMatch: /(^|\/)e2e\/live\/.*\.spec\.ts$/, use: { baseURL: `http://127.0.0.1:${E2E_LIVE_PORT}` } },
+          { name: 'waypoint', testMatch: /(^|\/)e2e\/waypoint\/.*\.spec\.ts$/, use: { baseURL: `http://127.0.0.1:${E2E_WAYPOINT_PORT}` } },
         ]
       : []),
   ],
@@ -148,5 +188,6 @@ export default defineConfig({
           },
         ]
       : []),
+    ...(withBookinfo ? [server(E2E_WAYPOINT_PORT!, `--xds-port ${E2E_WAYPOINT_XDS_PORT} --ambient --config ${E2E_WAYPOINT_DIR}`)] : []),
   ],
 });

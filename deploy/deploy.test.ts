@@ -13,7 +13,7 @@ import { Service } from 'kubernetes-models/v1/Service';
 import { ServiceAccount } from 'kubernetes-models/v1/ServiceAccount';
 import { describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
-import { RBAC_VERBS, requiredRbacRules, WATCHED_RESOURCES } from '../server/sources/kube/kubeSource';
+import { AMBIENT_PROBE_VERBS, AMBIENT_PROBES, RBAC_VERBS, requiredRbacRules, WATCHED_RESOURCES } from '../server/sources/kube/kubeSource';
 
 const DIR = dirname(fileURLToPath(import.meta.url));
 type Doc = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -65,7 +65,7 @@ describe('deploy/ manifests', () => {
     expect(() => new Deployment(broken as never).validate()).toThrow(/containerPort/);
   });
 
-  it('the ClusterRole grants exactly get/list/watch on the kinds the informers watch, nothing else', () => {
+  it('the ClusterRole grants exactly get/list/watch on the kinds the informers watch, get/list for the ambient probe, nothing else', () => {
     const derived = new Map<string, Set<string>>();
     for (const r of WATCHED_RESOURCES) {
       for (const verb of RBAC_VERBS) {
@@ -73,6 +73,7 @@ describe('deploy/ manifests', () => {
         derived.set(key, (derived.get(key) ?? new Set()).add(verb));
       }
     }
+    for (const r of AMBIENT_PROBES) derived.set(`${r.group}|${r.plural}`, new Set(AMBIENT_PROBE_VERBS));
     const granted = new Map<string, Set<string>>();
     for (const rule of one('ClusterRole').rules as { apiGroups: string[]; resources: string[]; verbs: string[] }[]) {
       for (const g of rule.apiGroups)

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// Generates TypeScript (protobuf-es) for the Envoy / xDS protos meshscope uses.
-// The .proto sources are NOT in this repository: they come from the npm package
+// Generates TypeScript (protobuf-es) for the Envoy / xDS protos meshscope uses, and for meshscope's own
+// descriptions of ztunnel's WDS messages (proto/ambient: istio.workload.Address, istio.security.Authorization).
+// Envoy's .proto sources are NOT in this repository: they come from the npm package
 // @grpc/grpc-js-xds, which ships envoy-api, xds, googleapis and protoc-gen-validate
 // under deps/. Output goes to server/gen/ (git-ignored); runs on `npm install`. It is generated aside
 // (server/.gen-tmp-<pid>) and moved in file by file, registry and stamp last (./installTree.mjs), so a
@@ -52,18 +53,26 @@ const ENTRIES = [
   'envoy/extensions/filters/network/rbac/v3/rbac.proto',
   'envoy/extensions/filters/http/ext_authz/v3/ext_authz.proto',
   'envoy/extensions/filters/network/ext_authz/v3/ext_authz.proto',
+  // Ambient waypoints: main_internal's filter_chain_matcher and the internal-listener upstreams.
+  'xds/type/matcher/v3/ip.proto',
+  'envoy/extensions/matching/common_inputs/network/v3/network_inputs.proto',
+  'envoy/extensions/transport_sockets/internal_upstream/v3/internal_upstream.proto',
 ];
 /** Entry points from the xds module (TypedStruct: the carrier of Istio-private filter configs, docs/envoyfilter.md). */
 const XDS_ENTRIES = ['udpa/type/v1/typed_struct.proto', 'xds/type/v3/typed_struct.proto'];
 const MODULES = ['envoy-api', 'xds', 'googleapis'];
 /** Dependencies grpc-js-xds does not ship: API files importing them (and files importing those) stay out of the full set. */
 const MISSING_DEPS = /^(opencensus|opentelemetry|io\/prometheus)\//;
+/** meshscope's own protos (a buf module of their own) and their entry points. */
+const OWN_MODULE = join(root, 'proto', 'ambient');
+const OWN_ENTRIES = ['istio/workload/workload.proto', 'istio/security/authorization.proto'];
 
 function inputsHash() {
   const h = createHash('sha256');
   h.update(readFileSync(fileURLToPath(import.meta.url)));
   h.update(readFileSync(require.resolve('@grpc/grpc-js-xds/package.json')));
   h.update(readFileSync(require.resolve('@bufbuild/protoc-gen-es/package.json')));
+  for (const e of OWN_ENTRIES) h.update(readFileSync(join(OWN_MODULE, e)));
   return h.digest('hex');
 }
 
@@ -172,7 +181,7 @@ function main() {
   if (ifStale && existsSync(stamp) && readFileSync(stamp, 'utf8') === hash) return;
   patchValidate();
   const rel = (p) => relative(root, p).split('\\').join('/');
-  const modules = [...MODULES.map((m) => rel(join(deps, m))), rel(join(vendor, 'pgv'))];
+  const modules = [...MODULES.map((m) => rel(join(deps, m))), rel(join(vendor, 'pgv')), rel(OWN_MODULE)];
   const bufYaml = { version: 'v2', modules: modules.map((path) => ({ path })) };
   const envoyApi = rel(join(deps, 'envoy-api'));
   const genYaml = {
@@ -181,7 +190,11 @@ function main() {
     inputs: [
       {
         directory: '.',
-        paths: [...ENTRIES.map((e) => `${envoyApi}/${e}`), ...XDS_ENTRIES.map((e) => `${rel(join(deps, 'xds'))}/${e}`)],
+        paths: [
+          ...ENTRIES.map((e) => (e.startsWith('xds/') ? `${rel(join(deps, 'xds'))}/${e}` : `${envoyApi}/${e}`)),
+          ...XDS_ENTRIES.map((e) => `${rel(join(deps, 'xds'))}/${e}`),
+          ...OWN_ENTRIES.map((e) => `${rel(OWN_MODULE)}/${e}`),
+        ],
       },
     ],
     plugins: [{ local: 'protoc-gen-es', out: rel(outDir), include_imports: true, opt: ['target=ts', 'json_types=true'] }],

@@ -62,7 +62,7 @@ export interface MeshscopeRuntime {
   xds(): XdsState;
   /** Connected xDS clients (what /debug/adsz shows). */
   adsConnections(): ConnectionStatus[];
-  /** Settles once the ADS server listens or failed to (at once when there is no xdsPort). */
+  /** Settles once the ADS server listens or failed to (at once when there is no xdsPort), and the sources started. */
   readonly xdsSettled: Promise<XdsState>;
   /** The ADS server itself (tests and benchmarks drive pushes through it). */
   readonly ads: AdsServer;
@@ -81,6 +81,8 @@ export interface MeshscopeRuntime {
   demoTraffic(): DemoDataPlane | undefined;
   /** Where pods' own Envoy config dumps come from (`--live-config`: port-forward; `--bug-report`: the archive); undefined when neither. */
   liveSource(): LiveSource | undefined;
+  /** Why istiod's ambient profile is on (`--ambient`, or what the cluster says); undefined when off. */
+  ambient(): string | undefined;
   /** "proxy X changed" events; returns unsubscribe. */
   subscribe(listener: (e: MeshEvent) => void): () => void;
   stop(): Promise<void>;
@@ -167,6 +169,8 @@ function createRuntime(config: RuntimeConfig, configError?: string, overrides: A
   // Options come from each snapshot's mesh config (ConfigMap istio-system/istio or --mesh-config): undefined = per snapshot.
   const options: TranslateOptions | undefined = undefined;
   const store = new Store({ debounceMs: 100 });
+  let ambientReason: string | undefined = config.ambient ? '--ambient' : undefined;
+  if (ambientReason) store.setAmbient(true);
   const sandboxParts: BaseParts = createCache(512);
   const memo = new SnapshotMemo();
   // On loopback (the default bind) big bodies skip the HTTP server's per-request gzip (api/responseCache.ts).
@@ -215,6 +219,16 @@ function createRuntime(config: RuntimeConfig, configError?: string, overrides: A
         ),
       ),
     );
+    // Kube: istiod's ambient profile is on when the cluster says so (sources/kube/ambientProbe.ts), unless --ambient did.
+    if (!ambientReason)
+      for (const s of sources) {
+        const why = s instanceof KubeSource ? await s.detectAmbient().catch(() => undefined) : undefined;
+        if (why) {
+          ambientReason = `detected in the cluster (${why})`;
+          store.setAmbient(true);
+          break;
+        }
+      }
     store.flush();
   })().catch(() => undefined);
 
@@ -304,11 +318,13 @@ function createRuntime(config: RuntimeConfig, configError?: string, overrides: A
     archive: () => sources.find((s): s is ArchiveSource => s instanceof ArchiveSource),
     // `--live-config` (port-forward), else the `--bug-report` archive's pod dumps.
     liveSource: () => live ?? rt.archive()?.liveSource(),
+    ambient: () => ambientReason,
     applyContext: () => ({ applier, allowApply: config.allowApply === true, token }),
     contracts: async () => contracts?.(),
     cpu,
     xds: () => xds,
-    xdsSettled: adsStarted.then(() => xds),
+    // Kube: the start-up line says whether the cluster turned the ambient profile on: it waits for the probe.
+    xdsSettled: (mode === 'kube' ? Promise.all([adsStarted, ready]) : adsStarted).then(() => xds),
     adsConnections: () => ads.connections(),
     ads,
     async stop() {

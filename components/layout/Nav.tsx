@@ -8,6 +8,7 @@ const LINKS = [
   { href: '/sandbox', label: 'Sandbox', match: (p: string) => p.startsWith('/sandbox') },
   { href: '/demo', label: 'Traffic demo', match: (p: string) => p.startsWith('/demo') },
   { href: '/mesh', label: 'Mesh config', match: (p: string) => p.startsWith('/mesh') },
+  { href: '/ztunnel', label: 'ztunnel', match: (p: string) => p.startsWith('/ztunnel') },
   { href: '/dump', label: 'Open a config dump', match: (p: string) => p.startsWith('/dump') },
 ];
 

@@ -18,6 +18,7 @@ const MODE_HELP: Record<SimMode, string> = {
   outbound: 'a request this proxy sends (iptables → 15001 → listener on the port)',
   inbound: 'a request this proxy receives (iptables → 15006)',
   gateway: 'a request arriving at a gateway listener on the port',
+  waypoint: 'a request ztunnel tunnelled to this waypoint (starts at main_internal; give the Service VIP or pod IP as address)',
 };
 
 export function TraceFormView({ initial, onSubmit, error, busy }: TraceFormViewProps) {
@@ -35,6 +36,7 @@ export function TraceFormView({ initial, onSubmit, error, busy }: TraceFormViewP
           <option value="outbound">outbound</option>
           <option value="inbound">inbound</option>
           <option value="gateway">gateway</option>
+          <option value="waypoint">waypoint</option>
         </select>
       </label>
       <label className="wide">

@@ -9,6 +9,7 @@ import { traceFilter, tracePath } from '@/components/routeGraph/model/trace';
 import { RouteGraphView } from '@/components/routeGraph/RouteGraphView';
 import { useUrlState } from '@/components/common/useUrlState';
 import { readConfigDump } from '@/server/envoy/dumpReader';
+import { AmbientHops } from './AmbientHops';
 import { HopList } from './HopList';
 import { defaultMode, formFromParams, formToParams, formToRequest, hasTrace, type TraceForm } from './model/form';
 import { traceView } from './model/hops';
@@ -71,6 +72,7 @@ export function TraceTab({ proxyId, dump }: TraceTabProps) {
       ) : null}
       {result ? (
         <div className="trace-body">
+          {result.ambient ? <AmbientHops trace={result.ambient} /> : null}
           <HopList view={traceView(result, built?.request?.tls)} routeLabel={routeLabel} onRoute={(i) => setSelected(routeNode(i)?.id)} />
           {path && path.nodes.size > 0 ? (
             <div className="trace-graph">

@@ -29,6 +29,8 @@ export const RuntimeConfigSchema = z
     meshConfig: z.string().min(1).optional(),
     /** `serve --bug-report FILE|DIR`: an istioctl bug-report or must-gather (cluster objects + pods' dumps). */
     bugReport: z.string().min(1).optional(),
+    /** `serve --ambient`: istiod runs with the ambient profile (kube: also on when the cluster says so). */
+    ambient: z.boolean().optional(),
     /** `serve --contracts FILE`: routing contracts run on every live snapshot. */
     contracts: z.string().min(1).optional(),
     /** `serve --live-config`: read pods' Envoy config dumps through the API server's port-forward (kube mode). */

@@ -15,6 +15,8 @@ export interface ReadyMessage {
   /** `127.0.0.1:15010`, or undefined when ADS is off. */
   xds?: string;
   xdsState: XdsState;
+  /** Why istiod's ambient profile is on (`--ambient`, or what the cluster says); absent when it is off. */
+  ambient?: string;
 }
 
 export const isReadyMessage = (m: unknown): m is ReadyMessage =>
@@ -25,6 +27,8 @@ export const PARENT_PID_ENV = 'MESHSCOPE_PARENT_PID';
 
 export interface ChildRuntime {
   xdsSettled: Promise<XdsState>;
+  /** Why the ambient profile is on, if it is (runtime.ambient). */
+  ambient?(): string | undefined;
   stop(): Promise<void>;
 }
 
@@ -57,6 +61,7 @@ export function linkToParent(rt: ChildRuntime, address: string, env: NodeJS.Proc
       http: `http://${hostPort(address, port)}`,
       xdsState: xds,
       ...(xds.state === 'listening' ? { xds: hostPort(address, xds.port) } : {}),
+      ...(rt.ambient?.() ? { ambient: rt.ambient?.() } : {}),
     };
     if (process.connected) process.send?.(msg);
   });

@@ -26,7 +26,13 @@ export async function readStdin(stream: NodeJS.ReadableStream = process.stdin): 
 
 export async function loadMesh(
   paths: readonly string[],
-  opts: { namespace?: string; stdin?: () => Promise<string>; meshConfig?: MeshConfigOverride; bugReport?: string } = {},
+  opts: {
+    namespace?: string;
+    stdin?: () => Promise<string>;
+    meshConfig?: MeshConfigOverride;
+    bugReport?: string;
+    ambient?: boolean;
+  } = {},
 ): Promise<LoadedMesh> {
   const stdin = paths.includes('-') ? await (opts.stdin ?? (() => readStdin()))() : undefined;
   const loaded = await loadPaths([...paths], {
@@ -49,6 +55,7 @@ export async function loadMesh(
     version: 1,
     extraErrors: loaded.errors,
     ...(opts.meshConfig ? { meshConfig: opts.meshConfig } : {}),
+    ...(opts.ambient ? { ambient: true } : {}),
   });
   const readText: ReadText = (file) => (file === STDIN_FILE ? stdin : (archiveTexts.get(file) ?? readTextFile(file)));
   return { snapshot, errors: addLines(snapshot.errors, readText), inputs: loaded.inputs, readText, ...(archive ? { archive } : {}) };

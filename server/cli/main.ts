@@ -18,7 +18,7 @@ export const USAGE = `usage: meshscope <command> [flags]
             loopback data plane of real gRPC servers and xDS clients; --demo-traffic: the same on files)
   proxies   --config PATH… [-o json|table]
   translate --config PATH… --proxy POD.NAMESPACE [--type listeners|routes|clusters|endpoints|all] [--explain-patches]
-  simulate  (--config PATH… --proxy POD.NAMESPACE | --dump config_dump.json) --mode outbound|inbound|gateway
+  simulate  (--config PATH… --proxy POD.NAMESPACE | --dump config_dump.json) --mode outbound|inbound|gateway|waypoint
             --port N [--address IP] [--host AUTHORITY] [--path /p?q] [--method GET] [-H 'k: v']…
             [--protocol http|http2|tcp] [--tls plaintext|tls|mtls] [--sni NAME]
   analyze   --config PATH… [-o json|table]   (findings with Istio's codes; exit 1 on errors)
@@ -30,6 +30,8 @@ export const USAGE = `usage: meshscope <command> [flags]
             (or --bug-report FILE --proxy POD.NAMESPACE: the pod's dump in the archive as actual)
             per-resource drift between two Envoy config dumps (or meshscope's translation and a dump;
             --dump B.json is the same as --actual); exit 1 when not in sync
+  ztunnel-config --config PATH… [--ambient] [all|workloads|services|policies] [-o json|table]
+            what istiod sends ztunnel (WDS: workloads, services, authorization policies)
 
   --config takes files and directories (*.yaml|*.yml|*.json, multi-document), repeated, or - for stdin.
   --namespace NS applies to objects that have no namespace.
@@ -37,6 +39,8 @@ export const USAGE = `usage: meshscope <command> [flags]
   objects are inputs (alone or beside --config), its pods' config dumps feed drift and serve's /live, /drift.
   --mesh-config FILE (every command) is the mesh config YAML (MeshConfig); it replaces the "mesh" key of the
   ConfigMap istio in istio-system, which is read from the inputs otherwise (istiod's defaults without either).
+  --ambient (every command) means istiod runs with the ambient profile (PILOT_ENABLE_AMBIENT=true); serve on a
+  cluster turns it on by itself when istiod or a ztunnel DaemonSet says so.
 `;
 
 export async function main(argv: readonly string[], io: Io = { stdout: process.stdout, stderr: process.stderr }): Promise<number> {
@@ -59,6 +63,8 @@ export async function main(argv: readonly string[], io: Io = { stdout: process.s
         return await (await import('./commands/check')).checkCommand(rest, io);
       case 'drift':
         return await (await import('./commands/drift')).driftCommand(rest, io);
+      case 'ztunnel-config':
+        return await (await import('./commands/ztunnelConfig')).ztunnelConfigCommand(rest, io);
       case undefined:
       case 'help':
       case '--help':

@@ -7,9 +7,10 @@ import { buildSnapshot } from '../model/snapshot';
 import { changeEvent, LIST_ALL_LIMIT, pushRequestFor } from './changes';
 
 describe('pushRequestFor', () => {
-  it('endpoint-only changes (EndpointSlice, Pod status) push EDS only', () => {
+  it('endpoint-only changes (EndpointSlice, Pod status) push EDS, and to ztunnels their WDS (istiod pushes Address updates for pod changes)', () => {
     const req = pushRequestFor({ version: 4, endpointsOnly: true, changed: ['discovery.k8s.io/v1/EndpointSlice/default/reviews-abc'] });
-    expect([...(req.types ?? [])]).toEqual([TYPE.endpoint]);
+    // Envoys never watch the WDS types, so for them this is still an EDS-only push.
+    expect([...(req.types ?? [])]).toEqual([TYPE.endpoint, TYPE.address, TYPE.authorization]);
     expect(req.proxies).toBe('all');
     expect(req.reason).toContain('endpoints changed');
   });

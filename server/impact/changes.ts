@@ -72,10 +72,14 @@ export function changeEvent(
   };
 }
 
+/** The types an endpoint-only change may change: EDS for Envoys, ztunnel's Address and Authorization. */
+export const ENDPOINT_CHANGE_TYPES = [TYPE.endpoint, TYPE.address, TYPE.authorization] as const;
+
 /** What a store change asks of the ADS server (istiod PushRequest): EDS only for endpoint-only changes. */
 export function pushRequestFor(change: Pick<StoreChange, 'version' | 'endpointsOnly' | 'changed'>): PushRequest {
   const what = change.changed.length === 1 ? change.changed[0] : `${change.changed.length} objects`;
-  if (change.endpointsOnly) return { proxies: 'all', types: new Set([TYPE.endpoint]), reason: `endpoints changed (${what})` };
+  // ztunnels watch only WDS (a pod's IP or readiness is in its Workload): they get their Address deltas too.
+  if (change.endpointsOnly) return { proxies: 'all', types: new Set(ENDPOINT_CHANGE_TYPES), reason: `endpoints changed (${what})` };
   return { proxies: 'all', reason: `config changed (${what})` };
 }
 

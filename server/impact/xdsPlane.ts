@@ -19,7 +19,8 @@ import { createAdsGenerator } from '../pipeline/adsGenerator';
 import { type CacheAdvance, SharedResourceCache } from '../pipeline/sharedResources';
 import type { Store, StoreChange } from '../sources/store';
 import { AdsServer, type AdsServerOptions, type PushRequest } from '../xds/server';
-import { affectedProxies } from './affected';
+import { affectedProxies, parseStoreKey } from './affected';
+import { ENDPOINT_CHANGE_TYPES } from './changes';
 import { movedEndpointHosts, narrowEndpointChange } from './endpointScope';
 import { narrowBySidecarImports } from './sidecarImports';
 
@@ -55,7 +56,9 @@ export function planChange(
   const push: PushRequest = all
     ? { proxies: 'all', reason: `${hosts ? 'endpoints' : 'config'} changed (${what})` }
     : { proxies, unmatched: true, reason: `${hosts ? 'endpoints' : 'config'} changed (${what})` };
-  if (hosts) push.types = new Set([TYPE.endpoint]);
+  // An endpoint-only change pushes EDS to Envoys; ztunnels (unmatched, watching only WDS) get their Address /
+  // Authorization deltas (a pod's IP or readiness is in its Workload: workload.go).
+  if (hosts) push.types = new Set(ENDPOINT_CHANGE_TYPES);
   return { advance, push };
 }
 

@@ -5,6 +5,7 @@ import type { HTTPRetry, IstioKind, IstioSpecs } from './istio';
 import type { LocalityLoadBalancerSetting, MeshConfig, MeshConfigOrigin } from './meshConfig';
 import type { InputSource, Problem } from './problem';
 import type { GatewayApiModel } from './gatewayapi/status';
+import type { AmbientIndex } from './ambient/types';
 import type { ProxyKind } from './proxyKinds';
 
 /** Where an object came from, so every error and every generated resource can point back at it. */
@@ -152,8 +153,8 @@ export interface PodModel {
   namedPorts: Readonly<Record<string, number>>;
   /** Container ports declared on the pod. */
   containerPorts: readonly number[];
-  /** Whether istiod would treat this pod as having an Envoy (injected sidecar or gateway). */
-  proxy: 'sidecar' | 'router' | 'none';
+  /** Whether istiod would treat this pod as having an Envoy (injected sidecar, gateway or ambient waypoint). */
+  proxy: 'sidecar' | 'router' | 'waypoint' | 'none';
   nodeName?: string;
   /** The image of the pod's `istio-proxy` container (its tag is the proxy's Istio version when no Envoy told it). */
   proxyImage?: string;
@@ -225,6 +226,8 @@ export interface MeshSnapshot {
   /** Gateway API objects as istiod reads them: their status and the proxies serving them (./gatewayapi). Their converted
    *  Gateways/VirtualServices are already in `gateways` / `virtualServices`. */
   gatewayApi?: GatewayApiModel;
+  /** The ambient index (./ambient): present when istiod runs with the ambient profile. */
+  ambient?: AmbientIndex;
   /** Every input problem, located. */
   errors: readonly LoadError[];
   /** The effective MeshConfig (ConfigMap istio-system/istio, `--mesh-config`, or istiod's defaults) and its options. */

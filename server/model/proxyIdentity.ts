@@ -12,6 +12,11 @@ import { kindOfNodeType, PROXY_KINDS } from './proxyKinds';
 export const proxyIdOf = (name: string, namespace: string): string => `${name}.${namespace}`;
 
 const INJECT = 'sidecar.istio.io/inject';
+/** constants.ManagedGatewayMeshControllerLabel: the gateway.istio.io/managed value of waypoint pods. */
+export const MESH_CONTROLLER_LABEL = 'istio.io-mesh-controller';
+/** annotation.AmbientRedirection = constants.AmbientRedirectionEnabled: istio-cni redirected the pod to ztunnel. */
+export const isAmbientRedirected = (annotations: Readonly<Record<string, string>>): boolean =>
+  annotations['ambient.istio.io/redirection'] === 'enabled';
 /** pkg/kube/inject/inject.go:IgnoredNamespaces: the injector never injects pods of these namespaces. */
 const NEVER_INJECTED_NAMESPACES = new Set(['kube-system', 'kube-public', 'kube-node-lease', 'local-path-storage']);
 
@@ -28,7 +33,16 @@ export function proxyType(
     meta.labels.istio === 'ingressgateway' ||
     meta.labels.istio === 'egressgateway' ||
     meta.labels['gateway.istio.io/managed'] === 'istio.io-gateway-controller';
-  const isRouter = gatewayLabel || (proxyContainer?.args ?? []).includes('router');
+  const args = proxyContainer?.args ?? [];
+  const isRouter = gatewayLabel || args.includes('router');
+  // Waypoints (istiod's waypoint deployment template, kube-gateway.yaml for the mesh controller): `proxy waypoint`,
+  // labelled gateway.istio.io/managed=istio.io-mesh-controller.
+  const isWaypoint = meta.labels['gateway.istio.io/managed'] === MESH_CONTROLLER_LABEL || args.includes('waypoint');
+  if (isWaypoint) return 'waypoint';
+  // istio-cni enrols only pods without a sidecar (cni/pkg/util/podutil.go podHasSidecar): a pod it annotated
+  // `ambient.istio.io/redirection: enabled` and that has no proxy container is ambient, never an injected sidecar.
+  if (proxyContainer === undefined && meta.annotations['sidecar.istio.io/status'] === undefined && isAmbientRedirected(meta.annotations))
+    return 'none';
   const injectFlag = meta.labels[INJECT] ?? meta.annotations[INJECT];
   const nsLabels = namespaces.get(meta.namespace)?.labels ?? {};
   const nsInjection = nsLabels['istio-injection'];
@@ -43,11 +57,11 @@ export function proxyType(
   return isRouter ? 'router' : 'sidecar';
 }
 
-/** The ProxyModel of a pod that runs a proxy: id `POD.NS`, a gateway (`router`) or a `sidecar`. */
+/** The ProxyModel of a pod that runs a proxy: id `POD.NS`, a gateway (`router`), a `waypoint` or a `sidecar`. */
 export function proxyOf(p: PodModel): ProxyModel {
   return {
     id: proxyIdOf(p.name, p.namespace),
-    type: p.proxy === 'router' ? 'router' : 'sidecar',
+    type: p.proxy === 'router' || p.proxy === 'waypoint' ? p.proxy : 'sidecar',
     name: p.name,
     namespace: p.namespace,
     labels: p.labels,

@@ -18,16 +18,28 @@ export interface ProxyKindSpec {
   typeUrls: readonly TypeUrl[];
   /** Runs Envoy (config_dump, the simulator and EnvoyFilters apply). */
   envoy: boolean;
+  /**
+   * Whether its translation reads the proxy at all. ztunnel's WDS is the same for every ztunnel (istiod sends
+   * each the whole Address / Authorization set), so all ztunnels share one translation per snapshot.
+   */
+  perProxy: boolean;
 }
 
 const ENVOY_TYPES: readonly TypeUrl[] = [TYPE.cluster, TYPE.endpoint, TYPE.listener, TYPE.route];
 
 export const PROXY_KINDS: Readonly<Record<ProxyKind, ProxyKindSpec>> = {
-  sidecar: { kind: 'sidecar', nodeType: 'sidecar', translator: 'sidecar', typeUrls: ENVOY_TYPES, envoy: true },
-  router: { kind: 'router', nodeType: 'router', translator: 'gateway', typeUrls: ENVOY_TYPES, envoy: true },
-  waypoint: { kind: 'waypoint', nodeType: 'waypoint', translator: 'waypoint', typeUrls: ENVOY_TYPES, envoy: true },
+  sidecar: { kind: 'sidecar', nodeType: 'sidecar', translator: 'sidecar', typeUrls: ENVOY_TYPES, envoy: true, perProxy: true },
+  router: { kind: 'router', nodeType: 'router', translator: 'gateway', typeUrls: ENVOY_TYPES, envoy: true, perProxy: true },
+  waypoint: { kind: 'waypoint', nodeType: 'waypoint', translator: 'waypoint', typeUrls: ENVOY_TYPES, envoy: true, perProxy: true },
   // ztunnel is sent WDS only (istiod pilot/pkg/xds/workload.go WorkloadGenerator, WorkloadRBACGenerator).
-  ztunnel: { kind: 'ztunnel', nodeType: 'ztunnel', translator: 'ztunnel', typeUrls: [TYPE.address, TYPE.authorization], envoy: false },
+  ztunnel: {
+    kind: 'ztunnel',
+    nodeType: 'ztunnel',
+    translator: 'ztunnel',
+    typeUrls: [TYPE.address, TYPE.authorization],
+    envoy: false,
+    perProxy: false,
+  },
 };
 
 const BY_NODE_TYPE: ReadonlyMap<string, ProxyKind> = new Map(Object.values(PROXY_KINDS).map((k) => [k.nodeType, k.kind]));

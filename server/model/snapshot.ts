@@ -25,6 +25,7 @@ import { type MeshConfigOverride, meshStateOf } from './parse/meshSource';
 import { convertGatewayApi } from './gatewayapi';
 import { parseGatewayApi } from './gatewayapi/parse';
 import type { SnapshotCache } from './snapshotCache';
+import { buildAmbientIndex } from './ambient';
 
 export interface BuildSnapshotOptions {
   version: number;
@@ -38,6 +39,8 @@ export interface BuildSnapshotOptions {
   meshConfig?: MeshConfigOverride;
   /** A mesh config already in force (a sandbox draft over a snapshot whose mesh came from `--mesh-config`). */
   meshState?: MeshConfigState;
+  /** istiod runs with the ambient profile (PILOT_ENABLE_AMBIENT): the snapshot carries the ambient index. */
+  ambient?: boolean;
   /** Per-object results kept between builds (the store's); the snapshot is the same with or without it. */
   cache?: SnapshotCache;
 }
@@ -135,6 +138,7 @@ export function buildSnapshot(inputs: readonly RawInput[], opts: BuildSnapshotOp
     services: new Set(k8s.map((s) => `${s.namespace}/${s.name}`)),
     hosts: new Set(services.map((s) => s.hostname)),
     pods,
+    ...(opts.ambient ? { ambient: true } : {}),
     hasEndpoints: (ns, host, port) => (endpoints.get(`${ns}/${host}`)?.get(port)?.length ?? 0) > 0,
   });
   errors.push(...converted.errors);
@@ -165,6 +169,7 @@ export function buildSnapshot(inputs: readonly RawInput[], opts: BuildSnapshotOp
     envoyFilters: istio.EnvoyFilter,
     rejectedConfigs: parsed.rejected.sort(byCreation),
     ...(parsed.gatewayApi.length ? { gatewayApi: converted.model } : {}),
+    ...(opts.ambient ? { ambient: buildAmbientIndex({ namespaces, pods, services, gatewayApi: gwApi.objects }) } : {}),
     errors: [...(opts.extraErrors ?? []).map((e) => ({ ...e })), ...errors],
     mesh: mesh.state,
   };

@@ -8,6 +8,7 @@
 import type { EncodedResource } from '../envoy/encode';
 import { byteCompare } from '../lib/compare';
 import type { MeshSnapshot, ProxyModel, TranslateOptions } from '../model/mesh';
+import { proxyKind } from '../model/proxyKinds';
 import { translateEndpoints } from '../translate/endpointsOnly';
 import { parseClusterName } from '../translate/names';
 import { proxyInputsKey } from '../translate/proxyInputs';
@@ -108,6 +109,9 @@ export class SharedResourceCache implements BoundedCache<ProxyResources> {
 
   /** The key of `proxy` in `snapshot` (memoised per snapshot: generating is per push, keys per snapshot). */
   keyOf(snapshot: MeshSnapshot, proxy: ProxyModel, options: TranslateOptions): string {
+    // A kind whose translation reads nothing of the proxy (ztunnel) is shared by every client of it, and, like a
+    // node-made proxy's, never carried to the next snapshot (change impact names registry proxies only).
+    if (!proxyKind(proxy).perProxy) return `node\u0000${sharedResourceKey(snapshot, proxy, options)}`;
     const registry = snapshot.proxiesById.get(proxy.id) === proxy;
     if (!registry) return `node\u0000${sharedResourceKey(snapshot, proxy, options)}\u0000${JSON.stringify(proxy)}`;
     let m = this.keys.get(snapshot);

@@ -65,6 +65,8 @@ export function evaluate(base: SandboxBase, draft: string | readonly DraftEdit[]
           domainSuffix: options.domainSuffix,
           // `--mesh-config` replaces the ConfigMap for the draft too.
           ...(base.snapshot.mesh?.origin.source === 'file' ? { meshState: base.snapshot.mesh } : {}),
+          // The draft runs under the same istiod profile as the live mesh.
+          ...(base.snapshot.ambient ? { ambient: true } : {}),
         });
   // A draft of the mesh ConfigMap (istio-system/istio) changes the mesh config: the draft side uses its options.
   const draftOptions =

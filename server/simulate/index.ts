@@ -102,7 +102,7 @@ function resolveEndpoints(config: EnvoyConfig, a: Acc, ctx: SimCtx): void {
 
 function validate(req: SimRequest): string | undefined {
   if (!isObj(req as unknown)) return 'request must be an object';
-  if (!['outbound', 'inbound', 'gateway'].includes(req.mode)) return `invalid mode ${String(req.mode)}`;
+  if (!['outbound', 'inbound', 'gateway', 'waypoint'].includes(req.mode)) return `invalid mode ${String(req.mode)}`;
   if (!Number.isInteger(req.port) || req.port < 0 || req.port > 65535) return `invalid port ${String(req.port)}`;
   if (req.protocol !== undefined && !['http', 'http2', 'tcp'].includes(req.protocol)) return `invalid protocol ${String(req.protocol)}`;
   if (req.tls !== undefined && !['plaintext', 'tls', 'mtls'].includes(req.tls)) return `invalid tls ${String(req.tls)}`;

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 
 export const simRequestSchema = z.strictObject({
-  mode: z.enum(['outbound', 'inbound', 'gateway']),
+  mode: z.enum(['outbound', 'inbound', 'gateway', 'waypoint']),
   address: z.string().min(1).optional(),
   port: z.number().int().min(0).max(65535),
   host: z.string().optional(),

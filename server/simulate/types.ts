@@ -1,5 +1,6 @@
 // The simulator's request and result (DESIGN.md §3 `meshscope simulate`).
-export type SimMode = 'outbound' | 'inbound' | 'gateway';
+/** `waypoint`: a request ztunnel tunnelled to a waypoint, starting at its `main_internal` listener. */
+export type SimMode = 'outbound' | 'inbound' | 'gateway' | 'waypoint';
 export type SimProtocol = 'http' | 'http2' | 'tcp';
 /** `mtls` is an Istio mTLS client (a sidecar's outbound cluster): Istio ALPNs, workload certificate, no SNI unless given. */
 export type SimTls = 'plaintext' | 'tls' | 'mtls';
@@ -104,6 +105,43 @@ export interface SimRewrite {
   autoHost?: boolean;
 }
 
+/** One hop of an ambient request (meshscope extension): a ztunnel, or a waypoint walked like any Envoy. */
+export interface AmbientHop {
+  hop: 'ztunnel' | 'waypoint';
+  /** ztunnel: the source node's (client) or the destination node's (server). */
+  role?: 'client' | 'server';
+  /** `ns/pod` the ztunnel works for. */
+  workload?: string;
+  node?: string;
+  /** waypoint: its Gateway `ns/name` and the proxy (`POD.NS`) walked. */
+  waypoint?: string;
+  proxy?: string;
+  listener?: string;
+  filterChain?: string;
+  routeConfig?: string;
+  virtualHost?: string;
+  route?: string;
+  cluster?: string;
+  weightedClusters?: Record<string, number>;
+  endpoints?: string[];
+  source?: SimSource;
+  /** The AuthorizationPolicies in force at this hop (`ns/name`) and their decision. */
+  policies?: string[];
+  authorization?: SimAuthorization;
+  error?: string;
+  notes?: string[];
+}
+
+/** "Does this request go through the waypoint?" (meshscope extension of simulate from an ambient pod or a sidecar). */
+export interface AmbientTrace {
+  /** `ns/pod` of the caller, and whether it is ambient or a sidecar. */
+  source: { workload: string; kind: 'ambient' | 'sidecar' };
+  destination: { service?: string; workload?: string; address?: string; port: number };
+  /** Whether the destination's waypoint is traversed; when not, the reason (istiod's status reason or ours) and why. */
+  waypoint: { used: boolean; name?: string; reason?: string; message?: string };
+  hops: AmbientHop[];
+}
+
 export interface SimResult {
   listener?: string;
   filterChain?: string;
@@ -133,6 +171,8 @@ export interface SimResult {
    * code_redirect, timeout, request_headers / response_headers for its header matchers): ./routerCheck.ts.
    */
   routerCheck?: RouterCheck;
+  /** meshscope extension: the ambient path (client ztunnel → waypoint or not → destination ztunnel). */
+  ambient?: AmbientTrace;
   rejected: Rejection[];
   /** Things worth knowing that are not failures (e.g. a referenced cluster missing from the config). */
   notes?: string[];
@@ -197,7 +237,7 @@ export function normalizeRequest(req: SimRequest): SimCtx {
     tls,
     sni: (req.sni ?? sniDefault).toLowerCase(),
     alpn: req.alpn ?? alpnDefault,
-    ...(req.listener ? { listenerName: req.listener } : {}),
+    ...(req.listener ? { listenerName: req.listener } : req.mode === 'waypoint' ? { listenerName: 'main_internal' } : {}),
     source: sourceOf(req),
   };
 }

@@ -9,6 +9,7 @@ import type { SimRequest, SimResult } from '../simulate/types';
 import { routeSourceIndex, ruleLabel } from '../translate/routeSources';
 import { buildProxyView } from '../translate/view';
 import { configDumpFor, type ConfigDumpOptions } from '../pipeline/configDump';
+import { sidecarBypass, simulateAmbient } from './ambient';
 
 export interface SimulateProxyOptions {
   options?: TranslateOptions;
@@ -23,6 +24,12 @@ export function simulateProxy(
   opts: SimulateProxyOptions = {},
 ): SimResult | undefined {
   const options = opts.options ?? optionsOf(snapshot);
+  // An ambient pod is no proxy: its request is walked through ztunnel and, when bound, its destination's waypoint.
+  if (snapshot.ambient && !snapshot.proxiesById.has(proxyId)) {
+    const pod = snapshot.pods.find((p) => `${p.name}.${p.namespace}` === proxyId);
+    if (!pod || !snapshot.ambient.workloads.get(`${pod.namespace}/${pod.name}`)?.ambient) return undefined;
+    return simulateAmbient(snapshot, pod, request, options, (id, r) => simulateProxy(snapshot, id, r, opts));
+  }
   const res = configDumpFor(snapshot, proxyId, { options, ...(opts.cache ? { cache: opts.cache } : {}) });
   const proxy = snapshot.proxiesById.get(proxyId);
   if (!res || !proxy) return undefined;
@@ -45,6 +52,11 @@ export function simulateProxy(
       const base = result.source ?? { kind: src.kind, namespace: src.namespace, name: src.name };
       result = { ...result, source: { ...base, rule: ruleLabel(src) } };
     }
+  }
+  if (proxy.type === 'sidecar' && snapshot.ambient) {
+    const pod = snapshot.pods.find((p) => p.name === proxy.name && p.namespace === proxy.namespace);
+    const bypass = pod ? sidecarBypass(snapshot, pod, request, options) : undefined;
+    if (bypass) result = { ...result, ambient: bypass };
   }
   return result;
 }

@@ -79,6 +79,7 @@ export class Store implements SourceSink {
   private buildFailure: string | undefined;
   /** `--mesh-config FILE` (replaces the ConfigMap istio-system/istio) and the problems reading it. */
   private meshOverride: MeshConfigOverride | undefined;
+  private ambient = false;
   private meshErrors: readonly LoadError[] = [];
 
   constructor(opts?: StoreOptions) {
@@ -236,6 +237,14 @@ export class Store implements SourceSink {
    * `--mesh-config FILE`: its text replaces the ConfigMap's mesh config in every following snapshot (undefined:
    * back to the ConfigMap). `errors`: problems reading the file, shown with the snapshot's errors.
    */
+  /** istiod's ambient profile on or off for every following snapshot (`--ambient`, or detected in the cluster). */
+  setAmbient(on: boolean): void {
+    if (on === this.ambient) return;
+    this.ambient = on;
+    this.pendingErrors = true;
+    this.schedule();
+  }
+
   setMeshConfig(override: MeshConfigOverride | undefined, errors: readonly LoadError[] = []): void {
     if (override?.text === this.meshOverride?.text && override?.file === this.meshOverride?.file && sameErrors(this.meshErrors, errors))
       return;
@@ -348,6 +357,7 @@ export class Store implements SourceSink {
       version: this.version,
       ...(this.domainSuffix !== undefined ? { domainSuffix: this.domainSuffix } : {}),
       ...(this.meshOverride ? { meshConfig: this.meshOverride } : {}),
+      ...(this.ambient ? { ambient: true } : {}),
       extraErrors: errors,
       secretsWatched: this.secretsWatched(),
     };

@@ -11,8 +11,10 @@ import { buildProxyView, type ProxyView } from './view';
 import { buildClusters } from './xds/clusters';
 import { buildEndpoints } from './xds/endpoints';
 import { buildGatewayResources } from './xds/gateway';
+import { buildWaypointResources } from './xds/waypoint';
 import { buildSidecarListeners } from './xds/listeners';
 import { buildSidecarRouteConfigs, buildSniffedRouteConfig } from './xds/routes';
+import { translateZtunnel } from './ztunnel';
 import type { ListenerJson, RouteConfigurationJson } from './types';
 import { byteCompare, byteCompareBy } from '../lib/compare';
 
@@ -82,6 +84,9 @@ function envoyTranslator(front: EnvoyFront): Translator {
 export const TRANSLATORS: Readonly<Partial<Record<TranslatorName, Translator>>> = {
   sidecar: envoyTranslator(sidecarFront),
   gateway: envoyTranslator(gatewayFront),
+  // Ambient waypoints: their own LDS/CDS/EDS (xds/waypoint, listener_waypoint.go / cluster_waypoint.go).
+  waypoint: buildWaypointResources,
+  ztunnel: translateZtunnel,
 };
 
 export function translateProxy(snapshot: MeshSnapshot, proxy: ProxyModel, options: TranslateOptions = optionsOf(snapshot)): ResourceTable {

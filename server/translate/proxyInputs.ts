@@ -21,6 +21,7 @@
 // property test: server/pipeline/sharing.property.test.ts (shared output == un-shared translation).
 import type { MeshSnapshot, ProxyModel, TranslateOptions } from '../model/mesh';
 import { endpointKey } from '../model/mesh';
+import { proxyKind } from '../model/proxyKinds';
 import { findPod, serviceTargets } from './view/serviceTargets';
 import { chooseSidecar } from './view/sidecarScope';
 
@@ -90,6 +91,9 @@ export function proxyInputs(snapshot: MeshSnapshot, proxy: ProxyModel, options: 
   };
 }
 
-/** `proxyInputs` as a string: equal strings ⇔ equal inputs. */
+/**
+ * `proxyInputs` as a string: equal strings ⇔ equal inputs. A kind whose translation reads nothing of the proxy
+ * (proxyKinds `perProxy: false`: ztunnel) has its kind as its only input.
+ */
 export const proxyInputsKey = (snapshot: MeshSnapshot, proxy: ProxyModel, options: TranslateOptions): string =>
-  JSON.stringify(proxyInputs(snapshot, proxy, options));
+  proxyKind(proxy).perProxy ? JSON.stringify(proxyInputs(snapshot, proxy, options)) : JSON.stringify({ type: proxy.type });

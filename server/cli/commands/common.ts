@@ -20,6 +20,8 @@ export const CONFIG_FLAGS: readonly FlagSpec[] = [
   { name: 'namespace', short: 'n', kind: 'string' },
   { name: 'mesh-config', kind: 'string' },
   { name: 'bug-report', kind: 'string' },
+  // istiod runs with the ambient profile (PILOT_ENABLE_AMBIENT=true): the snapshot carries the ambient index.
+  { name: 'ambient', kind: 'boolean' },
 ];
 
 /** Loads --config inputs and prints every located error to stderr; undefined when nothing usable loaded. */
@@ -51,6 +53,7 @@ export async function loadMeshFromArgs(args: ParsedArgs, io: Io): Promise<Loaded
       ...(io.stdin ? { stdin: io.stdin } : {}),
       ...(meshConfig ? { meshConfig } : {}),
       ...(bugReport !== undefined ? { bugReport } : {}),
+      ...(args.flags.ambient === true ? { ambient: true } : {}),
     });
   } catch (e) {
     if ((e as Error).name !== 'ArchiveError') throw e;

@@ -65,6 +65,7 @@ export async function planServe(
     { name: 'proxy-admin-port', kind: 'string' },
     { name: 'mesh-config', kind: 'string' },
     { name: 'bug-report', kind: 'string' },
+    { name: 'ambient', kind: 'boolean' },
     { name: 'demo-traffic', kind: 'boolean' },
     { name: 'no-demo-traffic', kind: 'boolean' },
     { name: 'demo-rate', kind: 'string' },
@@ -101,6 +102,7 @@ export async function planServe(
   if (contracts) runtime.contracts = resolve(cwd, contracts);
   const meshConfig = str(args, 'mesh-config');
   if (meshConfig) runtime.meshConfig = resolve(cwd, meshConfig);
+  if (args.flags['ambient'] === true) runtime.ambient = true;
   if (paths.length) runtime.config = paths;
   if (bugReport !== undefined) runtime.bugReport = resolve(cwd, bugReport);
   const demoTraffic = args.flags['demo-traffic'] === true;
@@ -253,5 +255,6 @@ export function readyLine(what: string, m: ReadyMessage, extra: { gate?: string;
     return `meshscope: serving ${what} on ${m.http}, but NOT READY: ${m.xdsState.error} (/api/healthz answers 503)${after}\n`;
   }
   const xds = m.xds ? `xDS ${m.xds}` : 'xDS off';
-  return `meshscope: serving ${what} on ${m.http} (${xds}${extra.gate ?? ''})${after}\n`;
+  const ambient = m.ambient ? `, ambient profile on: ${m.ambient}` : '';
+  return `meshscope: serving ${what} on ${m.http} (${xds}${extra.gate ?? ''}${ambient})${after}\n`;
 }

@@ -1,4 +1,4 @@
-// `meshscope simulate --config PATH… --proxy POD.NS --mode outbound|inbound|gateway [--address IP] --port N
+// `meshscope simulate --config PATH… --proxy POD.NS --mode outbound|inbound|gateway|waypoint [--address IP] --port N
 //   [--host AUTHORITY] [--path /p?q] [--method GET] [-H 'k: v']… [--protocol http|http2|tcp]
 //   [--tls plaintext|tls|mtls] [--sni NAME] [--source-principal spiffe://…] [--source-namespace NS] [--source-ip IP]`, or `--dump config_dump.json` instead of --config + --proxy.
 // Prints the simulator's JSON (server/simulate); `{"error": …}` results still exit 0 (DESIGN.md §3).
@@ -45,7 +45,7 @@ export function parseSimulateRequest(args: ParsedArgs): SimulateRequest {
     headers[h.slice(0, i).trim().toLowerCase()] = h.slice(i + 1).trim();
   }
   const req: SimulateRequest = {
-    mode: oneOf(args, 'mode', ['outbound', 'inbound', 'gateway'] as const, 'outbound'),
+    mode: oneOf(args, 'mode', ['outbound', 'inbound', 'gateway', 'waypoint'] as const, 'outbound'),
     port,
     path: str(args, 'path') ?? '/',
     method: (str(args, 'method') ?? 'GET').toUpperCase(),

@@ -24,6 +24,8 @@ export interface GatewayApiContext {
   /** Every service host known (ServiceEntry hosts included). */
   hosts: ReadonlySet<string>;
   pods: readonly PodModel[];
+  /** istiod runs with the ambient profile (built-in class istio-waypoint). */
+  ambient?: boolean;
   /** Whether the service `host` of namespace `ns` has endpoints on service port `port`. */
   hasEndpoints(ns: string, host: string, port: number): boolean;
 }
@@ -55,7 +57,7 @@ const condition = (type: string, ok: boolean, reason: string, message: string): 
 
 export function convertGatewayApi(objs: GatewayApiObjects, ctx: GatewayApiContext): GatewayApiResult {
   const errors: LoadError[] = [];
-  const classes = effectiveClasses(objs.gatewayClasses);
+  const classes = effectiveClasses(objs.gatewayClasses, ctx.ambient);
   const ours = (cls: string) => classes.get(cls) === GATEWAY_CONTROLLER;
 
   const converted: ConvertedGateway[] = objs.gateways

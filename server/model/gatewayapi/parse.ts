@@ -14,6 +14,8 @@ export interface RawGwObject {
   meta: ObjectMeta;
   spec: unknown;
   origin: Origin;
+  /** Gateways: status.addresses as written by the controller (a waypoint counts only once it has one). */
+  statusAddresses?: { type: string; value: string }[];
 }
 
 /** Versions istiod reads per kind (TCPRoute/TLSRoute are v1alpha2; TLSRoute also v1 in recent releases). */

@@ -16,6 +16,8 @@ export interface GwObject<S> {
   meta: ObjectMeta;
   spec: S;
   origin: Origin;
+  /** Gateways: status.addresses (type defaults to IPAddress, as the CRD does). */
+  statusAddresses?: { type: string; value: string }[];
 }
 
 export interface BackendRef {

@@ -209,7 +209,10 @@ export function parseOne(input: RawInput, index: number): ParsedOne {
   out.synthetic = (md.creationTimestamp ?? undefined) === undefined;
   const apiVersion = raw.apiVersion as string;
   if (c.type === 'gatewayApi') {
-    out.item = { bucket: 'gatewayApi', obj: { kind: c.kind, apiVersion, meta, spec: raw.spec, origin: { ...input.origin } } };
+    const obj: RawGwObject = { kind: c.kind, apiVersion, meta, spec: raw.spec, origin: { ...input.origin } };
+    const addresses = c.kind === 'Gateway' ? statusAddresses(raw.status) : undefined;
+    if (addresses) obj.statusAddresses = addresses;
+    out.item = { bucket: 'gatewayApi', obj };
     return out;
   }
   fail(c.kind, unknownFields(c.kind, raw), meta.namespace || undefined, 'warning');
@@ -321,6 +324,17 @@ export function parseInputs(inputs: readonly RawInput[], parse: (input: RawInput
     out.errors.push(locate(e, first.origin));
   }
   return out;
+}
+
+/** A Gateway's status.addresses[] (`type` defaulted to IPAddress as the CRD does), or undefined when there are none. */
+function statusAddresses(status: unknown): { type: string; value: string }[] | undefined {
+  const list = status && typeof status === 'object' ? (status as { addresses?: unknown }).addresses : undefined;
+  if (!Array.isArray(list)) return undefined;
+  const out: { type: string; value: string }[] = [];
+  for (const a of list as { type?: unknown; value?: unknown }[])
+    if (a && typeof a === 'object' && typeof a.value === 'string' && a.value !== '')
+      out.push({ type: typeof a.type === 'string' && a.type ? a.type : 'IPAddress', value: a.value });
+  return out.length ? out : undefined;
 }
 
 /** status.conditions[] → { type: status }, or undefined when there are none. */

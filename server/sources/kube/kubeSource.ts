@@ -8,10 +8,12 @@ import { backoffDelay, DEFAULT_BACKOFF, sleep, type BackoffOptions } from './bac
 import { discoverGroup, pickVersion } from './discovery';
 import { describeError, getJson, statusMessage } from './http';
 import { resolveKubeConfig } from './kubeConfig';
+import { detectAmbient } from './ambientProbe';
 import { ResourceWatch } from './resourceWatch';
 import { collectionPath, METADATA_LIST_ACCEPT, resourceKey, SECRETS_RESOURCE, WATCHED_RESOURCES, type WatchedResource } from './resources';
 
 export { RBAC_VERBS, WATCHED_RESOURCES, requiredRbacRules } from './resources';
+export { AMBIENT_PROBES, AMBIENT_PROBE_VERBS } from './ambientProbe';
 
 export interface KubeSourceOptions {
   kubeconfig?: string;
@@ -102,6 +104,12 @@ export class KubeSource implements Source {
     first.push(this.discoveryLoopFirstPass);
     this.queueStatus();
     await Promise.all(first);
+  }
+
+  /** Whether the cluster runs istiod's ambient profile, and why (ambientProbe.ts); undefined before start or when not. */
+  async detectAmbient(): Promise<string | undefined> {
+    if (!this.kc || this.stopped) return undefined;
+    return detectAmbient(this.kc, this.namespaces, this.abort.signal);
   }
 
   async stop(): Promise<void> {

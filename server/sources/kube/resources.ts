@@ -1,4 +1,5 @@
-// The Kubernetes resources meshscope watches, and the RBAC verbs it needs on them.
+// The Kubernetes resources meshscope watches, and the RBAC verbs it needs on them (plus the one-shot ambient probe).
+import { AMBIENT_PROBE_VERBS, AMBIENT_PROBES } from './ambientProbe';
 // deploy/clusterrole.yaml is checked against this list by deploy/deploy.test.ts.
 
 export interface WatchedResource {
@@ -164,5 +165,6 @@ export function requiredRbacRules(): { apiGroups: string[]; resources: string[];
       ([group, resources]) =>
         ({ apiGroups: [group], resources: [...resources].sort(), verbs: [...RBAC_VERBS] }) as ReturnType<typeof requiredRbacRules>[number],
     )
-    .concat(named);
+    .concat(named)
+    .concat([{ apiGroups: ['apps'], resources: AMBIENT_PROBES.map((r) => r.plural), verbs: [...AMBIENT_PROBE_VERBS] }]);
 }

@@ -14,7 +14,7 @@ interface Inspectors {
 }
 
 /** Port ranges [p, p+1); several are OR-ed. */
-function excludePorts(ports: number[]): ListenerFilterChainMatchPredicateJson {
+export function excludePorts(ports: number[]): ListenerFilterChainMatchPredicateJson {
   const rules: ListenerFilterChainMatchPredicateJson[] = ports.map((p) => ({ destinationPortRange: { start: p, end: p + 1 } }));
   return rules.length > 1 ? { orMatch: { rules } } : (rules[0] as ListenerFilterChainMatchPredicateJson);
 }

@@ -59,7 +59,7 @@ export function buildRouteAction(
   let consistentHash = false;
   if (dests.length === 1) {
     const dst = dests[0] as NonNullable<HTTPRoute['route']>[number];
-    action.cluster = destinationCluster(
+    action.cluster = (ctx.destinationCluster ?? destinationCluster)(
       dst.destination ?? { host: '' },
       ctx.serviceLookup(str(dst.destination?.host) ?? ''),
       ctx.listenerPort,
@@ -82,7 +82,11 @@ export function buildRouteAction(
         problems.push({ field: `route[${i}].weight`, message: `invalid weight ${String(dst.weight)}`, severity: 'error' });
       if (!(weight > 0 && weight <= 0xffffffff)) return; // weight-0 destinations are dropped when there are several
       const cw: WeightedCluster_ClusterWeightJson = {
-        name: destinationCluster(dst.destination ?? { host: '' }, ctx.serviceLookup(str(dst.destination?.host) ?? ''), ctx.listenerPort),
+        name: (ctx.destinationCluster ?? destinationCluster)(
+          dst.destination ?? { host: '' },
+          ctx.serviceLookup(str(dst.destination?.host) ?? ''),
+          ctx.listenerPort,
+        ),
         weight,
       };
       if (dst.headers) {

@@ -1,7 +1,7 @@
 // RouteContext: everything HTTP route translation needs to know about where the routes will be
 // served (istiod's BuildHTTPRoutesForVirtualService arguments + RouteOptions). Sidecars pass the
 // listener port and {'mesh'}; gateways pass the server port and `<ns>/<name>`.
-import type { HTTPRetry, HTTPRouteDestination, LoadBalancerSettings } from '../../../model/istio';
+import type { Destination, HTTPRetry, HTTPRouteDestination, LoadBalancerSettings } from '../../../model/istio';
 import type { IstioConfig, LoadError, ServiceModel } from '../../../model/mesh';
 import type { RouteSourceSink } from '../../routeSources';
 import { configError } from '../../configError';
@@ -24,6 +24,11 @@ export interface RouteContext {
   isTLS?: boolean;
   /** MeshConfig.defaultHttpRetryPolicy; undefined = Istio's built-in default. */
   defaultRetryPolicy?: HTTPRetry;
+  /**
+   * RouteOptions.LookupDestinationCluster: the cluster a destination routes to (default `outbound|…`,
+   * GetDestinationCluster); waypoints route to `inbound-vip|…` for the Services they serve.
+   */
+  destinationCluster?(dst: Destination, service: ServiceModel | undefined, listenerPort: number): string;
   /** Where each translated route's VirtualService rule is recorded (provenance; never changes the output). */
   routeSources?: RouteSourceSink;
 }

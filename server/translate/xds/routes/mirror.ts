@@ -31,12 +31,21 @@ export function mirrorPolicies(r: HTTPRoute, ctx: RouteContext): RouteAction_Req
   if (!r.mirror && !Array.isArray(r.mirrors)) return out; // the common case: no closure, no work
   if (r.mirror) {
     const mp = mirrorPercent(r);
-    if (mp) out.push(policy(destinationCluster(r.mirror, ctx.serviceLookup(str(r.mirror.host) ?? ''), ctx.listenerPort), mp));
+    if (mp)
+      out.push(
+        policy((ctx.destinationCluster ?? destinationCluster)(r.mirror, ctx.serviceLookup(str(r.mirror.host) ?? ''), ctx.listenerPort), mp),
+      );
   }
   for (const m of Array.isArray(r.mirrors) ? r.mirrors : []) {
     if (!m?.destination) continue;
     const mp = m.percentage !== undefined ? mirrorPercent({ mirrorPercentage: m.percentage }) : mirrorPercent({});
-    if (mp) out.push(policy(destinationCluster(m.destination, ctx.serviceLookup(str(m.destination.host) ?? ''), ctx.listenerPort), mp));
+    if (mp)
+      out.push(
+        policy(
+          (ctx.destinationCluster ?? destinationCluster)(m.destination, ctx.serviceLookup(str(m.destination.host) ?? ''), ctx.listenerPort),
+          mp,
+        ),
+      );
   }
   return out;
 }
