@@ -15,7 +15,8 @@ test('the ztunnel page lists workloads, services and policies, filterable and li
   await expect(workloads).toHaveCount(api.workloads.length);
   const services = page.getByTestId('ztunnel-service-row');
   await expect(services).toHaveCount(api.services.length);
-  await expect(page.getByTestId('ztunnel-services').locator('tr', { hasText: 'reviews' }).first()).toContainText('waypoint');
+  // The reviews Service row (its anchor id is its namespace/hostname) names the waypoint it is bound to.
+  await expect(page.locator('#svc-bookinfo-reviews-bookinfo-svc-cluster-local')).toContainText('waypoint');
   await page.screenshot({ path: info.outputPath('ztunnel-page.png'), fullPage: true });
 
   await page.getByTestId('ztunnel-workloads-filter').fill('productpage');
@@ -23,8 +24,8 @@ test('the ztunnel page lists workloads, services and policies, filterable and li
   await expect(workloads.first()).toContainText('HBONE');
   await page.screenshot({ path: info.outputPath('ztunnel-filtered.png'), fullPage: true });
   // An ambient pod links to the trace from it.
-  await expect(workloads.first().getByRole('link', { name: /productpage/ })).toHaveAttribute('href', /^\/trace\?from=productpage/);
+  await expect(workloads.first().locator('td').nth(1).getByRole('link')).toHaveAttribute('href', /^\/trace\?from=productpage/);
 
   await page.getByTestId('ztunnel-workloads-filter').fill('waypoint');
-  await expect(workloads.first().getByRole('link', { name: /waypoint/ })).toHaveAttribute('href', /^\/proxies\/waypoint/);
+  await expect(workloads.first().locator('td').nth(1).getByRole('link')).toHaveAttribute('href', /^\/proxies\/waypoint/);
 });
