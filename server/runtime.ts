@@ -33,6 +33,10 @@ import type { AdsServer, AdsServerOptions, ConnectionStatus } from './xds/server
 import type { AdsLimits } from './xds/limits';
 import type { Source, SourceSink, SourceStatus } from './sources/types';
 import { inputFileReader } from './sources/file/lines';
+import { AccessControl } from './auth/access';
+import { AuditLog } from './auth/audit';
+import { KubeReviews } from './auth/reviews';
+import { authSettings, isMultiUser } from './auth/settings';
 
 export interface MeshscopeRuntime {
   readonly config: RuntimeConfig;
@@ -66,6 +70,10 @@ export interface MeshscopeRuntime {
   contracts(): ContractsState | undefined;
   /** The demo data plane (`serve` on the demo mesh, or `--demo-traffic`), when it runs. */
   demoTraffic(): DemoDataPlane | undefined;
+  /** Sign-in (`serve --auth token|header|openid`): who the caller is and what it may see; undefined with `--auth none`. */
+  readonly access: AccessControl | undefined;
+  /** Every sandbox apply and reset, by whom (JSON lines on stdout and `--audit-log`). */
+  readonly audit: AuditLog;
   /** "proxy X changed" events; returns unsubscribe. */
   subscribe(listener: (e: MeshEvent) => void): () => void;
   stop(): Promise<void>;
@@ -239,6 +247,11 @@ function createRuntime(config: RuntimeConfig, configError?: string, overrides: A
   if (demo) void Promise.all([ready, adsStarted]).then(() => demo.update(store.snapshot()));
 
   const applier = makeApplier(config, mode, store);
+  const auth = authSettings(config);
+  // Reviews ask the cluster meshscope reads; a multi-user mode without one cannot sign anyone in (serve refuses it).
+  const access =
+    isMultiUser(auth) && mode === 'kube' ? new AccessControl(auth, new KubeReviews(() => resolveKubeConfig(kubeSourceOptions(config)).kc)) : undefined;
+  const audit = new AuditLog(auth.auditLog);
   const token = applyToken(config);
   const contracts = liveContracts(config.contracts, () => store.snapshot(), options, cache);
 
@@ -278,7 +291,15 @@ function createRuntime(config: RuntimeConfig, configError?: string, overrides: A
       };
     },
     demoTraffic: () => demo,
-    applyContext: () => ({ applier, allowApply: config.allowApply === true, token }),
+    access,
+    audit,
+    applyContext: () => ({
+      applier,
+      allowApply: config.allowApply === true,
+      token,
+      signIn: access !== undefined,
+      audit: (e) => audit.record({ time: new Date().toISOString(), ...e }),
+    }),
     contracts: () => contracts?.(),
     xds: () => xds,
     xdsSettled: adsStarted.then(() => xds),

@@ -2,13 +2,18 @@
 import { readJsonBody, toResponse } from '@/server/api/http';
 import { maxBodyBytes } from '@/server/api/runtimeConfig';
 import { simulateRequest } from '@/server/api/simulate';
-import { readyRuntime } from '@/server/runtime';
+import { hiddenProxy } from '@/server/api/visibility';
+import { apiContext } from '@/server/requestContext';
 
 export const dynamic = 'force-dynamic';
 
 export async function POST(req: Request): Promise<Response> {
-  const rt = await readyRuntime();
+  const r = await apiContext(req);
+  if (r.response) return r.response;
+  const { rt, ctx } = r;
   const { body, error } = await readJsonBody(req, maxBodyBytes(rt.config));
   if (error) return toResponse(error, req.url);
-  return toResponse(simulateRequest(rt.context(), body), req.url);
+  const proxyId = (body as { proxyId?: unknown } | null)?.proxyId;
+  const hidden = typeof proxyId === 'string' ? hiddenProxy(ctx, proxyId) : undefined;
+  return toResponse(hidden ?? simulateRequest(ctx, body), req.url);
 }

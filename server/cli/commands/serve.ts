@@ -15,6 +15,7 @@ import { isIP } from 'node:net';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { randomToken } from '../../api/auth';
 import { MAX_HEADER_BYTES } from '../../api/httpGuard';
 import { bindAddress, ENV_VAR, sourceMode, type RuntimeConfig } from '../../api/runtimeConfig';
@@ -26,6 +27,8 @@ import { readStdin } from '../load';
 import type { ReadyMessage } from '../childLink';
 import type { Io } from './common';
 import { runChild, runPlain } from './serveChild';
+import { SIGN_IN_FLAGS, signInOptions, signInLine } from './serveSignIn';
+import { SESSION_SECRET_ENV } from '../../auth/settings';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -65,6 +68,7 @@ export async function planServe(
     { name: 'no-demo-traffic', kind: 'boolean' },
     { name: 'demo-rate', kind: 'string' },
     { name: 'demo-base', kind: 'string' },
+    ...SIGN_IN_FLAGS,
   ]);
   const kubeconfig = str(args, 'kubeconfig');
   const inCluster = args.flags['in-cluster'] === true;
@@ -125,6 +129,7 @@ export async function planServe(
     runtime.namespace = namespaces[0];
   }
   Object.assign(runtime, securityOptions(args, cwd, env));
+  Object.assign(runtime, signInOptions(args, cwd, { kube, address: bindAddress(runtime), sharedToken: runtime.authToken !== undefined }));
   return { port: portFlag(args, 'port', 3000), runtime };
 }
 
@@ -188,6 +193,8 @@ export async function serveCommand(argv: readonly string[], io: Io, root: string
     [ENV_VAR]: JSON.stringify(plan.runtime),
     MESHSCOPE_ROOT: root,
     ...(generated ? { MESHSCOPE_APPLY_TOKEN: generated } : {}),
+    // Sessions and CSRF tokens are signed with it (server/auth/session.ts); replicas must share one.
+    [SESSION_SECRET_ENV]: process.env[SESSION_SECRET_ENV]?.trim() || randomToken(),
   };
   // One build at a time per dist dir; a serve that waited finds the build up to date. An up-to-date
   // build takes no lock: the image's root filesystem is read-only in the cluster (deploy/deployment.yaml).
@@ -211,12 +218,15 @@ export async function serveCommand(argv: readonly string[], io: Io, root: string
       ? kubeTarget(plan.runtime)
       : 'the demo mesh';
   const address = bindAddress(plan.runtime);
-  const apply = generated
+  const apply = plan.runtime.auth && plan.runtime.auth !== 'none'
+    ? signInLine(plan.runtime)
+    : generated
     ? `; sandbox apply token: ${generated}`
     : `; token required (UI, API and sandbox apply), from ${plan.runtime.authTokenFile ? '--auth-token-file' : 'MESHSCOPE_AUTH_TOKEN'}`;
   const gate = sourceMode(plan.runtime) === 'kube' ? (plan.runtime.allowApply ? ', cluster apply allowed' : ', cluster apply off') : '';
   // Node's header limit above the proxy's URL limit, so an over-long URL gets its 414, not a bare 431.
-  const nodeFlags = [`--max-http-header-size=${MAX_HEADER_BYTES}`];
+  // bin/peer-address.mjs stamps each request with its socket's address (header sign-in trusts only its CIDRs).
+  const nodeFlags = [`--max-http-header-size=${MAX_HEADER_BYTES}`, '--import', pathToFileURL(join(root, 'bin', 'peer-address.mjs')).href];
   return runChild(process.execPath, [...nodeFlags, nextBin, 'start', '-p', String(plan.port), '-H', address], {
     cwd: root,
     env: { ...env, NODE_ENV: 'production' },

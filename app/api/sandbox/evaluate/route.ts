@@ -2,16 +2,20 @@
 import { toResponse } from '@/server/api/http';
 import { evaluateSandbox, readLimitedJson } from '@/server/api/sandbox';
 import { fail } from '@/server/api/types';
-import { readyRuntime } from '@/server/runtime';
+import { draftOutsideView, scopeEvaluation } from '@/server/api/visibility';
+import { apiContext } from '@/server/requestContext';
 
 export const dynamic = 'force-dynamic';
 
 export async function POST(req: Request): Promise<Response> {
   const { body, status, error } = await readLimitedJson(req);
   if (error !== undefined) return toResponse(fail(status ?? 400, error), req.url);
-  const rt = await readyRuntime();
+  const r = await apiContext(req);
+  if (r.response) return r.response;
+  const { ctx } = r;
   const t0 = performance.now();
-  const res = evaluateSandbox(rt.context(), body);
-  if (res.status === 200 && 'stats' in res.body) res.body.stats.ms = Math.round(performance.now() - t0);
-  return toResponse(res, req.url);
+  const res = evaluateSandbox(ctx, body);
+  if (res.status !== 200 || !('stats' in res.body)) return toResponse(res, req.url);
+  res.body.stats.ms = Math.round(performance.now() - t0);
+  return toResponse(draftOutsideView(ctx, res.body) ?? scopeEvaluation(ctx, { status: 200, body: res.body }), req.url);
 }

@@ -7,6 +7,7 @@ import { parse as parseYaml } from 'yaml';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { DEFAULT_FAKE_RESOURCES, matchesSelectors, parseApiPath, resourceIndex, type FakeResource } from './fakeApiPaths';
+import { FakeAuth } from './fakeAuthApi';
 
 export { DEFAULT_FAKE_RESOURCES, type FakeResource } from './fakeApiPaths';
 
@@ -81,6 +82,8 @@ export class FakeApiServer {
   private muted = false;
   /** Every request received, in order. */
   readonly requests: RecordedRequest[] = [];
+  /** TokenReview, SubjectAccessReview and impersonated writes (fakeAuthApi.ts); tests set its tokens and grants. */
+  readonly auth = new FakeAuth();
 
   constructor(resources: readonly FakeResource[] = DEFAULT_FAKE_RESOURCES) {
     for (const r of resources) this.addResource(r);
@@ -313,6 +316,7 @@ export class FakeApiServer {
       this.failures = this.failures.filter((f) => f.remaining > 0);
       return this.status(res, failure.status, `injected failure ${failure.status}`);
     }
+    if (this.auth.handle(req, res, url.pathname)) return;
     if (req.method === 'PATCH') return void this.serverSideApply(req, res, url.pathname, query);
     if (req.method !== 'GET') return this.status(res, 405, 'only GET and server-side apply (PATCH) are served');
     const parsed = parseApiPath(url.pathname, this.resources);
@@ -371,6 +375,8 @@ export class FakeApiServer {
     const md = (obj.metadata ?? {}) as Record<string, unknown>;
     if (md.name !== parsed.name) return this.status(res, 400, 'metadata.name does not match the request path');
     const r = parsed.resource;
+    const denied = this.auth.denyWrite(req, pathname, 'patch', r.plural, r.group, r.namespaced ? parsed.namespace : undefined, parsed.name);
+    if (denied) return this.status(res, 403, denied, 'Forbidden');
     if (r.namespaced) obj = { ...obj, metadata: { ...md, namespace: parsed.namespace } };
     if (query.dryRun === 'All') return this.json(res, 200, obj);
     try {
