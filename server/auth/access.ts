@@ -9,6 +9,7 @@ import type { AuthSettings } from './settings';
 import type { Principal } from './identity';
 import { type Reviewed, type Reviews, TtlCache } from './reviews';
 import { bearerFrom } from './bearer';
+import { providerConfig } from './openid';
 
 export interface Viewer {
   user: string;
@@ -45,6 +46,19 @@ export class AccessControl {
     if (n === 1) this.attempts.set(peer, n);
     else this.attempts.bump(peer, n);
     return n <= SIGN_IN_ATTEMPTS_PER_MINUTE;
+  }
+
+  private provider: ReturnType<typeof providerConfig> | undefined;
+
+  /** The identity provider's configuration (`--auth openid`), discovered once; retried after a failure. */
+  openidProvider(): ReturnType<typeof providerConfig> {
+    if (!this.provider) {
+      this.provider = providerConfig(this.settings);
+      this.provider.catch(() => {
+        this.provider = undefined;
+      });
+    }
+    return this.provider;
   }
 
   /** `POST /api/auth/login {token}`: the cluster's TokenReview of it. */
