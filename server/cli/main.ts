@@ -13,6 +13,7 @@ export const USAGE = `usage: meshscope <command> [flags]
   serve     [--config PATH…] [--kubeconfig FILE | --in-cluster] [--port 3000] [--xds-port 15010]
             [--allow-apply] [--auth-token-file F] [--contracts FILE] [--mesh-config FILE]
             [--demo-traffic | --no-demo-traffic] [--demo-rate N] [--demo-base 127.A.B]
+            [--auth none|token|header|openid] …   (meshscope serve --help: every flag)
             the dashboard + xDS control plane (no --config: the embedded demo mesh, with its
             loopback data plane of real gRPC servers and xDS clients; --demo-traffic: the same on files)
   proxies   --config PATH… [-o json|table]

@@ -76,3 +76,11 @@ describe('serve --auth (issue #26 §1)', () => {
     expect(p.runtime).toMatchObject({ auth: 'openid', openidIssuer: 'http://127.0.0.1:5556/dex', openidClientId: 'meshscope' });
   });
 });
+
+describe('serve --help (issue #26 §3: it lists every flag)', () => {
+  it('names every sign-in flag serve accepts', async () => {
+    const { SERVE_USAGE } = await import('./commands/serve');
+    const { SIGN_IN_FLAGS } = await import('./commands/serveSignIn');
+    for (const f of SIGN_IN_FLAGS) expect(SERVE_USAGE).toContain(`--${f.name}`);
+  });
+});
