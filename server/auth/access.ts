@@ -2,8 +2,8 @@
 // is and which namespaces it may see — asking the cluster (server/auth/reviews.ts) and caching briefly.
 // `--auth none` has no AccessControl: every caller sees everything, as before.
 //
-// What "see" means (docs/security.md): a namespace is visible when the user may list pods in it (Kiali's
-// rule). An object is visible when its namespace is; the root namespace's objects (mesh-wide config) and the
+// What "see" means (docs/security.md): a namespace is visible when the user may list pods in it (per
+// namespace as a whole, like Kiali). An object is visible when its namespace is; the root namespace's objects (mesh-wide config) and the
 // MeshConfig are visible to users who see the root namespace; cluster-scoped objects to every signed-in user.
 import type { AuthSettings } from './settings';
 import type { Principal } from './identity';
