@@ -18,7 +18,9 @@ async function signIn(page: Page, token: string): Promise<void> {
   await expect(page).toHaveURL(/\/signin\?next=%2Fproxies/);
   await page.getByTestId('signin-token').fill(token);
   await page.getByTestId('signin-submit').click();
-  await expect(page).toHaveURL(/\/proxies$/);
+  // The proxies page renders server-side after the cookie is set: generous on a busy machine (a wait, not a figure).
+  await expect(page).toHaveURL(/\/proxies$/, { timeout: 60_000 });
+  await expect(page.getByTestId('signed-in-user')).toBeVisible({ timeout: 60_000 });
 }
 
 const csrf = async (page: Page): Promise<string> =>
@@ -40,6 +42,7 @@ test('without a session: pages go to sign-in, the API is 401, healthz stays open
 });
 
 test('alice sees default only, in every view; a shop proxy is 404 for her', async ({ page }, info) => {
+  test.setTimeout(120_000);
   await signIn(page, TOKENS.alice);
   await expect(page.getByTestId('signed-in-user')).toHaveText('alice');
   const ids = await new HomePage(page).proxyIds();
@@ -69,6 +72,8 @@ test('alice sees default only, in every view; a shop proxy is 404 for her', asyn
 test("bob sees default and shop; his apply to shop runs as bob and is audited; alice's is refused by the cluster", async ({
   browser,
 }, info) => {
+  // Two sign-ins and the cluster round trips of a dry run and an apply: more than the default budget here.
+  test.setTimeout(180_000);
   const bobPage = await browser.newPage();
   await signIn(bobPage, TOKENS.bob);
   expect((await new HomePage(bobPage).proxyIds()).sort()).toEqual(['cart-v1-1.shop', 'productpage-v1-1.default', 'reviews-v1-1.default']);
@@ -112,7 +117,7 @@ test("bob sees default and shop; his apply to shop runs as bob and is audited; a
 
   // Sign-out ends the session: the same cookie is no longer accepted.
   await bobPage.getByTestId('sign-out').click();
-  await expect(bobPage).toHaveURL(/\/signin/);
+  await expect(bobPage).toHaveURL(/\/signin/, { timeout: 60_000 });
   expect((await bobPage.request.get('/api/proxies')).status()).toBe(401);
   await bobPage.close();
   await alicePage.close();
