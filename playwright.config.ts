@@ -113,6 +113,9 @@ process.env.E2E_LIVE_PORT ??= freePort();
 process.env.E2E_LIVE_XDS_PORT ??= freePort();
 process.env.E2E_WAYPOINT_PORT ??= freePort();
 process.env.E2E_WAYPOINT_XDS_PORT ??= freePort();
+process.env.E2E_AUTH_PORT ??= freePort();
+process.env.E2E_AUTH_XDS_PORT ??= freePort();
+process.env.E2E_AUTH_AUDIT ??= join(mkdtempSync(join(tmpdir(), 'meshscope-e2e-audit-')), 'audit.jsonl');
 // The demo data plane's loopback base (its pods are BASE.x): one per run, so parallel runs never collide.
 process.env.E2E_DEMO_BASE ??= `127.0.${2 + Math.floor(Math.random() * 250)}`;
 // The bookinfo project is the e2e part of the conformance group: it needs ../shared/fixtures.
@@ -125,6 +128,7 @@ const { E2E_PORT, E2E_XDS_PORT, E2E_BOOKINFO_PORT, E2E_BOOKINFO_XDS_PORT, E2E_BO
 const { E2E_GWAPI_PORT, E2E_GWAPI_XDS_PORT, E2E_GWAPI_DIR } = process.env;
 const { E2E_LIVE_PORT, E2E_LIVE_XDS_PORT } = process.env;
 const { E2E_WAYPOINT_PORT, E2E_WAYPOINT_XDS_PORT, E2E_WAYPOINT_DIR } = process.env;
+const { E2E_AUTH_PORT, E2E_AUTH_XDS_PORT, E2E_AUTH_AUDIT } = process.env;
 
 const server = (port: string, args: string) => ({
   command: `node bin/meshscope.mjs serve --port ${port} ${args}`,
@@ -165,6 +169,8 @@ export default defineConfig({
   projects: [
     // testMatch sees absolute paths: anchored at e2e/, so a checkout in a folder named `demo` stays right.
     { name: 'demo', testMatch: /(^|\/)e2e\/(demo\/.*|smoke)\.spec\.ts$/, use: { baseURL: `http://127.0.0.1:${E2E_PORT}` } },
+    // Sign-in (issue #26): meshscope serve --auth token against a fake cluster with two users (e2e/auth/signedInCluster.ts).
+    { name: 'auth', testMatch: /(^|\/)e2e\/auth\/.*\.spec\.ts$/, use: { baseURL: `http://127.0.0.1:${E2E_AUTH_PORT}` } },
     ...(withBookinfo
       ? [
           { name: 'bookinfo', testMatch: /(^|\/)e2e\/bookinfo\/.*\.spec\.ts$/, use: { baseURL: `http://127.0.0.1:${E2E_BOOKINFO_PORT}` } },
@@ -177,6 +183,10 @@ export default defineConfig({
   webServer: [
     // The demo data plane at 30 calls/s per client (4 clients), not 50: the machine is shared.
     server(E2E_PORT!, `--xds-port ${E2E_XDS_PORT} --demo-rate 30 --demo-base ${E2E_DEMO_BASE}`),
+    {
+      ...server(E2E_AUTH_PORT!, ''),
+      command: `node --import tsx e2e/auth/signedInCluster.ts ${E2E_AUTH_PORT} ${E2E_AUTH_XDS_PORT} ${E2E_AUTH_AUDIT}`,
+    },
     ...(withBookinfo ? [server(E2E_BOOKINFO_PORT!, `--xds-port ${E2E_BOOKINFO_XDS_PORT} --config ${E2E_BOOKINFO_DIR}`)] : []),
     ...(withBookinfo ? [server(E2E_GWAPI_PORT!, `--xds-port ${E2E_GWAPI_XDS_PORT} --config ${E2E_GWAPI_DIR}`)] : []),
     // The fake cluster and `serve --kubeconfig … --live-config` against it (one process tree).

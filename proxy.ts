@@ -9,9 +9,12 @@ import { networkInterfaces } from 'node:os';
 import { type NextRequest, NextResponse } from 'next/server';
 import { AUTHENTICATED_HEADER, isAuthenticated, secretsEqual, sessionCookie } from '@/server/api/auth';
 import { readLimited } from '@/server/api/http';
-import { checkTarget, checkUnsafe, hostAllowed, hostPolicy, securityHeaders } from '@/server/api/httpGuard';
+import { checkTarget, checkUnsafe, hostAllowed, hostPolicy, isUnsafeMethod, securityHeaders } from '@/server/api/httpGuard';
 import { LOGIN_PATH, loginPage, safeNext } from '@/server/api/loginPage';
 import { bindAddress, ENV_VAR, maxBodyBytes, parseRuntimeConfig } from '@/server/api/runtimeConfig';
+import { authenticate, csrfOk, identityHeaders, OWNED_HEADERS } from '@/server/auth/identity';
+import { sessionSecret } from '@/server/auth/secret';
+import { authSettings, isMultiUser, type AuthSettings } from '@/server/auth/settings';
 
 /** Reachable without the token: readiness probes (the route then shows only the status). */
 const PUBLIC_PATHS = new Set(['/api/healthz']);
@@ -54,6 +57,8 @@ export async function proxy(request: NextRequest): Promise<Response> {
   }
   const unsafe = checkUnsafe(method, request.headers, { hasBody: body.byteLength > 0, allowForm: isLogin });
   if (unsafe) return json(unsafe.status, unsafe.error);
+  const signIn = authSettings(config);
+  if (isMultiUser(signIn)) return signedIn(request, url, method, signIn, nonce, security);
   if (isLogin && method === 'POST') return login(request, body, config.authToken, nonce, security);
 
   const token = config.authToken;
@@ -82,6 +87,55 @@ export async function proxy(request: NextRequest): Promise<Response> {
   forward.set('x-nonce', nonce);
   forward.set('content-security-policy', security['content-security-policy'] ?? '');
   forward.set(AUTHENTICATED_HEADER, authed ? '1' : '0');
+  const res = NextResponse.next({ request: { headers: forward } });
+  for (const [k, v] of Object.entries(security)) res.headers.set(k, v);
+  return res;
+}
+
+/** Reachable without signing in (`--auth token|header|openid`): probes, the sign-in flow and its assets. */
+const SIGN_IN_PATHS = new Set(['/api/healthz', '/api/auth/login', '/api/auth/session', '/api/auth/logout', '/signin', '/favicon.ico']);
+const isSignInPath = (path: string): boolean =>
+  SIGN_IN_PATHS.has(path) || path.startsWith('/_next/') || path.startsWith('/api/auth/openid/');
+
+/**
+ * Sign-in modes: who the caller is (session cookie, the auth proxy's headers from a trusted peer, or a
+ * bearer token the route reviews), the CSRF token on every state-changing request of a cookie or header
+ * caller, and the identity forwarded to the routes in headers the client cannot set (server/auth/identity.ts).
+ */
+function signedIn(
+  request: NextRequest,
+  url: URL,
+  method: string,
+  s: AuthSettings,
+  nonce: string,
+  security: Record<string, string>,
+): Response {
+  const json = (status: number, error: string, extra: Record<string, string> = {}): Response =>
+    Response.json({ error }, { status, headers: { ...security, 'cache-control': 'no-store', ...extra } });
+  const secret = sessionSecret();
+  if (!secret) return json(503, 'sign-in is misconfigured: MESHSCOPE_SESSION_SECRET is not set (meshscope serve sets it)');
+  const a = authenticate(request.headers, s, secret, Math.floor(Date.now() / 1000));
+  if (a.status === 401) return json(401, a.error);
+  const open = isSignInPath(url.pathname);
+  if (!a.principal && !open) {
+    if (method === 'GET' && (request.headers.get('accept') ?? '').includes('text/html')) {
+      const back = safeNext(url.pathname + url.search);
+      return new Response(null, {
+        status: 303,
+        headers: { ...security, location: absolute(`/signin?next=${encodeURIComponent(back)}`, request) },
+      });
+    }
+    return json(401, 'sign in first: POST /api/auth/login, or send Authorization: Bearer <token>', {
+      'www-authenticate': 'Bearer realm="meshscope"',
+    });
+  }
+  if (a.principal && isUnsafeMethod(method) && url.pathname !== '/api/auth/login' && !csrfOk(a.principal, request.headers, secret))
+    return json(403, 'this request needs the X-CSRF-Token of your session (GET /api/auth/session gives it)');
+  const forward = new Headers(request.headers);
+  for (const h of OWNED_HEADERS) forward.delete(h);
+  if (a.principal) for (const [k, v] of Object.entries(identityHeaders(a.principal))) forward.set(k, v);
+  forward.set('x-nonce', nonce);
+  forward.set('content-security-policy', security['content-security-policy'] ?? '');
   const res = NextResponse.next({ request: { headers: forward } });
   for (const [k, v] of Object.entries(security)) res.headers.set(k, v);
   return res;

@@ -7,18 +7,22 @@ import { analyzeMesh } from '@/server/api/analyze';
 import { inputErrors } from '@/server/api/debug';
 import { gatewayApiStatus } from '@/server/api/gatewayApi';
 import { meshGraph } from '@/server/api/graph';
-import { readyRuntime } from '@/server/runtime';
+import { headers } from 'next/headers';
+import { redirect } from 'next/navigation';
+import { scopeErrors, scopeFindings, scopeGatewayApi, scopeGraph } from '@/server/api/visibility';
+import { pageContext } from '@/server/requestContext';
 
 export const dynamic = 'force-dynamic';
 
 export default async function Overview() {
-  const rt = await readyRuntime();
-  const ctx = rt.context();
-  const graph = meshGraph(ctx).body;
-  const errors = inputErrors(ctx).body as ErrorsResponse;
-  const findings = analyzeMesh(ctx).body.findings;
-  const gatewayApi = gatewayApiStatus(ctx).body;
-  const c = await rt.contracts();
+  const page = await pageContext(await headers());
+  if (!page) redirect('/signin');
+  const { rt, ctx } = page;
+  const graph = scopeGraph(ctx, meshGraph(ctx)).body;
+  const errors = scopeErrors(ctx, inputErrors(ctx)).body as ErrorsResponse;
+  const findings = scopeFindings(ctx, analyzeMesh(ctx)).body.findings;
+  const gatewayApi = scopeGatewayApi(ctx, gatewayApiStatus(ctx)).body;
+  const c = ctx.viewer && !ctx.viewer.all ? undefined : await rt.contracts();
   const contracts = c && {
     file: c.file,
     passed: c.passed,

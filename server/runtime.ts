@@ -39,6 +39,10 @@ import { poolContracts, storePool } from './isolate/runtimePool';
 import { makeLiveSource } from './live/index';
 import type { LiveSource } from './live/types';
 import type { PortForwardOptions } from './live/portForwardSource';
+import { AccessControl } from './auth/access';
+import { AuditLog } from './auth/audit';
+import { KubeReviews } from './auth/reviews';
+import { authSettings, isMultiUser } from './auth/settings';
 
 export interface MeshscopeRuntime {
   readonly config: RuntimeConfig;
@@ -83,6 +87,10 @@ export interface MeshscopeRuntime {
   liveSource(): LiveSource | undefined;
   /** Why istiod's ambient profile is on (`--ambient`, or what the cluster says); undefined when off. */
   ambient(): string | undefined;
+  /** Sign-in (`serve --auth token|header|openid`): who the caller is and what it may see; undefined with `--auth none`. */
+  readonly access: AccessControl | undefined;
+  /** Every sandbox apply and reset, by whom (JSON lines on stdout and `--audit-log`). */
+  readonly audit: AuditLog;
   /** "proxy X changed" events; returns unsubscribe. */
   subscribe(listener: (e: MeshEvent) => void): () => void;
   stop(): Promise<void>;
@@ -274,6 +282,13 @@ function createRuntime(config: RuntimeConfig, configError?: string, overrides: A
   if (demo) void Promise.all([ready, adsStarted]).then(() => demo.update(store.snapshot()));
 
   const applier = makeApplier(config, mode, store);
+  const auth = authSettings(config);
+  // Reviews ask the cluster meshscope reads; a multi-user mode without one cannot sign anyone in (serve refuses it).
+  const access =
+    isMultiUser(auth) && mode === 'kube'
+      ? new AccessControl(auth, new KubeReviews(() => resolveKubeConfig(kubeSourceOptions(config)).kc))
+      : undefined;
+  const audit = new AuditLog(auth.auditLog);
   const token = applyToken(config);
   const cpu = storePool(store, rootDir(), overrides.cpu);
   const contracts = poolContracts(config.contracts, cpu, () => store.snapshot().version);
@@ -319,7 +334,15 @@ function createRuntime(config: RuntimeConfig, configError?: string, overrides: A
     // `--live-config` (port-forward), else the `--bug-report` archive's pod dumps.
     liveSource: () => live ?? rt.archive()?.liveSource(),
     ambient: () => ambientReason,
-    applyContext: () => ({ applier, allowApply: config.allowApply === true, token }),
+    access,
+    audit,
+    applyContext: () => ({
+      applier,
+      allowApply: config.allowApply === true,
+      token,
+      signIn: access !== undefined,
+      audit: (e) => audit.record({ time: new Date().toISOString(), ...e }),
+    }),
     contracts: async () => contracts?.(),
     cpu,
     xds: () => xds,

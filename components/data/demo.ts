@@ -5,6 +5,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { TrafficReport } from '@/server/api/contract';
 import { getJson } from './fetchers';
 import { queryKeys } from './queryKeys';
+import { csrfHeader } from './csrf';
 
 export type { ServiceTraffic, TrafficReport } from '@/server/api/contract';
 
@@ -29,7 +30,7 @@ export interface ApplyResult {
 async function post(url: string, token: string, body?: unknown): Promise<ApplyResult> {
   const res = await fetch(url, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    headers: { 'content-type': 'application/json', ...csrfHeader(), ...(token ? { authorization: `Bearer ${token}` } : {}) },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   const json = (await res.json().catch(() => ({}))) as {

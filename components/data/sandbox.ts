@@ -5,6 +5,7 @@ import type { ApplyOutcome, ConfigObjectResult } from '@/server/api/contract';
 import type { EvaluateResult, RequestCheck, RoutingContract } from '@/server/sandbox/types';
 import { getJson } from './fetchers';
 import { queryKeys } from './queryKeys';
+import { csrfHeader } from './csrf';
 
 export interface EvaluateBody {
   draft: string;
@@ -32,7 +33,7 @@ async function postJson<T>(url: string, body: unknown, signal?: AbortSignal, hea
   const res = await fetch(url, {
     method: 'POST',
     signal: signal ?? null,
-    headers: { 'content-type': 'application/json', accept: 'application/json', ...headers },
+    headers: { 'content-type': 'application/json', accept: 'application/json', ...csrfHeader(), ...headers },
     body: JSON.stringify(body),
   });
   const json = (await res.json().catch(() => ({}))) as T & { error?: string };

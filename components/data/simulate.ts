@@ -4,6 +4,7 @@
 import type { SimulateBody, SimulateResponse } from '@/server/api/contract';
 import type { SimRequest } from '@/server/simulate/types';
 import { queryKeys } from './queryKeys';
+import { csrfHeader } from './csrf';
 
 export const simulateKeys = {
   proxy: (id: string, request: SimRequest) => [...queryKeys.proxy(id), 'simulate', JSON.stringify(request)] as const,
@@ -30,7 +31,7 @@ export async function postSimulate(body: SimulateBody, signal?: AbortSignal): Pr
   const res = await fetch('/api/simulate', {
     method: 'POST',
     signal: signal ?? null,
-    headers: { 'content-type': 'application/json', accept: 'application/json' },
+    headers: { 'content-type': 'application/json', accept: 'application/json', ...csrfHeader() },
     body: JSON.stringify(body),
   });
   const json = (await res.json().catch(() => ({}))) as SimulateResponse & { error?: string };

@@ -19,6 +19,19 @@ export const RuntimeConfigSchema = z
     allowedHosts: z.array(z.string().min(1)).optional(),
     /** The bearer token protecting UI and API (`--auth-token-file` or MESHSCOPE_AUTH_TOKEN). */
     authToken: z.string().min(1).optional(),
+    /** `serve --auth`: how users sign in (server/auth/settings.ts); absent = none. */
+    auth: z.enum(['none', 'token', 'header', 'openid']).optional(),
+    /** `--auth-header-trusted-cidrs`: the peers allowed to set the user headers (header mode). */
+    authHeaderTrustedCidrs: z.array(z.string().min(1)).optional(),
+    /** `--auth-header-user` / `--auth-header-groups` (header mode). */
+    authHeaderUser: z.string().min(1).optional(),
+    authHeaderGroups: z.string().min(1).optional(),
+    /** `--openid-issuer`, `--openid-client-id`, `--openid-client-secret-file` (openid mode). */
+    openidIssuer: z.string().url().optional(),
+    openidClientId: z.string().min(1).optional(),
+    openidClientSecretFile: z.string().min(1).optional(),
+    /** `--audit-log FILE`: applies and resets as JSON lines (also on stdout). */
+    auditLog: z.string().min(1).optional(),
     /** Request body limit in bytes (MESHSCOPE_MAX_BODY_BYTES; default DEFAULT_MAX_BODY_BYTES). */
     maxBodyBytes: z.number().int().min(1).optional(),
     /** `serve --allow-apply`: the sandbox may apply drafts to a cluster source. */

@@ -8,6 +8,7 @@ import type { RawInput } from '../sources/types';
 import type { SyncStatus } from '../xds/types';
 import type { ReadText } from '../sources/file/lines';
 import type { SnapshotMemo } from './snapshotMemo';
+import type { Viewer } from '../auth/access';
 
 export type { SyncStatus } from '../xds/types';
 
@@ -32,6 +33,8 @@ export interface ApiContext {
   readText?: ReadText;
   /** Views computed once per snapshot (the runtime's; absent: computed on every call). */
   memo?: SnapshotMemo;
+  /** The signed-in caller and the namespaces it may see (`serve --auth` other than none); absent: everything. */
+  viewer?: Viewer;
 }
 
 export interface ApiResult<T = unknown> {

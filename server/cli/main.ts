@@ -14,6 +14,7 @@ export const USAGE = `usage: meshscope <command> [flags]
             [--allow-apply] [--auth-token-file F] [--contracts FILE] [--mesh-config FILE]
             [--live-config [--proxy-admin-port 15000]]   (kube: pods' own Envoy config, docs/live-config.md)
             [--demo-traffic | --no-demo-traffic] [--demo-rate N] [--demo-base 127.A.B]
+            [--auth none|token|header|openid] …   (meshscope serve --help: every flag)
             the dashboard + xDS control plane (no --config: the embedded demo mesh, with its
             loopback data plane of real gRPC servers and xDS clients; --demo-traffic: the same on files)
   proxies   --config PATH… [-o json|table]

@@ -88,10 +88,13 @@ describe('planServe', () => {
   });
 });
 
+/** A non-loopback bind must say how users sign in (issue #26): these tests mean an open server. */
+const OPEN = ['--auth', 'none', '--i-understand-this-is-open'];
+
 describe('planServe: --address, --allowed-host, the token (issue 14 items 9, 10, 12)', () => {
   it('takes an IP --address and host names without port; refuses anything else', async () => {
     const plan = await planServe(
-      ['--address', '0.0.0.0', '--allowed-host', 'meshscope.meshscope.svc', '--allowed-host', '[fd00::1]'],
+      ['--address', '0.0.0.0', '--allowed-host', 'meshscope.meshscope.svc', '--allowed-host', '[fd00::1]', ...OPEN],
       '/w',
       undefined,
       {},
@@ -99,7 +102,7 @@ describe('planServe: --address, --allowed-host, the token (issue 14 items 9, 10,
     expect(plan.runtime).toMatchObject({ address: '0.0.0.0', allowedHosts: ['meshscope.meshscope.svc', '[fd00::1]'] });
     await expect(planServe(['--address', 'example.com'], '/w', undefined, {})).rejects.toThrow(/--address must be an IP address/);
     // The image sets MESHSCOPE_ADDRESS=0.0.0.0 so that `docker run … serve --kubeconfig …` is reachable; the flag wins.
-    expect((await planServe([], '/w', undefined, { MESHSCOPE_ADDRESS: '0.0.0.0' })).runtime.address).toBe('0.0.0.0');
+    expect((await planServe(OPEN, '/w', undefined, { MESHSCOPE_ADDRESS: '0.0.0.0' })).runtime.address).toBe('0.0.0.0');
     expect((await planServe(['--address', '::1'], '/w', undefined, { MESHSCOPE_ADDRESS: '0.0.0.0' })).runtime.address).toBe('::1');
     expect((await planServe([], '/w', undefined, {})).runtime.address).toBeUndefined();
     await expect(planServe(['--allowed-host', 'http://x:3000'], '/w', undefined, {})).rejects.toThrow(/without port or scheme/);

@@ -1,7 +1,7 @@
 // The agreed layering as data (the layering notes, lowest first), checked by server/layering.test.ts:
 //   0 server/lib  1 server/model  2 envoy, translate, simulate, analyze, sources, live (pods' own Envoy dumps)
 //   3 pipeline (translate+encode+cache), impact (change → proxies), meshGraph, simulateMesh (simulate a mesh
-//     proxy: pipeline + simulate), xds, sandbox, demo (the loopback data plane)  4 api  5 runtime, cli, app (and components, which may
+//     proxy: pipeline + simulate), xds, sandbox, demo (the loopback data plane), auth (sign-in, reviews, audit)  4 api  5 runtime, cli, app (and components, which may
 //     import only COMPONENTS_MAY_IMPORT from server/).
 // A module imports only from its own layer or lower ones; no file or folder cycles.
 import type { Layer } from './importGraph';
@@ -23,7 +23,7 @@ export const LAYERS: readonly Layer[] = [
     ],
   },
   {
-    name: 'pipeline, impact, meshGraph, simulateMesh, xds, sandbox, demo, drift, archive',
+    name: 'pipeline, impact, meshGraph, simulateMesh, xds, sandbox, demo, drift, archive, auth',
     rank: 3,
     prefixes: [
       'server/pipeline/',
@@ -35,13 +35,23 @@ export const LAYERS: readonly Layer[] = [
       'server/demo/',
       'server/drift/',
       'server/archive/',
+      'server/auth/',
     ],
   },
   { name: 'api', rank: 4, prefixes: ['server/api/'] },
   {
     name: 'runtime, isolate, cli, app',
     rank: 5,
-    prefixes: ['server/runtime.ts', 'server/isolate/', 'server/cli.ts', 'server/cli/', 'app/', 'instrumentation.ts', 'components/'],
+    prefixes: [
+      'server/runtime.ts',
+      'server/requestContext.ts',
+      'server/isolate/',
+      'server/cli.ts',
+      'server/cli/',
+      'app/',
+      'instrumentation.ts',
+      'components/',
+    ],
   },
 ];
 

@@ -1,5 +1,5 @@
 // Thin adapter: GET /api/healthz (readiness: 503 until the ADS server listens; snapshot counts, memory).
-// Reachable without the token (probes); without it, only the status is shown.
+// Reachable without the token or sign-in (probes); then only the status is shown.
 import { AUTHENTICATED_HEADER } from '@/server/api/auth';
 import { healthz } from '@/server/api/debug';
 import { toResponse } from '@/server/api/http';
@@ -10,7 +10,7 @@ export const dynamic = 'force-dynamic';
 export async function GET(req: Request): Promise<Response> {
   const rt = await readyRuntime();
   const result = healthz(rt.context());
-  if (rt.config.authToken && req.headers.get(AUTHENTICATED_HEADER) !== '1') {
+  if (rt.access || (rt.config.authToken && req.headers.get(AUTHENTICATED_HEADER) !== '1')) {
     const { status } = result.body as { status: string };
     return toResponse({ status: result.status, body: { status } }, req.url);
   }

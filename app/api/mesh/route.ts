@@ -1,11 +1,14 @@
 // Thin adapter: GET /api/mesh (the effective mesh config, where it came from, its options and problems).
 import { toResponse } from '@/server/api/http';
 import { meshConfigView } from '@/server/api/meshConfig';
-import { readyRuntime } from '@/server/runtime';
+import { apiContext } from '@/server/requestContext';
+import { hiddenMeshConfig } from '@/server/api/visibility';
 
 export const dynamic = 'force-dynamic';
 
 export async function GET(req: Request): Promise<Response> {
-  const rt = await readyRuntime();
-  return toResponse(meshConfigView(rt.context()), req.url);
+  const r = await apiContext(req);
+  if (r.response) return r.response;
+  const { ctx } = r;
+  return toResponse(hiddenMeshConfig(ctx) ?? meshConfigView(ctx), req.url);
 }

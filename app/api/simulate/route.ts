@@ -2,13 +2,19 @@
 // the CPU pool (server/isolate: time budget, bounded queue; docs/budgets.md), never on the ADS thread.
 import { jsonTextResponse, readJsonBody, toResponse } from '@/server/api/http';
 import { maxBodyBytes } from '@/server/api/runtimeConfig';
-import { readyRuntime } from '@/server/runtime';
+import { hiddenProxy } from '@/server/api/visibility';
+import { apiContext } from '@/server/requestContext';
 
 export const dynamic = 'force-dynamic';
 
 export async function POST(req: Request): Promise<Response> {
-  const rt = await readyRuntime();
+  const r = await apiContext(req);
+  if (r.response) return r.response;
+  const { rt, ctx } = r;
   const { body, error } = await readJsonBody(req, maxBodyBytes(rt.config));
   if (error) return toResponse(error, req.url);
+  const proxyId = (body as { proxyId?: unknown } | null)?.proxyId;
+  const hidden = typeof proxyId === 'string' ? hiddenProxy(ctx, proxyId) : undefined;
+  if (hidden) return toResponse(hidden, req.url);
   return jsonTextResponse(await rt.cpu.run('simulate', body), req.url);
 }

@@ -2,12 +2,17 @@
 // clients; paged, 100 per page by default).
 import { adsz } from '@/server/api/adsz';
 import { toResponse } from '@/server/api/http';
-import { readyRuntime } from '@/server/runtime';
+import { apiContext } from '@/server/requestContext';
+import { wholeMeshOnly } from '@/server/api/visibility';
 
 export const dynamic = 'force-dynamic';
 
 export async function GET(req: Request): Promise<Response> {
-  const rt = await readyRuntime();
+  const r = await apiContext(req);
+  if (r.response) return r.response;
+  const { rt, ctx } = r;
+  const hidden = wholeMeshOnly(ctx);
+  if (hidden) return toResponse(hidden, req.url);
   const q = new URL(req.url).searchParams;
   return toResponse(adsz(rt.adsConnections(), q.get('proxyID'), { page: q.get('page'), limit: q.get('limit') }), req.url);
 }

@@ -3,13 +3,17 @@
 import { toResponse } from '@/server/api/http';
 import { debugConfigDump } from '@/server/api/proxies';
 import { ztunnelDebugDump } from '@/server/api/ztunnel';
-import { readyRuntime } from '@/server/runtime';
+import { apiContext } from '@/server/requestContext';
+import { hiddenProxy, wholeMeshOnly } from '@/server/api/visibility';
 
 export const dynamic = 'force-dynamic';
 
 export async function GET(req: Request): Promise<Response> {
-  const rt = await readyRuntime();
-  const query = new URL(req.url).searchParams;
-  const types = query.get('types');
-  return toResponse(types !== null ? ztunnelDebugDump(rt.context(), types) : debugConfigDump(rt.context(), query), req.url);
+  const r = await apiContext(req);
+  if (r.response) return r.response;
+  const { ctx } = r;
+  const q = new URL(req.url).searchParams;
+  const types = q.get('types');
+  if (types !== null) return toResponse(wholeMeshOnly(ctx) ?? ztunnelDebugDump(ctx, types), req.url);
+  return toResponse(hiddenProxy(ctx, q.get('proxyID') ?? '') ?? debugConfigDump(ctx, q), req.url);
 }

@@ -1,10 +1,12 @@
 // Apply on a cluster (`serve --allow-apply` only): Kubernetes server-side apply (field manager
 // `meshscope`), always as a server-side dry run first (`dryRun: All`); the real apply runs only when every
 // object passed it. Deletions are dry-run deletes, then deletes. RBAC write verbs for this live in the
-// opt-in overlay deploy/overlays/apply, never in the default manifests.
+// opt-in overlay deploy/overlays/apply, never in the default manifests. With sign-in (`serve --auth`), every
+// call impersonates the signed-in user and its groups, so the cluster's RBAC for that user decides.
 import { type KubeConfig, KubernetesObjectApi, type KubernetesObject, PatchStrategy } from '@kubernetes/client-node';
 import type { DraftEdit } from '../../sandbox/types';
-import { type Applier, type ApplyItem, type ApplyOutcome, describeEdit } from './types';
+import { impersonatingObjectApi } from '../../auth/impersonation';
+import { type ActingUser, type Applier, type ApplyItem, type ApplyOutcome, describeEdit } from './types';
 
 export const FIELD_MANAGER = 'meshscope';
 
@@ -35,8 +37,9 @@ export class KubeApplier implements Applier {
   readonly mode = 'kube' as const;
   constructor(private readonly kubeConfig: () => KubeConfig) {}
 
-  private async run(edits: readonly DraftEdit[], dryRun: boolean): Promise<ApplyItem[]> {
-    const client = KubernetesObjectApi.makeApiClient(this.kubeConfig());
+  private async run(edits: readonly DraftEdit[], dryRun: boolean, as?: ActingUser): Promise<ApplyItem[]> {
+    const kc = this.kubeConfig();
+    const client = as ? impersonatingObjectApi(kc, as) : KubernetesObjectApi.makeApiClient(kc);
     const dr = dryRun ? 'All' : undefined;
     const items: ApplyItem[] = [];
     for (const e of edits) {
@@ -52,16 +55,16 @@ export class KubeApplier implements Applier {
     return items;
   }
 
-  async plan(edits: readonly DraftEdit[]): Promise<ApplyOutcome> {
-    const items = await this.run(edits, true);
+  async plan(edits: readonly DraftEdit[], as?: ActingUser): Promise<ApplyOutcome> {
+    const items = await this.run(edits, true, as);
     const ok = items.every((i) => i.ok);
     return { mode: this.mode, applied: false, items, dryRun: { ok } };
   }
 
-  async apply(edits: readonly DraftEdit[]): Promise<ApplyOutcome> {
-    const dry = await this.plan(edits);
+  async apply(edits: readonly DraftEdit[], as?: ActingUser): Promise<ApplyOutcome> {
+    const dry = await this.plan(edits, as);
     if (!dry.dryRun?.ok) return { ...dry, message: 'server-side dry run failed: nothing applied' };
-    const items = await this.run(edits, false);
+    const items = await this.run(edits, false, as);
     return { mode: this.mode, applied: items.every((i) => i.ok), items, dryRun: { ok: true } };
   }
 }

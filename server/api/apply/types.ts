@@ -24,12 +24,18 @@ export interface ApplyOutcome {
   message?: string;
 }
 
+/** Who an apply runs as (sign-in modes): Kubernetes writes impersonate this user and its groups. */
+export interface ActingUser {
+  user: string;
+  groups: readonly string[];
+}
+
 export interface Applier {
   readonly mode: ApplyMode;
   /** What applying would do (Kubernetes: runs the server-side dry run). Never changes anything. */
-  plan(edits: readonly DraftEdit[]): Promise<ApplyOutcome>;
+  plan(edits: readonly DraftEdit[], as?: ActingUser): Promise<ApplyOutcome>;
   /** Applies (Kubernetes: dry run first; nothing is written when it fails). */
-  apply(edits: readonly DraftEdit[]): Promise<ApplyOutcome>;
+  apply(edits: readonly DraftEdit[], as?: ActingUser): Promise<ApplyOutcome>;
   /** Demo: back to the embedded mesh. */
   reset?(): Promise<void>;
 }

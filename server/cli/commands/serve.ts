@@ -16,6 +16,7 @@ import { isIP } from 'node:net';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { randomToken } from '../../api/auth';
 import { MAX_HEADER_BYTES } from '../../api/httpGuard';
 import { bindAddress, ENV_VAR, sourceMode, type RuntimeConfig } from '../../api/runtimeConfig';
@@ -27,6 +28,8 @@ import { readStdin } from '../load';
 import type { ReadyMessage } from '../childLink';
 import type { Io } from './common';
 import { runChild, runPlain } from './serveChild';
+import { SIGN_IN_FLAGS, signInOptions, signInLine } from './serveSignIn';
+import { SESSION_SECRET_ENV } from '../../auth/settings';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -70,6 +73,7 @@ export async function planServe(
     { name: 'no-demo-traffic', kind: 'boolean' },
     { name: 'demo-rate', kind: 'string' },
     { name: 'demo-base', kind: 'string' },
+    ...SIGN_IN_FLAGS,
   ]);
   const kubeconfig = str(args, 'kubeconfig');
   const inCluster = args.flags['in-cluster'] === true;
@@ -145,6 +149,7 @@ export async function planServe(
     runtime.namespace = namespaces[0];
   }
   Object.assign(runtime, securityOptions(args, cwd, env));
+  Object.assign(runtime, signInOptions(args, cwd, { kube, address: bindAddress(runtime), sharedToken: runtime.authToken !== undefined }));
   return { port: portFlag(args, 'port', 3000), runtime };
 }
 
@@ -195,7 +200,37 @@ function kubeTarget(r: RuntimeConfig): string {
   return `Kubernetes (${parts.join(', ')})`;
 }
 
+/** `meshscope serve --help`: every flag. */
+export const SERVE_USAGE = `usage: meshscope serve [flags]
+
+sources (one of; none: the embedded demo mesh)
+  --config PATH…                files and directories (*.yaml|*.yml|*.json, multi-document), repeated, or - for stdin
+  --kubeconfig FILE [--context C] | --context C | --in-cluster     a cluster (list/watch, read-only)
+  --namespace NS…               files: the namespace of objects with none; a cluster: the namespaces to watch
+  --mesh-config FILE            the mesh config YAML (replaces the ConfigMap istio-system/istio)
+listening (loopback unless --address says otherwise)
+  --port 3000  --xds-port 15010  --address IP  --allowed-host NAME…
+sign-in (docs/security.md; a non-loopback --address refuses to start without --auth)
+  --auth none|token|header|openid            how users sign in (none: the default on loopback)
+  --i-understand-this-is-open                with --auth none on a non-loopback address
+  --auth-header-trusted-cidrs CIDR[,CIDR…]   header mode: peers allowed to name users
+  --auth-header-user NAME                    header mode: default X-Forwarded-User
+  --auth-header-groups NAME                  header mode: default X-Forwarded-Groups
+  --openid-issuer URL  --openid-client-id ID  --openid-client-secret-file F     openid mode
+  --audit-log FILE                           applies and resets as JSON lines (also on stdout)
+  --auth-token-file F                        --auth none only: the bearer token for UI, API and apply
+writes and checks
+  --allow-apply                 let the sandbox apply drafts to a cluster (dry run first; as the user with sign-in)
+  --contracts FILE              routing contracts run on every snapshot
+demo
+  --demo-traffic | --no-demo-traffic  --demo-rate N  --demo-base 127.A.B
+`;
+
 export async function serveCommand(argv: readonly string[], io: Io, root: string): Promise<number> {
+  if (argv.includes('--help') || argv.includes('-h')) {
+    io.stdout.write(SERVE_USAGE);
+    return 0;
+  }
   const plan = await planServe(argv, process.cwd());
   const nextBin = createRequire(join(root, 'package.json')).resolve('next/dist/bin/next');
   // The sandbox apply token: --auth-token-file or MESHSCOPE_AUTH_TOKEN when given, else a random one made
@@ -208,6 +243,8 @@ export async function serveCommand(argv: readonly string[], io: Io, root: string
     [ENV_VAR]: JSON.stringify(plan.runtime),
     MESHSCOPE_ROOT: root,
     ...(generated ? { MESHSCOPE_APPLY_TOKEN: generated } : {}),
+    // Sessions and CSRF tokens are signed with it (server/auth/session.ts); replicas must share one.
+    [SESSION_SECRET_ENV]: process.env[SESSION_SECRET_ENV]?.trim() || randomToken(),
   };
   // One build at a time per dist dir; a serve that waited finds the build up to date. An up-to-date
   // build takes no lock: the image's root filesystem is read-only in the cluster (deploy/deployment.yaml).
@@ -232,12 +269,16 @@ export async function serveCommand(argv: readonly string[], io: Io, root: string
         ? kubeTarget(plan.runtime)
         : 'the demo mesh';
   const address = bindAddress(plan.runtime);
-  const apply = generated
-    ? `; sandbox apply token: ${generated}`
-    : `; token required (UI, API and sandbox apply), from ${plan.runtime.authTokenFile ? '--auth-token-file' : 'MESHSCOPE_AUTH_TOKEN'}`;
+  const apply =
+    plan.runtime.auth && plan.runtime.auth !== 'none'
+      ? signInLine(plan.runtime)
+      : generated
+        ? `; sandbox apply token: ${generated}`
+        : `; token required (UI, API and sandbox apply), from ${plan.runtime.authTokenFile ? '--auth-token-file' : 'MESHSCOPE_AUTH_TOKEN'}`;
   const gate = sourceMode(plan.runtime) === 'kube' ? (plan.runtime.allowApply ? ', cluster apply allowed' : ', cluster apply off') : '';
   // Node's header limit above the proxy's URL limit, so an over-long URL gets its 414, not a bare 431.
-  const nodeFlags = [`--max-http-header-size=${MAX_HEADER_BYTES}`];
+  // bin/peer-address.mjs stamps each request with its socket's address (header sign-in trusts only its CIDRs).
+  const nodeFlags = [`--max-http-header-size=${MAX_HEADER_BYTES}`, '--import', pathToFileURL(join(root, 'bin', 'peer-address.mjs')).href];
   return runChild(process.execPath, [...nodeFlags, nextBin, 'start', '-p', String(plan.port), '-H', address], {
     cwd: root,
     env: { ...env, NODE_ENV: 'production' },

@@ -8,6 +8,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { Socket } from 'node:net';
 import { DEFAULT_FAKE_RESOURCES, matchesSelectors, parseApiPath, resourceIndex, type FakeResource } from './fakeApiPaths';
 import { FakePortForward } from './fakePortForward';
+import { FakeAuth } from './fakeAuthApi';
 
 export { DEFAULT_FAKE_RESOURCES, type FakeResource } from './fakeApiPaths';
 
@@ -86,6 +87,8 @@ export class FakeApiServer {
   readonly portForward = new FakePortForward(
     (ns, name) => this.objects.get(resourceIndex('', 'pods'))?.get(`${ns}/${name}`) as { status?: { phase?: string } } | undefined,
   );
+  /** TokenReview, SubjectAccessReview and impersonated writes (fakeAuthApi.ts); tests set its tokens and grants. */
+  readonly auth = new FakeAuth();
 
   constructor(resources: readonly FakeResource[] = DEFAULT_FAKE_RESOURCES) {
     for (const r of resources) this.addResource(r);
@@ -324,6 +327,7 @@ export class FakeApiServer {
       this.failures = this.failures.filter((f) => f.remaining > 0);
       return this.status(res, failure.status, `injected failure ${failure.status}`);
     }
+    if (this.auth.handle(req, res, url.pathname)) return;
     const proxied = this.portForward.proxyAnswer(url.pathname);
     if (proxied) {
       res.writeHead(proxied.code, { 'Content-Type': 'application/json' });
@@ -387,6 +391,8 @@ export class FakeApiServer {
     const md = (obj.metadata ?? {}) as Record<string, unknown>;
     if (md.name !== parsed.name) return this.status(res, 400, 'metadata.name does not match the request path');
     const r = parsed.resource;
+    const denied = this.auth.denyWrite(req, pathname, 'patch', r.plural, r.group, r.namespaced ? parsed.namespace : undefined, parsed.name);
+    if (denied) return this.status(res, 403, denied, 'Forbidden');
     if (r.namespaced) obj = { ...obj, metadata: { ...md, namespace: parsed.namespace } };
     if (query.dryRun === 'All') return this.json(res, 200, obj);
     try {
