@@ -110,6 +110,8 @@ process.env.E2E_BOOKINFO_XDS_PORT ??= freePort();
 process.env.E2E_GWAPI_PORT ??= freePort();
 process.env.E2E_GWAPI_XDS_PORT ??= freePort();
 process.env.E2E_LIVE_PORT ??= freePort();
+process.env.E2E_BUGREPORT_PORT ??= freePort();
+process.env.E2E_BUGREPORT_XDS_PORT ??= freePort();
 process.env.E2E_LIVE_XDS_PORT ??= freePort();
 process.env.E2E_WAYPOINT_PORT ??= freePort();
 process.env.E2E_WAYPOINT_XDS_PORT ??= freePort();
@@ -126,7 +128,7 @@ if (withBookinfo) process.env.E2E_GWAPI_DIR ??= prepareGatewayApi();
 if (withBookinfo) process.env.E2E_WAYPOINT_DIR ??= prepareWaypoint();
 const { E2E_PORT, E2E_XDS_PORT, E2E_BOOKINFO_PORT, E2E_BOOKINFO_XDS_PORT, E2E_BOOKINFO_DIR, E2E_DEMO_BASE } = process.env;
 const { E2E_GWAPI_PORT, E2E_GWAPI_XDS_PORT, E2E_GWAPI_DIR } = process.env;
-const { E2E_LIVE_PORT, E2E_LIVE_XDS_PORT } = process.env;
+const { E2E_LIVE_PORT, E2E_LIVE_XDS_PORT, E2E_BUGREPORT_PORT, E2E_BUGREPORT_XDS_PORT } = process.env;
 const { E2E_WAYPOINT_PORT, E2E_WAYPOINT_XDS_PORT, E2E_WAYPOINT_DIR } = process.env;
 const { E2E_AUTH_PORT, E2E_AUTH_XDS_PORT, E2E_AUTH_AUDIT } = process.env;
 
@@ -176,6 +178,12 @@ export default defineConfig({
           { name: 'bookinfo', testMatch: /(^|\/)e2e\/bookinfo\/.*\.spec\.ts$/, use: { baseURL: `http://127.0.0.1:${E2E_BOOKINFO_PORT}` } },
           { name: 'gatewayapi', testMatch: /(^|\/)e2e\/gatewayapi\/.*\.spec\.ts$/, use: { baseURL: `http://127.0.0.1:${E2E_GWAPI_PORT}` } },
           { name: 'live', testMatch: /(^|\/)e2e\/live\/.*\.spec\.ts$/, use: { baseURL: `http://127.0.0.1:${E2E_LIVE_PORT}` } },
+          // `serve --bug-report` on an archive built from Bookinfo (e2e/bugreport/bugReportArchive.ts).
+          {
+            name: 'bugreport',
+            testMatch: /(^|\/)e2e\/bugreport\/.*\.spec\.ts$/,
+            use: { baseURL: `http://127.0.0.1:${E2E_BUGREPORT_PORT}` },
+          },
           { name: 'waypoint', testMatch: /(^|\/)e2e\/waypoint\/.*\.spec\.ts$/, use: { baseURL: `http://127.0.0.1:${E2E_WAYPOINT_PORT}` } },
         ]
       : []),
@@ -195,6 +203,10 @@ export default defineConfig({
           {
             ...server(E2E_LIVE_PORT!, ''),
             command: `node --import tsx e2e/live/liveCluster.ts --port ${E2E_LIVE_PORT} --xds-port ${E2E_LIVE_XDS_PORT}`,
+          },
+          {
+            ...server(E2E_BUGREPORT_PORT!, ''),
+            command: `node --import tsx e2e/bugreport/bugReportArchive.ts ${E2E_BUGREPORT_PORT} ${E2E_BUGREPORT_XDS_PORT}`,
           },
         ]
       : []),
