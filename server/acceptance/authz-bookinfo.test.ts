@@ -44,14 +44,21 @@ describe('meshscope simulate: AuthorizationPolicy default/reviews-viewer on Book
       }[];
     };
     const chain = inbound.filter_chains.find((c) => c.name === '0.0.0.0_9080');
-    const filters = chain?.filters[0]?.typed_config.http_filters ?? [];
+    const hcm = chain?.filters.find((f) => f.name === 'envoy.filters.network.http_connection_manager');
+    const filters = hcm?.typed_config.http_filters ?? [];
+    // Istio's inbound HTTP chain (pilot/pkg/networking/core/listener_builder.go buildInboundHTTPFilters):
+    // metadata exchange, then authn/authz (RBAC), then grpc_stats, fault, cors, stats, and the router last.
     expect(filters.map((f) => f.name)).toEqual([
+      'istio.metadata_exchange',
       'envoy.filters.http.rbac',
+      'envoy.filters.http.grpc_stats',
       'envoy.filters.http.fault',
       'envoy.filters.http.cors',
+      'istio.stats',
       'envoy.filters.http.router',
     ]);
-    expect(Object.keys((filters[0]?.typed_config as { rules: { policies: object } }).rules.policies)).toEqual([
+    const rbac = filters.find((f) => f.name === 'envoy.filters.http.rbac');
+    expect(Object.keys((rbac?.typed_config as { rules: { policies: object } }).rules.policies)).toEqual([
       'ns[default]-policy[reviews-viewer]-rule[0]',
     ]);
   });

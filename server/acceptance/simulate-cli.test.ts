@@ -41,6 +41,8 @@ const ORDER = [
   'redirect',
   'directResponse',
   'runtimeFraction',
+  // meshscope's additive extension (issue #25 §5): the fields Envoy's router_check_tool validates.
+  'routerCheck',
   'rejected',
   'notes',
   'error',

@@ -128,7 +128,9 @@ describe('endpoint-only changes reach only the proxies that can hold the moved e
     const plan = planChange(prev, next, change, DEFAULT_OPTIONS);
     expect(plan.advance.all).toBe(false);
     expect([...(plan.push.proxies as Set<string>)].sort()).toEqual(['b-1.ns-1', 'd-1.ns-3', 'gw.istio-system']);
-    expect([...(plan.push.types ?? [])]).toEqual([TYPE.endpoint]);
+    // Envoys get EDS only (no CDS/LDS/RDS); ztunnels' Workload deltas ride along (istiod workload.go: a pod's IP
+    // is in its Workload), which Envoys never watch.
+    expect([...(plan.push.types ?? [])].sort()).toEqual([TYPE.endpoint, TYPE.address, TYPE.authorization].sort());
   });
 
   it('a change that is not endpoint-only is left as affected.ts says', () => {
