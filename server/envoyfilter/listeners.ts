@@ -194,48 +194,53 @@ function patchFilterChain(ctx: EnvoyFilterPatchContext, l: Json, fc: Json, patch
   patchNetworkFilters(ctx, l, fc, patches, where);
 }
 
+/**
+ * ADD, INSERT_FIRST, INSERT_BEFORE/AFTER, REPLACE and REMOVE of one patch on a filter list (network or HTTP
+ * filters: istiod's doNetworkFilterListOperation / doHTTPFilterListOperation share these rules): a relative
+ * insert without a filter match becomes an append (AFTER) or a prepend (BEFORE); REPLACE and REMOVE need one.
+ * True when the list changed.
+ */
+function applyListOperation(list: Json[], p: PatchWrapper, hasMatch: boolean, matches: (e: Json) => boolean): boolean {
+  const v = () => clone(p.value ?? {});
+  switch (p.operation) {
+    case 'ADD':
+      list.push(v());
+      return true;
+    case 'INSERT_FIRST':
+      list.unshift(v());
+      return true;
+    case 'INSERT_AFTER':
+    case 'INSERT_BEFORE':
+      if (!hasMatch) {
+        if (p.operation === 'INSERT_AFTER') list.push(v());
+        else list.unshift(v());
+        return true;
+      }
+      return insertAt(list, matches, v(), p.operation === 'INSERT_AFTER');
+    case 'REPLACE': {
+      if (!hasMatch) return false;
+      const i = list.findIndex(matches);
+      if (i < 0) return false;
+      list[i] = v();
+      return true;
+    }
+    case 'REMOVE': {
+      if (!hasMatch) return false;
+      const rest = list.filter((e) => !matches(e));
+      const changed = rest.length !== list.length;
+      list.splice(0, list.length, ...rest);
+      return changed;
+    }
+    default:
+      return false;
+  }
+}
+
 function patchNetworkFilters(ctx: EnvoyFilterPatchContext, l: Json, fc: Json, patches: readonly PatchWrapper[], where: string): void {
   const list = arr(fc.filters);
   for (const p of patches) {
     if (p.applyTo !== 'NETWORK_FILTER' || !contextMatch(ctx, p) || !listenerMatch(l, p) || !filterChainMatch(l, fc, p)) continue;
-    const v = () => clone(p.value ?? {});
-    let done = false;
-    switch (p.operation) {
-      case 'ADD':
-        list.push(v());
-        done = true;
-        break;
-      case 'INSERT_FIRST':
-        list.unshift(v());
-        done = true;
-        break;
-      case 'INSERT_AFTER':
-      case 'INSERT_BEFORE':
-        if (!hasNetworkFilterMatch(p)) {
-          if (p.operation === 'INSERT_AFTER') list.push(v());
-          else list.unshift(v());
-          done = true;
-        } else done = insertAt(list, (e) => networkFilterMatch(e, p), v(), p.operation === 'INSERT_AFTER');
-        break;
-      case 'REPLACE': {
-        if (!hasNetworkFilterMatch(p)) break;
-        const i = list.findIndex((e) => networkFilterMatch(e, p));
-        if (i >= 0) {
-          list[i] = v();
-          done = true;
-        }
-        break;
-      }
-      case 'REMOVE': {
-        if (!hasNetworkFilterMatch(p)) break;
-        const rest = list.filter((e) => !networkFilterMatch(e, p));
-        done = rest.length !== list.length;
-        list.splice(0, list.length, ...rest);
-        break;
-      }
-      default:
-        break;
-    }
+    const done = applyListOperation(list, p, hasNetworkFilterMatch(p), (e) => networkFilterMatch(e, p));
     if (done) hit(p, `${where} / filters`);
   }
   fc.filters = list;
@@ -273,44 +278,7 @@ function patchHttpFilters(ctx: EnvoyFilterPatchContext, l: Json, fc: Json, f: Js
       !networkFilterMatch(f, p)
     )
       continue;
-    const v = () => clone(p.value ?? {});
-    let done = false;
-    switch (p.operation) {
-      case 'ADD':
-        list.push(v());
-        done = true;
-        break;
-      case 'INSERT_FIRST':
-        list.unshift(v());
-        done = true;
-        break;
-      case 'INSERT_AFTER':
-      case 'INSERT_BEFORE':
-        if (!hasHttpFilterMatch(p)) {
-          if (p.operation === 'INSERT_AFTER') list.push(v());
-          else list.unshift(v());
-          done = true;
-        } else done = insertAt(list, (e) => httpFilterMatch(e, p), v(), p.operation === 'INSERT_AFTER');
-        break;
-      case 'REPLACE': {
-        if (!hasHttpFilterMatch(p)) break;
-        const i = list.findIndex((e) => httpFilterMatch(e, p));
-        if (i >= 0) {
-          list[i] = v();
-          done = true;
-        }
-        break;
-      }
-      case 'REMOVE': {
-        if (!hasHttpFilterMatch(p)) break;
-        const rest = list.filter((e) => !httpFilterMatch(e, p));
-        done = rest.length !== list.length;
-        list.splice(0, list.length, ...rest);
-        break;
-      }
-      default:
-        break;
-    }
+    const done = applyListOperation(list, p, hasHttpFilterMatch(p), (e) => httpFilterMatch(e, p));
     if (done) hit(p, `${where} / http_filters`);
   }
   list.forEach((hf, i) => {
