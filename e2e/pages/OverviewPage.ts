@@ -35,20 +35,26 @@ export class OverviewPage {
     await expect(this.graph).toHaveAttribute('data-layout-done', 'true', { timeout: 20_000 });
   }
 
+  /**
+   * The graph's nodes and edges, read in one step once an instance exists: a new set of elements replaces the
+   * instance, and between the old one's destroy and the new one's layout `window.__cy` is unset.
+   */
   async content(): Promise<GraphContent> {
-    return this.page.evaluate(() => {
-      const cy = (window as unknown as { __cy: CyLike }).__cy;
+    const handle = await this.page.waitForFunction(() => {
+      const cy = (window as unknown as { __cy?: CyLike }).__cy;
+      if (!cy) return undefined;
       return {
         nodes: cy.nodes().map((n) => n.data() as GraphContent['nodes'][number]),
         edges: cy.edges().map((e) => e.data() as GraphContent['edges'][number]),
       };
     });
+    return (await handle.jsonValue()) as GraphContent;
   }
 
-  /** Nodes currently marked as recently changed (class `changed`). */
+  /** Nodes currently marked as recently changed (class `changed`); 0 while no instance is drawn. */
   async changedNodeCount(): Promise<number> {
     return this.page.evaluate(
-      () => (window as unknown as { __cy: { nodes(sel: string): { length: number } } }).__cy.nodes('.changed').length,
+      () => (window as unknown as { __cy?: { nodes(sel: string): { length: number } } }).__cy?.nodes('.changed').length ?? 0,
     );
   }
 

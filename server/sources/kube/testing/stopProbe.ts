@@ -14,8 +14,8 @@ const sink: SourceSink = {
   remove: () => undefined,
   status: (s) => say(`status ${s.state}`),
 };
-// A long backoff: a restart timer left behind would keep the process alive for 10 s.
-const source = new KubeSource('probe', { kubeConfig: kubeConfigFor(url), backoff: { initialMs: 10_000, maxMs: 10_000 } });
+// A long backoff: a restart timer left behind would keep the process alive for 120 s.
+const source = new KubeSource('probe', { kubeConfig: kubeConfigFor(url), backoff: { initialMs: 120_000, maxMs: 120_000 } });
 const lines = createInterface({ input: process.stdin });
 lines.on('line', (line) => {
   if (line.trim() !== 'stop') return;
