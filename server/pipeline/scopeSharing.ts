@@ -22,7 +22,7 @@ import type { MeshSnapshot, ProxyModel, TranslateOptions } from '../model/mesh';
 import { proxyKind } from '../model/proxyKinds';
 import type { RouteProvenance } from '../translate/types';
 import { translateSidecarInbound } from '../translate/inboundOnly';
-import { proxyInputs } from '../translate/proxyInputs';
+import type { ProxyInputs } from '../translate/proxyInputs';
 import { type EncodeMemo, encodeTable } from './encodeTable';
 import type { ProxyResources } from './types';
 
@@ -58,17 +58,18 @@ function envoyFilterCandidate(snapshot: MeshSnapshot, proxy: ProxyModel, options
 }
 
 /**
- * The scope key of a sidecar (equal keys ⇔ equal outbound resources), or undefined when its outbound part is
- * never shared (not a sidecar, or an EnvoyFilter may concern it).
+ * The scope key of a sidecar from its translation inputs (equal keys ⇔ equal outbound resources), or
+ * undefined when its outbound part is never shared (not a sidecar, or an EnvoyFilter may concern it).
  */
 export function scopeKey(
   snapshot: MeshSnapshot,
   proxy: ProxyModel,
   options: TranslateOptions,
   labelKeys: ReadonlySet<string>,
+  /** The proxy's translation inputs (proxyInputs), made once per proxy and snapshot by the caller. */
+  i: ProxyInputs,
 ): string | undefined {
   if (proxyKind(proxy).translator !== 'sidecar' || envoyFilterCandidate(snapshot, proxy, options)) return undefined;
-  const i = proxyInputs(snapshot, proxy, options);
   return JSON.stringify({
     type: i.type,
     namespace: i.namespace,

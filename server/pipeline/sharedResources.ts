@@ -11,7 +11,7 @@ import type { MeshSnapshot, ProxyModel, TranslateOptions } from '../model/mesh';
 import { proxyKind } from '../model/proxyKinds';
 import { translateEndpoints } from '../translate/endpointsOnly';
 import { parseClusterName } from '../translate/names';
-import { proxyInputsKey } from '../translate/proxyInputs';
+import { type ProxyInputs, proxyInputs, proxyInputsKey } from '../translate/proxyInputs';
 import type { ResourceTable } from '../translate/types';
 import { type BoundedCache, createSizedCache, type SizedCache } from './cache';
 import { EncodeMemo, encodeTable, translateSafely } from './encodeTable';
@@ -81,6 +81,8 @@ export class SharedResourceCache implements BoundedCache<ProxyResources> {
   /** Entries made from a scope part → their own (inbound) resources: what they hold alone. */
   private readonly own = new WeakMap<ProxyResources, readonly EncodedResource[]>();
   private readonly labelKeys = new WeakMap<MeshSnapshot, Set<string>>();
+  /** Registry proxies' translation inputs by key, until their scope key is made (fromScope). */
+  private readonly inputs = new Map<string, ProxyInputs>();
   private scopeShares = 0;
   private scopeBuilds = 0;
 
@@ -110,6 +112,7 @@ export class SharedResourceCache implements BoundedCache<ProxyResources> {
     this.stale.clear();
     this.lastKeys?.clear();
     this.scopes.clear();
+    this.inputs.clear();
     this.memo.retainOnly(new Set());
   }
   stats() {
@@ -146,7 +149,12 @@ export class SharedResourceCache implements BoundedCache<ProxyResources> {
     this.lastKeys = m;
     const memo = `${proxy.id}\u0000${JSON.stringify(options)}`;
     let k = m.get(memo);
-    if (k === undefined) m.set(memo, (k = sharedResourceKey(snapshot, proxy, options)));
+    if (k === undefined) {
+      // sharedResourceKey, with the inputs kept for the scope key (one proxyInputs per proxy and snapshot)
+      const inputs = proxyInputs(snapshot, proxy, options);
+      this.inputs.set((k = `${snapshot.version}\u0000${JSON.stringify(options)}\u0000${JSON.stringify(inputs)}`), inputs);
+      m.set(memo, k);
+    }
     return k;
   }
 
@@ -175,10 +183,12 @@ export class SharedResourceCache implements BoundedCache<ProxyResources> {
       }
     }
     if (r) {
+      this.inputs.delete(base);
       if (r.proxy !== proxy) this.shares++;
     } else {
       // A sidecar of a scope already built: its own inbound resources beside the scope's outbound part.
       const scoped = registry && key === base ? this.fromScope(snapshot, proxy, options, build, memo) : undefined;
+      this.inputs.delete(base);
       if (scoped && 'shared' in scoped) {
         this.entries.set(key, scoped.shared);
         this.addUser(key, proxy.id);
@@ -214,7 +224,10 @@ export class SharedResourceCache implements BoundedCache<ProxyResources> {
   ): { shared: ProxyResources } | { full: ProxyResources } | undefined {
     let labels = this.labelKeys.get(snapshot);
     if (!labels) this.labelKeys.set(snapshot, (labels = outboundLabelKeys(snapshot)));
-    const sk = scopeKey(snapshot, proxy, options, labels);
+    const base = this.keyOf(snapshot, proxy, options);
+    const inputs = this.inputs.get(base) ?? proxyInputs(snapshot, proxy, options);
+    this.inputs.delete(base);
+    const sk = scopeKey(snapshot, proxy, options, labels, inputs);
     if (sk === undefined) return undefined;
     const key = `${snapshot.version}\u0000${JSON.stringify(options)}\u0000${sk}`;
     const part = this.scopes.get(key);
@@ -276,6 +289,7 @@ export class SharedResourceCache implements BoundedCache<ProxyResources> {
     }
     // A scope part is never carried: the first affected proxy of a scope builds it again (unaffected entries are carried).
     for (const [key] of [...this.scopes.entries()]) if (versionOf(key) !== to) this.scopes.delete(key);
+    for (const key of [...this.inputs.keys()]) if (versionOf(key) !== to) this.inputs.delete(key);
     for (const key of [...this.perProxy]) {
       this.perProxy.delete(key);
       if (versionOf(key) === from) this.perProxy.add(withVersion(key, to));
@@ -310,7 +324,10 @@ export class SharedResourceCache implements BoundedCache<ProxyResources> {
     if (this.lastKeys)
       for (const memoKey of [...this.lastKeys.keys()])
         if (gone.has(memoKey.slice(0, memoKey.indexOf('\u0000')))) this.lastKeys.delete(memoKey);
-    if (this.entries.size === 0) this.scopes.clear();
+    if (this.entries.size === 0) {
+      this.scopes.clear();
+      this.inputs.clear();
+    }
     if (dropped > 0) this.sweepMemo();
     return dropped;
   }

@@ -16,7 +16,7 @@ export interface InboundResources {
   listeners: ListenerJson[];
   /** In build order, the first of a name kept (as buildClusters keeps it). */
   clusters: ClusterJson[];
-  /** Problems met building them (and the view's): a caller shares nothing when there are any. */
+  /** Problems met building them: a caller shares nothing when there are any (the scope's own are the outbound part's). */
   errors: LoadError[];
 }
 
@@ -26,7 +26,7 @@ export function translateSidecarInbound(
   proxy: ProxyModel,
   options: TranslateOptions,
 ): InboundResources | undefined {
-  const view = buildProxyView(snapshot, proxy, options);
+  const view = buildProxyView(snapshot, proxy, options, 'inbound');
   const ctx: BuildCtx = { view, errors: [] };
   let listeners: ListenerJson[];
   try {
