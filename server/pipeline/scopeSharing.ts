@@ -33,7 +33,17 @@ export interface ScopePart {
   clusters: EncodedResource[];
   endpoints: EncodedResource[];
   provenance: readonly RouteProvenance[];
+  /**
+   * Merged LDS / CDS lists by the inbound resources merged in (`name@hash …`): pods whose inbound resources are
+   * the same objects get the very same list, so the ADS server's per-list maps and prepared responses are shared too.
+   */
+  merged: Map<string, { inbound: readonly EncodedResource[]; list: EncodedResource[] }>;
+  /** The names of `listeners` and `clusters` (a merged-in inbound name must be none of them). */
+  names: { listeners: ReadonlySet<string>; clusters: ReadonlySet<string> };
 }
+
+/** Merged lists kept per scope part (each a few hundred references): beyond this, lists are not kept. */
+const MAX_MERGED = 256;
 
 /** Keys of the label maps an outbound selector reads, per snapshot (`sourceLabels` anywhere in a VirtualService). */
 export function outboundLabelKeys(snapshot: MeshSnapshot): Set<string> {
@@ -93,7 +103,7 @@ const names = (l: readonly { name: string }[]): Set<string> => new Set(l.map((r)
 export function splitScope(full: ProxyResources, inbound: ProxyResources): ScopePart | undefined {
   if (full.errors.length > 0 || inbound.errors.length > 0 || full.envoyFilters) return undefined;
   if (inbound.routes.length > 0 || inbound.endpoints.length > 0) return undefined;
-  const part: Partial<ScopePart> = { routes: full.routes, endpoints: full.endpoints, provenance: full.provenance };
+  const part: Partial<ScopePart> = { routes: full.routes, endpoints: full.endpoints, provenance: full.provenance, merged: new Map() };
   for (const list of ['listeners', 'clusters'] as const) {
     const all = full[list];
     if (names(all).size !== all.length) return undefined;
@@ -102,6 +112,7 @@ export function splitScope(full: ProxyResources, inbound: ProxyResources): Scope
     const inNames = names(inbound[list]);
     part[list] = all.filter((r) => !inNames.has(r.name));
   }
+  part.names = { listeners: names(part.listeners!), clusters: names(part.clusters!) };
   return part as ScopePart;
 }
 
@@ -128,10 +139,16 @@ const byName = (a: EncodedResource, b: EncodedResource) => byteCompare(a.name, b
 /** A scope's outbound part + a proxy's inbound resources: what its full translation encodes (names sorted as the translator sorts). */
 export function mergeScope(part: ScopePart, inbound: ProxyResources, proxy: ProxyModel, version: number): ProxyResources | undefined {
   const merged = (list: 'listeners' | 'clusters'): EncodedResource[] | undefined => {
-    const out = names(part[list]);
-    for (const r of inbound[list]) if (out.has(r.name)) return undefined;
-    if (names(inbound[list]).size !== inbound[list].length) return undefined;
-    return [...part[list], ...inbound[list]].sort(byName);
+    const own = inbound[list];
+    const key = `${list}\u0000${own.map((r) => `${r.name}@${r.hash}`).join('\u0000')}`;
+    const kept = part.merged.get(key);
+    if (kept && kept.inbound.length === own.length && kept.inbound.every((r, i) => r === own[i])) return kept.list;
+    const out = part.names[list];
+    for (const r of own) if (out.has(r.name)) return undefined;
+    if (names(own).size !== own.length) return undefined;
+    const l = [...part[list], ...own].sort(byName);
+    if (!kept && part.merged.size < MAX_MERGED) part.merged.set(key, { inbound: own, list: l });
+    return l;
   };
   const listeners = merged('listeners');
   const clusters = merged('clusters');

@@ -245,8 +245,14 @@ export class SharedResourceCache implements BoundedCache<ProxyResources> {
     const inbound = full.errors.length === 0 ? inboundResources(snapshot, proxy, options, memo) : undefined;
     const split = inbound ? splitScope(full, inbound) : undefined;
     this.scopes.set(key, split ?? null);
-    if (split) this.scopeBuilds++;
-    return { full };
+    if (!split || !inbound) return { full };
+    this.scopeBuilds++;
+    // Served as its scope's later proxies are (the same bytes: splitScope checked), so it shares their lists.
+    const r = mergeScope(split, inbound, proxy, snapshot.version);
+    if (!r) return { full };
+    this.translations++;
+    this.own.set(r, [...inbound.listeners, ...inbound.clusters]);
+    return { shared: r };
   }
 
   /** An entry without translating (the proxy list's counts). */

@@ -428,6 +428,9 @@ describe('per-scope sharing (istiod XdsCache: outbound once per scope, inbound p
     const [x1, y1, x2] = ['p0.a', 'p1.a', 'p2.a'].map((id) => out.get(id)!);
     expect(y1!.routes).toBe(x1!.routes); // RDS and EDS: the very same arrays (one response map per scope on the wire)
     expect(x2!.endpoints).toBe(x1!.endpoints);
+    // x v1 and x v2 serve the same service: the same inbound objects, so the very same CDS and LDS lists.
+    expect(x2!.clusters).toBe(x1!.clusters);
+    expect(x2!.listeners).toBe(x1!.listeners);
     const outbound = (r: ProxyResources) => r.clusters.filter((c) => c.name.startsWith('outbound|'));
     outbound(y1!).forEach((c, i) => expect(c).toBe(outbound(x1!)[i])); // references, not copies
     // inbound per pod: x's pods serve s0 (HTTP), y's serve s1 (TCP)
