@@ -177,7 +177,9 @@ export class SharedResourceCache implements BoundedCache<ProxyResources> {
       const hosts = this.stale.get(key);
       if (hosts) {
         this.stale.delete(key);
+        const own = this.own.get(r);
         r = this.refreshEndpoints(snapshot, proxy, options, r, hosts, memo);
+        if (r && own) this.own.set(r, own); // still a scope's references beside its own resources
         if (r) this.entries.set(key, r);
         else this.entries.delete(key);
       }
