@@ -47,7 +47,11 @@ function upsertTransition(base: readonly RawInput[], changed: RawInput) {
 }
 
 /** Every proxy of `next` through a cache filled from `prev` and advanced: equal to its own translation. */
-function checkCarried(t: { prev: MeshSnapshot; next: MeshSnapshot; change: StoreChange }): { carried: number; refreshed: number } {
+function checkCarried(t: { prev: MeshSnapshot; next: MeshSnapshot; change: StoreChange }): {
+  carried: number;
+  refreshed: number;
+  scopeShared: number;
+} {
   const cache = new SharedResourceCache();
   for (const p of t.prev.proxies) fingerprint(t.prev, p, cache);
   // Built for a proxy: translated in full, or its inbound beside its scope's outbound part (scopeSharing.ts).
@@ -58,7 +62,7 @@ function checkCarried(t: { prev: MeshSnapshot; next: MeshSnapshot; change: Store
   for (const p of t.next.proxies)
     expect(fingerprint(t.next, p, cache), `${p.id} after ${t.change.changed.join(' ')}`).toEqual(fingerprint(t.next, p));
   const s = cache.stats();
-  return { carried: t.next.proxies.length - (built() - before), refreshed: s.endpointRefreshes };
+  return { carried: t.next.proxies.length - (built() - before), refreshed: s.endpointRefreshes, scopeShared: s.scopeShared };
 }
 
 function scopedMesh(services = 4): RawInput[] {
@@ -69,8 +73,14 @@ describe('the cache carried across snapshots serves what a fresh translation wou
   it('every mutation of the scoped generated mesh (Sidecar per namespace, gateway, a bare pod)', () => {
     const base = scopedMesh(2);
     let carried = 0;
-    for (const m of mutations(base, ['ns-0', 'ns-1', 'istio-system'])) carried += checkCarried(storeTransition(base, m.inputs)).carried;
+    let scopeShared = 0;
+    for (const m of mutations(base, ['ns-0', 'ns-1', 'istio-system'])) {
+      const r = checkCarried(storeTransition(base, m.inputs));
+      carried += r.carried;
+      scopeShared += r.scopeShared;
+    }
     expect(carried).toBeGreaterThan(0); // not vacuous: many proxies were served a carried entry
+    expect(scopeShared).toBeGreaterThan(0); // and distinct pods of one scope were served its outbound part (scopeSharing.ts)
   }, 300_000);
 
   it('Istio Bookinfo with its DestinationRules and VirtualServices, every object removed/edited/copied', () => {
