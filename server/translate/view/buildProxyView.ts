@@ -104,7 +104,12 @@ export function buildProxyView(
     );
   };
   const endpointsBySvc = new Map<ServiceModel, ReadonlyMap<number, readonly EndpointModel[]> | null>();
-  const destinationRule = destinationRuleLookup(snapshot, proxy, options, (h) => service(h)?.namespace);
+  // Made on first use (its per-namespace index walks every DestinationRule): an inbound-only view never asks.
+  let lookup: ((hostname: string) => ReturnType<ReturnType<typeof destinationRuleLookup>>) | undefined;
+  const destinationRule = (hostname: string) => {
+    lookup ??= destinationRuleLookup(snapshot, proxy, options, (h) => service(h)?.namespace);
+    return lookup(hostname);
+  };
   const base: ProxyViewBase = {
     snapshot,
     proxy,
