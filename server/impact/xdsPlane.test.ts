@@ -9,6 +9,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { benchPod } from '../../bench/meshFiles';
 import { generateMesh } from '../../bench/generateMesh';
+import { issueMesh, KINDS, withPodIp } from '../../bench/issueMesh';
 import { TYPE } from '../envoy/typeUrls';
 import { DEFAULT_OPTIONS, type MeshSnapshot, type ProxyModel } from '../model/mesh';
 import { encodeTable } from '../pipeline/encodeTable';
@@ -51,6 +52,7 @@ function checkCarried(t: { prev: MeshSnapshot; next: MeshSnapshot; change: Store
   carried: number;
   refreshed: number;
   scopeShared: number;
+  clas: number;
 } {
   const cache = new SharedResourceCache();
   for (const p of t.prev.proxies) fingerprint(t.prev, p, cache);
@@ -62,7 +64,12 @@ function checkCarried(t: { prev: MeshSnapshot; next: MeshSnapshot; change: Store
   for (const p of t.next.proxies)
     expect(fingerprint(t.next, p, cache), `${p.id} after ${t.change.changed.join(' ')}`).toEqual(fingerprint(t.next, p));
   const s = cache.stats();
-  return { carried: t.next.proxies.length - (built() - before), refreshed: s.endpointRefreshes, scopeShared: s.scopeShared };
+  return {
+    carried: t.next.proxies.length - (built() - before),
+    refreshed: s.endpointRefreshes,
+    scopeShared: s.scopeShared,
+    clas: s.clasRecomputed,
+  };
 }
 
 function scopedMesh(services = 4): RawInput[] {
@@ -101,6 +108,20 @@ describe('the cache carried across snapshots serves what a fresh translation wou
     expect(t.change.endpointsOnly).toBe(true);
     const r = checkCarried(t);
     expect(r.refreshed).toBeGreaterThan(0);
+  });
+});
+
+describe('endpoint refresh per scope (EDS per cluster, as istiod caches EDS per cluster)', () => {
+  it("a pod IP change in issue 24's mesh: each moved cluster's CLA is rebuilt once per scope, and every proxy equals a fresh translation", () => {
+    const mesh = issueMesh(40, 4);
+    const base = KINDS.flatMap((k) => mesh.byKind[k]).map((object) => input(object, 'mesh'));
+    const t = upsertTransition(base, input(withPodIp(mesh, 1)[0]!, 'mesh'));
+    expect(t.change.endpointsOnly).toBe(true);
+    const r = checkCarried(t);
+    // svc-0's pods moved: ns-0's sidecars (one scope) and the gateway refresh their 3 svc-0 CLAs; the sidecars' are
+    // rebuilt once for the scope, not once per proxy.
+    expect(r.refreshed).toBeGreaterThan(2);
+    expect(r.clas).toBeLessThan(r.refreshed);
   });
 });
 

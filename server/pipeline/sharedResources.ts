@@ -83,6 +83,10 @@ export class SharedResourceCache implements BoundedCache<ProxyResources> {
   private readonly labelKeys = new WeakMap<MeshSnapshot, Set<string>>();
   /** Registry proxies' translation inputs by key, until their scope key is made (fromScope). */
   private readonly inputs = new Map<string, ProxyInputs>();
+  /** `version \0 options \0 scope key \0 cluster` → its ClusterLoadAssignment rebuilt by an endpoint refresh. */
+  private readonly scopeClas = new Map<string, EncodedResource>();
+  /** `version \0 options \0 scope key` → the last endpoint list refreshed for that scope (the same list for its proxies). */
+  private readonly refreshed = new Map<string, { from: readonly EncodedResource[]; hosts: string; list: EncodedResource[] }>();
   private scopeShares = 0;
   private scopeBuilds = 0;
 
@@ -113,6 +117,8 @@ export class SharedResourceCache implements BoundedCache<ProxyResources> {
     this.lastKeys?.clear();
     this.scopes.clear();
     this.inputs.clear();
+    this.scopeClas.clear();
+    this.refreshed.clear();
     this.memo.retainOnly(new Set());
   }
   stats() {
@@ -298,6 +304,8 @@ export class SharedResourceCache implements BoundedCache<ProxyResources> {
     // A scope part is never carried: the first affected proxy of a scope builds it again (unaffected entries are carried).
     for (const [key] of [...this.scopes.entries()]) if (versionOf(key) !== to) this.scopes.delete(key);
     for (const key of [...this.inputs.keys()]) if (versionOf(key) !== to) this.inputs.delete(key);
+    for (const key of [...this.scopeClas.keys()]) if (versionOf(key) !== to) this.scopeClas.delete(key);
+    for (const key of [...this.refreshed.keys()]) if (versionOf(key) !== to) this.refreshed.delete(key);
     for (const key of [...this.perProxy]) {
       this.perProxy.delete(key);
       if (versionOf(key) === from) this.perProxy.add(withVersion(key, to));
@@ -335,6 +343,8 @@ export class SharedResourceCache implements BoundedCache<ProxyResources> {
     if (this.entries.size === 0) {
       this.scopes.clear();
       this.inputs.clear();
+      this.scopeClas.clear();
+      this.refreshed.clear();
     }
     if (dropped > 0) this.sweepMemo();
     return dropped;
@@ -372,22 +382,41 @@ export class SharedResourceCache implements BoundedCache<ProxyResources> {
     this.refreshes++;
     const names = r.endpoints.map((e) => e.name).filter((n) => hosts.has(parseClusterName(n)?.hostname ?? ''));
     if (names.length === 0) return { ...r, version: snapshot.version };
-    this.clas += names.length;
-    let fresh: EncodedResource[];
-    try {
-      const table = translateEndpoints(snapshot, proxy, options, names);
-      fresh = encodeTable(
-        proxy,
-        snapshot.version,
-        { listeners: [], routes: [], clusters: [], endpoints: table, errors: [], provenance: [] },
-        memo,
-      ).endpoints;
-    } catch {
-      return undefined; // the caller translates the proxy in full (translateSafely reports the failure)
+    // EDS per cluster and scope (istiod's EDS cache): proxies of one scope (scopeSharing.ts, keyed on the new
+    // snapshot) have the same ClusterLoadAssignments, so each moved cluster is rebuilt once per scope.
+    let labels = this.labelKeys.get(snapshot);
+    if (!labels) this.labelKeys.set(snapshot, (labels = outboundLabelKeys(snapshot)));
+    const sk = scopeKey(snapshot, proxy, options, labels, proxyInputs(snapshot, proxy, options));
+    const scope = sk === undefined ? undefined : `${snapshot.version}\u0000${JSON.stringify(options)}\u0000${sk}`;
+    const kept = scope === undefined ? undefined : this.refreshed.get(scope);
+    if (kept && kept.from === r.endpoints && kept.hosts === [...hosts].sort().join(' '))
+      return { ...r, version: snapshot.version, endpoints: kept.list };
+    const missing = scope === undefined ? names : names.filter((n) => !this.scopeClas.has(`${scope}\u0000${n}`));
+    let fresh: EncodedResource[] = [];
+    if (missing.length > 0) {
+      this.clas += missing.length;
+      try {
+        const table = translateEndpoints(snapshot, proxy, options, missing);
+        fresh = encodeTable(
+          proxy,
+          snapshot.version,
+          { listeners: [], routes: [], clusters: [], endpoints: table, errors: [], provenance: [] },
+          memo,
+        ).endpoints;
+      } catch {
+        return undefined; // the caller translates the proxy in full (translateSafely reports the failure)
+      }
     }
     const byName = new Map(r.endpoints.map((e) => [e.name, e]));
-    for (const e of fresh) byName.set(e.name, e);
+    if (scope !== undefined) {
+      for (const e of fresh) this.scopeClas.set(`${scope}\u0000${e.name}`, e);
+      for (const n of names) {
+        const e = this.scopeClas.get(`${scope}\u0000${n}`);
+        if (e) byName.set(n, e);
+      }
+    } else for (const e of fresh) byName.set(e.name, e);
     const endpoints = [...byName.values()].sort((a, b) => byteCompare(a.name, b.name));
+    if (scope !== undefined) this.refreshed.set(scope, { from: r.endpoints, hosts: [...hosts].sort().join(' '), list: endpoints });
     return { ...r, version: snapshot.version, endpoints };
   }
 }
