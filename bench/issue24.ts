@@ -102,6 +102,8 @@ class ServerChild {
 
 interface Work {
   translations: number;
+  /** Proxies served their scope's outbound part beside their own inbound resources (pipeline/scopeSharing.ts). */
+  scopeShared: number;
   endpointRefreshes: number;
   clas: number;
   cpuMs: number;
@@ -110,9 +112,10 @@ interface Work {
 }
 async function work(server: ServerChild): Promise<Work> {
   const reply = await server.command('stats');
-  const c = reply.cache as { translations: number; endpointRefreshes: number; clasRecomputed?: number };
+  const c = reply.cache as { translations: number; endpointRefreshes: number; clasRecomputed?: number; scopeShared?: number };
   return {
     translations: c.translations,
+    scopeShared: c.scopeShared ?? 0,
     endpointRefreshes: c.endpointRefreshes,
     clas: c.clasRecomputed ?? Number.NaN,
     cpuMs: reply.cpuMs as number,
@@ -121,13 +124,14 @@ async function work(server: ServerChild): Promise<Work> {
 }
 const minus = (b: Work, a: Work): Work => ({
   translations: b.translations - a.translations,
+  scopeShared: b.scopeShared - a.scopeShared,
   endpointRefreshes: b.endpointRefreshes - a.endpointRefreshes,
   clas: b.clas - a.clas,
   cpuMs: b.cpuMs - a.cpuMs,
   resets: b.resets - a.resets,
 });
 const workText = (w: Work) =>
-  `server: ${w.translations} translations, CLAs refreshed for ${w.endpointRefreshes} proxies${Number.isNaN(w.clas) ? '' : ` (${w.clas} CLAs recomputed)`}, CPU ${w.cpuMs.toFixed(0)} ms${w.resets > 0 ? `, ${w.resets} streams reset by the stall guard` : ''}`;
+  `server: ${w.translations} translations, ${w.scopeShared} inbound-only beside a shared scope, CLAs refreshed for ${w.endpointRefreshes} proxies${Number.isNaN(w.clas) ? '' : ` (${w.clas} CLAs recomputed)`}, CPU ${w.cpuMs.toFixed(0)} ms${w.resets > 0 ? `, ${w.resets} streams reset by the stall guard` : ''}`;
 
 /** The mesh as the shape gives it to a server, and how to make one edit of it. */
 interface Input {

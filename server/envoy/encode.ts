@@ -66,7 +66,7 @@ export function encodeResource(typeUrl: TypeUrl, name: string, json: unknown): E
  * Decoding the bytes gives the same message as the one they were written from (proto3 binary round trip), so
  * the JSON is the same as converting that message directly (encode.test.ts checks it on every golden).
  */
-function encodedFromBytes(typeUrl: TypeUrl, name: string, bytes: Uint8Array): EncodedResource {
+export function encodedFromBytes(typeUrl: TypeUrl, name: string, bytes: Uint8Array): EncodedResource {
   let json: EnvoyJson | undefined;
   return {
     typeUrl,

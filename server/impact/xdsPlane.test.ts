@@ -9,6 +9,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { benchPod } from '../../bench/meshFiles';
 import { generateMesh } from '../../bench/generateMesh';
+import { issueMesh, KINDS, withPodIp } from '../../bench/issueMesh';
 import { TYPE } from '../envoy/typeUrls';
 import { DEFAULT_OPTIONS, type MeshSnapshot, type ProxyModel } from '../model/mesh';
 import { encodeTable } from '../pipeline/encodeTable';
@@ -47,16 +48,28 @@ function upsertTransition(base: readonly RawInput[], changed: RawInput) {
 }
 
 /** Every proxy of `next` through a cache filled from `prev` and advanced: equal to its own translation. */
-function checkCarried(t: { prev: MeshSnapshot; next: MeshSnapshot; change: StoreChange }): { carried: number; refreshed: number } {
+function checkCarried(t: { prev: MeshSnapshot; next: MeshSnapshot; change: StoreChange }): {
+  carried: number;
+  refreshed: number;
+  scopeShared: number;
+  clas: number;
+} {
   const cache = new SharedResourceCache();
   for (const p of t.prev.proxies) fingerprint(t.prev, p, cache);
-  const before = cache.stats().translations;
+  // Built for a proxy: translated in full, or its inbound beside its scope's outbound part (scopeSharing.ts).
+  const built = () => cache.stats().translations + cache.stats().scopeShared;
+  const before = built();
   const { advance } = planChange(t.prev, t.next, t.change, DEFAULT_OPTIONS);
   cache.advance(t.prev.version, t.next.version, advance);
   for (const p of t.next.proxies)
     expect(fingerprint(t.next, p, cache), `${p.id} after ${t.change.changed.join(' ')}`).toEqual(fingerprint(t.next, p));
   const s = cache.stats();
-  return { carried: t.next.proxies.length - (s.translations - before), refreshed: s.endpointRefreshes };
+  return {
+    carried: t.next.proxies.length - (built() - before),
+    refreshed: s.endpointRefreshes,
+    scopeShared: s.scopeShared,
+    clas: s.clasRecomputed,
+  };
 }
 
 function scopedMesh(services = 4): RawInput[] {
@@ -67,8 +80,14 @@ describe('the cache carried across snapshots serves what a fresh translation wou
   it('every mutation of the scoped generated mesh (Sidecar per namespace, gateway, a bare pod)', () => {
     const base = scopedMesh(2);
     let carried = 0;
-    for (const m of mutations(base, ['ns-0', 'ns-1', 'istio-system'])) carried += checkCarried(storeTransition(base, m.inputs)).carried;
+    let scopeShared = 0;
+    for (const m of mutations(base, ['ns-0', 'ns-1', 'istio-system'])) {
+      const r = checkCarried(storeTransition(base, m.inputs));
+      carried += r.carried;
+      scopeShared += r.scopeShared;
+    }
     expect(carried).toBeGreaterThan(0); // not vacuous: many proxies were served a carried entry
+    expect(scopeShared).toBeGreaterThan(0); // and distinct pods of one scope were served its outbound part (scopeSharing.ts)
   }, 300_000);
 
   it('Istio Bookinfo with its DestinationRules and VirtualServices, every object removed/edited/copied', () => {
@@ -89,6 +108,20 @@ describe('the cache carried across snapshots serves what a fresh translation wou
     expect(t.change.endpointsOnly).toBe(true);
     const r = checkCarried(t);
     expect(r.refreshed).toBeGreaterThan(0);
+  });
+});
+
+describe('endpoint refresh per scope (EDS per cluster, as istiod caches EDS per cluster)', () => {
+  it("a pod IP change in issue 24's mesh: each moved cluster's CLA is rebuilt once per scope, and every proxy equals a fresh translation", () => {
+    const mesh = issueMesh(40, 4);
+    const base = KINDS.flatMap((k) => mesh.byKind[k]).map((object) => input(object, 'mesh'));
+    const t = upsertTransition(base, input(withPodIp(mesh, 1)[0]!, 'mesh'));
+    expect(t.change.endpointsOnly).toBe(true);
+    const r = checkCarried(t);
+    // svc-0's pods moved: ns-0's sidecars (one scope) and the gateway refresh their 3 svc-0 CLAs; the sidecars' are
+    // rebuilt once for the scope, not once per proxy.
+    expect(r.refreshed).toBeGreaterThan(2);
+    expect(r.clas).toBeLessThan(r.refreshed);
   });
 });
 

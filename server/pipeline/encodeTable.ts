@@ -2,11 +2,12 @@
 // and the ADS generator. Never throws: a translator exception or a resource the encoder rejects (a
 // translator bug) becomes a located error, shown rather than crashing the caller.
 import { encodeResource, type EncodedResource } from '../envoy/encode';
-import type { TypeUrl } from '../envoy/typeUrls';
+import { TYPE, type TypeUrl } from '../envoy/typeUrls';
 import type { LoadError, ProxyModel } from '../model/mesh';
 import type { ResourceTable } from '../translate/types';
 import { createSizedCache, type SizedCache } from './cache';
 import { GENERATORS, type ResourceListKey, tableList } from './generators';
+import { encodeListener } from './listenerEncode';
 import type { ProxyResources } from './types';
 
 /**
@@ -16,14 +17,18 @@ import type { ProxyResources } from './types';
  */
 export class EncodeMemo {
   private readonly cache: SizedCache<EncodedResource>;
+  /** A listener's filter chains' field bytes by content (listenerEncode.ts): chains repeat across listeners. */
+  private readonly chains: SizedCache<Uint8Array>;
   constructor(maxBytes = 64 * 1024 * 1024) {
     this.cache = createSizedCache<EncodedResource>(maxBytes, (r, key) => 2 * key.length + 4 * r.bytes.length + 256);
+    this.chains = createSizedCache<Uint8Array>(Math.max(256 * 1024, Math.floor(maxBytes / 4)), (b, key) => 2 * key.length + b.length + 64);
   }
   encode(typeUrl: TypeUrl, name: string, json: unknown): EncodedResource {
     const key = `${typeUrl}\u0000${name}\u0000${JSON.stringify(json)}`;
     const hit = this.cache.get(key);
     if (hit) return hit;
-    const r = encodeResource(typeUrl, name, json);
+    const r =
+      typeUrl === TYPE.listener ? encodeListener(name, json as Record<string, unknown>, this.chains) : encodeResource(typeUrl, name, json);
     this.cache.set(key, r);
     return r;
   }
@@ -32,6 +37,7 @@ export class EncodeMemo {
   }
   /** Drops every entry whose resource is not in `live` (its translations are gone). */
   retainOnly(live: ReadonlySet<EncodedResource>): void {
+    if (live.size === 0) this.chains.clear();
     for (const [key, r] of [...this.cache.entries()]) if (!live.has(r)) this.cache.delete(key);
   }
   /** Estimated bytes held. */

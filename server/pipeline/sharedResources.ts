@@ -11,11 +11,12 @@ import type { MeshSnapshot, ProxyModel, TranslateOptions } from '../model/mesh';
 import { proxyKind } from '../model/proxyKinds';
 import { translateEndpoints } from '../translate/endpointsOnly';
 import { parseClusterName } from '../translate/names';
-import { proxyInputsKey } from '../translate/proxyInputs';
+import { type ProxyInputs, proxyInputs, proxyInputsKey } from '../translate/proxyInputs';
 import type { ResourceTable } from '../translate/types';
 import { type BoundedCache, createSizedCache, type SizedCache } from './cache';
 import { EncodeMemo, encodeTable, translateSafely } from './encodeTable';
 import { encodedOf } from './generators';
+import { inboundResources, mergeScope, outboundLabelKeys, type ScopePart, scopeKey, splitScope } from './scopeSharing';
 import type { ProxyResources } from './types';
 
 /** Estimated bytes an entry holds: its encoded bytes and their JSON (about 4× the bytes), plus a little. */
@@ -24,6 +25,16 @@ export function resourcesSize(r: ProxyResources): number {
   for (const e of encodedOf(r)) n += 5 * e.bytes.length + 200;
   return n;
 }
+
+/** An entry made of a scope's outbound part and its own inbound resources: the references, and its own resources' bytes. */
+function scopedSize(r: ProxyResources, own: readonly EncodedResource[]): number {
+  let n = 1024;
+  for (const _ of encodedOf(r)) n += 16;
+  for (const e of own) n += 5 * e.bytes.length + 200;
+  return n;
+}
+
+const partSize = (p: ScopePart): number => resourcesSize({ ...p, proxy: undefined as never, version: 0, errors: [] });
 
 /** `version \0 options \0 inputs`: a hit is valid by construction. */
 export function sharedResourceKey(snapshot: MeshSnapshot, proxy: ProxyModel, options: TranslateOptions): string {
@@ -65,8 +76,26 @@ export class SharedResourceCache implements BoundedCache<ProxyResources> {
   private clas = 0;
   private shares = 0;
 
+  /** `version \0 options \0 scope key` → the outbound part of that scope (null: the scope is never shared). */
+  private readonly scopes: SizedCache<ScopePart | null>;
+  /** Entries made from a scope part → their own (inbound) resources: what they hold alone. */
+  private readonly own = new WeakMap<ProxyResources, readonly EncodedResource[]>();
+  private readonly labelKeys = new WeakMap<MeshSnapshot, Set<string>>();
+  /** Registry proxies' translation inputs by key, until their scope key is made (fromScope). */
+  private readonly inputs = new Map<string, ProxyInputs>();
+  /** `version \0 options \0 scope key \0 cluster` → its ClusterLoadAssignment rebuilt by an endpoint refresh. */
+  private readonly scopeClas = new Map<string, EncodedResource>();
+  /** `version \0 options \0 scope key` → the last endpoint list refreshed for that scope (the same list for its proxies). */
+  private readonly refreshed = new Map<string, { from: readonly EncodedResource[]; hosts: string; list: EncodedResource[] }>();
+  private scopeShares = 0;
+  private scopeBuilds = 0;
+
   constructor(maxBytes = 128 * 1024 * 1024) {
-    this.entries = createSizedCache<ProxyResources>(maxBytes, resourcesSize);
+    this.entries = createSizedCache<ProxyResources>(maxBytes, (r) => {
+      const own = this.own.get(r);
+      return own ? scopedSize(r, own) : resourcesSize(r);
+    });
+    this.scopes = createSizedCache<ScopePart | null>(Math.max(1024 * 1024, Math.floor(maxBytes / 2)), (p) => (p ? partSize(p) : 64));
     this.memo = new EncodeMemo(Math.max(1024 * 1024, Math.floor(maxBytes / 2)));
   }
 
@@ -86,6 +115,10 @@ export class SharedResourceCache implements BoundedCache<ProxyResources> {
     this.perProxy.clear();
     this.stale.clear();
     this.lastKeys?.clear();
+    this.scopes.clear();
+    this.inputs.clear();
+    this.scopeClas.clear();
+    this.refreshed.clear();
     this.memo.retainOnly(new Set());
   }
   stats() {
@@ -98,6 +131,9 @@ export class SharedResourceCache implements BoundedCache<ProxyResources> {
       /** ClusterLoadAssignments rebuilt by those refreshes (the moved services' clusters only). */
       clasRecomputed: this.clas,
       shared: this.shares,
+      /** Proxies served a scope's outbound part beside their own inbound resources (scopeSharing.ts), and scopes seeded. */
+      scopeShared: this.scopeShares,
+      scopes: this.scopeBuilds,
       /** Keys with recorded users (bookkeeping: never more than the entries after an advance). */
       tracked: this.users.size,
       /** Encoded resources kept by content (the memo shared by the entries). */
@@ -119,7 +155,12 @@ export class SharedResourceCache implements BoundedCache<ProxyResources> {
     this.lastKeys = m;
     const memo = `${proxy.id}\u0000${JSON.stringify(options)}`;
     let k = m.get(memo);
-    if (k === undefined) m.set(memo, (k = sharedResourceKey(snapshot, proxy, options)));
+    if (k === undefined) {
+      // sharedResourceKey, with the inputs kept for the scope key (one proxyInputs per proxy and snapshot)
+      const inputs = proxyInputs(snapshot, proxy, options);
+      this.inputs.set((k = `${snapshot.version}\u0000${JSON.stringify(options)}\u0000${JSON.stringify(inputs)}`), inputs);
+      m.set(memo, k);
+    }
     return k;
   }
 
@@ -142,16 +183,27 @@ export class SharedResourceCache implements BoundedCache<ProxyResources> {
       const hosts = this.stale.get(key);
       if (hosts) {
         this.stale.delete(key);
+        const own = this.own.get(r);
         r = this.refreshEndpoints(snapshot, proxy, options, r, hosts, memo);
+        if (r && own) this.own.set(r, own); // still a scope's references beside its own resources
         if (r) this.entries.set(key, r);
         else this.entries.delete(key);
       }
     }
     if (r) {
+      this.inputs.delete(base);
       if (r.proxy !== proxy) this.shares++;
     } else {
+      // A sidecar of a scope already built: its own inbound resources beside the scope's outbound part.
+      const scoped = registry && key === base ? this.fromScope(snapshot, proxy, options, build, memo) : undefined;
+      this.inputs.delete(base);
+      if (scoped && 'shared' in scoped) {
+        this.entries.set(key, scoped.shared);
+        this.addUser(key, proxy.id);
+        return scoped.shared;
+      }
       this.translations++;
-      r = encodeTable(proxy, snapshot.version, translateSafely(proxy, build), memo);
+      r = scoped?.full ?? encodeTable(proxy, snapshot.version, translateSafely(proxy, build), memo);
       if (key === base && namesProxy(r, proxy)) {
         // The output locates errors with this proxy's id: another proxy's output would say its own.
         this.perProxy.add(base);
@@ -164,6 +216,51 @@ export class SharedResourceCache implements BoundedCache<ProxyResources> {
     }
     if (registry) this.addUser(key, proxy.id);
     return r.proxy === proxy ? r : { ...r, proxy };
+  }
+
+  /**
+   * A sidecar's resources from its scope (scopeSharing.ts): the scope's outbound part beside its own inbound
+   * resources; the scope's first proxy is translated in full and seeds the part. Undefined when the proxy's
+   * outbound part is not shared (the caller translates it in full).
+   */
+  private fromScope(
+    snapshot: MeshSnapshot,
+    proxy: ProxyModel,
+    options: TranslateOptions,
+    build: () => ResourceTable,
+    memo: EncodeMemo,
+  ): { shared: ProxyResources } | { full: ProxyResources } | undefined {
+    let labels = this.labelKeys.get(snapshot);
+    if (!labels) this.labelKeys.set(snapshot, (labels = outboundLabelKeys(snapshot)));
+    const base = this.keyOf(snapshot, proxy, options);
+    const inputs = this.inputs.get(base) ?? proxyInputs(snapshot, proxy, options);
+    this.inputs.delete(base);
+    const sk = scopeKey(snapshot, proxy, options, labels, inputs);
+    if (sk === undefined) return undefined;
+    const key = `${snapshot.version}\u0000${JSON.stringify(options)}\u0000${sk}`;
+    const part = this.scopes.get(key);
+    if (part === null) return undefined;
+    if (part !== undefined) {
+      const inbound = inboundResources(snapshot, proxy, options, memo);
+      const r = inbound && mergeScope(part, inbound, proxy, snapshot.version);
+      if (!r) return undefined;
+      this.scopeShares++;
+      this.own.set(r, [...inbound.listeners, ...inbound.clusters]);
+      return { shared: r };
+    }
+    // The scope's first proxy: translated in full; its inbound resources built alone split the outbound part off.
+    const full = encodeTable(proxy, snapshot.version, translateSafely(proxy, build), memo);
+    const inbound = full.errors.length === 0 ? inboundResources(snapshot, proxy, options, memo) : undefined;
+    const split = inbound ? splitScope(full, inbound) : undefined;
+    this.scopes.set(key, split ?? null);
+    if (!split || !inbound) return { full };
+    this.scopeBuilds++;
+    // Served as its scope's later proxies are (the same bytes: splitScope checked), so it shares their lists.
+    const r = mergeScope(split, inbound, proxy, snapshot.version);
+    if (!r) return { full };
+    this.translations++;
+    this.own.set(r, [...inbound.listeners, ...inbound.clusters]);
+    return { shared: r };
   }
 
   /** An entry without translating (the proxy list's counts). */
@@ -204,6 +301,11 @@ export class SharedResourceCache implements BoundedCache<ProxyResources> {
       carried.push([next, value, users]);
       if (hit || wasStale) this.stale.set(next, new Set([...(wasStale ?? []), ...(hit ? (hosts ?? []) : [])]));
     }
+    // A scope part is never carried: the first affected proxy of a scope builds it again (unaffected entries are carried).
+    for (const [key] of [...this.scopes.entries()]) if (versionOf(key) !== to) this.scopes.delete(key);
+    for (const key of [...this.inputs.keys()]) if (versionOf(key) !== to) this.inputs.delete(key);
+    for (const key of [...this.scopeClas.keys()]) if (versionOf(key) !== to) this.scopeClas.delete(key);
+    for (const key of [...this.refreshed.keys()]) if (versionOf(key) !== to) this.refreshed.delete(key);
     for (const key of [...this.perProxy]) {
       this.perProxy.delete(key);
       if (versionOf(key) === from) this.perProxy.add(withVersion(key, to));
@@ -238,6 +340,12 @@ export class SharedResourceCache implements BoundedCache<ProxyResources> {
     if (this.lastKeys)
       for (const memoKey of [...this.lastKeys.keys()])
         if (gone.has(memoKey.slice(0, memoKey.indexOf('\u0000')))) this.lastKeys.delete(memoKey);
+    if (this.entries.size === 0) {
+      this.scopes.clear();
+      this.inputs.clear();
+      this.scopeClas.clear();
+      this.refreshed.clear();
+    }
     if (dropped > 0) this.sweepMemo();
     return dropped;
   }
@@ -246,6 +354,7 @@ export class SharedResourceCache implements BoundedCache<ProxyResources> {
   private sweepMemo(): void {
     const live = new Set<EncodedResource>();
     for (const [, r] of this.entries.entries()) for (const e of encodedOf(r)) live.add(e);
+    for (const [, p] of this.scopes.entries()) if (p) for (const e of encodedOf(p)) live.add(e);
     this.memo.retainOnly(live);
   }
 
@@ -273,22 +382,41 @@ export class SharedResourceCache implements BoundedCache<ProxyResources> {
     this.refreshes++;
     const names = r.endpoints.map((e) => e.name).filter((n) => hosts.has(parseClusterName(n)?.hostname ?? ''));
     if (names.length === 0) return { ...r, version: snapshot.version };
-    this.clas += names.length;
-    let fresh: EncodedResource[];
-    try {
-      const table = translateEndpoints(snapshot, proxy, options, names);
-      fresh = encodeTable(
-        proxy,
-        snapshot.version,
-        { listeners: [], routes: [], clusters: [], endpoints: table, errors: [], provenance: [] },
-        memo,
-      ).endpoints;
-    } catch {
-      return undefined; // the caller translates the proxy in full (translateSafely reports the failure)
+    // EDS per cluster and scope (istiod's EDS cache): proxies of one scope (scopeSharing.ts, keyed on the new
+    // snapshot) have the same ClusterLoadAssignments, so each moved cluster is rebuilt once per scope.
+    let labels = this.labelKeys.get(snapshot);
+    if (!labels) this.labelKeys.set(snapshot, (labels = outboundLabelKeys(snapshot)));
+    const sk = scopeKey(snapshot, proxy, options, labels, proxyInputs(snapshot, proxy, options));
+    const scope = sk === undefined ? undefined : `${snapshot.version}\u0000${JSON.stringify(options)}\u0000${sk}`;
+    const kept = scope === undefined ? undefined : this.refreshed.get(scope);
+    if (kept && kept.from === r.endpoints && kept.hosts === [...hosts].sort().join(' '))
+      return { ...r, version: snapshot.version, endpoints: kept.list };
+    const missing = scope === undefined ? names : names.filter((n) => !this.scopeClas.has(`${scope}\u0000${n}`));
+    let fresh: EncodedResource[] = [];
+    if (missing.length > 0) {
+      this.clas += missing.length;
+      try {
+        const table = translateEndpoints(snapshot, proxy, options, missing);
+        fresh = encodeTable(
+          proxy,
+          snapshot.version,
+          { listeners: [], routes: [], clusters: [], endpoints: table, errors: [], provenance: [] },
+          memo,
+        ).endpoints;
+      } catch {
+        return undefined; // the caller translates the proxy in full (translateSafely reports the failure)
+      }
     }
     const byName = new Map(r.endpoints.map((e) => [e.name, e]));
-    for (const e of fresh) byName.set(e.name, e);
+    if (scope !== undefined) {
+      for (const e of fresh) this.scopeClas.set(`${scope}\u0000${e.name}`, e);
+      for (const n of names) {
+        const e = this.scopeClas.get(`${scope}\u0000${n}`);
+        if (e) byName.set(n, e);
+      }
+    } else for (const e of fresh) byName.set(e.name, e);
     const endpoints = [...byName.values()].sort((a, b) => byteCompare(a.name, b.name));
+    if (scope !== undefined) this.refreshed.set(scope, { from: r.endpoints, hosts: [...hosts].sort().join(' '), list: endpoints });
     return { ...r, version: snapshot.version, endpoints };
   }
 }

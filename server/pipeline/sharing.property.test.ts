@@ -8,14 +8,18 @@
 // routes, DestinationRule subsets, IPv6 pods (dnsLookupFamily / wildcard), a gateway, AuthorizationPolicies selected
 // by namespace, root namespace and version label, and PeerAuthentications
 // (mesh / namespace / version-selected, with port-level modes on a served and an unserved port).
+// Per-scope sharing (scopeSharing.ts: one outbound part per scope, inbound per pod) is checked the same way, over
+// meshes that also vary what an outbound resource depends on: Sidecar scopes (`./*` or `*/*`, workload-selected),
+// services' exportTo, DestinationRules in the client's namespace (some workload-selected), sourceLabels on HTTP
+// and TCP routes, and EnvoyFilters (namespace- and label-selected) applied by the pipeline's EnvoyFilter stage.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_OPTIONS, type MeshSnapshot, type ProxyModel } from '../model/mesh';
 import { buildSnapshot } from '../model/snapshot';
 import type { RawInput, RawObject } from '../sources/types';
-import { translateProxy } from '../translate/index';
 import { proxyInputsKey } from '../translate/proxyInputs';
 import { encodeTable } from './encodeTable';
+import { buildProxyTable } from './stages';
 import { resourcesDigest } from './proxyResources';
 import { SharedResourceCache } from './sharedResources';
 import type { ProxyResources } from './types';
@@ -51,6 +55,22 @@ const serviceArb = fc.record({
   headless: fc.boolean(),
   tcp: fc.boolean(),
   namedTarget: fc.boolean(),
+  exportTo: fc.constantFrom<'all' | 'own' | 'a'>('all', 'all', 'own', 'a'),
+});
+
+// A DestinationRule for service `service` in a client namespace (istiod: the client namespace's rule wins),
+// optionally workload-selected (it applies only to the proxies it selects).
+const clientDrArb = fc.record({
+  ns: fc.constantFrom(...NS),
+  service: fc.nat({ max: 3 }),
+  selectVersion: fc.option(fc.constantFrom('v1', 'v2'), { nil: undefined }),
+  lb: fc.constantFrom('RANDOM', 'LEAST_REQUEST'),
+});
+
+// EnvoyFilters: in the root namespace or a workload namespace, optionally label-selected; they patch outbound clusters.
+const envoyFilterArb = fc.record({
+  ns: fc.constantFrom('istio-system', ...NS),
+  selectVersion: fc.option(fc.constantFrom('v1', 'v2'), { nil: undefined }),
 });
 
 const sidecarArb = fc.record({
@@ -82,11 +102,18 @@ const meshArb = fc.record({
   gateway: fc.boolean(),
   authz: fc.array(authzArb, { maxLength: 2 }),
   peerAuths: fc.array(peerAuthArb, { maxLength: 3 }),
+  clientDrs: fc.array(clientDrArb, { maxLength: 2 }),
+  envoyFilters: fc.array(envoyFilterArb, { maxLength: 1 }),
 });
 
 type Generated = typeof meshArb extends fc.Arbitrary<infer T> ? T : never;
-/** The hand-written meshes below leave out the AuthorizationPolicies. */
-type Mesh = Omit<Generated, 'authz'> & { authz?: Generated['authz'] };
+type Optional = 'authz' | 'clientDrs' | 'envoyFilters' | 'services';
+/** The hand-written meshes below leave out the AuthorizationPolicies, client DestinationRules, EnvoyFilters and exportTo. */
+type Mesh = Omit<Generated, Optional> & {
+  services: Array<Omit<Generated['services'][number], 'exportTo'> & { exportTo?: Generated['services'][number]['exportTo'] }>;
+} & Partial<Pick<Generated, 'authz' | 'clientDrs' | 'envoyFilters'>>;
+
+const EXPORT_TO = { all: undefined, own: ['.'], a: ['a'] } as const;
 
 function objects(m: Mesh): RawObject[] {
   const out: RawObject[] = NS.map((n) => ({
@@ -101,7 +128,13 @@ function objects(m: Mesh): RawObject[] {
     out.push({
       apiVersion: 'v1',
       kind: 'Service',
-      metadata: { name: `s${i}`, namespace: s.ns },
+      metadata: {
+        name: `s${i}`,
+        namespace: s.ns,
+        ...(EXPORT_TO[s.exportTo ?? 'all']
+          ? { annotations: { 'networking.istio.io/exportTo': EXPORT_TO[s.exportTo ?? 'all']!.join(',') } }
+          : {}),
+      },
       spec: {
         selector: { app: s.app },
         ...(s.headless ? { clusterIP: 'None' } : {}),
@@ -114,6 +147,19 @@ function objects(m: Mesh): RawObject[] {
       metadata: { name: `s${i}`, namespace: s.ns },
       spec: { host: `s${i}`, subsets: ['v1', 'v2'].map((v) => ({ name: v, labels: { version: v } })) },
     });
+    if (m.sourceLabelsRoute && s.tcp)
+      out.push({
+        apiVersion: 'networking.istio.io/v1',
+        kind: 'VirtualService',
+        metadata: { name: `s${i}`, namespace: s.ns },
+        spec: {
+          hosts: [`s${i}`],
+          tcp: [
+            { match: [{ sourceLabels: { version: 'v2' } }], route: [{ destination: { host: `s${i}`, subset: 'v2' } }] },
+            { route: [{ destination: { host: `s${i}`, subset: 'v1' } }] },
+          ],
+        },
+      });
     if (m.sourceLabelsRoute && !s.tcp)
       out.push({
         apiVersion: 'networking.istio.io/v1',
@@ -151,6 +197,33 @@ function objects(m: Mesh): RawObject[] {
         ...(ap.selectVersion ? { selector: { matchLabels: { version: ap.selectVersion } } } : {}),
         ...(ap.deny ? { action: 'DENY' } : {}),
         rules: [{ from: [{ source: { namespaces: ['a'] } }], to: [{ operation: { methods: ['GET'] } }] }],
+      },
+    });
+  });
+  (m.clientDrs ?? []).forEach((dr, i) => {
+    const s = m.services[dr.service % m.services.length]!;
+    out.push({
+      apiVersion: 'networking.istio.io/v1',
+      kind: 'DestinationRule',
+      metadata: { name: `client-dr${i}`, namespace: dr.ns },
+      spec: {
+        host: `s${dr.service % m.services.length}.${s.ns}.svc.cluster.local`,
+        ...(dr.selectVersion ? { workloadSelector: { matchLabels: { version: dr.selectVersion } } } : {}),
+        trafficPolicy: { loadBalancer: { simple: dr.lb } },
+        exportTo: ['.'],
+      },
+    });
+  });
+  (m.envoyFilters ?? []).forEach((ef, i) => {
+    out.push({
+      apiVersion: 'networking.istio.io/v1alpha3',
+      kind: 'EnvoyFilter',
+      metadata: { name: `ef${i}`, namespace: ef.ns },
+      spec: {
+        ...(ef.selectVersion ? { workloadSelector: { labels: { version: ef.selectVersion } } } : {}),
+        configPatches: [
+          { applyTo: 'CLUSTER', match: { context: 'SIDECAR_OUTBOUND' }, patch: { operation: 'MERGE', value: { connect_timeout: '7s' } } },
+        ],
       },
     });
   });
@@ -197,28 +270,34 @@ const fingerprint = (r: ProxyResources) => ({
   provenance: JSON.stringify(r.provenance),
 });
 
-const alone = (snap: MeshSnapshot, p: ProxyModel) => encodeTable(p, snap.version, translateProxy(snap, p, DEFAULT_OPTIONS));
+/** What the pipeline serves a proxy built alone: translation, the EnvoyFilter stage, encoding. */
+const alone = (snap: MeshSnapshot, p: ProxyModel) => encodeTable(p, snap.version, buildProxyTable(snap, p, DEFAULT_OPTIONS));
+const build = (snap: MeshSnapshot, p: ProxyModel) => () => buildProxyTable(snap, p, DEFAULT_OPTIONS);
 
 describe('translation sharing (property: shared output = un-shared translation)', () => {
   it('every proxy of a generated mesh, served in any order through one shared cache, gets its own translation', () => {
     let sharedSome = 0;
+    let scopeSome = 0;
     fc.assert(
       fc.property(meshArb, fc.infiniteStream(fc.nat()), (m, rand) => {
         const snap = snapshotOf(m);
         const order = [...snap.proxies].map((p) => ({ p, k: rand.next().value as number })).sort((x, y) => x.k - y.k);
         const cache = new SharedResourceCache();
         for (const { p } of order) {
-          const shared = cache.resources(snap, p, DEFAULT_OPTIONS, () => translateProxy(snap, p, DEFAULT_OPTIONS));
+          const shared = cache.resources(snap, p, DEFAULT_OPTIONS, build(snap, p));
           expect(shared.proxy).toBe(p);
           expect(fingerprint(shared)).toEqual(fingerprint(alone(snap, p)));
         }
-        if (cache.stats().translations < snap.proxies.length) sharedSome++;
+        if (cache.stats().translations + cache.stats().scopeShared < snap.proxies.length) sharedSome++;
+        if (cache.stats().scopeShared > 0) scopeSome++;
       }),
       { numRuns: 200, seed: 12 },
     );
-    // Not vacuous: some runs had proxies with equal inputs, which were served one shared translation.
+    // Not vacuous: some runs had proxies with equal inputs, which were served one shared translation, and
+    // some had distinct proxies of one scope, served the scope's outbound part beside their own inbound.
     expect(sharedSome).toBeGreaterThan(10);
-  });
+    expect(scopeSome).toBeGreaterThan(10);
+  }, 600_000);
 
   it('two replicas of one workload (same labels, other IP and name) share one translation and its bytes', () => {
     const m: Mesh = {
@@ -236,12 +315,12 @@ describe('translation sharing (property: shared output = un-shared translation)'
     const snap = snapshotOf(m);
     const [p0, p1, p2] = ['p0.a', 'p1.a', 'p2.a'].map((id) => snap.proxiesById.get(id)!);
     const cache = new SharedResourceCache();
-    const r0 = cache.resources(snap, p0!, DEFAULT_OPTIONS, () => translateProxy(snap, p0!, DEFAULT_OPTIONS));
-    const r1 = cache.resources(snap, p1!, DEFAULT_OPTIONS, () => translateProxy(snap, p1!, DEFAULT_OPTIONS));
+    const r0 = cache.resources(snap, p0!, DEFAULT_OPTIONS, build(snap, p0!));
+    const r1 = cache.resources(snap, p1!, DEFAULT_OPTIONS, build(snap, p1!));
     expect(r1.routes).toBe(r0.routes); // the same encoded objects, not copies
     expect(r1.proxy).toBe(p1);
     // version v2 differs in a label the sourceLabels route reads: its own translation.
-    const r2 = cache.resources(snap, p2!, DEFAULT_OPTIONS, () => translateProxy(snap, p2!, DEFAULT_OPTIONS));
+    const r2 = cache.resources(snap, p2!, DEFAULT_OPTIONS, build(snap, p2!));
     expect(r2.routes).not.toBe(r0.routes);
     expect(cache.stats().translations).toBe(2);
   });
@@ -286,10 +365,9 @@ describe('translation sharing (property: shared output = un-shared translation)'
     expect(resourcesDigest(alone(snap, p0!))).not.toBe(resourcesDigest(alone(snap, p1!)));
     const cache = new SharedResourceCache();
     for (const p of [p0!, p1!])
-      expect(fingerprint(cache.resources(snap, p, DEFAULT_OPTIONS, () => translateProxy(snap, p, DEFAULT_OPTIONS)))).toEqual(
-        fingerprint(alone(snap, p)),
-      );
-    expect(cache.stats().translations).toBe(2);
+      expect(fingerprint(cache.resources(snap, p, DEFAULT_OPTIONS, build(snap, p)))).toEqual(fingerprint(alone(snap, p)));
+    // One scope: the second replica gets the first's outbound part and its own virtualInbound.
+    expect(cache.stats()).toMatchObject({ translations: 1, scopeShared: 1 });
   });
 
   it('a PeerAuthentication selecting one version: proxies it selects get their own (STRICT) inbound chains', () => {
@@ -311,9 +389,77 @@ describe('translation sharing (property: shared output = un-shared translation)'
     expect(resourcesDigest(alone(snap, p0!))).not.toBe(resourcesDigest(alone(snap, p1!)));
     const cache = new SharedResourceCache();
     for (const p of [p0!, p1!, p2!])
-      expect(fingerprint(cache.resources(snap, p, DEFAULT_OPTIONS, () => translateProxy(snap, p, DEFAULT_OPTIONS)))).toEqual(
-        fingerprint(alone(snap, p)),
-      );
-    expect(cache.stats().translations).toBe(2); // the two v2 replicas share one translation
+      expect(fingerprint(cache.resources(snap, p, DEFAULT_OPTIONS, build(snap, p)))).toEqual(fingerprint(alone(snap, p)));
+    // The two v2 replicas share one translation; v1 and v2 share their outbound part (a PeerAuthentication is inbound only).
+    expect(cache.stats()).toMatchObject({ translations: 1, scopeShared: 1 });
+  });
+});
+
+describe('per-scope sharing (istiod XdsCache: outbound once per scope, inbound per pod)', () => {
+  const pods = (...specs: Array<[string, string, 'v1' | 'v2']>): Mesh['pods'] =>
+    specs.map(([ns, app, version], i) => ({ ns, app, version, extra: false, ip: `10.0.0.${i + 1}` }));
+  const base: Mesh = {
+    pods: pods(['a', 'x', 'v1'], ['a', 'y', 'v1'], ['a', 'x', 'v2'], ['b', 'x', 'v1']),
+    services: [
+      { ns: 'a', app: 'x', headless: false, tcp: false, namedTarget: false },
+      { ns: 'a', app: 'y', headless: false, tcp: true, namedTarget: false },
+    ],
+    sidecars: [{ ns: 'a', selectApp: undefined, ownOnly: true, ingress: 'none' }],
+    sourceLabelsRoute: false,
+    gateway: false,
+    peerAuths: [],
+  };
+  const serve = (m: Mesh) => {
+    const snap = snapshotOf(m);
+    const cache = new SharedResourceCache();
+    const out = new Map<string, ProxyResources>();
+    for (const p of snap.proxies) {
+      const r = cache.resources(snap, p, DEFAULT_OPTIONS, build(snap, p));
+      expect(fingerprint(r), p.id).toEqual(fingerprint(alone(snap, p)));
+      out.set(p.id, r);
+    }
+    return { out, stats: cache.stats() };
+  };
+
+  it('distinct pods of one namespace scope: one outbound build, the same encoded objects, their own inbound', () => {
+    const { out, stats } = serve(base);
+    // a: three distinct pods (x v1, y v1, x v2) in one scope; b: its own scope.
+    expect(stats).toMatchObject({ translations: 2, scopeShared: 2 });
+    const [x1, y1, x2] = ['p0.a', 'p1.a', 'p2.a'].map((id) => out.get(id)!);
+    expect(y1!.routes).toBe(x1!.routes); // RDS and EDS: the very same arrays (one response map per scope on the wire)
+    expect(x2!.endpoints).toBe(x1!.endpoints);
+    // x v1 and x v2 serve the same service: the same inbound objects, so the very same CDS and LDS lists.
+    expect(x2!.clusters).toBe(x1!.clusters);
+    expect(x2!.listeners).toBe(x1!.listeners);
+    const outbound = (r: ProxyResources) => r.clusters.filter((c) => c.name.startsWith('outbound|'));
+    outbound(y1!).forEach((c, i) => expect(c).toBe(outbound(x1!)[i])); // references, not copies
+    // inbound per pod: x's pods serve s0 (HTTP), y's serve s1 (TCP)
+    const inbound = (r: ProxyResources) => r.clusters.filter((c) => c.name.startsWith('inbound|')).map((c) => c.name);
+    expect(inbound(x1!)).toEqual(['inbound|8080||']);
+    expect(inbound(y1!)).toEqual(['inbound|8080||']);
+    expect(x1!.listeners.find((l) => l.name === 'virtualInbound')!.hash).not.toBe(
+      y1!.listeners.find((l) => l.name === 'virtualInbound')!.hash,
+    );
+  });
+
+  it('a sourceLabels route or a workload-selected DestinationRule splits the scope by the labels it reads', () => {
+    const routed = serve({ ...base, sourceLabelsRoute: true });
+    // s0's HTTP route and s1's TCP route read `version`: x v1 and y v1 share, x v2 is its own scope.
+    expect(routed.stats).toMatchObject({ translations: 3, scopeShared: 1 });
+    expect(routed.out.get('p2.a')!.routes).not.toBe(routed.out.get('p0.a')!.routes);
+    const dr = serve({ ...base, clientDrs: [{ ns: 'a', service: 0, selectVersion: 'v2', lb: 'RANDOM' }] });
+    expect(dr.stats).toMatchObject({ translations: 3, scopeShared: 1 });
+  });
+
+  it('an EnvoyFilter in the root namespace or the proxy namespace: nothing of the namespace is scope-shared', () => {
+    for (const ns of ['istio-system', 'a']) {
+      const { stats } = serve({ ...base, envoyFilters: [{ ns, selectVersion: 'v2' }] });
+      // a's three pods are translated alone (and b's too when the filter is in the root namespace)
+      expect(stats).toMatchObject({ translations: 4, scopeShared: 0 });
+    }
+    expect(serve({ ...base, envoyFilters: [{ ns: 'b', selectVersion: undefined }] }).stats).toMatchObject({
+      translations: 2,
+      scopeShared: 2,
+    });
   });
 });

@@ -19,6 +19,9 @@
 // The proxy's id and name are read only to locate error messages (and name to find the pod, covered by
 // `pod`): pipeline/sharedResources.ts never shares a translation whose errors name the proxy.
 // property test: server/pipeline/sharing.property.test.ts (shared output == un-shared translation).
+// Per-scope sharing (server/pipeline/scopeSharing.ts) shares a sidecar's OUTBOUND part on these inputs minus the
+// inbound-only ones, with labels narrowed to the keys outbound selectors read (outboundLabelKeys): an outbound
+// builder that starts reading a new label-selected config must be added there too.
 import type { MeshSnapshot, ProxyModel, TranslateOptions } from '../model/mesh';
 import { endpointKey } from '../model/mesh';
 import { proxyKind } from '../model/proxyKinds';

@@ -43,7 +43,16 @@ function routerVirtualServices(gateway: GatewayView): BoundVirtualService[] {
   return out;
 }
 
-export function buildProxyView(snapshot: MeshSnapshot, proxy: ProxyModel, options: TranslateOptions): ProxyView {
+/**
+ * `part` 'inbound': a view for the inbound builders alone (translate/inboundOnly.ts): the bound VirtualServices,
+ * which only outbound builders read, are left empty and their selection's findings unreported.
+ */
+export function buildProxyView(
+  snapshot: MeshSnapshot,
+  proxy: ProxyModel,
+  options: TranslateOptions,
+  part: 'all' | 'inbound' = 'all',
+): ProxyView {
   const visible = servicesVisibleTo(snapshot, proxy.namespace, options.defaultServiceExportTo);
   const sidecar = chooseSidecar(snapshot.sidecars, proxy, options.rootNamespace);
   const targets = serviceTargets(snapshot, proxy);
@@ -58,21 +67,24 @@ export function buildProxyView(snapshot: MeshSnapshot, proxy: ProxyModel, option
   } else {
     if (sidecar && (sidecar.spec.egress ?? []).length > 0) {
       const imported = importedHosts(sidecar, proxy.namespace, options);
-      // Both readers below look only at VirtualServices of imported namespaces (or every one with `*/…`).
-      const meshVs = virtualServicesForGateway(
-        snapshot,
-        proxy.namespace,
-        MESH_GATEWAY,
-        options,
-        imported.has('*') ? undefined : (ns) => imported.has(ns),
-      );
       services = dedupeByHostname(selectServices(visible, imported), proxy.namespace);
-      virtualServices = selectVirtualServices(meshVs, imported);
-      errors.push(...unmatchedEgressHosts(sidecar, proxy.namespace, options, visible, meshVs));
+      if (part === 'inbound') virtualServices = [];
+      else {
+        // Both readers below look only at VirtualServices of imported namespaces (or every one with `*/…`).
+        const meshVs = virtualServicesForGateway(
+          snapshot,
+          proxy.namespace,
+          MESH_GATEWAY,
+          options,
+          imported.has('*') ? undefined : (ns) => imported.has(ns),
+        );
+        virtualServices = selectVirtualServices(meshVs, imported);
+        errors.push(...unmatchedEgressHosts(sidecar, proxy.namespace, options, visible, meshVs));
+      }
     } else {
       // Default scope (`*/*`); a Sidecar without egress also imports everything.
       services = dedupeByHostname(visible, proxy.namespace);
-      virtualServices = virtualServicesForGateway(snapshot, proxy.namespace, MESH_GATEWAY, options);
+      virtualServices = part === 'inbound' ? [] : virtualServicesForGateway(snapshot, proxy.namespace, MESH_GATEWAY, options);
     }
   }
   const outboundTrafficPolicy = sidecar?.spec.outboundTrafficPolicy?.mode ?? options.outboundTrafficPolicy;
@@ -92,7 +104,12 @@ export function buildProxyView(snapshot: MeshSnapshot, proxy: ProxyModel, option
     );
   };
   const endpointsBySvc = new Map<ServiceModel, ReadonlyMap<number, readonly EndpointModel[]> | null>();
-  const destinationRule = destinationRuleLookup(snapshot, proxy, options, (h) => service(h)?.namespace);
+  // Made on first use (its per-namespace index walks every DestinationRule): an inbound-only view never asks.
+  let lookup: ((hostname: string) => ReturnType<ReturnType<typeof destinationRuleLookup>>) | undefined;
+  const destinationRule = (hostname: string) => {
+    lookup ??= destinationRuleLookup(snapshot, proxy, options, (h) => service(h)?.namespace);
+    return lookup(hostname);
+  };
   const base: ProxyViewBase = {
     snapshot,
     proxy,
