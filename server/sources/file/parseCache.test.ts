@@ -23,7 +23,10 @@ afterEach(() => {
 
 const reference = (text: string) => loadAll(text, { schema: CORE_SCHEMA });
 const services = (n: number, port = 9080) =>
-  Array.from({ length: n }, (_, i) => `apiVersion: v1\nkind: Service\nmetadata: {name: s${i}, namespace: ns}\nspec:\n  ports:\n  - port: ${port}\n    name: http\n`).join('---\n');
+  Array.from(
+    { length: n },
+    (_, i) => `apiVersion: v1\nkind: Service\nmetadata: {name: s${i}, namespace: ns}\nspec:\n  ports:\n  - port: ${port}\n    name: http\n`,
+  ).join('---\n');
 
 describe('parseCache', () => {
   it('a miss parses and stores; a hit returns the same documents without parsing', () => {
