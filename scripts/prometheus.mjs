@@ -75,7 +75,7 @@ export function prometheusVersion(bin) {
 }
 
 /** A test file belongs to the prometheus group when it starts one (server/testing/prometheus.ts) or runs promtool. */
-const CALL = /(?<!function\s)\b(startPrometheus|promtoolCheckMetrics)\s*\(/;
+const CALL = /(?<!function\s)\b(startPrometheus|promtoolCheckMetrics|promtoolCheckConfig)\s*\(/;
 
 function walk(dir, out) {
   for (const e of readdirSync(dir, { withFileTypes: true })) {

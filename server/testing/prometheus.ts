@@ -165,3 +165,11 @@ export async function eventually(cond: () => Promise<boolean>, what: string, tim
     await sleep(250);
   }
 }
+
+/** `promtool check config FILE`: exit status and output. */
+export function promtoolCheckConfig(file: string): { status: number; output: string } {
+  const tool = binaries().promtool;
+  if (!tool) throw new Error(`${PROMETHEUS_NOT_RUN}: promtool is not beside the prometheus binary (set PROMTOOL_BIN)`);
+  const r = spawnSync(tool, ['check', 'config', file], { encoding: 'utf8', timeout: 30_000 });
+  return { status: r.status ?? 1, output: `${r.stdout ?? ''}${r.stderr ?? ''}` };
+}
