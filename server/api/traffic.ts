@@ -13,7 +13,7 @@ import { memoized } from './snapshotMemo';
 import { fail, ok, type ApiContext, type ApiResult } from './types';
 
 export const DEFAULT_TRAFFIC_WINDOW = 60;
-export const NO_PROMETHEUS = 'no Prometheus is configured: meshscope serve --prometheus URL (or MESHSCOPE_PROMETHEUS_URL)';
+export const NO_PROMETHEUS = 'Prometheus is not configured: meshscope serve --prometheus URL (or MESHSCOPE_PROMETHEUS_URL)';
 
 export interface TrafficResponse {
   source: { kind: 'prometheus'; url: string; state: 'connected' | 'failing' };
