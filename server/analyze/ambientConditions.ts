@@ -133,7 +133,7 @@ export const ambientConditionAnalyzer: Analyzer = {
           'NegativeConditionStatus',
           serviceObject(svc),
           b.source === 'service' ? labelPath(USE_WAYPOINT) : 'status.conditions',
-          se?.origin,
+          se?.origin ?? svc.origin,
           'istio.io/WaypointBound',
           st.reason,
           st.message,

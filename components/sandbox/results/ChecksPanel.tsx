@@ -8,7 +8,27 @@ import { checkFromForm, type CheckForm, clusterLabel } from '../model/checks';
 import { contractFromCheck, contractsYaml } from '../model/contracts';
 import { downloadText } from '../download';
 
+/** Under the ambient profile: through which waypoint the request goes, or why it bypasses one. */
+function WaypointVerdict({ o, testId }: { o: CheckOutcome; testId: string }) {
+  const w = o.result.ambient?.waypoint;
+  if (!w) return null;
+  return (
+    <span className="small muted" data-testid={`${testId}-waypoint`} data-used={w.used} title={w.message}>
+      {w.used ? `via waypoint ${w.name ?? ''}` : `bypasses waypoints (${w.reason ?? 'no waypoint'})`}
+    </span>
+  );
+}
+
 function Outcome({ o, testId }: { o: CheckOutcome; testId: string }) {
+  return (
+    <>
+      <Destination o={o} testId={testId} />
+      <WaypointVerdict o={o} testId={testId} />
+    </>
+  );
+}
+
+function Destination({ o, testId }: { o: CheckOutcome; testId: string }) {
   if (o.error || o.result.error)
     return (
       <span className="error-text" data-testid={testId}>
