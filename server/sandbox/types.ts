@@ -47,7 +47,8 @@ export interface SandboxFinding extends SandboxProblem {
 }
 
 /** Envoy's four, and ztunnel's WDS (istio.workload.Address, istio.security.Authorization) for the `ztunnel` entry. */
-export type ResourceType = 'listeners' | 'routes' | 'clusters' | 'endpoints' | 'addresses' | 'authorizations';
+export type EnvoyResourceType = 'listeners' | 'routes' | 'clusters' | 'endpoints';
+export type ResourceType = EnvoyResourceType | 'addresses' | 'authorizations';
 
 /** Which VirtualService rule produced a route (from translation's provenance, never re-derived). */
 export interface RuleSource {
