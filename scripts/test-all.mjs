@@ -59,7 +59,7 @@ function vitestCounts(file) {
 function playwrightCounts(file) {
   const r = readJson(file);
   if (!r?.stats) return { passed: 0, failed: 1, note: 'no playwright report' };
-  return { passed: (r.stats.expected ?? 0) + (r.stats.flaky ?? 0), failed: r.stats.unexpected ?? 0 };
+  return { passed: (r.stats.expected ?? 0) + (r.stats.flaky ?? 0), failed: r.stats.unexpected ?? 0, flaky: r.stats.flaky ?? 0 };
 }
 
 if (!fixturesPresent()) {
@@ -89,6 +89,7 @@ for (const note of [u.note, e.note]) if (note) console.error(`test-all: ${note}`
 const failed = u.failed + e.failed + (unitStatus !== 0 && u.failed === 0 ? 1 : 0) + (e2eStatus !== 0 && e.failed === 0 ? 1 : 0);
 const passed = u.passed + e.passed;
 const conformance = fixturesPresent() ? 'conformance: run' : `conformance: ${NOT_RUN}`;
-console.log(`unit: ${u.passed} passed, ${u.failed} failed; e2e: ${e.passed} passed, ${e.failed} failed; ${conformance}`);
+const flaky = e.flaky ? ` (${e.flaky} passed only on a retry: flaky, see the list above)` : '';
+console.log(`unit: ${u.passed} passed, ${u.failed} failed; e2e: ${e.passed} passed, ${e.failed} failed${flaky}; ${conformance}`);
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed > 0 ? 1 : 0);

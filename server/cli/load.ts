@@ -4,6 +4,7 @@ import type { LoadError, MeshSnapshot } from '../model/mesh';
 import type { MeshConfigOverride } from '../model/parse/meshSource';
 import { addLines, type ReadText, readTextFile } from '../sources/file/lines';
 import { loadPaths, STDIN_FILE } from '../sources/file/loadPaths';
+import { cliPlainYamlReader } from '../sources/file/parseCache';
 import type { RawInput } from '../sources/types';
 import type { ArchiveContents } from '../archive/read';
 
@@ -35,9 +36,12 @@ export async function loadMesh(
   } = {},
 ): Promise<LoadedMesh> {
   const stdin = paths.includes('-') ? await (opts.stdin ?? (() => readStdin()))() : undefined;
+  const readPlain = cliPlainYamlReader();
   const loaded = await loadPaths([...paths], {
     ...(opts.namespace ? { namespace: opts.namespace } : {}),
     ...(stdin !== undefined ? { stdin } : {}),
+    // Big files the CLI read before come from the parse cache (MESHSCOPE_PARSE_CACHE=0: off).
+    ...(readPlain ? { readPlain } : {}),
   });
   // `--bug-report`: the archive's cluster objects join the inputs (loaded on demand: the reader and its tar
   // library stay out of the chunks of commands that do not use it). Throws ArchiveError when unusable.

@@ -12,14 +12,13 @@
 //   proxies only.
 // Each connection is then served as soon as its own resources are ready (the push queue runs them
 // independently; a connection whose resources did not change for a type is sent nothing for it).
-import { TYPE } from '../envoy/typeUrls';
 import { type MeshSnapshot, optionsOf, type TranslateOptions } from '../model/mesh';
 import type { MatchOptions } from '../model/proxyIdentity';
 import { createAdsGenerator } from '../pipeline/adsGenerator';
 import { type CacheAdvance, SharedResourceCache } from '../pipeline/sharedResources';
 import type { Store, StoreChange } from '../sources/store';
 import { AdsServer, type AdsServerOptions, type PushRequest } from '../xds/server';
-import { affectedProxies, parseStoreKey } from './affected';
+import { affectedProxies } from './affected';
 import { ENDPOINT_CHANGE_TYPES } from './changes';
 import { movedEndpointHosts, narrowEndpointChange } from './endpointScope';
 import { narrowBySidecarImports } from './sidecarImports';

@@ -6,6 +6,7 @@ import { type Dirent, readdirSync, readFileSync, realpathSync, statSync } from '
 import { join } from 'node:path';
 import type { LoadError } from '../../model/mesh';
 import type { RawInput } from '../types';
+import type { PlainYamlReader } from './parseCache';
 import { DEFAULT_FILE_LIMITS, type FileLimits, type LoadResult, parseText } from './parseFile';
 
 export { parseText, type LoadResult, withNamespace } from './parseFile';
@@ -106,7 +107,10 @@ export function sizeError(file: string, size: number, limits: FileLimits): LoadE
   };
 }
 
-export function loadPaths(paths: string[], opts?: { namespace?: string; stdin?: string; limits?: FileLimits }): LoadResult {
+export function loadPaths(
+  paths: string[],
+  opts?: { namespace?: string; stdin?: string; limits?: FileLimits; readPlain?: PlainYamlReader },
+): LoadResult {
   const limits = opts?.limits ?? DEFAULT_FILE_LIMITS;
   const { files, errors } = expandPaths(paths);
   const inputs: RawInput[] = [];
@@ -131,7 +135,7 @@ export function loadPaths(paths: string[], opts?: { namespace?: string; stdin?: 
       errors.push({ severity: 'error', message: `cannot read ${f}: ${code(e)}`, file: f });
       continue;
     }
-    add(parseText(text, f, opts?.namespace, limits));
+    add(parseText(text, f, opts?.namespace, limits, opts?.readPlain));
   }
   return { inputs, errors };
 }

@@ -7,6 +7,7 @@ import type { LoadError } from '../../model/mesh';
 import { CLUSTER_SCOPED_KINDS } from '../../model/schema/kinds';
 import { redactSecret } from '../../model/secrets';
 import type { RawInput, RawObject } from '../types';
+import type { PlainYamlReader } from './parseCache';
 
 export interface LoadResult {
   inputs: RawInput[];
@@ -42,10 +43,17 @@ const TOKENS_PER_TURN = 20_000;
 
 type Docs = Document.Parsed[];
 
-export function parseText(text: string, file: string, namespace?: string, limits: FileLimits = DEFAULT_FILE_LIMITS): LoadResult {
+/** `readPlain`: how the plain-YAML fast path is read (the CLI passes its parse cache: parseCache.ts). */
+export function parseText(
+  text: string,
+  file: string,
+  namespace?: string,
+  limits: FileLimits = DEFAULT_FILE_LIMITS,
+  readPlain?: PlainYamlReader,
+): LoadResult {
   const fast = jsonFastPath(text);
   if (fast) return 'error' in fast ? jsonError(fast.error, file) : fromValues([fast.value], file, namespace, limits);
-  const plain = plainYamlFastPath(text);
+  const plain = readPlain ? readPlain(text, plainYamlFastPath) : plainYamlFastPath(text);
   if (plain) return fromValues(plain, file, namespace, limits);
   let docs: Docs;
   try {
