@@ -36,7 +36,8 @@ const DraftEditor = dynamic(() => import('./DraftEditor'), {
 /** A result worth showing: the server could read at least one object (else keep the previous one). */
 const usable = (r: EvaluateResult) => r.edits.length > 0 || !r.errors.some((e) => e.level === 'error');
 
-export function SandboxView() {
+/** `ambientPods`: under the ambient profile, the ambient pods the viewer sees (check sources without a proxy). */
+export function SandboxView({ ambientPods = [] }: { ambientPods?: readonly string[] } = {}) {
   const params = useSearchParams();
   const [initial] = useState(() => stateFromParams(new URLSearchParams(params?.toString() ?? '')));
   const [text, setText] = useState(initial.draft);
@@ -202,6 +203,7 @@ export function SandboxView() {
             contracts={contracts}
             contractResults={shown?.contracts}
             proxies={proxies}
+            ambientPods={ambientPods}
             onChange={setChecks}
             onContracts={setContracts}
           />

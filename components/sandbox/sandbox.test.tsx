@@ -112,4 +112,29 @@ describe('results', () => {
     expect(html).toContain('data-distribution="{&quot;reviews.default v1&quot;:50,&quot;reviews.default v2&quot;:50}"');
     expect(html).toContain('changed');
   });
+
+  it('under the ambient profile: ambient pods are offered as sources, and each side says whether it goes through a waypoint', () => {
+    const check = {
+      proxy: 'productpage-v1-x.bookinfo',
+      request: { mode: 'outbound' as const, port: 9080, host: 'reviews:9080', path: '/reviews/0' },
+    };
+    const trace = (used: boolean) => ({
+      source: { workload: 'bookinfo/productpage-v1-x', kind: 'ambient' as const },
+      destination: { port: 9080 },
+      waypoint: used ? { used, name: 'bookinfo/waypoint' } : { used, reason: 'NoUseWaypoint', message: 'no istio.io/use-waypoint label' },
+      hops: [],
+    });
+    const result: RequestCheckResult = {
+      check,
+      live: { result: { rejected: [], ambient: trace(false) } },
+      draft: { result: { rejected: [], ambient: trace(true) }, distribution: { [C('v1')]: 100 } },
+      changed: true,
+    };
+    const html = wrap(
+      <ChecksPanel checks={[check]} results={[result]} proxies={[]} ambientPods={['productpage-v1-x.bookinfo']} onChange={() => {}} />,
+    );
+    expect(html).toContain('<optgroup label="ambient pods (through ztunnel)"><option value="productpage-v1-x.bookinfo">');
+    expect(html).toContain('bypasses waypoints (NoUseWaypoint)');
+    expect(html).toContain('via waypoint bookinfo/waypoint');
+  });
 });

@@ -21,6 +21,10 @@ import { conflictingGatewayAnalyzer } from './conflictingGateways';
 import { regexProgramSizeAnalyzer } from './regexProgramSize';
 import { envoyPatchAnalyzer } from './envoyFilters';
 import { byteCompare as cmp } from '../lib/compare';
+import { ambientConditionAnalyzer } from './ambientConditions';
+import { ambientEnrollmentAnalyzer } from './ambientEnrollment';
+import { ambientNoWaypointAnalyzer } from './ambientNoWaypoint';
+import { ambientPolicyAnalyzer } from './ambientPolicies';
 
 export type { Analyzer, AnalyzeContext, AnalyzerMeta, Finding, Level } from './types';
 export { MESSAGES } from './messages';
@@ -42,6 +46,11 @@ export const ANALYZERS: readonly Analyzer[] = [
   mtlsConflictAnalyzer,
   regexProgramSizeAnalyzer,
   envoyPatchAnalyzer,
+  // Under istiod's ambient profile only (meta.ambientOnly).
+  ambientEnrollmentAnalyzer,
+  ambientConditionAnalyzer,
+  ambientNoWaypointAnalyzer,
+  ambientPolicyAnalyzer,
 ];
 
 export interface AnalyzeOptions {
@@ -91,7 +100,10 @@ export function analyze(input: MeshSnapshot, opts: AnalyzeOptions = {}): Analyze
   }
   const ctx = { options: opts.options ?? optionsOf(snapshot) };
   const selected = ANALYZERS.filter(
-    (a) => (!opts.only || opts.only.includes(a.meta.name)) && !(opts.skipLoadErrors && a === loadErrorAnalyzer),
+    (a) =>
+      (!opts.only || opts.only.includes(a.meta.name)) &&
+      !(opts.skipLoadErrors && a === loadErrorAnalyzer) &&
+      (!a.meta.ambientOnly || snapshot.ambient !== undefined),
   );
   const all: Problem[] = [];
   for (const a of selected) {

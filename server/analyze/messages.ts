@@ -155,6 +155,28 @@ export const MESSAGES = {
     'Warning',
     "regex %q has an RE2 program size of %d > %d, Envoy's default re2.max_program_size.error_level: an Envoy not bootstrapped by istio-agent (which raises the level to %d) rejects (NACKs) the configuration.",
   ),
+  // meshscope's own codes for ambient mode (docs/ambient.md "Analyzers"): no Istio analyzer flags these; the texts
+  // quote istiod where istiod writes a status message for the same rule.
+  AmbientNamespaceNotEnrolled: m(
+    'MSC0201',
+    'AmbientNamespaceNotEnrolled',
+    'Warning',
+    'namespace is labelled istio.io/dataplane-mode=ambient but %s: istiod reads only the ambient.istio.io/redirection: enabled annotation istio-cni writes on a pod once it redirects its traffic to ztunnel (is istio-cni running on the nodes?), so these pods are outside the mesh: %v',
+  ),
+  UseWaypointNotBound: m('MSC0202', 'UseWaypointNotBound', 'Warning', 'istio.io/use-waypoint does not bind %s: %s (%s)'),
+  NoWaypointForL7Config: m(
+    'MSC0203',
+    'NoWaypointForL7Config',
+    'Warning',
+    '%s has no effect on requests from ambient clients to %s: the service has no waypoint (%s), and ztunnel applies only L4 policy; only sidecars and gateways apply it',
+  ),
+  ZtunnelIgnoresHttpAttributes: m('MSC0204', 'ZtunnelIgnoresHttpAttributes', 'Warning', 'enforced by ztunnel on %s: %s'),
+  SidecarBypassesWaypointPolicy: m(
+    'MSC0205',
+    'SidecarBypassesWaypointPolicy',
+    'Warning',
+    'enforced only by waypoint %s; requests from sidecars bypass destination waypoints, so this policy is not applied to the %d sidecar pod(s) that can call %s (e.g. %s): a migration risk until those callers leave sidecar mode or the destination pods get an equivalent selector policy',
+  ),
 } as const satisfies Record<string, MessageType>;
 
 export type MessageName = keyof typeof MESSAGES;

@@ -13,6 +13,8 @@ export interface AnalyzerMeta {
   description: string;
   /** Kinds read. */
   inputs: readonly string[];
+  /** Runs only when istiod runs with the ambient profile (the snapshot carries the ambient index). */
+  ambientOnly?: boolean;
 }
 
 export interface AnalyzeContext {

@@ -33,6 +33,8 @@ interface Scope {
   all: boolean;
   namespaces: Set<string>;
   routers: boolean;
+  /** Every waypoint proxy (a waypoint Gateway changed). */
+  waypoints?: boolean;
   types: Set<ResourceKind>;
 }
 
@@ -150,8 +152,11 @@ function scopeOfKey(scope: Scope, key: string, indexes: readonly Index[], option
     case 'IngressClass':
     case 'Secret':
       // Gateways are read by the routers they select (any namespace); sidecars never read them. Ingresses become
-      // Gateways plus VirtualServices bound only to them; Secrets only tell gateway credentials apart.
+      // Gateways plus VirtualServices bound only to them; Secrets only tell gateway credentials apart. Under the
+      // ambient profile a Gateway API Gateway may be a waypoint (its address, waypoint-for and allowedRoutes decide
+      // which Services and workloads every waypoint serves: ambient/waypoints.go), so waypoints are reached too.
       scope.routers = true;
+      if (kind === 'Gateway') scope.waypoints = true;
       break;
     case 'EndpointSlice':
     case 'Pod':
@@ -213,7 +218,9 @@ export function affectedProxies(
   if (scope.all) return { all: everyProxy.size > 0, proxies: allIds(), types };
 
   const ids: string[] = [];
-  for (const p of everyProxy.values()) if (scope.namespaces.has(p.namespace) || (scope.routers && p.type === 'router')) ids.push(p.id);
+  for (const p of everyProxy.values())
+    if (scope.namespaces.has(p.namespace) || (scope.routers && p.type === 'router') || (scope.waypoints && p.type === 'waypoint'))
+      ids.push(p.id);
   ids.sort();
   return { all: ids.length > 0 && ids.length === everyProxy.size, proxies: ids, types };
 }

@@ -113,6 +113,8 @@ export interface ServiceModel {
   externalName?: string;
   creationTimestamp: string;
   ref: ObjectRef;
+  /** Where a Kubernetes Service was read from (findings about it point there). */
+  origin?: Origin;
 }
 
 export interface Locality {

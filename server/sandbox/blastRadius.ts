@@ -9,12 +9,14 @@
 // sourceLabels match, a Sidecar or a DestinationRule workloadSelector exists — its labels (translate/view:
 // buildProxyView, sidecarScope, destinationRules; routes/match.ts sourceLabels). One representative per
 // shape is translated; when its difference is confined to route configurations the other members have the
-// same difference, else each member is translated too. Pure apart from the caches the caller owns.
+// same difference, else each member is translated too. Under the ambient profile the shared ztunnel view is one
+// more entry, `ztunnel` (./ztunnelDiff.ts). Pure apart from the caches the caller owns.
 import type { MeshSnapshot, ProxyModel, TranslateOptions } from '../model/mesh';
 import { affectedProxies, parseStoreKey } from '../impact/affected';
 import { diffProxy, type ProxyDelta } from './diffProxy';
 import { type BaseParts, translateBoth } from './translateParts';
 import type { BlastRadiusEntry, ProxyDiff } from './types';
+import { ztunnelDelta } from './ztunnelDiff';
 
 export interface BlastRadiusInput {
   base: MeshSnapshot;
@@ -93,6 +95,12 @@ export function blastRadius(input: BlastRadiusInput): BlastRadius {
     if (!delta) continue;
     entries.push({ proxy: id, type: p.type, namespace: p.namespace, types: delta.types, summary: delta.diff.summary });
     diffs.set(id, delta.diff);
+  }
+  // Under the ambient profile: what every ztunnel is sent (one shared view), after the proxies.
+  const z = ztunnelDelta(base, draft, options, input.draftOptions ?? options);
+  if (z) {
+    entries.push(z.entry);
+    diffs.set(z.entry.proxy, z.diff);
   }
   return { entries, diffs, candidates: affected.proxies.length, translated };
 }

@@ -31,11 +31,19 @@ export function distributionOf(r: SimResult): Record<string, number> | undefined
 
 /**
  * The proxy a check names: its exact id (`POD.NAMESPACE`), else the first proxy (by id) whose id starts with
- * it — so a contract can say `productpage-v1` and survive pod hash changes.
+ * it — so a contract can say `productpage-v1` and survive pod hash changes. Under the ambient profile an
+ * ambient pod (`POD.NAMESPACE`, no proxy of its own) is a source too: its request is walked through ztunnel and
+ * its destination's waypoint (simulateMesh/ambient), as `simulate --proxy AMBIENT_POD.NS` does.
  */
 export function resolveProxy(snapshot: MeshSnapshot, proxy: string): string | undefined {
   if (snapshot.proxiesById.has(proxy)) return proxy;
-  return snapshot.proxies.find((p) => p.id.startsWith(proxy))?.id;
+  const byPrefix = snapshot.proxies.find((p) => p.id.startsWith(proxy))?.id;
+  if (byPrefix || !snapshot.ambient) return byPrefix;
+  const ambient = snapshot.pods
+    .filter((p) => snapshot.ambient?.workloads.get(`${p.namespace}/${p.name}`)?.ambient)
+    .map((p) => `${p.name}.${p.namespace}`)
+    .sort();
+  return ambient.find((id) => id === proxy) ?? ambient.find((id) => id.startsWith(proxy));
 }
 
 export function runCheck(ctx: CheckContext, proxy: string, request: SimRequest): CheckOutcome {
@@ -51,9 +59,15 @@ export function runCheck(ctx: CheckContext, proxy: string, request: SimRequest):
   return { result, ...(distribution ? { distribution } : {}), ...(result.error ? { error: result.error } : {}) };
 }
 
+/** Whether the request goes through a waypoint (which, or why not): part of the outcome under the ambient profile. */
+const waypointOf = (o: CheckOutcome) => {
+  const w = o.result.ambient?.waypoint;
+  return w ? [w.used, w.name, w.reason] : undefined;
+};
+
 const sameOutcome = (a: CheckOutcome, b: CheckOutcome): boolean =>
-  JSON.stringify([a.distribution, a.error, a.result.redirect, a.result.directResponse]) ===
-  JSON.stringify([b.distribution, b.error, b.result.redirect, b.result.directResponse]);
+  JSON.stringify([a.distribution, a.error, a.result.redirect, a.result.directResponse, waypointOf(a)]) ===
+  JSON.stringify([b.distribution, b.error, b.result.redirect, b.result.directResponse, waypointOf(b)]);
 
 export function runChecks(live: CheckContext, draft: CheckContext, checks: readonly RequestCheck[]): RequestCheckResult[] {
   return checks.map((check) => {

@@ -6,12 +6,12 @@ import diff from 'microdiff';
 import type { RouteProvenance } from '../translate/types';
 import { diffRouteConfig, snakePath } from './diffRoutes';
 import { routeSources } from './provenance';
-import type { ProxyDiff, ResourceChange, ResourceType } from './types';
+import type { EnvoyResourceType, ProxyDiff, ResourceChange, ResourceType } from './types';
 
 type Json = Record<string, unknown>;
 const arr = (v: unknown): Json[] => (Array.isArray(v) ? (v as Json[]) : []);
 
-export const RESOURCE_TYPES: readonly ResourceType[] = ['listeners', 'routes', 'clusters', 'endpoints'];
+export const RESOURCE_TYPES: readonly EnvoyResourceType[] = ['listeners', 'routes', 'clusters', 'endpoints'];
 
 /** A resource's name: `name`, or `clusterName` for a ClusterLoadAssignment. */
 export const resourceName = (type: ResourceType, r: unknown): string => {

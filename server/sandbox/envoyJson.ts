@@ -4,7 +4,8 @@ import { encodeResource } from '../envoy/encode';
 import { TYPE } from '../envoy/typeUrls';
 import type { ProxyDiff, ResourceType } from './types';
 
-const TYPE_URL: Record<ResourceType, (typeof TYPE)[keyof typeof TYPE]> = {
+// ztunnel's WDS resources are shown as the proto3 JSON `meshscope ztunnel-config -o json` prints (no Envoy JSON).
+const TYPE_URL: Partial<Record<ResourceType, (typeof TYPE)[keyof typeof TYPE]>> = {
   listeners: TYPE.listener,
   routes: TYPE.route,
   clusters: TYPE.cluster,
@@ -12,8 +13,10 @@ const TYPE_URL: Record<ResourceType, (typeof TYPE)[keyof typeof TYPE]> = {
 };
 
 function envoy(type: ResourceType, name: string, json: unknown): unknown {
+  const url = TYPE_URL[type];
+  if (!url) return json;
   try {
-    return encodeResource(TYPE_URL[type], name, json).json;
+    return encodeResource(url, name, json).json;
   } catch {
     return json; // a resource the encoder rejects is a translator bug, reported by the live path; show it as is
   }

@@ -46,7 +46,9 @@ export interface SandboxFinding extends SandboxProblem {
   state: FindingState;
 }
 
-export type ResourceType = 'listeners' | 'routes' | 'clusters' | 'endpoints';
+/** Envoy's four, and ztunnel's WDS (istio.workload.Address, istio.security.Authorization) for the `ztunnel` entry. */
+export type EnvoyResourceType = 'listeners' | 'routes' | 'clusters' | 'endpoints';
+export type ResourceType = EnvoyResourceType | 'addresses' | 'authorizations';
 
 /** Which VirtualService rule produced a route (from translation's provenance, never re-derived). */
 export interface RuleSource {

@@ -17,7 +17,8 @@ export interface GraphDiff {
 type J = Record<string, unknown>;
 const nameOf = (r: unknown, key = 'name') => (r && typeof r === 'object' ? ((r as J)[key] as string | undefined) : undefined);
 
-const SECTION: Record<ResourceChange['type'], { list: keyof EnvoyConfig; key: string }> = {
+// ztunnel's WDS resources (the `ztunnel` entry) are no part of an Envoy config: left out of the graph.
+const SECTION: Partial<Record<ResourceChange['type'], { list: keyof EnvoyConfig; key: string }>> = {
   listeners: { list: 'listeners', key: 'name' },
   routes: { list: 'routes', key: 'name' },
   clusters: { list: 'clusters', key: 'name' },
@@ -33,7 +34,9 @@ export function applyChanges(live: EnvoyConfig, changes: readonly ResourceChange
     endpoints: [...live.endpoints],
   };
   for (const c of changes) {
-    const { list, key } = SECTION[c.type];
+    const section = SECTION[c.type];
+    if (!section) continue;
+    const { list, key } = section;
     const arr = out[list] as unknown[];
     const i = arr.findIndex((r) => nameOf(r, key) === c.name);
     if (c.change === 'removed' || c.after === undefined) {

@@ -8,7 +8,27 @@ import { checkFromForm, type CheckForm, clusterLabel } from '../model/checks';
 import { contractFromCheck, contractsYaml } from '../model/contracts';
 import { downloadText } from '../download';
 
+/** Under the ambient profile: through which waypoint the request goes, or why it bypasses one. */
+function WaypointVerdict({ o, testId }: { o: CheckOutcome; testId: string }) {
+  const w = o.result.ambient?.waypoint;
+  if (!w) return null;
+  return (
+    <span className="small muted" data-testid={`${testId}-waypoint`} data-used={w.used} title={w.message}>
+      {w.used ? `via waypoint ${w.name ?? ''}` : `bypasses waypoints (${w.reason ?? 'no waypoint'})`}
+    </span>
+  );
+}
+
 function Outcome({ o, testId }: { o: CheckOutcome; testId: string }) {
+  return (
+    <>
+      <Destination o={o} testId={testId} />
+      <WaypointVerdict o={o} testId={testId} />
+    </>
+  );
+}
+
+function Destination({ o, testId }: { o: CheckOutcome; testId: string }) {
   if (o.error || o.result.error)
     return (
       <span className="error-text" data-testid={testId}>
@@ -38,7 +58,16 @@ function Outcome({ o, testId }: { o: CheckOutcome; testId: string }) {
   );
 }
 
-function CheckEditor({ proxies, onAdd }: { proxies: readonly ProxySummary[]; onAdd: (c: RequestCheck) => void }) {
+function CheckEditor({
+  proxies,
+  ambientPods = [],
+  onAdd,
+}: {
+  proxies: readonly ProxySummary[];
+  /** Ambient pods (`POD.NS`, no proxy of their own): their checks walk ztunnel and the destination's waypoint. */
+  ambientPods?: readonly string[];
+  onAdd: (c: RequestCheck) => void;
+}) {
   const [f, setF] = useState<CheckForm>({ proxy: '', method: 'GET', host: '', path: '/', header: '' });
   const set = (patch: Partial<CheckForm>) => setF((x) => ({ ...x, ...patch }));
   const check = checkFromForm(f, proxies);
@@ -54,6 +83,15 @@ function CheckEditor({ proxies, onAdd }: { proxies: readonly ProxySummary[]; onA
         from proxy{' '}
         <select value={f.proxy} onChange={(e) => set({ proxy: e.target.value })} data-testid="check-proxy">
           <option value="">choose…</option>
+          {ambientPods.length ? (
+            <optgroup label="ambient pods (through ztunnel)">
+              {ambientPods.map((id) => (
+                <option key={id} value={id}>
+                  {id}
+                </option>
+              ))}
+            </optgroup>
+          ) : null}
           {proxies.map((p) => (
             <option key={p.id} value={p.id}>
               {p.id}
@@ -158,6 +196,7 @@ export function ChecksPanel({
   contracts = [],
   contractResults = [],
   proxies,
+  ambientPods,
   onChange,
   onContracts = () => {},
 }: {
@@ -167,6 +206,8 @@ export function ChecksPanel({
   contracts?: readonly RoutingContract[];
   contractResults?: readonly ContractResult[] | undefined;
   proxies: readonly ProxySummary[];
+  /** Under the ambient profile: ambient pods offered as check sources. */
+  ambientPods?: readonly string[];
   onChange: (checks: RequestCheck[]) => void;
   onContracts?: (contracts: RoutingContract[]) => void;
 }) {
@@ -174,7 +215,7 @@ export function ChecksPanel({
   return (
     <section className="panel" data-testid="sandbox-checks">
       <h2>Request checks</h2>
-      <CheckEditor proxies={proxies} onAdd={(c) => onChange([...checks, c])} />
+      <CheckEditor proxies={proxies} ambientPods={ambientPods ?? []} onAdd={(c) => onChange([...checks, c])} />
       {checks.length === 0 ? (
         <p className="muted small">
           Add a request to see where it goes today and with the draft (e.g. productpage → GET reviews:9080/reviews/1).

@@ -64,6 +64,7 @@ export function kubeServices(services: readonly KubeObject<KubeService>[], domai
       labels: s.meta.labels,
       creationTimestamp: s.meta.creationTimestamp,
       ref: { kind: 'Service', group: '', version: 'v1', namespace, name },
+      origin: s.origin,
     };
     if (spec.selector && Object.keys(spec.selector).length > 0) model.selector = spec.selector;
     if (spec.type === 'ExternalName' && spec.externalName) model.externalName = spec.externalName;
