@@ -3,7 +3,7 @@
 import { queryKeys } from './queryKeys';
 
 export const meshKeys = {
-  graph: () => [...queryKeys.proxies(), 'graph'] as const,
+  graph: (type = 'proxy') => [...queryKeys.proxies(), 'graph', type] as const,
   syncz: () => [...queryKeys.proxies(), 'syncz'] as const,
   gatewayApi: () => [...queryKeys.proxies(), 'gateway-api'] as const,
 };
