@@ -70,7 +70,14 @@ export function OverviewView({
   );
   const collapsedNs = useMemo(() => [...shown.collapsed.values()].map((s) => s.namespace), [shown]);
   const elements = useMemo(() => toElements(shown), [shown]);
-  const highlight = useMemo(() => [...changed].map((id) => nodeId.proxy(id)), [changed]);
+  // Recently changed proxies: their own nodes, or (graph types) the nodes standing for them.
+  const highlight = useMemo(
+    () => [
+      ...[...changed].map((id) => nodeId.proxy(id)),
+      ...(changed.size ? graph.nodes.filter((n) => n.proxyIds?.some((p) => changed.has(p))).map((n) => n.id) : []),
+    ],
+    [changed, graph],
+  );
   const rows = useMemo(() => routeRows(filtered.edges, filtered.nodes), [filtered]);
   const focusNode = filter.focus ? graph.nodes.find((n) => n.id === filter.focus) : undefined;
 

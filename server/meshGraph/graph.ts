@@ -43,6 +43,8 @@ export interface MeshNode {
   /** workload: Istio's canonical service and revision of its pods (kubelabels.CanonicalService), what Kiali's app graphs group by. */
   app?: string;
   version?: string;
+  /** Graph types (graphType.ts): the proxies a workload or app node stands for. */
+  proxyIds?: string[];
 }
 
 export interface MeshEdge {

@@ -154,11 +154,12 @@ function typedNodes(g: MeshGraph, type: Exclude<GraphType, 'proxy'>) {
         seen.set(`${n.parent}|${n.label}`, [...(seen.get(`${n.parent}|${n.label}`) ?? []), n]);
     for (const same of seen.values()) if (same.length > 1) for (const n of same) n.label = byId.get(n.id)?.label ?? n.label;
   }
-  // A node standing for exactly one proxy opens it on click.
+  // A node standing for exactly one proxy opens it on click; every node names the proxies it stands for.
   for (const [id, c] of proxyCount) {
     const n = out.get(id)!;
     if (c.ids.length === 1) n.proxyId = c.ids[0];
     else delete n.proxyId;
+    if (c.ids.length) n.proxyIds = c.ids;
   }
   // Any per-proxy node id → the workload it belongs to.
   const workloadOfNode = (id: string): string | undefined => {
@@ -315,9 +316,11 @@ export function toGraphType(g: MeshGraph, type: GraphType): TypedGraph {
     }
     e.label = routes.length
       ? routes
-          .map((r) =>
-            `${r.virtualService ?? ''} ${r.rule ?? ''}${r.subset ? ` → ${r.subset}` : ''}${r.split ? ` ${r.percent}%` : ''}`.trim(),
-          )
+          .map((r) => {
+            // As the per-proxy label (graph.ts routeLabel): the VirtualService's name, the rule, subset and share.
+            const vs = r.virtualService?.slice(r.virtualService.indexOf('/') + 1) ?? '';
+            return `${vs} ${r.rule ?? ''}${r.subset ? ` → ${r.subset}` : ''}${r.split ? ` ${r.percent}%` : ''}`.trim();
+          })
           .join('; ')
       : e.kind === 'default'
         ? 'default'
