@@ -53,7 +53,7 @@ function PrometheusBody({ answer, failed }: { answer: PrometheusAnswer | undefin
   if (failed) return <p className="error-text small">{failed}</p>;
   if (!answer) return <p className="muted small">asking Prometheus…</p>;
   if (!answer.ok) {
-    if (answer.status === 503)
+    if (answer.status === 503 && !/not configured/i.test(answer.error))
       return (
         <p className="error-text small" data-testid="prometheus-failing">
           {answer.error}

@@ -66,6 +66,37 @@ export class OverviewPage {
     return this.page.getByTestId('kind-filter').locator(`button[data-kind="${kind}"]`);
   }
 
+  /**
+   * How the drawn graph sits in its frame: the share of the canvas width and height its elements cover, and
+   * the smallest node label size on screen (stylesheet font size × zoom), in px.
+   */
+  async readability(): Promise<{ fillWidth: number; fillHeight: number; smallestLabelPx: number }> {
+    return this.page.evaluate(() => {
+      type N = { style(p: string): string; isParent(): boolean };
+      const cy = (
+        window as unknown as {
+          __cy: {
+            zoom(): number;
+            width(): number;
+            height(): number;
+            elements(): { renderedBoundingBox(): { w: number; h: number } };
+            nodes(): { filter(f: (n: N) => boolean): { map<T>(f: (n: N) => T): T[] } };
+          };
+        }
+      ).__cy;
+      const box = cy.elements().renderedBoundingBox();
+      const sizes = cy
+        .nodes()
+        .filter((n) => !n.isParent())
+        .map((n) => Number.parseFloat(n.style('font-size')));
+      return {
+        fillWidth: box.w / cy.width(),
+        fillHeight: box.h / cy.height(),
+        smallestLabelPx: Math.min(...sizes) * cy.zoom(),
+      };
+    });
+  }
+
   /** Clicks a node where cytoscape drew it. */
   async clickNode(id: string): Promise<void> {
     // A mouse click at page coordinates does not scroll: bring the canvas into view first.
