@@ -240,7 +240,7 @@ export const LAYOUT = {
   name: 'dagre',
   rankDir: 'LR',
   nodeSep: 24,
-  rankSep: 70,
+  rankSep: 45,
   edgeSep: 8,
   padding: 16,
   animate: false,

@@ -72,7 +72,8 @@ describe('toGraphType: versionedApp (the overview default)', () => {
     ]);
     // One workload of an app: no box; the canonical labels win over `app` (canonical-name, app.kubernetes.io/version).
     expect(g.nodes.find((n) => n.id === wl('ratings-v1'))).toMatchObject({ label: 'ratings v7', parent: nodeId.namespace('shop') });
-    expect(g.nodes.find((n) => n.id === wl('web'))!.label).toBe('web latest');
+    // No version label: Istio's `latest`, not worth drawing.
+    expect(g.nodes.find((n) => n.id === wl('web'))!.label).toBe('web');
     expect(g.nodes.some((n) => n.kind === 'proxy' || n.kind === 'pod')).toBe(false);
   });
 

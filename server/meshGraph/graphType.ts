@@ -139,7 +139,8 @@ function typedNodes(g: MeshGraph, type: Exclude<GraphType, 'proxy'>) {
       target = add({
         ...w,
         badges: [],
-        label: boxed ? version : `${app} ${version}`,
+        // `latest` is Istio's placeholder for a pod without a version label: nothing to name.
+        label: boxed ? version : version === 'latest' ? app : `${app} ${version}`,
         ...(boxed ? { parent: appNodeId(w.namespace, app) } : {}),
       });
     } else target = add({ ...w, badges: [] });
