@@ -45,10 +45,12 @@ export function OverviewView({
 }) {
   const { params, write } = useUrlState();
   const graphType = graphTypeOfParams(params);
-  const fetched = useMeshGraph(graphType, initialGraph).data;
-  // While another type loads, the graph drawn so far stays (never an empty frame).
-  const graph = fetched ?? initialGraph;
   const errors = useInputErrors(initialErrors).data ?? initialErrors;
+  // With a Prometheus source (serve --prometheus), the edges carry observed traffic.
+  const traffic = errors.sources.some((s) => (s.kind as string) === 'prometheus');
+  const fetched = useMeshGraph(graphType, initialGraph, traffic).data;
+  // While another type (or the observed traffic) loads, the graph drawn so far stays (never an empty frame).
+  const graph = fetched ?? initialGraph;
   const router = useRouter();
   const filter = useMemo(() => parseFilter(params), [params]);
   const setFilter = useCallback((f: GraphFilter) => write(withGraphType(filterToParams(f), graphType)), [write, graphType]);
