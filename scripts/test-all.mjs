@@ -5,6 +5,7 @@
 import { spawnSync } from 'node:child_process';
 import { aptInstallChromium, installPlaywrightChromium, playwrightChromium, systemChromium } from './browser.mjs';
 import { conformanceTestFiles, fixturesPath, fixturesPresent, fixturesRequired, NOT_RUN } from './fixtures.mjs';
+import { ensurePrometheus, PROMETHEUS_NOT_RUN, prometheusRequired, prometheusTestFiles } from './prometheus.mjs';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -69,6 +70,15 @@ if (!fixturesPresent()) {
   }
   console.log(`test-all: conformance group (${conformanceTestFiles().length} unit files, the bookinfo e2e project): ${NOT_RUN}`);
 }
+// The prometheus group (tests against a real Prometheus): fetched here when missing (Debian's package).
+const prometheusBin = ensurePrometheus();
+if (!prometheusBin) {
+  if (prometheusRequired()) {
+    console.error(`test-all: MESHSCOPE_REQUIRE_PROMETHEUS=1 but no Prometheus could be had (PROMETHEUS_BIN, node scripts/prometheus.mjs)`);
+    process.exit(1);
+  }
+  console.log(`test-all: prometheus group (${prometheusTestFiles().length} unit files): ${PROMETHEUS_NOT_RUN}`);
+}
 const chromium = await ensureChromium();
 
 const bin = (name) => join(root, 'node_modules', '.bin', name);
@@ -89,6 +99,7 @@ for (const note of [u.note, e.note]) if (note) console.error(`test-all: ${note}`
 const failed = u.failed + e.failed + (unitStatus !== 0 && u.failed === 0 ? 1 : 0) + (e2eStatus !== 0 && e.failed === 0 ? 1 : 0);
 const passed = u.passed + e.passed;
 const conformance = fixturesPresent() ? 'conformance: run' : `conformance: ${NOT_RUN}`;
-console.log(`unit: ${u.passed} passed, ${u.failed} failed; e2e: ${e.passed} passed, ${e.failed} failed; ${conformance}`);
+const prom = prometheusBin ? 'prometheus: run' : `prometheus: ${PROMETHEUS_NOT_RUN}`;
+console.log(`unit: ${u.passed} passed, ${u.failed} failed; e2e: ${e.passed} passed, ${e.failed} failed; ${conformance}; ${prom}`);
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed > 0 ? 1 : 0);

@@ -2,7 +2,9 @@
 // last `window` seconds (1–60, default 10; at most what the data plane keeps: 10 s by default). Without a
 // data plane (a cluster source, or files served without --demo-traffic) the answer says so:
 // `running: false` and a problem line, never an error status.
+import type { ExporterTarget } from '../demo/exporter';
 import type { TrafficReport } from '../demo/report';
+import { scrapeTargets, type TargetGroup } from '../demo/scrapeConfig';
 import { fail, ok, type ApiResult } from './types';
 
 export interface TrafficSource {
@@ -32,4 +34,20 @@ export function demoTraffic(source: TrafficSource | undefined, params: URLSearch
       services: [],
     });
   return ok(source.report(seconds));
+}
+
+/**
+ * GET /api/demo/scrape-targets: the demo pods' sidecar metrics endpoints as Prometheus http_sd / file_sd JSON
+ * (`[{"targets": ["IP:15020"], "labels": {"namespace", "pod"}}]`), only those that listen; `[]` without a
+ * data plane (a valid, empty target list: Prometheus keeps polling).
+ */
+export function demoScrapeTargets(
+  plane: { exporters: { targets(): { target: ExporterTarget; error?: string }[] }; metricsPort: number } | undefined,
+): ApiResult<TargetGroup[]> {
+  if (!plane) return ok([]);
+  const up = plane.exporters
+    .targets()
+    .filter((t) => !t.error)
+    .map((t) => t.target);
+  return ok(scrapeTargets(up, plane.metricsPort));
 }

@@ -31,6 +31,8 @@ export const USAGE = `usage: meshscope <command> [flags]
             (or --bug-report FILE --proxy POD.NAMESPACE: the pod's dump in the archive as actual)
             per-resource drift between two Envoy config dumps (or meshscope's translation and a dump;
             --dump B.json is the same as --actual); exit 1 when not in sync
+  demo prometheus-config [--config DIR] [--demo-base 127.A.B]
+            a ready prometheus.yml for the demo pods' sidecar metrics (docs/prometheus.md)
   ztunnel-config --config PATH… [--ambient] [all|workloads|services|policies] [-o json|table]
             what istiod sends ztunnel (WDS: workloads, services, authorization policies)
 
@@ -64,6 +66,8 @@ export async function main(argv: readonly string[], io: Io = { stdout: process.s
         return await (await import('./commands/check')).checkCommand(rest, io);
       case 'drift':
         return await (await import('./commands/drift')).driftCommand(rest, io);
+      case 'demo':
+        return await (await import('./commands/demo')).demoCommand(rest, io, REPO_ROOT);
       case 'ztunnel-config':
         return await (await import('./commands/ztunnelConfig')).ztunnelConfigCommand(rest, io);
       case undefined:

@@ -18,11 +18,17 @@ const bind = (server: grpc.Server, address: string) =>
     server.bindAsync(address, grpc.ServerCredentials.createInsecure(), (err, port) => (err ? reject(err) : resolve(port))),
   );
 
-export async function startBackend(plan: BackendPlan, echo: EchoService): Promise<RunningBackend> {
+/** A call this pod served: the caller's pod id (the request's `source`), the `:authority` it dialled, the time taken. */
+export type OnServed = (served: { pod: string; caller: string; authority: string; latencyMs: number }) => void;
+
+export async function startBackend(plan: BackendPlan, echo: EchoService, onServed?: OnServed): Promise<RunningBackend> {
   const server = new grpc.Server();
   server.addService(echo.definition, {
-    Echo: (_call: grpc.ServerUnaryCall<EchoRequest, EchoReply>, cb: grpc.sendUnaryData<EchoReply>) =>
-      cb(null, { pod: plan.pod, namespace: plan.namespace, version: plan.version, app: plan.app, address: plan.ip }),
+    Echo: (call: grpc.ServerUnaryCall<EchoRequest, EchoReply>, cb: grpc.sendUnaryData<EchoReply>) => {
+      const started = performance.now();
+      cb(null, { pod: plan.pod, namespace: plan.namespace, version: plan.version, app: plan.app, address: plan.ip });
+      onServed?.({ pod: plan.id, caller: call.request?.source ?? '', authority: call.getHost(), latencyMs: performance.now() - started });
+    },
   });
   const bound: string[] = [];
   const errors: string[] = [];

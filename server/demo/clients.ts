@@ -13,6 +13,8 @@ export interface CallResult {
   reply?: EchoReply;
   /** gRPC status name when the call failed. */
   error?: string;
+  /** gRPC status number when the call failed. */
+  errorCode?: number;
   latencyMs: number;
 }
 
@@ -99,7 +101,7 @@ export class LoadClient {
         this.inFlight--;
         if (this.stopped) return;
         const latencyMs = performance.now() - started;
-        if (err) this.o.onResult({ client: this.plan, tester, error: statusName(err.code), latencyMs });
+        if (err) this.o.onResult({ client: this.plan, tester, error: statusName(err.code), errorCode: err.code, latencyMs });
         else this.o.onResult({ client: this.plan, tester, reply: reply as EchoReply, latencyMs });
       },
     );

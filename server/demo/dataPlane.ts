@@ -3,9 +3,11 @@
 // (report.ts). Updates are serialized; every failure (a port in use, ADS not listening) becomes the
 // status line and the report's `problems`, never an exception. stop() closes every channel and server.
 import * as grpcXds from '@grpc/grpc-js-xds';
-import { type MeshSnapshot, optionsOf, type TranslateOptions } from '../model/mesh';
+import { DEFAULT_OPTIONS, type MeshSnapshot, optionsOf, type TranslateOptions } from '../model/mesh';
 import type { SourceStatus } from '../sources/types';
-import { type RunningBackend, startBackend } from './backends';
+import { type OnServed, type RunningBackend, startBackend } from './backends';
+import { DemoExporters, METRICS_PORT } from './exporter';
+import { callOutcome, requestLabels, UNKNOWN_PEER } from './istioStats';
 import { type CallResult, LoadClient } from './clients';
 import { type EchoService, loadEchoService } from './echoService';
 import { type DemoPlan, planDemo, subsetOfPod } from './plan';
@@ -28,6 +30,8 @@ export interface DataPlaneOptions {
   testerPercent?: number;
   tickMs?: number;
   window?: WindowOptions;
+  /** The port of every pod's `/stats/prometheus` (default 15020, Istio's merged metrics port). */
+  metricsPort?: number;
   now?: () => number;
   log?: (line: string) => void;
 }
@@ -38,12 +42,16 @@ export class DemoDataPlane {
   private readonly window: CallWindow;
   private readonly backends = new Map<string, RunningBackend>();
   private readonly clients = new Map<string, LoadClient>();
-  private plan: DemoPlan = { backends: [], clients: [], services: [], podLabels: new Map(), problems: [] };
+  private plan: DemoPlan = { backends: [], clients: [], services: [], podLabels: new Map(), problems: [], peers: new Map(), exporters: [] };
+  /** Each pod's sidecar metrics (istio_requests_total, …) on IP:15020/stats/prometheus. */
+  readonly exporters: DemoExporters;
+  readonly metricsPort: number;
   private echo: EchoService | undefined;
   private chain: Promise<void> = Promise.resolve();
   private stopped = false;
   private fatal: string | undefined;
   private registered = false;
+  private lastOptions: TranslateOptions = DEFAULT_OPTIONS;
   readonly rate: number;
   private readonly now: () => number;
 
@@ -52,6 +60,8 @@ export class DemoDataPlane {
     private readonly o: DataPlaneOptions,
   ) {
     this.window = new CallWindow(o.window);
+    this.metricsPort = o.metricsPort ?? METRICS_PORT;
+    this.exporters = new DemoExporters(this.metricsPort);
     this.rate = Math.max(0, Math.min(o.rate ?? 50, MAX_RATE));
     this.now = o.now ?? Date.now;
   }
@@ -65,7 +75,8 @@ export class DemoDataPlane {
   private async reconcile(snap: MeshSnapshot): Promise<void> {
     if (this.stopped) return;
     if (!this.echo) this.echo = loadEchoService(this.o.protoPath);
-    const plan = planDemo(snap, this.translateOptions ?? optionsOf(snap));
+    this.lastOptions = this.translateOptions ?? optionsOf(snap);
+    const plan = planDemo(snap, this.lastOptions);
     this.plan = plan;
     // Servers first, so a new client's first calls find them.
     const wanted = new Map(plan.backends.map((b) => [backendKey(b), b]));
@@ -76,7 +87,7 @@ export class DemoDataPlane {
     }
     for (const [k, b] of wanted) {
       if (this.backends.has(k)) continue;
-      const running = await startBackend(b, this.echo);
+      const running = await startBackend(b, this.echo, this.served);
       if (this.stopped) {
         await running.stop();
         return;
@@ -84,6 +95,8 @@ export class DemoDataPlane {
       if (running.error) this.o.log?.(`meshscope demo: ${running.error}`);
       this.backends.set(k, running);
     }
+    await this.exporters.reconcile(plan.exporters);
+    if (this.stopped) return this.exporters.stop();
     const ads = this.o.adsAddress();
     // A client is keyed by its target's fault shape too: see ServicePlan.faultShape (a grpc-js-xds bug).
     const shape = (c: (typeof plan.clients)[number]) => plan.services.find((x) => x.host === c.host && x.port === c.port)?.faultShape ?? '';
@@ -115,9 +128,32 @@ export class DemoDataPlane {
     }
   }
 
+  /** The destination sidecar's report of a call its pod served (the caller known as metadata exchange tells it). */
+  private readonly served: OnServed = (s) => {
+    const host = s.authority.replace(/:\d+$/, '');
+    const outcome = { responseCode: '200', grpcStatus: '0', flags: '-', reached: true };
+    const dest = this.plan.peers.get(s.pod) ?? UNKNOWN_PEER;
+    const labels = requestLabels('destination', this.plan.peers.get(s.caller) ?? UNKNOWN_PEER, dest, host, this.opts(), outcome);
+    this.exporters.record(s.pod, labels, s.latencyMs);
+  };
+
+  private opts(): TranslateOptions {
+    return this.translateOptions ?? this.lastOptions;
+  }
+
   private record(r: CallResult): void {
     const target = `${r.client.host}:${r.client.port}`;
     const svc = this.plan.services.find((s) => s.host === r.client.host && s.port === r.client.port);
+    // The source sidecar's report: the route's fault (tester calls with a route of their own carry none).
+    const fault = r.tester && svc?.tester ? undefined : svc?.fault;
+    const outcome = callOutcome(fault, {
+      answered: Boolean(r.reply),
+      latencyMs: r.latencyMs,
+      ...(r.errorCode !== undefined ? { errorCode: r.errorCode } : {}),
+    });
+    const dest = r.reply ? (this.plan.peers.get(`${r.reply.pod}.${r.reply.namespace}`) ?? UNKNOWN_PEER) : UNKNOWN_PEER;
+    const src = this.plan.peers.get(r.client.source) ?? UNKNOWN_PEER;
+    this.exporters.record(r.client.source, requestLabels('source', src, dest, r.client.host, this.opts(), outcome), r.latencyMs);
     let cluster = '';
     let subset = '';
     let pod = '';
@@ -146,6 +182,7 @@ export class DemoDataPlane {
       ...(b.error ? { error: b.error } : {}),
     }));
     for (const b of backends) if (b.error) problems.push(b.error);
+    for (const e of this.exporters.targets()) if (e.error) problems.push(e.error);
     return trafficReport(this.plan, this.window.totals(this.now(), seconds), {
       windowSeconds: seconds,
       running: !this.stopped && this.clients.size > 0,
@@ -158,7 +195,7 @@ export class DemoDataPlane {
 
   /** The status line (a source status: shown by /api/healthz and the page's source list). */
   status(): SourceStatus {
-    const failing = [...this.backends.values()].filter((b) => b.error);
+    const failing = [...this.backends.values(), ...this.exporters.targets()].filter((b) => b.error);
     const detail = `${this.backends.size} pod servers, ${this.clients.size} clients at ${this.rate} req/s`;
     if (this.stopped) return { id: DEMO_TRAFFIC_SOURCE_ID, kind: 'demo', state: 'stopped', detail };
     if (this.fatal || failing.length > 0) {
@@ -186,5 +223,6 @@ export class DemoDataPlane {
     this.clients.clear();
     await Promise.all([...this.backends.values()].map((b) => b.stop()));
     this.backends.clear();
+    await this.exporters.stop();
   }
 }

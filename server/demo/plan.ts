@@ -8,6 +8,8 @@ import type { Destination, HTTPRoute } from '../model/istio';
 import type { IstioConfig, MeshSnapshot, PodModel, TranslateOptions } from '../model/mesh';
 import { resolveShortname } from '../model/host';
 import { byteCompare } from '../lib/compare';
+import type { ExporterTarget } from './exporter';
+import { type Peer, peerOf } from './istioStats';
 
 export const CALLS_ANNOTATION = 'demo.meshscope.io/calls';
 /** The header the demo's "tester" calls carry (the demo mesh routes `x-user: tester` to ratings v2). */
@@ -85,6 +87,10 @@ export interface DemoPlan {
   podLabels: ReadonlyMap<string, Readonly<Record<string, string>>>;
   /** Annotation values that could not be used, located by pod. */
   problems: string[];
+  /** `POD.NAMESPACE` → what metadata exchange tells a peer sidecar about the pod (loopback pods). */
+  peers: ReadonlyMap<string, Peer>;
+  /** The pods whose sidecar metrics (`IP:15020/stats/prometheus`) the demo serves. */
+  exporters: ExporterTarget[];
 }
 
 export const isLoopback = (ip: string): boolean => /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(ip);
@@ -223,7 +229,11 @@ export function planDemo(snap: MeshSnapshot, o: TranslateOptions): DemoPlan {
     .sort((a, b) => byteCompare(a.host, b.host) || a.port - b.port)
     .map((t) => servicePlan(snap, t.host, t.port, o));
   const podLabels = new Map(snap.pods.map((p) => [`${p.name}.${p.namespace}`, p.labels]));
-  return { backends, clients, services, podLabels, problems };
+  const peers = new Map(pods.map((p) => [`${p.name}.${p.namespace}`, peerOf(p, o)]));
+  const exporters = pods
+    .slice(0, MAX_BACKENDS)
+    .map((p) => ({ id: `${p.name}.${p.namespace}`, pod: p.name, namespace: p.namespace, ip: p.ip }));
+  return { backends, clients, services, podLabels, problems, peers, exporters };
 }
 
 /** The DestinationRule subset a pod belongs to for `svc` (first whose labels it carries), or "". */
