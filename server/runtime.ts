@@ -43,6 +43,7 @@ import { AccessControl } from './auth/access';
 import { AuditLog } from './auth/audit';
 import { KubeReviews } from './auth/reviews';
 import { authSettings, isMultiUser } from './auth/settings';
+import { PrometheusSource } from './prometheus/source';
 
 export interface MeshscopeRuntime {
   readonly config: RuntimeConfig;
@@ -83,6 +84,8 @@ export interface MeshscopeRuntime {
   archive(): ArchiveSource | undefined;
   /** The demo data plane (`serve` on the demo mesh, or `--demo-traffic`), when it runs. */
   demoTraffic(): DemoDataPlane | undefined;
+  /** `--prometheus URL` / MESHSCOPE_PROMETHEUS_URL: observed traffic (its status is among statuses()); undefined when off. */
+  prometheus(): PrometheusSource | undefined;
   /** Where pods' own Envoy config dumps come from (`--live-config`: port-forward; `--bug-report`: the archive); undefined when neither. */
   liveSource(): LiveSource | undefined;
   /** Why istiod's ambient profile is on (`--ambient`, or what the cluster says); undefined when off. */
@@ -281,6 +284,11 @@ function createRuntime(config: RuntimeConfig, configError?: string, overrides: A
   const unsubscribeDemo = demo ? store.onChange((snap) => void demo.update(snap)) : () => undefined;
   if (demo) void Promise.all([ready, adsStarted]).then(() => demo.update(store.snapshot()));
 
+  // Observed traffic: an optional source; its outage only degrades the traffic views (server/prometheus).
+  const promUrl = config.prometheus ?? process.env.MESHSCOPE_PROMETHEUS_URL?.trim();
+  const prometheus = promUrl ? new PrometheusSource(promUrl) : undefined;
+  prometheus?.start();
+
   const applier = makeApplier(config, mode, store);
   const auth = authSettings(config);
   // Reviews ask the cluster meshscope reads; a multi-user mode without one cannot sign anyone in (serve refuses it).
@@ -308,7 +316,7 @@ function createRuntime(config: RuntimeConfig, configError?: string, overrides: A
     ready,
     startedAt,
     snapshot: () => store.snapshot(),
-    statuses: () => [...problems, ...store.statuses(), ...(demo ? [demo.status()] : [])],
+    statuses: () => [...problems, ...store.statuses(), ...(demo ? [demo.status()] : []), ...(prometheus ? [prometheus.status()] : [])],
     context: () => ({
       snapshot: store.snapshot(),
       inputs: () => store.inputs(),
@@ -330,6 +338,7 @@ function createRuntime(config: RuntimeConfig, configError?: string, overrides: A
       };
     },
     demoTraffic: () => demo,
+    prometheus: () => prometheus,
     archive: () => sources.find((s): s is ArchiveSource => s instanceof ArchiveSource),
     // `--live-config` (port-forward), else the `--bug-report` archive's pod dumps.
     liveSource: () => live ?? rt.archive()?.liveSource(),
@@ -354,6 +363,7 @@ function createRuntime(config: RuntimeConfig, configError?: string, overrides: A
       unsubscribeCache();
       unsubscribeStore();
       unsubscribeDemo();
+      prometheus?.stop();
       await demo?.stop();
       await cpu.close();
       await adsStarted;

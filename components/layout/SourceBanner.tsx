@@ -2,7 +2,13 @@
 // connected / failing), the ADS server, and how many located input errors there are.
 import type { SourceStatus, XdsState } from '@/server/api/contract';
 
-const KIND: Record<SourceStatus['kind'], string> = { demo: 'demo mesh', file: 'files', kube: 'cluster', sandbox: 'sandbox' };
+const KIND: Record<SourceStatus['kind'], string> = {
+  demo: 'demo mesh',
+  file: 'files',
+  kube: 'cluster',
+  sandbox: 'sandbox',
+  prometheus: 'Prometheus',
+};
 
 /** The embedded demo is a file source named `demo` (server/runtime.ts), so the id decides too. */
 export const sourceLabel = (s: Pick<SourceStatus, 'id' | 'kind'>): string =>
@@ -15,9 +21,12 @@ export function xdsText(x: XdsState): string {
   return x.state;
 }
 
-/** The banner's overall tone: failing if anything fails, else warning on errors/resyncing, else ok. */
+/**
+ * The banner's overall tone: failing if a mesh source or ADS fails, else warning on errors/resyncing (and a
+ * failing Prometheus: only the traffic views depend on it), else ok.
+ */
 export function bannerTone(sources: readonly SourceStatus[], xds: XdsState, errorCount: number): 'ok' | 'warn' | 'fail' {
-  if (sources.some((s) => s.state === 'failing') || xds.state === 'failing') return 'fail';
+  if (sources.some((s) => s.state === 'failing' && s.kind !== 'prometheus') || xds.state === 'failing') return 'fail';
   if (errorCount > 0 || sources.some((s) => s.state !== 'connected') || sources.length === 0) return 'warn';
   return 'ok';
 }

@@ -50,6 +50,12 @@ export const RuntimeConfigSchema = z
     liveConfig: z.boolean().optional(),
     /** `--proxy-admin-port`: Envoy's admin port in the pods (default 15000). */
     proxyAdminPort: z.number().int().min(1).max(65535).optional(),
+    /** `serve --prometheus URL` (env MESHSCOPE_PROMETHEUS_URL): where observed traffic comes from (docs/prometheus.md). */
+    prometheus: z
+      .string()
+      .url()
+      .regex(/^https?:\/\//, 'an http:// or https:// URL')
+      .optional(),
     /** The demo data plane (server/demo): pod servers on the pods' loopback IPs and xDS client workloads. */
     demoTraffic: z.boolean().optional(),
     /** Calls per second per demo client (default 50). */

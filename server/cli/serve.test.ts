@@ -24,6 +24,20 @@ describe('planServe', () => {
     expect(sourceMode(plan.runtime)).toBe('demo');
   });
 
+  it('--prometheus URL (else MESHSCOPE_PROMETHEUS_URL) names the Prometheus to read; only http(s) URLs', async () => {
+    expect((await planServe(['--prometheus', 'http://127.0.0.1:9090'], '/w', undefined, {})).runtime.prometheus).toBe(
+      'http://127.0.0.1:9090',
+    );
+    expect((await planServe([], '/w', undefined, { MESHSCOPE_PROMETHEUS_URL: 'http://p:9090' })).runtime.prometheus).toBe('http://p:9090');
+    expect(
+      (await planServe(['--prometheus', 'http://a:1'], '/w', undefined, { MESHSCOPE_PROMETHEUS_URL: 'http://b:2' })).runtime.prometheus,
+    ).toBe('http://a:1');
+    await expect(planServe(['--prometheus', 'file:///etc/passwd'], '/w', undefined, {})).rejects.toThrow(/http:\/\/ or https:\/\//);
+    await expect(planServe(['--prometheus', 'not a url'], '/w', undefined, {})).rejects.toThrow(/--prometheus/);
+    const plan = await planServe(['--prometheus', 'http://127.0.0.1:9090'], '/w', undefined, {});
+    expect(parseRuntimeConfig(JSON.stringify(plan.runtime))).toEqual({ config: plan.runtime });
+  });
+
   it('the demo data plane: on for the demo mesh (off with --no-demo-traffic), opt-in for files, refused for a cluster', async () => {
     expect((await planServe(['--no-demo-traffic'], '/w')).runtime.demoTraffic).toBeUndefined();
     expect((await planServe(['--config', 'd'], '/w')).runtime.demoTraffic).toBeUndefined();

@@ -23,8 +23,19 @@
 //   any other status               response_code 200, grpc_response_status = the status, response_flags "-"
 import * as grpc from '@grpc/grpc-js';
 import type { PodModel, TranslateOptions } from '../model/mesh';
-import { workloadOf } from './plan';
-import type { ServicePlan } from './plan';
+
+/** The workload a pod belongs to (its Deployment, else its `app` label, else the pod); plan.ts uses it too. */
+export function workloadOf(p: PodModel): string {
+  return p.owner?.name ?? p.labels.app ?? p.name;
+}
+
+/** The fault of the route a call took (plan.ts ConfiguredFault). */
+export interface RouteFault {
+  delayPercent?: number;
+  delay?: string;
+  abortPercent?: number;
+  abortStatus?: number;
+}
 
 export const REQUESTS_TOTAL = 'istio_requests_total';
 export const REQUEST_DURATION = 'istio_request_duration_milliseconds';
@@ -130,7 +141,7 @@ export function durationMs(d: string | undefined): number | undefined {
  * call took (undefined when it took a route without one); `errorCode` the gRPC status number, if it failed.
  */
 export function callOutcome(
-  fault: ServicePlan['fault'] | undefined,
+  fault: RouteFault | undefined,
   result: { errorCode?: number; answered: boolean; latencyMs: number },
 ): CallOutcome {
   if (result.answered) {

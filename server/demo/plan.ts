@@ -5,11 +5,11 @@
 // - for every target host, what the VirtualService configures for plain calls (the first route without a
 //   match) and for `x-user: tester` calls, so the counters can be compared with it.
 import type { Destination, HTTPRoute } from '../model/istio';
-import type { IstioConfig, MeshSnapshot, PodModel, TranslateOptions } from '../model/mesh';
+import type { IstioConfig, MeshSnapshot, TranslateOptions } from '../model/mesh';
 import { resolveShortname } from '../model/host';
 import { byteCompare } from '../lib/compare';
 import type { ExporterTarget } from './exporter';
-import { type Peer, peerOf } from './istioStats';
+import { type Peer, peerOf, workloadOf } from './istioStats';
 
 export const CALLS_ANNOTATION = 'demo.meshscope.io/calls';
 /** The header the demo's "tester" calls carry (the demo mesh routes `x-user: tester` to ratings v2). */
@@ -177,9 +177,7 @@ function servicePlan(snap: MeshSnapshot, host: string, port: number, o: Translat
   return plan;
 }
 
-export function workloadOf(p: PodModel): string {
-  return p.owner?.name ?? p.labels.app ?? p.name;
-}
+export { workloadOf };
 
 /** The demo data plane's plan for `snap`: loopback pods only, bounded counts. */
 export function planDemo(snap: MeshSnapshot, o: TranslateOptions): DemoPlan {

@@ -19,8 +19,10 @@ export interface RawInput {
 /** Health of one source, for the UI banner and /debug/registryz. */
 export interface SourceStatus {
   id: string;
-  kind: 'demo' | 'file' | 'kube' | 'sandbox';
+  kind: 'demo' | 'file' | 'kube' | 'sandbox' | 'prometheus';
   state: 'connected' | 'resyncing' | 'failing' | 'stopped';
+  /** prometheus: the base URL meshscope queries. */
+  url?: string;
   detail?: string;
   lastError?: string;
   /** Per watched resource (kube: one per informer). */

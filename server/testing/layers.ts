@@ -23,7 +23,7 @@ export const LAYERS: readonly Layer[] = [
     ],
   },
   {
-    name: 'pipeline, impact, meshGraph, simulateMesh, xds, sandbox, demo, drift, archive, auth',
+    name: 'pipeline, impact, meshGraph, simulateMesh, xds, sandbox, demo, drift, archive, auth, prometheus',
     rank: 3,
     prefixes: [
       'server/pipeline/',
@@ -36,6 +36,7 @@ export const LAYERS: readonly Layer[] = [
       'server/drift/',
       'server/archive/',
       'server/auth/',
+      'server/prometheus/',
     ],
   },
   { name: 'api', rank: 4, prefixes: ['server/api/'] },

@@ -73,6 +73,7 @@ export async function planServe(
     { name: 'no-demo-traffic', kind: 'boolean' },
     { name: 'demo-rate', kind: 'string' },
     { name: 'demo-base', kind: 'string' },
+    { name: 'prometheus', kind: 'string' },
     ...SIGN_IN_FLAGS,
   ]);
   const kubeconfig = str(args, 'kubeconfig');
@@ -127,6 +128,18 @@ export async function planServe(
     if (!isDemoBase(base))
       throw new UsageError(`--demo-base takes a loopback base 127.A.B (the demo pods become 127.A.B.x), got "${base}"`);
     runtime.demoBase = base;
+  }
+  // Observed traffic (docs/prometheus.md): --prometheus URL, else MESHSCOPE_PROMETHEUS_URL.
+  const prometheus = str(args, 'prometheus') ?? (env.MESHSCOPE_PROMETHEUS_URL?.trim() || undefined);
+  if (prometheus !== undefined) {
+    let u: URL | undefined;
+    try {
+      u = new URL(prometheus);
+    } catch {
+      u = undefined;
+    }
+    if (!u || !/^https?:$/.test(u.protocol)) throw new UsageError(`--prometheus takes an http:// or https:// URL, got "${prometheus}"`);
+    runtime.prometheus = prometheus;
   }
   if (args.flags['live-config'] === true) {
     if (!kube) throw new UsageError('--live-config reads pods through a cluster: give --kubeconfig, --context or --in-cluster');
@@ -224,6 +237,8 @@ writes and checks
   --contracts FILE              routing contracts run on every snapshot
 demo
   --demo-traffic | --no-demo-traffic  --demo-rate N  --demo-base 127.A.B
+observed traffic (docs/prometheus.md)
+  --prometheus URL              a Prometheus scraping the mesh's istio_requests_total (env MESHSCOPE_PROMETHEUS_URL)
 `;
 
 export async function serveCommand(argv: readonly string[], io: Io, root: string): Promise<number> {

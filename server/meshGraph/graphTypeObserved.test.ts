@@ -1,13 +1,14 @@
-// Observed traffic on the per-proxy graph (#23 §1 `/api/graph?traffic=1`): per (source workload, destination
-// service, subset); a configured path with no traffic has zeros; traffic with no configured path is an extra
-// `unconfigured` edge. Edge percentage as Kiali's: the edge's share of its source's outgoing requests.
-// The rows are written here by hand from the graph's inputs (they are what Prometheus would answer).
+// Observed traffic (#23 §1 `/api/graph?traffic=1`) through the graph types: the per-proxy graph annotated by
+// server/prometheus/observed.ts attachObserved (per source workload, destination service and subset; Kiali's
+// edge percentage), then merged by toGraphType: one workload counted once per subset however many pods, the
+// observed split beside the configured one, unconfigured traffic kept. The rows are written here by hand
+// from the graph's inputs (they are what Prometheus would answer).
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_OPTIONS } from '../model/mesh';
 import { buildSnapshot, istio, pod, service } from '../translate/testing/meshBuilder';
 import { buildMeshGraph, nodeId } from './graph';
 import { toGraphType } from './graphType';
-import { annotateObserved, type ObservedEdge } from './observed';
+import { attachObserved, type ObservedMeshEdge } from '../prometheus/observed';
 
 const dep = (name: string) => ({ kind: 'Deployment', name });
 const web1 = pod('web-1', 'shop', '10.0.0.1', { labels: { app: 'web' }, owner: dep('web') });
@@ -48,15 +49,21 @@ const row = (sourceWorkload: string, host: string, subset: string, rps: number, 
   sourceNamespace: 'shop',
   host,
   subset,
+  version: subset,
+  workload: subset ? `reviews-${subset}` : 'web',
   requestsPerSecond: rps,
   errorRequestsPerSecond: err,
 });
-// web: 6 req/s to v1, 2 to v2 (1 failing); reviews-v1 calls web 2 req/s although only a default route
-// (no VirtualService) leads there.
-const g = annotateObserved(base, [row('web', REVIEWS, 'v1', 6), row('web', REVIEWS, 'v2', 2, 1), row('reviews-v1', WEB, '', 2)]);
-const routeEdges = (src: string) => (g.edges as ObservedEdge[]).filter((e) => e.kind === 'route' && e.source === nodeId.proxy(src));
+// web: 6 req/s to v1, 2 to v2 (1 failing); reviews-v1 calls web 2 req/s (istiod's default route: no
+// VirtualService for web).
+const g = attachObserved(base, { pods: [web1, web2, rv1, rv2] }, [
+  row('web', REVIEWS, 'v1', 6),
+  row('web', REVIEWS, 'v2', 2, 1),
+  row('reviews-v1', WEB, '', 2),
+]);
+const routeEdges = (src: string) => (g.edges as ObservedMeshEdge[]).filter((e) => e.kind === 'route' && e.source === nodeId.proxy(src));
 
-describe('annotateObserved', () => {
+describe('attachObserved, then toGraphType', () => {
   it('each pod of web carries its workload’s numbers per subset; percent of web’s outgoing requests', () => {
     for (const p of ['web-1.shop', 'web-2.shop'])
       expect(routeEdges(p).map((e) => [e.subset, e.observed])).toEqual([
@@ -72,11 +79,12 @@ describe('annotateObserved', () => {
     ]);
   });
 
-  it('traffic with no configured route: an extra edge marked unconfigured, from the workload’s proxy', () => {
-    const extra = (g.edges as ObservedEdge[]).filter((e) => e.unconfigured);
-    expect(extra.map((e) => [e.source, e.target, e.observed.requestsPerSecond, e.observed.percent])).toEqual([
-      [nodeId.proxy('reviews-v1-a.shop'), `svc:shop/${WEB}`, 2, 100],
-    ]);
+  it('traffic on a path istiod routes by default (no VirtualService for web) lands on the default edge', () => {
+    const d = (g.edges as ObservedMeshEdge[]).filter(
+      (e) => e.kind === 'default' && e.source === nodeId.proxy('reviews-v1-a.shop') && e.target === `svc:shop/${WEB}`,
+    );
+    expect(d.map((e) => e.observed)).toEqual([{ requestsPerSecond: 2, percent: 100, errorPercent: 0 }]);
+    expect((g.edges as ObservedMeshEdge[]).some((e) => e.unconfigured)).toBe(false);
   });
 
   it('the versioned-app graph merges it: one web → reviews edge, the observed split beside the configured one', () => {
@@ -87,7 +95,7 @@ describe('annotateObserved', () => {
       { subset: 'v2', configuredPercent: 20, observed: { requestsPerSecond: 2, percent: 25, errorPercent: 50 } },
     ]);
     expect(e.observed).toEqual({ requestsPerSecond: 8, percent: 100, errorPercent: 12.5 });
-    const u = t.edges.find((x) => x.unconfigured)!;
-    expect([u.source, u.target, u.routes]).toEqual(['wl:shop/Deployment/reviews-v1', `svc:shop/${WEB}`, []]);
+    const d = t.edges.find((x) => x.kind === 'default' && x.source === 'wl:shop/Deployment/reviews-v1' && x.target === `svc:shop/${WEB}`)!;
+    expect(d.observed).toEqual({ requestsPerSecond: 2, percent: 100, errorPercent: 0 });
   });
 });
