@@ -3,29 +3,11 @@
 // configured split. Polled by the /demo page's third column. A failure keeps its status: 503 names the
 // Prometheus URL that does not answer; another status (Prometheus not configured) gets the how-to.
 import { useQuery } from '@tanstack/react-query';
+import type { TrafficResponse } from '@/server/api/traffic';
 import { queryKeys } from './queryKeys';
 
-/** The body of GET /api/traffic (issue #23 §1), as far as the page reads it. */
-export interface PrometheusTraffic {
-  source: { kind: 'prometheus'; url: string; state: string };
-  windowSeconds: number;
-  services: Array<{
-    host: string;
-    reporter: string;
-    requestsPerSecond: number;
-    errorPercent: number;
-    responseCodes?: Record<string, number>;
-    destinations: Array<{
-      subset?: string;
-      version?: string;
-      workload?: string;
-      cluster?: string;
-      requestsPerSecond: number;
-      observedPercent: number;
-      configuredPercent?: number;
-    }>;
-  }>;
-}
+/** The body of GET /api/traffic (issue #23 §1; server/api/traffic.ts). */
+export type PrometheusTraffic = TrafficResponse;
 
 export type PrometheusAnswer = { ok: true; body: PrometheusTraffic } | { ok: false; status: number; error: string };
 
