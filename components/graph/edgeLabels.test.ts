@@ -33,6 +33,18 @@ describe('mergedEdgeLabel', () => {
     expect(mergedEdgeLabel(e)).toBe('v1 80 · v2 20%\nseen 78 · 22% · 10/s · 11% err');
   });
 
+  it('an idle configured path: the configured split only, no observed zeros', () => {
+    const e = edge({
+      splits: [
+        { subset: 'v1', configuredPercent: 80, observed: { requestsPerSecond: 0, percent: 0, errorPercent: 0 } },
+        { subset: 'v2', configuredPercent: 20, observed: { requestsPerSecond: 0, percent: 0, errorPercent: 0 } },
+      ],
+      observed: { requestsPerSecond: 0, percent: 0, errorPercent: 0 },
+    });
+    expect(mergedEdgeLabel(e)).toBe('v1 80 · v2 20%');
+    expect(mergedEdgeLabel(edge({ splits: [{}], observed: { requestsPerSecond: 0, percent: 0, errorPercent: 0 } }))).toBe('');
+  });
+
   it('traffic with no configured route is labelled so', () => {
     const e = edge({ unconfigured: true, routes: [], splits: [{ observed: { requestsPerSecond: 0.5, percent: 100, errorPercent: 0 } }] });
     e.observed = { requestsPerSecond: 0.5, percent: 100, errorPercent: 0 };

@@ -11,9 +11,11 @@ export function mergedEdgeLabel(e: TypedEdge): string {
   const lines: string[] = [];
   const configured = e.splits.filter((s) => s.configuredPercent !== undefined);
   if (configured.length > 1) lines.push(`${configured.map((s) => `${s.subset ?? ''} ${num(s.configuredPercent!)}`.trim()).join(' · ')}%`);
-  if (e.observed) {
+  // An idle configured path (0 requests/s) carries no observed figures: zeros on every edge are noise.
+  if (e.observed && e.observed.requestsPerSecond > 0) {
     const parts: string[] = [];
     const seen = e.splits.filter((s) => s.observed);
+    // every subset's share, idle subsets included (0), so the observed split lines up with the configured one
     if (seen.length > 1) parts.push(`seen ${seen.map((s) => num(s.observed!.percent)).join(' · ')}%`);
     parts.push(rate(e.observed.requestsPerSecond));
     if (e.observed.errorPercent > 0) parts.push(`${num(e.observed.errorPercent)}% err`);
