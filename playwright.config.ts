@@ -17,6 +17,7 @@ import { defineConfig } from '@playwright/test';
 import { parseAllDocuments, stringify } from 'yaml';
 import { systemChromium } from './scripts/browser.mjs';
 import { fixturesPath, fixturesPresent, NOT_RUN } from './scripts/fixtures.mjs';
+import { findPrometheus, PROMETHEUS_NOT_RUN, prometheusRequired } from './scripts/prometheus.mjs';
 
 function freePort(): string {
   const r = spawnSync(
@@ -131,6 +132,17 @@ const { E2E_GWAPI_PORT, E2E_GWAPI_XDS_PORT, E2E_GWAPI_DIR } = process.env;
 const { E2E_LIVE_PORT, E2E_LIVE_XDS_PORT, E2E_BUGREPORT_PORT, E2E_BUGREPORT_XDS_PORT } = process.env;
 const { E2E_WAYPOINT_PORT, E2E_WAYPOINT_XDS_PORT, E2E_WAYPOINT_DIR } = process.env;
 const { E2E_AUTH_PORT, E2E_AUTH_XDS_PORT, E2E_AUTH_AUDIT } = process.env;
+// The "prometheus" project (#23): a real Prometheus scraping a demo of its own; needs the binary
+// (scripts/prometheus.mjs), loudly not run without it unless CI requires it. Its server starts only when the
+// run includes the project (no --project, or --project prometheus): it is a second demo data plane.
+process.env.E2E_PROM_PORT ??= freePort();
+process.env.E2E_PROM_XDS_PORT ??= freePort();
+process.env.E2E_PROM_DEMO_BASE ??= `127.${2 + Math.floor(Math.random() * 250)}.${2 + Math.floor(Math.random() * 250)}`;
+const withPrometheus = findPrometheus() !== undefined || prometheusRequired();
+if (!withPrometheus) console.log(`playwright: the prometheus project is ${PROMETHEUS_NOT_RUN}`);
+const argv = process.argv.join(' ');
+const runsPrometheus = withPrometheus && (!/--project\b/.test(argv) || /--project[= ]prometheus\b/.test(argv));
+const { E2E_PROM_PORT, E2E_PROM_XDS_PORT, E2E_PROM_DEMO_BASE } = process.env;
 
 const server = (port: string, args: string) => ({
   command: `node bin/meshscope.mjs serve --port ${port} ${args}`,
@@ -176,6 +188,10 @@ export default defineConfig({
     { name: 'demo', testMatch: /(^|\/)e2e\/(demo\/.*|smoke)\.spec\.ts$/, use: { baseURL: `http://127.0.0.1:${E2E_PORT}` } },
     // Sign-in (issue #26): meshscope serve --auth token against a fake cluster with two users (e2e/auth/signedInCluster.ts).
     { name: 'auth', testMatch: /(^|\/)e2e\/auth\/.*\.spec\.ts$/, use: { baseURL: `http://127.0.0.1:${E2E_AUTH_PORT}` } },
+    // A real Prometheus scraping the demo's sidecar metrics (e2e/prometheus/promDemo.ts, issue #23).
+    ...(withPrometheus
+      ? [{ name: 'prometheus', testMatch: /(^|\/)e2e\/prometheus\/.*\.spec\.ts$/, use: { baseURL: `http://127.0.0.1:${E2E_PROM_PORT}` } }]
+      : []),
     ...(withBookinfo
       ? [
           { name: 'bookinfo', testMatch: /(^|\/)e2e\/bookinfo\/.*\.spec\.ts$/, use: { baseURL: `http://127.0.0.1:${E2E_BOOKINFO_PORT}` } },
@@ -210,6 +226,14 @@ export default defineConfig({
           {
             ...server(E2E_BUGREPORT_PORT!, ''),
             command: `node --import tsx e2e/bugreport/bugReportArchive.ts ${E2E_BUGREPORT_PORT} ${E2E_BUGREPORT_XDS_PORT}`,
+          },
+        ]
+      : []),
+    ...(runsPrometheus
+      ? [
+          {
+            ...server(E2E_PROM_PORT!, ''),
+            command: `node --import tsx e2e/prometheus/promDemo.ts --port ${E2E_PROM_PORT} --xds-port ${E2E_PROM_XDS_PORT} --demo-base ${E2E_PROM_DEMO_BASE}`,
           },
         ]
       : []),

@@ -6,7 +6,8 @@ import { OverviewView } from '@/components/overview/OverviewView';
 import { analyzeMesh } from '@/server/api/analyze';
 import { inputErrors } from '@/server/api/debug';
 import { gatewayApiStatus } from '@/server/api/gatewayApi';
-import { meshGraph } from '@/server/api/graph';
+import { meshGraph, typedGraph } from '@/server/api/graph';
+import { DEFAULT_GRAPH_TYPE, isGraphType } from '@/server/meshGraph/graphType';
 import { headers } from 'next/headers';
 import { redirect } from 'next/navigation';
 import { scopeErrors, scopeFindings, scopeGatewayApi, scopeGraph } from '@/server/api/visibility';
@@ -14,11 +15,15 @@ import { pageContext } from '@/server/requestContext';
 
 export const dynamic = 'force-dynamic';
 
-export default async function Overview() {
+export default async function Overview({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const sp = await searchParams;
+  const asked = typeof sp.graphType === 'string' ? sp.graphType : undefined;
+  const graphType = isGraphType(asked) ? asked : DEFAULT_GRAPH_TYPE;
   const page = await pageContext(await headers());
   if (!page) redirect('/signin');
   const { rt, ctx } = page;
-  const graph = scopeGraph(ctx, meshGraph(ctx)).body;
+  const graph =
+    ctx.viewer && !ctx.viewer.all ? typedGraph(ctx, graphType, scopeGraph(ctx, meshGraph(ctx)).body).body : typedGraph(ctx, graphType).body;
   const errors = scopeErrors(ctx, inputErrors(ctx)).body as ErrorsResponse;
   const findings = scopeFindings(ctx, analyzeMesh(ctx)).body.findings;
   const gatewayApi = scopeGatewayApi(ctx, gatewayApiStatus(ctx)).body;

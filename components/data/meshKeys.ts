@@ -3,7 +3,7 @@
 import { queryKeys } from './queryKeys';
 
 export const meshKeys = {
-  graph: () => [...queryKeys.proxies(), 'graph'] as const,
+  graph: (type = 'proxy', traffic = false) => [...queryKeys.proxies(), 'graph', type, traffic ? 'traffic' : 'config'] as const,
   syncz: () => [...queryKeys.proxies(), 'syncz'] as const,
   gatewayApi: () => [...queryKeys.proxies(), 'gateway-api'] as const,
 };

@@ -2,12 +2,15 @@
 // /demo: live traffic shifting on the demo data plane. Pick a service; its VirtualService's weights as
 // sliders (sum kept at 100) beside the configured and observed shares of real calls; canary steps, the
 // `x-user: tester` header route, fault injection with the error rate, and reset. Every change is a draft
-// applied through the sandbox (components/data/demo.ts), exactly as a user would apply it.
+// applied through the sandbox (components/data/demo.ts), exactly as a user would apply it. Three columns:
+// configured, observed in process (the demo data plane's own calls) and observed through Prometheus
+// (TrafficColumns.tsx); on a cluster without the demo data plane, the services with a weighted route.
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { applyDraft, resetDemo, type ServiceTraffic, useDemoTraffic } from '@/components/data/demo';
 import { DemoRouteGraph } from './DemoRouteGraph';
 import { type DemoEdit, draftYaml, editFromSpec } from './draft';
 import { TrafficBars } from './TrafficBars';
+import { ConfiguredColumn, PrometheusColumn } from './TrafficColumns';
 import { CANARY_STEPS, canaryStep, rebalance } from './weights';
 
 /** The observed bars use the last second (polled every 0.5 s), so a change shows within about a second. */
@@ -168,7 +171,11 @@ export function DemoView({ initialToken }: { initialToken?: string }) {
               </p>
             )}
           </section>
-          <ServicePanel svc={svc} />
+          <div className="demo-columns">
+            <ConfiguredColumn svc={svc} />
+            <ServicePanel svc={svc} running={report?.running ?? false} />
+            <PrometheusColumn host={svc.host} />
+          </div>
         </div>
       )}
       {svc?.callers[0] && <DemoRouteGraph proxyId={svc.callers[0]} host={svc.host} port={svc.port} />}
@@ -227,10 +234,16 @@ function FaultControls({ edit, onChange }: { edit: DemoEdit; onChange: (f: DemoE
   );
 }
 
-function ServicePanel({ svc }: { svc: ServiceTraffic }) {
+function ServicePanel({ svc, running }: { svc: ServiceTraffic; running: boolean }) {
   return (
-    <section className="panel" aria-label="traffic">
-      <h2>Configured vs observed</h2>
+    <section className="panel demo-column" aria-label="traffic" data-testid="column-in-process">
+      <h2>Observed in process</h2>
+      {!running && (
+        <p className="muted small" data-testid="no-in-process">
+          No demo data plane here: meshscope counts calls itself only on the demo mesh (or <code>--demo-traffic</code>). On a cluster, watch
+          the Prometheus column.
+        </p>
+      )}
       <dl className="facts">
         <dt>calls</dt>
         <dd data-testid="calls">{svc.requests}</dd>

@@ -44,6 +44,11 @@ export interface CytoscapeCanvasProps {
   globalName: string;
   /** Lay out in a Web Worker (falls back to the main thread where workers fail). */
   offThread?: boolean;
+  /**
+   * Newer data for the drawn elements (same ids: e.g. observed traffic on edge labels), applied to the
+   * drawn graph without a new layout.
+   */
+  dataUpdates?: readonly CanvasElement[];
 }
 
 type Globals = Record<string, cytoscape.Core | undefined>;
@@ -183,6 +188,21 @@ export function CytoscapeCanvas(props: CytoscapeCanvasProps) {
       for (const id of ids) cy.getElementById(id).addClass(cls);
     }
   }, [classed, layouts]);
+
+  const updates = props.dataUpdates;
+  useEffect(() => {
+    const cy = cyRef.current;
+    if (!cy || layouts === 0 || !updates) return;
+    cy.batch(() => {
+      for (const e of updates) {
+        const d = e.data as { id: string };
+        const el = cy.getElementById(d.id);
+        if (el.empty()) continue;
+        el.data({ ...d });
+        if (e.classes !== undefined) el.classes(e.classes);
+      }
+    });
+  }, [updates, layouts]);
 
   const nodes = elements.filter((e) => e.group === 'nodes').length;
   const canvas = (

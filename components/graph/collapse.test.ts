@@ -73,7 +73,7 @@ describe('collapse to namespaces', () => {
     expect(c.nodes.every((n) => n.kind === 'namespace' && n.parent === undefined)).toBe(true);
     const s = c.collapsed.get('ns:ns-1')!;
     // 5 services, 10 workloads, 10 proxies; inside: 10 endpoint edges + 10 proxies × 5 routes.
-    expect(s).toEqual({ namespace: 'ns-1', services: 5, workloads: 10, proxies: 10, pods: 0, internal: 10 + 50 });
+    expect(s).toEqual({ namespace: 'ns-1', services: 5, apps: 0, workloads: 10, proxies: 10, pods: 0, internal: 10 + 50 });
     expect(summaryText(s)).toBe('5 services · 10 workloads · 10 proxies');
     // Between namespaces only the ring of routes to the next namespace's svc-0: 10 proxies each.
     expect(c.edges).toHaveLength(4);

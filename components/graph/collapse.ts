@@ -15,6 +15,8 @@ export const EXPAND_ALL = '*';
 interface NamespaceSummary {
   namespace: string;
   services: number;
+  /** App nodes (the app graph) and app boxes (the versioned-app graph). */
+  apps: number;
   workloads: number;
   proxies: number;
   pods: number;
@@ -33,9 +35,9 @@ export interface CollapsedGraph extends FilteredGraph {
   collapsed: Map<string, NamespaceSummary>;
 }
 
-/** Services and workloads in a graph: what the threshold counts (proxies/pods live inside workloads). */
+/** Services, apps and workloads in a graph: what the threshold counts (proxies/pods live inside workloads). */
 export const sizeOf = (g: Pick<FilteredGraph, 'nodes'>): number =>
-  g.nodes.reduce((n, x) => n + (x.kind === 'service' || x.kind === 'workload' ? 1 : 0), 0);
+  g.nodes.reduce((n, x) => n + (x.kind === 'service' || x.kind === 'workload' || x.kind === 'app' ? 1 : 0), 0);
 
 export const shouldCollapse = (g: Pick<FilteredGraph, 'nodes'>, threshold = COLLAPSE_THRESHOLD): boolean => sizeOf(g) > threshold;
 
@@ -46,6 +48,7 @@ export function summaryText(s: NamespaceSummary): string {
   const part = (n: number, one: string, many: string) => (n ? [`${n} ${n === 1 ? one : many}`] : []);
   return [
     ...part(s.services, 'service', 'services'),
+    ...part(s.apps, 'app', 'apps'),
     ...part(s.workloads, 'workload', 'workloads'),
     ...part(s.proxies, 'proxy', 'proxies'),
     ...part(s.pods, 'pod', 'pods'),
@@ -66,7 +69,7 @@ export function collapseGraph(g: FilteredGraph, expanded: ReadonlySet<string>): 
     const id = nodeId.namespace(ns);
     let s = collapsed.get(id);
     if (!s) {
-      s = { namespace: ns, services: 0, workloads: 0, proxies: 0, pods: 0, internal: 0 };
+      s = { namespace: ns, services: 0, apps: 0, workloads: 0, proxies: 0, pods: 0, internal: 0 };
       collapsed.set(id, s);
       nodes.push({ id, kind: 'namespace', label: ns, namespace: ns, badges: [] });
     }
@@ -81,6 +84,7 @@ export function collapseGraph(g: FilteredGraph, expanded: ReadonlySet<string>): 
     rep.set(n.id, nodeId.namespace(n.namespace));
     if (n.kind === 'service') s.services++;
     else if (n.kind === 'workload') s.workloads++;
+    else if (n.kind === 'app') s.apps++;
     else if (n.kind === 'proxy') s.proxies++;
     else if (n.kind === 'pod') s.pods++;
   }

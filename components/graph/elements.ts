@@ -2,7 +2,9 @@
 // The renderer (MeshGraphCanvas) only hands these to cytoscape.
 import type { MeshEdge, MeshNode } from '@/server/api/contract';
 import { type CollapsedGraph, isAggregated, summaryText } from './collapse';
+import { mergedEdgeLabel } from './edgeLabels';
 import type { FilteredGraph } from './filter';
+import type { MergedEdgeFields } from '@/server/meshGraph/graphType';
 
 export interface NodeData {
   id: string;
@@ -43,8 +45,9 @@ export const edgeWidth = (e: Pick<MeshEdge, 'kind' | 'percent' | 'split'>): numb
       ? 2.5
       : 1.5;
 
-/** What is drawn on an edge: the subset and share of a split (`v1 80%`), the subset, or the rule name. */
-export function shortEdgeLabel(e: MeshEdge): string {
+/** What is drawn on an edge: the subset and share of a split (`v1 80%`), the subset, or the rule name; merged edges (graph types): numbers only. */
+export function shortEdgeLabel(e: MeshEdge & MergedEdgeFields): string {
+  if (e.splits) return mergedEdgeLabel(e);
   if (e.kind === 'endpoint' || e.kind === 'default') return '';
   if (e.kind === 'mirror') return 'mirror';
   if (e.split) return `${e.subset ?? ''} ${e.percent ?? 0}%`.trim();
@@ -65,6 +68,9 @@ const aggregatedWidth = (count: number): number => Math.min(7, Math.round((1.5 +
 export function toElements(g: FilteredGraph | CollapsedGraph, changedProxyIds: ReadonlySet<string> = new Set()): GraphElement[] {
   const out: GraphElement[] = [];
   const collapsed = 'collapsed' in g ? g.collapsed : undefined;
+  // A workload or app that holds nothing is drawn as a node of its own (the graph types), not as a box.
+  const parents = new Set<string>();
+  for (const n of g.nodes) if (n.parent) parents.add(n.parent);
   for (const n of g.nodes) {
     const summary = collapsed?.get(n.id);
     if (summary) {
@@ -81,6 +87,7 @@ export function toElements(g: FilteredGraph | CollapsedGraph, changedProxyIds: R
     if (n.proxyId) data.href = proxyHref(n.proxyId);
     const classes = [
       n.kind,
+      (n.kind === 'workload' || n.kind === 'app') && !parents.has(n.id) ? 'leaf' : '',
       ...n.badges.map((b) => `badge-${b.kind}`),
       n.proxyId && changedProxyIds.has(n.proxyId) ? 'changed' : '',
     ].filter(Boolean);
@@ -104,7 +111,12 @@ export function toElements(g: FilteredGraph | CollapsedGraph, changedProxyIds: R
       });
       continue;
     }
-    const classes = [e.kind, e.split ? 'split' : '', e.fault ? 'fault' : ''].filter(Boolean);
+    const classes = [
+      e.kind,
+      e.split ? 'split' : '',
+      e.fault ? 'fault' : '',
+      (e as MergedEdgeFields).unconfigured ? 'unconfigured' : '',
+    ].filter(Boolean);
     out.push({
       group: 'edges',
       data: { id: e.id, source: e.source, target: e.target, label: shortEdgeLabel(e), full: e.label, kind: e.kind, width: edgeWidth(e) },
@@ -179,6 +191,8 @@ export function stylesheet(p: Palette): Array<{ selector: string; style: Record<
     { selector: 'node.namespace', style: { 'background-color': p.panel, 'border-color': p.border, 'font-size': 13 } },
     { selector: 'node.collapsed', style: { 'border-style': 'double', 'border-width': 4, 'font-size': 12, 'background-color': p.panel } },
     { selector: 'node.workload', style: { 'background-color': p.bg, 'border-style': 'dotted', color: p.muted } },
+    { selector: 'node.leaf', style: { 'border-style': 'solid', 'border-color': p.ok, color: p.fg, 'font-size': 12 } },
+    { selector: 'node.app:parent', style: { 'background-color': p.bg, 'border-color': p.ok, 'border-style': 'dashed', 'font-size': 12 } },
     { selector: 'node.changed', style: { 'border-color': p.warn, 'border-width': 4 } },
     { selector: 'node:selected', style: { 'border-color': p.accent, 'border-width': 3 } },
     {
@@ -190,7 +204,8 @@ export function stylesheet(p: Palette): Array<{ selector: string; style: Record<
         'line-color': p.muted,
         'target-arrow-color': p.muted,
         label: 'data(label)',
-        'font-size': 9.5,
+        'font-size': 10.5,
+        'text-wrap': 'wrap',
         color: p.fg,
         'text-background-color': p.bg,
         'text-background-opacity': 0.85,
@@ -201,6 +216,7 @@ export function stylesheet(p: Palette): Array<{ selector: string; style: Record<
     { selector: 'edge.route', style: { 'line-color': p.accent, 'target-arrow-color': p.accent } },
     { selector: 'edge.fault', style: { 'line-color': p.error, 'target-arrow-color': p.error } },
     { selector: 'edge.mirror', style: { 'line-style': 'dashed', 'line-color': p.warn, 'target-arrow-color': p.warn } },
+    { selector: 'edge.unconfigured', style: { 'line-style': 'dashed', 'line-color': p.error, 'target-arrow-color': p.error } },
     { selector: 'edge.default', style: { 'line-style': 'dotted', opacity: 0.5 } },
     { selector: 'edge.endpoint', style: { 'line-style': 'dashed', opacity: 0.6, 'target-arrow-shape': 'vee' } },
   ];
@@ -224,7 +240,7 @@ export const LAYOUT = {
   name: 'dagre',
   rankDir: 'LR',
   nodeSep: 24,
-  rankSep: 70,
+  rankSep: 45,
   edgeSep: 8,
   padding: 16,
   animate: false,

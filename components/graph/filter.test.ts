@@ -128,3 +128,34 @@ describe('filter URL state', () => {
     expect(namespacesOf(g)).toEqual(['catalog', 'data', 'shop']);
   });
 });
+
+describe('filterGraph on a graph type (workloads and apps without members are leaves)', () => {
+  // versionedApp-shaped: web (a leaf workload) → products; products box holding v1, v2 (leaf workloads).
+  const typed: MeshNode[] = [
+    n('ns:shop', 'namespace', 'shop'),
+    n('ns:catalog', 'namespace', 'catalog'),
+    n('wl:shop/web', 'workload', 'shop', 'ns:shop'),
+    n('svc:catalog/products', 'service', 'catalog', 'ns:catalog'),
+    n('app:catalog/products', 'app', 'catalog', 'ns:catalog'),
+    n('wl:catalog/products-v1', 'workload', 'catalog', 'app:catalog/products'),
+    n('wl:catalog/products-v2', 'workload', 'catalog', 'app:catalog/products'),
+  ];
+  const typedEdges = [
+    e('route', 'wl:shop/web', 'svc:catalog/products'),
+    e('endpoint', 'svc:catalog/products', 'wl:catalog/products-v1'),
+    e('endpoint', 'svc:catalog/products', 'wl:catalog/products-v2'),
+  ];
+
+  it('keeps leaf workloads and their edges; the app box stays as their parent', () => {
+    const f = filterGraph({ nodes: typed, edges: typedEdges }, DEFAULT_FILTER);
+    expect(f.nodes.map((x) => x.id)).toEqual(typed.map((x) => x.id));
+    expect(f.edges).toHaveLength(3);
+  });
+
+  it('focus on the app box: its versions and their neighbours', () => {
+    const f = filterGraph({ nodes: typed, edges: typedEdges }, { ...DEFAULT_FILTER, focus: 'app:catalog/products' });
+    expect(f.nodes.map((x) => x.id).sort()).toEqual(
+      ['ns:catalog', 'svc:catalog/products', 'app:catalog/products', 'wl:catalog/products-v1', 'wl:catalog/products-v2'].sort(),
+    );
+  });
+});

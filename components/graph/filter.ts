@@ -1,7 +1,7 @@
 // Pure filtering of the mesh overview graph, and its URL form (`?ns=a,b&hide=pod&edges=route,default&focus=…`).
 import type { MeshEdge, MeshEdgeKind, MeshGraph, MeshNode, MeshNodeKind } from '@/server/api/contract';
 
-export const NODE_KINDS: readonly MeshNodeKind[] = ['namespace', 'service', 'workload', 'proxy', 'pod'];
+export const NODE_KINDS: readonly MeshNodeKind[] = ['namespace', 'service', 'app', 'workload', 'proxy', 'pod'];
 export const EDGE_KINDS: readonly MeshEdgeKind[] = ['route', 'mirror', 'default', 'endpoint'];
 /** `default` edges (every sidecar → every service it can reach) are many and say little: off by default. */
 export const DEFAULT_EDGE_KINDS: readonly MeshEdgeKind[] = ['route', 'mirror', 'endpoint'];
@@ -54,8 +54,6 @@ export function filterToParams(f: GraphFilter): URLSearchParams {
   return p;
 }
 
-const isCompound = (k: MeshNodeKind) => k === 'namespace' || k === 'workload';
-
 export interface FilteredGraph {
   nodes: MeshNode[];
   edges: MeshEdge[];
@@ -68,17 +66,22 @@ export interface FilteredGraph {
  */
 export function filterGraph(g: Pick<MeshGraph, 'nodes' | 'edges'>, f: GraphFilter): FilteredGraph {
   const byId = new Map(g.nodes.map((n) => [n.id, n]));
+  // Compound nodes: namespaces and whatever holds other nodes (a workload around its proxies, an app box
+  // around its versions); a workload or app without members is a leaf (the graph types of graphType.ts).
+  const parents = new Set<string>();
+  for (const n of g.nodes) if (n.parent) parents.add(n.parent);
+  const isCompound = (n: MeshNode) => n.kind === 'namespace' || parents.has(n.id);
   const hidden = new Set(f.hiddenKinds);
   const edgeKinds = new Set(f.edgeKinds);
   // Hiding proxies/pods collapses them into their workload, which then carries their edges.
   const collapsed = new Map<string, string>();
   for (const n of g.nodes) {
-    if (isCompound(n.kind) || !hidden.has(n.kind) || !n.parent) continue;
+    if (isCompound(n) || !hidden.has(n.kind) || !n.parent) continue;
     const parent = byId.get(n.parent);
     if (parent?.kind === 'workload' && !hidden.has('workload')) collapsed.set(n.id, parent.id);
   }
   const collapsedInto = new Set(collapsed.values());
-  const leaves = g.nodes.filter((n) => (!isCompound(n.kind) && !hidden.has(n.kind)) || collapsedInto.has(n.id));
+  const leaves = g.nodes.filter((n) => (!isCompound(n) && !hidden.has(n.kind)) || collapsedInto.has(n.id));
   const leafIds = new Set(leaves.map((n) => n.id));
   const seenEdges = new Set<string>();
   let edges: MeshEdge[] = [];
@@ -143,6 +146,12 @@ export function filterGraph(g: Pick<MeshGraph, 'nodes' | 'edges'>, f: GraphFilte
   const nodes = g.nodes.filter((n) => out.has(n.id)).map((n) => out.get(n.id)!);
   return { nodes, edges };
 }
+
+/** Node kinds present in a graph, in NODE_KINDS order (what the kind filter offers). */
+export const kindsOf = (g: Pick<MeshGraph, 'nodes'>): MeshNodeKind[] => {
+  const present = new Set(g.nodes.map((n) => n.kind));
+  return NODE_KINDS.filter((k) => present.has(k));
+};
 
 /** Namespaces present in a graph, sorted. */
 export const namespacesOf = (g: Pick<MeshGraph, 'nodes'>): string[] =>

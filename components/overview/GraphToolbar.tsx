@@ -12,6 +12,7 @@ const EDGE_LABEL: Record<MeshEdgeKind, string> = {
 const KIND_LABEL: Record<MeshNodeKind, string> = {
   namespace: 'namespaces',
   service: 'services',
+  app: 'apps',
   workload: 'workloads',
   proxy: 'proxies',
   pod: 'pods without proxy',
@@ -22,11 +23,14 @@ const toggle = <T,>(list: readonly T[], x: T): T[] => (list.includes(x) ? list.f
 export function GraphToolbar({
   filter,
   namespaces,
+  kinds = NODE_KINDS,
   focusLabel,
   onChange,
 }: {
   filter: GraphFilter;
   namespaces: readonly string[];
+  /** Node kinds the graph has (the graph type decides): only those are offered; absent: all. */
+  kinds?: readonly MeshNodeKind[];
   focusLabel?: string;
   onChange: (f: GraphFilter) => void;
 }) {
@@ -57,7 +61,7 @@ export function GraphToolbar({
       </fieldset>
       <fieldset data-testid="kind-filter">
         <legend>show</legend>
-        {NODE_KINDS.map((k: MeshNodeKind) => (
+        {NODE_KINDS.filter((k) => kinds.includes(k) || filter.hiddenKinds.includes(k)).map((k: MeshNodeKind) => (
           <button
             key={k}
             type="button"

@@ -10,11 +10,12 @@ import { useInputErrors } from '@/components/data/useProxies';
 import { ProblemsTable } from '@/components/common/ProblemsTable';
 import { collapseGraph, expandedFor, shouldCollapse } from '@/components/graph/collapse';
 import { toElements, type NodeData } from '@/components/graph/elements';
-import { filterGraph, filterToParams, namespacesOf, parseFilter, type GraphFilter } from '@/components/graph/filter';
+import { filterGraph, filterToParams, kindsOf, namespacesOf, parseFilter, type GraphFilter } from '@/components/graph/filter';
 import { MeshGraphCanvas } from '@/components/graph/GraphClient';
 import { useRecentlyChanged } from '@/components/layout/LiveContext';
 import { SourceBanner } from '@/components/layout/SourceBanner';
-import type { Finding, GatewayApiResponse, MeshGraph } from '@/server/api/contract';
+import type { Finding, GatewayApiResponse } from '@/server/api/contract';
+import type { GraphType, TypedGraph } from '@/server/meshGraph/graphType';
 import { nodeId } from '@/server/meshGraph/ids';
 import { CollapseBar } from './CollapseBar';
 import { type ContractsSummary, ContractsLine } from './ContractsLine';
@@ -22,6 +23,7 @@ import { CountsBar } from './CountsBar';
 import { FindingsPanel } from './FindingsPanel';
 import { GatewayApiPanel } from './GatewayApiPanel';
 import { GraphToolbar } from './GraphToolbar';
+import { GraphTypeSwitch, graphTypeOfParams, withGraphType } from './GraphTypeSwitch';
 import { routeRows, RoutesList } from './RoutesList';
 
 export function OverviewView({
@@ -31,7 +33,8 @@ export function OverviewView({
   initialGatewayApi,
   contracts,
 }: {
-  initialGraph: MeshGraph;
+  /** The server render's graph (of the type in the page URL). */
+  initialGraph: TypedGraph;
   initialErrors: ErrorsResponse;
   /** `meshscope analyze` findings (GET /api/analyze), when the page passes them. */
   initialFindings?: readonly Finding[];
@@ -40,12 +43,25 @@ export function OverviewView({
   /** `serve --contracts FILE` results on the live mesh, when a file is loaded. */
   contracts?: ContractsSummary;
 }) {
-  const graph = useMeshGraph(initialGraph).data ?? initialGraph;
-  const errors = useInputErrors(initialErrors).data ?? initialErrors;
   const { params, write } = useUrlState();
+  const graphType = graphTypeOfParams(params);
+  const errors = useInputErrors(initialErrors).data ?? initialErrors;
+  // With a Prometheus source (serve --prometheus), the edges carry observed traffic.
+  const traffic = errors.sources.some((s) => (s.kind as string) === 'prometheus');
+  const fetched = useMeshGraph(graphType, initialGraph, traffic).data;
+  // While another type (or the observed traffic) loads, the graph drawn so far stays (never an empty frame).
+  const graph = fetched ?? initialGraph;
   const router = useRouter();
   const filter = useMemo(() => parseFilter(params), [params]);
-  const setFilter = useCallback((f: GraphFilter) => write(filterToParams(f)), [write]);
+  const setFilter = useCallback((f: GraphFilter) => write(withGraphType(filterToParams(f), graphType)), [write, graphType]);
+  const setGraphType = useCallback(
+    (t: GraphType) => {
+      // Node ids differ between types: a focus does not carry over.
+      const { focus: _drop, ...rest } = filter;
+      write(withGraphType(filterToParams(rest), t));
+    },
+    [write, filter],
+  );
   const changed = useRecentlyChanged();
   const filtered = useMemo(() => filterGraph(graph, filter), [graph, filter]);
   // Above COLLAPSE_THRESHOLD services + workloads, namespaces not expanded are drawn as one node each.
@@ -56,7 +72,14 @@ export function OverviewView({
   );
   const collapsedNs = useMemo(() => [...shown.collapsed.values()].map((s) => s.namespace), [shown]);
   const elements = useMemo(() => toElements(shown), [shown]);
-  const highlight = useMemo(() => [...changed].map((id) => nodeId.proxy(id)), [changed]);
+  // Recently changed proxies: their own nodes, or (graph types) the nodes standing for them.
+  const highlight = useMemo(
+    () => [
+      ...[...changed].map((id) => nodeId.proxy(id)),
+      ...(changed.size ? graph.nodes.filter((n) => n.proxyIds?.some((p) => changed.has(p))).map((n) => n.id) : []),
+    ],
+    [changed, graph],
+  );
   const rows = useMemo(() => routeRows(filtered.edges, filtered.nodes), [filtered]);
   const focusNode = filter.focus ? graph.nodes.find((n) => n.id === filter.focus) : undefined;
 
@@ -84,9 +107,11 @@ export function OverviewView({
         </p>
       ) : (
         <section className="panel">
+          <GraphTypeSwitch value={graphType} onChange={setGraphType} />
           <GraphToolbar
             filter={filter}
             namespaces={namespacesOf(graph)}
+            kinds={kindsOf(graph)}
             onChange={setFilter}
             {...(focusNode ? { focusLabel: focusNode.hostname ?? focusNode.label } : {})}
           />

@@ -2,6 +2,7 @@
 // keyboard-accessible. Edges differing only by source proxy are grouped.
 import Link from 'next/link';
 import type { MeshEdge, MeshNode } from '@/server/api/contract';
+import type { MergedEdgeFields } from '@/server/meshGraph/graphType';
 import { proxyHref } from '@/components/graph/elements';
 import { configPathFor, sandboxLoadHref } from '@/components/sandbox/model/urlState';
 
@@ -16,7 +17,10 @@ export interface RouteRow {
   percent?: number;
   split: boolean;
   fault: boolean;
+  /** Proxies the rule applies from (linked); for a merged graph type, the nodes standing for one proxy. */
   proxies: string[];
+  /** Merged graph types: the other source nodes (a workload of several pods, an app, a service), by label. */
+  sources: string[];
 }
 
 /** "Load into sandbox" for a `namespace/name` VirtualService. */
@@ -30,17 +34,24 @@ function LoadVs({ vs }: { vs: string }) {
   );
 }
 
+/** A merged edge (graph types) as the per-proxy edges of its configured routes. */
+const unmerged = (e: MeshEdge & MergedEdgeFields): MeshEdge[] =>
+  e.routes ? e.routes.map((r) => ({ ...e, ...r, split: !!r.split, fault: !!r.fault })) : [e];
+
 /** Groups route/mirror edges by (VS, rule, destination, subset, share); sources become a list. Pure. */
-export function routeRows(edges: readonly MeshEdge[], nodes: readonly MeshNode[]): RouteRow[] {
+export function routeRows(edges: readonly (MeshEdge & MergedEdgeFields)[], nodes: readonly MeshNode[]): RouteRow[] {
   const byId = new Map(nodes.map((n) => [n.id, n]));
   const rows = new Map<string, RouteRow>();
-  for (const e of edges) {
+  for (const e of edges.flatMap(unmerged)) {
     if (e.kind !== 'route' && e.kind !== 'mirror') continue;
     const key = [e.kind, e.virtualService, e.rule, e.target, e.subset ?? '', e.percent ?? '', e.match ?? ''].join('|');
-    const proxy = byId.get(e.source)?.proxyId ?? e.source;
+    const node = byId.get(e.source);
+    const proxy = node?.proxyId;
+    const label = node?.kind === 'proxy' || !node ? e.source : (node.hostname ?? node.label);
     const row = rows.get(key);
     if (row) {
-      if (!row.proxies.includes(proxy)) row.proxies.push(proxy);
+      if (proxy && !row.proxies.includes(proxy)) row.proxies.push(proxy);
+      if (!proxy && !row.sources.includes(label)) row.sources.push(label);
       continue;
     }
     const r: RouteRow = {
@@ -52,7 +63,8 @@ export function routeRows(edges: readonly MeshEdge[], nodes: readonly MeshNode[]
       target: byId.get(e.target)?.hostname ?? e.target,
       split: !!e.split,
       fault: !!e.fault,
-      proxies: [proxy],
+      proxies: proxy ? [proxy] : [],
+      sources: proxy ? [] : [label],
     };
     if (e.subset) r.subset = e.subset;
     if (e.percent !== undefined) r.percent = e.percent;
@@ -78,7 +90,7 @@ export function RoutesList({ rows }: { rows: readonly RouteRow[] }) {
           <th>destination</th>
           <th>subset</th>
           <th className="num">share</th>
-          <th>from proxies</th>
+          <th>from</th>
         </tr>
       </thead>
       <tbody>
@@ -101,6 +113,13 @@ export function RoutesList({ rows }: { rows: readonly RouteRow[] }) {
                 </span>
               ))}
               {r.proxies.length > 4 ? <span className="muted"> +{r.proxies.length - 4} more</span> : null}
+              {r.sources.slice(0, 4).map((s, i) => (
+                <span key={s}>
+                  {i > 0 || r.proxies.length > 0 ? ', ' : ''}
+                  {s}
+                </span>
+              ))}
+              {r.sources.length > 4 ? <span className="muted"> +{r.sources.length - 4} more</span> : null}
             </td>
           </tr>
         ))}

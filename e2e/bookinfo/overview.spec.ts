@@ -4,7 +4,7 @@ import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { parseAllDocuments } from 'yaml';
-import { countsFromInputs, OverviewPage } from '../pages/OverviewPage';
+import { appBoxes, countsFromInputs, OverviewPage, workloadsFromInputs } from '../pages/OverviewPage';
 
 const DIR = process.env.E2E_BOOKINFO_DIR!;
 const VS_FILE = join(DIR, 'networking', 'virtual-service-reviews-jason-v2-v3.yaml');
@@ -17,13 +17,42 @@ function yamlFiles(dir: string): string[] {
 }
 const parseAll = (t: string) => parseAllDocuments(t).map((d) => d.toJS() as unknown);
 
-test('the Bookinfo overview: node count from the inputs, the jason rule and the gateway route', async ({ page }, info) => {
+test('the Bookinfo overview (versioned app): reviews boxed with its versions, one productpage → reviews edge for both rules', async ({
+  page,
+}, info) => {
+  const texts = yamlFiles(DIR).map((f) => readFileSync(f, 'utf8'));
+  const expected = countsFromInputs(texts, parseAll);
+  const workloads = workloadsFromInputs(texts, parseAll);
+  const boxes = appBoxes(workloads);
+  const overview = new OverviewPage(page);
+  await overview.goto();
+  await expect(overview.graph).toHaveAttribute(
+    'data-node-count',
+    String(expected.namespaces + expected.services + expected.workloads + boxes.length),
+  );
+  const { nodes, edges } = await overview.content();
+  // Bookinfo's reviews-v1/v2/v3 Deployments (app: reviews, version: vN): one box, three version nodes.
+  const reviews = workloads.filter((w) => w.app === 'reviews').map((w) => w.version);
+  expect(
+    nodes
+      .filter((n) => n.parent === 'app:default/reviews')
+      .map((n) => n.label.split('\n')[0])
+      .sort(),
+  ).toEqual(reviews.sort());
+  // virtual-service-reviews-jason-v2-v3.yaml: end-user=jason → v2, else v3: two rules, no split — one edge, no number on it.
+  const REVIEWS = 'svc:default/reviews.default.svc.cluster.local';
+  const pp = edges.filter((e) => e.source === 'wl:default/Deployment/productpage-v1' && e.target === REVIEWS && e.kind === 'route');
+  expect(pp.map((e) => [e.full, e.label])).toEqual([['reviews http[0] → v2; reviews http[1] → v3', '']]);
+  await page.screenshot({ path: info.outputPath('bookinfo-overview-versioned-app.png'), fullPage: true });
+});
+
+test('the Bookinfo overview per proxy: node count from the inputs, the jason rule and the gateway route', async ({ page }, info) => {
   const expected = countsFromInputs(
     yamlFiles(DIR).map((f) => readFileSync(f, 'utf8')),
     parseAll,
   );
   const overview = new OverviewPage(page);
-  await overview.goto();
+  await overview.goto('graphType=proxy');
   await expect(overview.graph).toHaveAttribute('data-node-count', String(expected.total));
   const { nodes, edges } = await overview.content();
   expect(nodes.filter((n) => n.kind === 'service')).toHaveLength(expected.services);
@@ -50,7 +79,7 @@ test('a VirtualService change in the file source shows up in the open overview w
     // Everyone else now goes to v1 instead of v3.
     writeFileSync(VS_FILE, original.replace(/subset: v3/g, 'subset: v1'));
     await expect
-      .poll(async () => (await overview.content()).edges.some((e) => e.full === 'reviews http[1] → v1'), { timeout: 20_000 })
+      .poll(async () => (await overview.content()).edges.some((e) => e.full.includes('reviews http[1] → v1')), { timeout: 20_000 })
       .toBe(true);
     // The proxies the event named are highlighted for a few seconds.
     await expect.poll(() => overview.changedNodeCount(), { timeout: 10_000 }).toBeGreaterThan(0);
@@ -60,6 +89,6 @@ test('a VirtualService change in the file source shows up in the open overview w
     writeFileSync(VS_FILE, original);
   }
   await expect
-    .poll(async () => (await overview.content()).edges.some((e) => e.full === 'reviews http[1] → v3'), { timeout: 20_000 })
+    .poll(async () => (await overview.content()).edges.some((e) => e.full.includes('reviews http[1] → v3')), { timeout: 20_000 })
     .toBe(true);
 });

@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { parseAllDocuments } from 'yaml';
-import { countsFromInputs, OverviewPage } from '../pages/OverviewPage';
+import { appBoxes, countsFromInputs, OverviewPage, workloadsFromInputs } from '../pages/OverviewPage';
 import { ProxiesPage } from '../pages/ProxiesPage';
 
 const DEMO_DIR = join(process.cwd(), 'examples', 'demo');
@@ -13,10 +13,52 @@ const demoTexts = () =>
     .map((f) => readFileSync(join(DEMO_DIR, f), 'utf8'));
 const parseAll = (t: string) => parseAllDocuments(t).map((d) => d.toJS() as unknown);
 
-test('the overview graph shows every namespace, service, workload and proxy of the demo inputs', async ({ page }, info) => {
+test('the default (versioned app) graph: one node per workload boxed by app, one edge per workload carrying the split', async ({
+  page,
+}, info) => {
+  const expected = countsFromInputs(demoTexts(), parseAll);
+  const workloads = workloadsFromInputs(demoTexts(), parseAll);
+  const boxes = appBoxes(workloads);
+  const overview = new OverviewPage(page);
+  await overview.goto();
+  await expect(page.getByTestId('graph-type').locator('[data-graph-type="versionedApp"]')).toHaveAttribute('aria-pressed', 'true');
+  const total = expected.namespaces + expected.services + expected.workloads + boxes.length;
+  await expect(overview.graph).toHaveAttribute('data-node-count', String(total));
+  const { nodes, edges } = await overview.content();
+  expect(nodes.filter((n) => n.kind === 'proxy' || n.kind === 'pod')).toEqual([]);
+  expect(
+    nodes
+      .filter((n) => n.kind === 'app')
+      .map((n) => n.id.slice('app:'.length))
+      .sort(),
+  ).toEqual([...boxes].sort());
+  // A workload of a boxed app is named by its version inside the box (examples/demo: products v1–v3).
+  const products = workloads.filter((w) => w.namespace === 'catalog' && w.app === 'products');
+  for (const w of products)
+    expect(nodes.find((n) => n.id === `wl:catalog/Deployment/${w.name}`)).toMatchObject({
+      label: w.version,
+      parent: 'app:catalog/products',
+    });
+  // 30-traffic.yaml: products `shift` 80 v1 / 20 v2 applies to every sidecar. storefront-v1 has two replicas
+  // (10-shop.yaml): one edge, not one per pod, labelled with the split.
+  const storefront = workloads.find((w) => w.name === 'storefront-v1')!;
+  expect(storefront.replicas).toBeGreaterThan(1);
+  const PRODUCTS = 'svc:catalog/products.catalog.svc.cluster.local';
+  const fromStorefront = edges.filter(
+    (e) => e.source === 'wl:shop/Deployment/storefront-v1' && e.target === PRODUCTS && e.kind === 'route',
+  );
+  expect(fromStorefront.map((e) => e.label)).toEqual(['v1 80 · v2 20%']);
+  // Edges carry a label only where it is a number: the endpoint edges (service → workload) carry none.
+  expect(edges.filter((e) => e.kind === 'endpoint' && e.label !== '')).toEqual([]);
+  await page.screenshot({ path: info.outputPath('overview-versioned-app.png'), fullPage: true });
+});
+
+test('per-proxy graph on demand: every namespace, service, workload and proxy of the demo inputs', async ({ page }, info) => {
   const expected = countsFromInputs(demoTexts(), parseAll);
   const overview = new OverviewPage(page);
   await overview.goto();
+  await page.getByTestId('graph-type').locator('[data-graph-type="proxy"]').click();
+  await expect(page).toHaveURL(/[?&]graphType=proxy/);
   await expect(overview.graph).toHaveAttribute('data-node-count', String(expected.total));
   const { nodes, edges } = await overview.content();
   expect(nodes).toHaveLength(expected.total);
@@ -40,7 +82,7 @@ test('the overview graph shows every namespace, service, workload and proxy of t
 
 test('namespace filter lives in the URL; clicking a proxy opens its page', async ({ page }, info) => {
   const overview = new OverviewPage(page);
-  await overview.goto();
+  await overview.goto('graphType=proxy');
   await overview.nsChip('catalog').click();
   await expect(page).toHaveURL(/[?&]ns=catalog/);
   await overview.waitForLayout();
@@ -52,6 +94,7 @@ test('namespace filter lives in the URL; clicking a proxy opens its page', async
   await page.reload();
   await overview.waitForLayout();
   await expect(overview.nsChip('catalog')).toHaveAttribute('aria-pressed', 'true');
+  await expect(page).toHaveURL(/[?&]graphType=proxy/);
 
   const proxy = nodes.find((n) => n.kind === 'proxy' && n.id.includes('ratings-v1'))!;
   await overview.clickNode(proxy.id);
@@ -61,12 +104,21 @@ test('namespace filter lives in the URL; clicking a proxy opens its page', async
 test('hiding proxies collapses them into workloads', async ({ page }) => {
   const expected = countsFromInputs(demoTexts(), parseAll);
   const overview = new OverviewPage(page);
-  await overview.goto('hide=proxy');
+  await overview.goto('graphType=proxy&hide=proxy');
   await expect(overview.graph).toHaveAttribute('data-node-count', String(expected.total - expected.pods));
   const { edges } = await overview.content();
   expect(edges.some((e) => e.source.startsWith('wl:shop/Deployment/storefront-v1') && e.full === 'products http[0] shift → v1 80%')).toBe(
     true,
   );
+});
+
+test('versioned app: a workload with one pod opens its proxy on click', async ({ page }) => {
+  const overview = new OverviewPage(page);
+  await overview.goto();
+  const ratings = workloadsFromInputs(demoTexts(), parseAll).find((w) => w.name === 'ratings-v1')!;
+  expect(ratings.replicas).toBe(1);
+  await overview.clickNode('wl:catalog/Deployment/ratings-v1');
+  await expect(page).toHaveURL(/\/proxies\/ratings-v1-[^/]+\.catalog$/);
 });
 
 test('the theme toggle switches light/dark and is remembered', async ({ page }, info) => {

@@ -66,6 +66,37 @@ export class OverviewPage {
     return this.page.getByTestId('kind-filter').locator(`button[data-kind="${kind}"]`);
   }
 
+  /**
+   * How the drawn graph sits in its frame: the share of the canvas width and height its elements cover, and
+   * the smallest node label size on screen (stylesheet font size × zoom), in px.
+   */
+  async readability(): Promise<{ fillWidth: number; fillHeight: number; smallestLabelPx: number }> {
+    return this.page.evaluate(() => {
+      type N = { style(p: string): string; isParent(): boolean };
+      const cy = (
+        window as unknown as {
+          __cy: {
+            zoom(): number;
+            width(): number;
+            height(): number;
+            elements(): { renderedBoundingBox(): { w: number; h: number } };
+            nodes(): { filter(f: (n: N) => boolean): { map<T>(f: (n: N) => T): T[] } };
+          };
+        }
+      ).__cy;
+      const box = cy.elements().renderedBoundingBox();
+      const sizes = cy
+        .nodes()
+        .filter((n) => !n.isParent())
+        .map((n) => Number.parseFloat(n.style('font-size')));
+      return {
+        fillWidth: box.w / cy.width(),
+        fillHeight: box.h / cy.height(),
+        smallestLabelPx: Math.min(...sizes) * cy.zoom(),
+      };
+    });
+  }
+
   /** Clicks a node where cytoscape drew it. */
   async clickNode(id: string): Promise<void> {
     // A mouse click at page coordinates does not scroll: bring the canvas into view first.
@@ -116,3 +147,44 @@ export function countsFromInputs(
   }
   return { namespaces: ns.size, services, workloads, pods, total: ns.size + services + workloads + pods };
 }
+
+/** A workload of the YAML inputs with Istio's canonical app and version of its pod template (kubelabels.CanonicalService). */
+export interface InputWorkload {
+  namespace: string;
+  kind: string;
+  name: string;
+  replicas: number;
+  app: string;
+  version: string;
+}
+
+export function workloadsFromInputs(texts: readonly string[], parseAll: (text: string) => unknown[]): InputWorkload[] {
+  const out: InputWorkload[] = [];
+  for (const text of texts)
+    for (const doc of parseAll(text)) {
+      const o = doc as {
+        kind?: string;
+        metadata?: { name?: string; namespace?: string; labels?: Record<string, string> };
+        spec?: { replicas?: number; template?: { metadata?: { labels?: Record<string, string> } } };
+      } | null;
+      if (!o || typeof o !== 'object' || !o.kind || !['Deployment', 'StatefulSet', 'ReplicaSet', 'Pod'].includes(o.kind)) continue;
+      const labels = (o.kind === 'Pod' ? o.metadata?.labels : o.spec?.template?.metadata?.labels) ?? {};
+      const name = o.metadata?.name ?? '';
+      out.push({
+        namespace: o.metadata?.namespace ?? 'default',
+        kind: o.kind,
+        name,
+        replicas: o.kind === 'Pod' ? 1 : (o.spec?.replicas ?? 1),
+        app: labels['service.istio.io/canonical-name'] ?? labels['app.kubernetes.io/name'] ?? labels.app ?? name,
+        version: labels['service.istio.io/canonical-revision'] ?? labels['app.kubernetes.io/version'] ?? labels.version ?? 'latest',
+      });
+    }
+  return out;
+}
+
+/** Apps (namespace/app) with more than one workload: the versioned-app graph draws a box around their versions. */
+export const appBoxes = (ws: readonly InputWorkload[]): string[] => {
+  const n = new Map<string, number>();
+  for (const w of ws) n.set(`${w.namespace}/${w.app}`, (n.get(`${w.namespace}/${w.app}`) ?? 0) + 1);
+  return [...n].filter(([, c]) => c > 1).map(([k]) => k);
+};

@@ -239,3 +239,21 @@ export function subsetOfPod(svc: ServicePlan, labels: Readonly<Record<string, st
   if (!labels) return '';
   return svc.subsets.find((s) => Object.entries(s.labels).every(([k, v]) => labels[k] === v))?.name ?? '';
 }
+
+/**
+ * Every registry service whose mesh VirtualService splits its catch-all route by weight (two or more
+ * destinations): what the /demo page offers on a cluster without the demo data plane (pick a service, move
+ * its weights through the gated apply, watch Prometheus follow). The service's first port; by host.
+ */
+export function weightedServicePlans(snap: MeshSnapshot, o: TranslateOptions): ServicePlan[] {
+  const seen = new Set<string>();
+  const out: ServicePlan[] = [];
+  for (const s of [...snap.services].sort((a, b) => byteCompare(a.hostname, b.hostname))) {
+    const port = s.ports[0]?.port;
+    if (s.registry === 'External' || port === undefined || seen.has(s.hostname)) continue;
+    seen.add(s.hostname);
+    const plan = servicePlan(snap, s.hostname, port, o);
+    if (plan.virtualService && plan.destinations.length > 1) out.push(plan);
+  }
+  return out;
+}

@@ -90,7 +90,7 @@ function destinations(counts: readonly CallCount[], configured: readonly Configu
 }
 
 export function trafficReport(
-  plan: DemoPlan,
+  plan: Pick<DemoPlan, 'services' | 'clients'>,
   counts: readonly CallCount[],
   info: Pick<TrafficReport, 'windowSeconds' | 'running' | 'ratePerClient' | 'testerPercent' | 'backends' | 'problems'>,
 ): TrafficReport {

@@ -11,10 +11,12 @@ import { hostsMatch, resolveShortname } from '../model/host';
 import { proxyIdOf } from '../model/proxyIdentity';
 import type { ProxyKind } from '../model/proxyKinds';
 import { buildProxyView, gatewaysForRouter } from '../translate/view';
+import { canonicalService } from '../translate/ztunnel/workloads';
 import { ruleTargets, type RuleTarget } from './routes';
 import { nodeId } from './ids';
 
-export type MeshNodeKind = 'namespace' | 'service' | 'workload' | 'proxy' | 'pod';
+/** `app`: an app node (graph type `app`) or an app box around its versions (`versionedApp`); see graphType.ts. */
+export type MeshNodeKind = 'namespace' | 'service' | 'workload' | 'proxy' | 'pod' | 'app';
 export type MeshEdgeKind = 'route' | 'mirror' | 'default' | 'endpoint';
 export type BadgeKind = 'vs' | 'subsets' | 'fault' | 'mirror' | 'gateway' | 'external';
 
@@ -38,6 +40,11 @@ export interface MeshNode {
   /** service: its FQDN. */
   hostname?: string;
   ports?: number[];
+  /** workload: Istio's canonical service and revision of its pods (kubelabels.CanonicalService), what Kiali's app graphs group by. */
+  app?: string;
+  version?: string;
+  /** Graph types (graphType.ts): the proxies a workload or app node stands for. */
+  proxyIds?: string[];
 }
 
 export interface MeshEdge {
@@ -240,7 +247,8 @@ export function buildMeshGraph(snap: MeshSnapshot, options: TranslateOptions): M
     const w = workloadOf(p);
     const wid = nodeId.workload(p.namespace, w.kind, w.name);
     usedNs.add(p.namespace);
-    if (!workloads.has(wid))
+    if (!workloads.has(wid)) {
+      const [app, version] = canonicalService(p.labels, w.name);
       workloads.set(wid, {
         id: wid,
         kind: 'workload',
@@ -248,7 +256,10 @@ export function buildMeshGraph(snap: MeshSnapshot, options: TranslateOptions): M
         namespace: p.namespace,
         parent: nodeId.namespace(p.namespace),
         badges: [],
+        app,
+        version,
       });
+    }
     const proxy = snap.proxiesById.get(proxyIdOf(p.name, p.namespace));
     if (proxy) {
       proxies++;
