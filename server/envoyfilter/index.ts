@@ -28,9 +28,14 @@ export interface EnvoyFilterContext {
 
 /** model/envoyfilter.go: INSERT_* keep their position only where order exists; elsewhere they are ADDs. */
 const ORDERED: ReadonlySet<EnvoyFilterApplyTo> = new Set(['HTTP_FILTER', 'NETWORK_FILTER', 'HTTP_ROUTE', 'LISTENER_FILTER']);
+/** applyTo kinds whose patches no xDS resource meshscope serves can receive (docs/envoyfilter.md "Not applicable"). */
 const NOT_MODELLED: Partial<Record<EnvoyFilterApplyTo, string>> = {
-  BOOTSTRAP: 'BOOTSTRAP patches change the proxy bootstrap, which meshscope does not generate',
-  EXTENSION_CONFIG: 'EXTENSION_CONFIG patches are served over ECDS, which meshscope does not serve',
+  // Istio removed the experimental BOOTSTRAP_XDS_AGENT path that applied them (releasenotes/notes/bds-removal.yaml):
+  // istiod validates these patches and applies them nowhere; the bootstrap is the agent's, not an xDS resource.
+  BOOTSTRAP: "BOOTSTRAP patches are applied by no xDS response (the bootstrap is the istio-agent's; Istio removed BOOTSTRAP_XDS_AGENT)",
+  // extension_configuration_patch.go InsertedExtensionConfigurations: ADDed TypedExtensionConfigs are sent over ECDS
+  // when Envoy asks for them by name.
+  EXTENSION_CONFIG: 'EXTENSION_CONFIG patches are served over ECDS (by name, to Envoys that ask), which meshscope does not serve',
 };
 
 function effectiveOperation(applyTo: EnvoyFilterApplyTo, op: EnvoyFilterOperation): EnvoyFilterOperation {

@@ -308,4 +308,23 @@ describe('purity (the stage works on copies)', () => {
     expect(named(out, 'ratings.default.svc.cluster.local:9080')).not.toBe(named(table, 'ratings.default.svc.cluster.local:9080'));
     expect(named(table, 'ratings.default.svc.cluster.local:9080').responseHeadersToAdd).toBeUndefined();
   });
+
+  it('EXTENSION_CONFIG (ECDS) and BOOTSTRAP patches change nothing and say why (extension_configuration_patch.go; bds-removal)', () => {
+    const s = bookinfoMesh(
+      filter(
+        'na',
+        `  configPatches:
+  - applyTo: EXTENSION_CONFIG
+    patch: {operation: ADD, value: {name: my-ext, typed_config: {"@type": type.googleapis.com/envoy.extensions.filters.http.lua.v3.Lua}}}
+  - applyTo: BOOTSTRAP
+    patch: {operation: MERGE, value: {stats_flush_interval: 5s}}`,
+      ),
+    );
+    const proxy = sidecar(s, { app: 'productpage' });
+    const t = tableOf(s, proxy);
+    expect(t.envoyFilters?.map((r) => [r.applyTo, r.applied, r.reason?.split(' (')[0]])).toEqual([
+      ['EXTENSION_CONFIG', false, 'EXTENSION_CONFIG patches are served over ECDS'],
+      ['BOOTSTRAP', false, 'BOOTSTRAP patches are applied by no xDS response'],
+    ]);
+  });
 });
