@@ -9,6 +9,13 @@ import { ok, type ApiContext, type ApiResult } from './types';
 
 export type { EnvoyFilterReach } from '../envoyfilter/reach';
 
+/**
+ * Most proxies one answer translates (a sidecar of a 1,000-service mesh takes a few hundred ms): a filter is usually
+ * found applied on its first selected proxy, and a proxy the runtime already translated (ADS, the proxy page) comes
+ * from the cache. Beyond it an entry says `partial`.
+ */
+export const REACH_API_LIMIT = 25;
+
 export interface EnvoyFilterReachResponse {
   version: number;
   /** Every EnvoyFilter, in input order. */
@@ -20,6 +27,7 @@ export function envoyFilterReachBody(ctx: ApiContext): ApiResult<EnvoyFilterReac
     version: ctx.snapshot.version,
     filters: envoyFilterReach(ctx.snapshot, (p) => proxyResources(ctx.snapshot, p.id, ctx.options, ctx.cache)?.envoyFilters, {
       rootNamespace: ctx.options.rootNamespace,
+      limit: REACH_API_LIMIT,
     }),
   }));
   const v = ctx.viewer;
