@@ -63,7 +63,8 @@ export function EnvoyFilterTab({ patches }: { patches: readonly EnvoyFilterPatch
               <td className="small">
                 {p.applied ? (
                   <ul>
-                    {p.targets.map((t) => (
+                    {/* Two chains of one listener may share a name (plaintext and mTLS): each place once. */}
+                    {[...new Set(p.targets)].map((t) => (
                       <li key={t} className="mono">
                         {t}
                       </li>

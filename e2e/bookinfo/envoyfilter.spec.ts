@@ -1,7 +1,7 @@
 // Issue 22 in the browser: an EnvoyFilter (Istio's reference Lua example, reviews v1 only) dropped into the served
 // Bookinfo directory reaches reviews-v1's config; its proxy page's EnvoyFilters tab shows the patch applied and
 // where, and the cluster patch that matches nothing with its reason; the listener table marks the patched listener
-// with a link to that patch; an EnvoyFilter whose selector matches no pod is listed on the overview as applying
+// with a link to that patch; an EnvoyFilter in a namespace without pods is listed on the overview as applying
 // nowhere, with why. The files are removed after.
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -14,7 +14,7 @@ const FILE = join(DIR, 'envoyfilter-reviews-lua.yaml');
 const NOWHERE_FILE = join(DIR, 'envoyfilter-nowhere.yaml');
 const NOWHERE = `apiVersion: networking.istio.io/v1alpha3
 kind: EnvoyFilter
-metadata: {name: typo-selector, namespace: default}
+metadata: {name: typo-namespace, namespace: bookinfo-staging}
 spec:
   workloadSelector: {labels: {app: reviewz}}
   configPatches:
@@ -78,9 +78,10 @@ test('the patched listener is marked in the listener table; its link opens the p
 
 test('the overview lists the EnvoyFilter that applies nowhere, with why', async ({ page }) => {
   await page.goto('/');
-  const item = page.locator('[data-testid="envoyfilter-nowhere"][data-name="default/typo-selector"]');
+  const item = page.locator('[data-testid="envoyfilter-nowhere"][data-name="bookinfo-staging/typo-namespace"]');
   await expect(item).toBeVisible({ timeout: 20_000 });
-  await expect(item).toContainText('selects no proxy: workloadSelector app=reviewz does not select this proxy');
+  // Outside the root namespace an EnvoyFilter concerns its own namespace only, and no pod runs there.
+  await expect(item).toContainText('no Envoy proxy in namespace bookinfo-staging');
   // The Lua filter applies on reviews-v1: not listed.
   await expect(page.locator('[data-testid="envoyfilter-nowhere"][data-name="default/reviews-lua"]')).toHaveCount(0);
 });
