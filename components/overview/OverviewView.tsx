@@ -22,6 +22,7 @@ import { type ContractsSummary, ContractsLine } from './ContractsLine';
 import { CountsBar } from './CountsBar';
 import { FindingsPanel } from './FindingsPanel';
 import { GatewayApiPanel } from './GatewayApiPanel';
+import { UnappliedEnvoyFilters } from '@/components/envoyfilter/UnappliedEnvoyFilters';
 import { GraphToolbar } from './GraphToolbar';
 import { GraphTypeSwitch, graphTypeOfParams, withGraphType } from './GraphTypeSwitch';
 import { routeRows, RoutesList } from './RoutesList';
@@ -171,6 +172,7 @@ export function OverviewView({
         </section>
       ) : null}
       {initialGatewayApi ? <GatewayApiPanel initial={initialGatewayApi} /> : null}
+      <UnappliedEnvoyFilters />
       {initialFindings ? (
         <section className="panel" id="findings">
           <FindingsPanel findings={initialFindings} />

@@ -22,6 +22,9 @@ import {
   routeFilters,
 } from './columns';
 import { changedKeys, removedCount, signatures } from './model/changes';
+import { type PatchMarks, patchMarks } from '@/components/envoyfilter/patchMarks';
+import { patchedClusterColumns, patchedListenerColumns, patchedRouteColumns } from '@/components/envoyfilter/patchColumns';
+import type { EnvoyFilterPatchReport } from '@/server/api/contract';
 import { rowsFromDump, type DumpRows } from '@/server/envoy/dumpModel/rows';
 import { TAB_DEFS, type Tab, type TabDef } from './model/tabs';
 import { formatUrlState, parseUrlState, type UrlState } from './model/urlState';
@@ -41,6 +44,8 @@ export interface DumpBrowserProps {
   securityTab?: ReactNode;
   /** The EnvoyFilter tab (mesh proxies): per patch, applied or not, where, why not. */
   envoyFilterTab?: ReactNode;
+  /** The EnvoyFilter stage's report: patched resources are marked in the tables and the route graph. */
+  envoyFilters?: readonly EnvoyFilterPatchReport[];
   /** The Live and Drift tabs (mesh proxies): the pod's own Envoy config and its drift from this one. */
   liveTab?: ReactNode;
   driftTab?: ReactNode;
@@ -77,6 +82,14 @@ interface PanelCtx {
     highlighted?: Set<string>;
   };
   tableKey: string;
+  /** Resources an EnvoyFilter patch changed (empty maps for uploaded dumps). */
+  marks: PatchMarks;
+  /** The table columns, with an EnvoyFilter column where a patch marked rows. */
+  columns: {
+    listeners: typeof listenerColumns;
+    routes: typeof routeColumns;
+    clusters: typeof clusterColumns;
+  };
 }
 
 /** Each tab's panel, by tab id (the type makes it exhaustive over model/tabs.ts). */
@@ -87,7 +100,7 @@ const PANELS: Record<Tab, (c: PanelCtx) => ReactNode> = {
       testId="listeners-table"
       label="Listeners"
       rows={c.rows.listeners}
-      columns={listenerColumns}
+      columns={c.columns.listeners}
       filters={listenerFilters}
       rowKey={(r) => r.key}
       onSelect={(r) => (r.rds ? c.open('routes', { name: r.rds }) : c.select(r.key))}
@@ -104,7 +117,7 @@ const PANELS: Record<Tab, (c: PanelCtx) => ReactNode> = {
           testId="routes-table"
           label="Routes"
           rows={c.rows.routes}
-          columns={routeColumns}
+          columns={c.columns.routes}
           filters={routeFilters}
           rowKey={(r) => r.key}
           onSelect={(r) => c.select(r.key)}
@@ -124,7 +137,7 @@ const PANELS: Record<Tab, (c: PanelCtx) => ReactNode> = {
           testId="clusters-table"
           label="Clusters"
           rows={c.rows.clusters}
-          columns={clusterColumns}
+          columns={c.columns.clusters}
           filters={clusterFilters}
           rowKey={(r) => r.key}
           onSelect={(r) => c.select(r.key)}
@@ -149,7 +162,7 @@ const PANELS: Record<Tab, (c: PanelCtx) => ReactNode> = {
       {...c.tableProps}
     />
   ),
-  graph: (c) => <RouteGraphTab proxyId={c.props.proxyId} dump={c.props.dump} />,
+  graph: (c) => <RouteGraphTab proxyId={c.props.proxyId} dump={c.props.dump} {...(c.marks.count ? { marks: c.marks } : {})} />,
   trace: (c) => <TraceTab proxyId={c.props.proxyId} dump={c.props.dump} />,
   raw: (c) => <RawJsonTab dump={c.props.dump} downloadName={c.props.downloadName} proxyId={c.props.proxyId} />,
   sync: (c) => c.props.syncTab,
@@ -164,6 +177,15 @@ export function DumpBrowser(props: DumpBrowserProps) {
   const url = useUrlState();
   const state = useMemo(() => parseUrlState(url.params), [url.params]);
   const rows = useMemo(() => rowsFromDump(dump), [dump]);
+  const marks = useMemo(() => patchMarks(props.envoyFilters), [props.envoyFilters]);
+  const columns = useMemo(
+    () => ({
+      listeners: patchedListenerColumns(listenerColumns, marks),
+      routes: patchedRouteColumns(routeColumns, marks),
+      clusters: patchedClusterColumns(clusterColumns, marks),
+    }),
+    [marks],
+  );
 
   // Live highlight: keys new or different since the previous dump, for a few seconds. The first dump's
   // signatures are computed only when a second one arrives (tens of ms for 10,000 rows, kept off the
@@ -236,6 +258,8 @@ export function DumpBrowser(props: DumpBrowserProps) {
     // Bumped on navigation (tab switch, back/forward) so the tables re-read their query from the URL;
     // typing in a table's own inputs does not remount it.
     tableKey: `${state.tab}|${url.navSeq}`,
+    marks,
+    columns,
   };
 
   return (

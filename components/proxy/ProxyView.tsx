@@ -80,6 +80,7 @@ export function ProxyView({ id }: { id: string }) {
         syncTab={<SyncTimeline proxyId={d.proxy.id} />}
         securityTab={<SecurityTab security={d.security} dump={d.configDump} />}
         envoyFilterTab={<EnvoyFilterTab patches={d.envoyFilters ?? []} />}
+        {...(d.envoyFilters?.length ? { envoyFilters: d.envoyFilters } : {})}
         liveTab={<LiveTab proxyId={d.proxy.id} />}
         driftTab={<DriftTab proxyId={d.proxy.id} version={d.version} />}
       />

@@ -1,6 +1,8 @@
 'use client';
 // The selected node: what it is, why it can never match (shadowed routes), what the traced request did
 // there, where it leads, its source Istio object and rule, and its Envoy JSON.
+import { PatchLinks } from '@/components/envoyfilter/PatchLink';
+import type { PatchRef } from '@/components/envoyfilter/patchMarks';
 import { outgoing, routeContext } from './model/details';
 import type { GraphNode, RouteGraph } from './model/types';
 import { SourceRule } from './SourceRule';
@@ -21,11 +23,13 @@ export interface NodeDetailsProps {
   proxyId: string | null;
   /** What the traced request did here, if anything. */
   trace?: { onPath: boolean; rejected?: string };
+  /** EnvoyFilter patches that changed this resource. */
+  patches?: readonly PatchRef[];
   onSelect: (id: string) => void;
   onClose: () => void;
 }
 
-export function NodeDetails({ graph, node, proxyId, trace, onSelect, onClose }: NodeDetailsProps) {
+export function NodeDetails({ graph, node, proxyId, trace, patches, onSelect, onClose }: NodeDetailsProps) {
   const out = outgoing(graph, node.id);
   const rc = routeContext(graph, node);
   return (
@@ -54,6 +58,18 @@ export function NodeDetails({ graph, node, proxyId, trace, onSelect, onClose }: 
             </p>
           ) : null}
           {node.missing ? <p className="error-text small">Referenced but not in this config.</p> : null}
+          {patches?.length ? (
+            <div className="small" data-testid="graph-node-patches">
+              Changed by: <PatchLinks refs={patches} />
+              <ul className="mono">
+                {patches
+                  .flatMap((p) => p.where)
+                  .map((w) => (
+                    <li key={w}>{w}</li>
+                  ))}
+              </ul>
+            </div>
+          ) : null}
           {trace?.onPath ? <p className="rg-onpath small">On the traced request&apos;s path.</p> : null}
           {trace?.rejected ? <p className="error-text small">Passed over by the traced request: {trace.rejected}</p> : null}
           {out.length ? (

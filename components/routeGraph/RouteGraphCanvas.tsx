@@ -71,6 +71,8 @@ function stylesheet(p: Palette): unknown[] {
     { selector: 'edge.rds, edge.inline, edge.tcp', style: { 'font-size': 8 } },
     { selector: 'edge.to-shadowed', style: { 'line-style': 'dashed' } },
     { selector: 'edge.on-path', style: { 'line-color': p.ok, 'target-arrow-color': p.ok } },
+    // Changed by an EnvoyFilter patch.
+    { selector: 'node.patched', style: { 'border-style': 'double', 'border-width': 5, 'border-color': p.fg } },
     // Sandbox: what the draft changes.
     { selector: 'node.diff-added', style: { 'border-color': p.ok, 'border-width': 3 } },
     { selector: 'node.diff-changed', style: { 'border-color': p.warn, 'border-width': 3 } },

@@ -10,18 +10,22 @@ import type { GraphFilter } from './model/types';
 import { graphStateFromParams, graphStateToParams } from './model/urlState';
 import { RouteGraphView } from './RouteGraphView';
 import { useUrlState } from '@/components/common/useUrlState';
+import { type PatchMarks, patchedNodes } from '@/components/envoyfilter/patchMarks';
 
 export interface RouteGraphTabProps {
   /** `POD.NS` for a mesh proxy; null for an uploaded config dump. */
   proxyId: string | null;
   /** The proxy's config_dump JSON (envoy.admin.v3.ConfigDump). */
   dump: unknown;
+  /** Resources EnvoyFilter patches changed (mesh proxies): their nodes are marked, with links to the patches. */
+  marks?: PatchMarks;
 }
 
-export function RouteGraphTab({ proxyId, dump }: RouteGraphTabProps) {
+export function RouteGraphTab({ proxyId, dump, marks }: RouteGraphTabProps) {
   const read = useMemo(() => readConfigDump(dump), [dump]);
   const graph = useMemo(() => buildRouteGraph(read.config), [read]);
   const suggested = useMemo(() => suggestFilter(graph), [graph]);
+  const patched = useMemo(() => (marks ? patchedNodes(graph.nodes, marks) : undefined), [graph, marks]);
   const { params, write } = useUrlState();
   const state = graphStateFromParams(params);
   const filter: GraphFilter = state.filter ?? suggested;
@@ -47,6 +51,7 @@ export function RouteGraphTab({ proxyId, dump }: RouteGraphTabProps) {
         {...(state.node ? { selected: state.node } : {})}
         onSelect={select}
         proxyId={proxyId}
+        {...(patched?.size ? { patched } : {})}
       />
     </section>
   );

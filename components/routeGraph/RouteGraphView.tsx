@@ -8,6 +8,7 @@ import { type DiffMarks, toElements } from './model/elements';
 import { filterChoices, filterGraph } from './model/filter';
 import type { TracePath } from './model/trace';
 import type { GraphFilter, RouteGraph } from './model/types';
+import type { PatchRef } from '@/components/envoyfilter/patchMarks';
 import { NodeDetails } from './NodeDetails';
 import { RouteList } from './RouteList';
 import './routeGraph.css';
@@ -36,6 +37,8 @@ export interface RouteGraphViewProps {
   height?: number;
   /** Sandbox: colour what a draft adds, removes and changes. */
   diff?: DiffMarks;
+  /** Nodes an EnvoyFilter patch changed (by node id), with the patches. */
+  patched?: ReadonlyMap<string, PatchRef[]>;
 }
 
 function FilterBar({ graph, filter, onChange }: { graph: RouteGraph; filter: GraphFilter; onChange: (f: GraphFilter) => void }) {
@@ -116,14 +119,35 @@ function FilterBar({ graph, filter, onChange }: { graph: RouteGraph; filter: Gra
   );
 }
 
-export function RouteGraphView({ graph, filter, onFilterChange, selected, onSelect, trace, proxyId, height, diff }: RouteGraphViewProps) {
+export function RouteGraphView({
+  graph,
+  filter,
+  onFilterChange,
+  selected,
+  onSelect,
+  trace,
+  proxyId,
+  height,
+  diff,
+  patched,
+}: RouteGraphViewProps) {
   const shown = useMemo(() => filterGraph(graph, filter), [graph, filter]);
-  const elements = useMemo(() => toElements(shown, { ...(trace ? { trace } : {}), ...(diff ? { diff } : {}) }), [shown, trace, diff]);
+  const elements = useMemo(
+    () => toElements(shown, { ...(trace ? { trace } : {}), ...(diff ? { diff } : {}), ...(patched ? { patched } : {}) }),
+    [shown, trace, diff, patched],
+  );
+  const patchedShown = patched ? shown.nodes.filter((n) => patched.has(n.id)).length : 0;
   const node = selected ? graph.nodes.find((n) => n.id === selected) : undefined;
   const shadowed = shown.nodes.filter((n) => n.shadowed).length;
   const tooBig = shown.nodes.length > MAX_DRAWN_NODES;
   return (
-    <div className="route-graph" data-testid="route-graph" data-node-count={shown.nodes.length} data-shadowed-count={shadowed}>
+    <div
+      className="route-graph"
+      data-testid="route-graph"
+      data-node-count={shown.nodes.length}
+      data-shadowed-count={shadowed}
+      data-patched-count={patchedShown}
+    >
       {onFilterChange ? <FilterBar graph={graph} filter={filter} onChange={onFilterChange} /> : null}
       <p className="muted small rg-summary">
         {shown.nodes.length} of {graph.nodes.length} nodes · listener → route config → virtual host → route → cluster (edge width and % =
@@ -132,6 +156,12 @@ export function RouteGraphView({ graph, filter, onFilterChange, selected, onSele
           <span className="rg-shadowed" data-testid="graph-shadowed-count">
             {' '}
             · {shadowed} route{shadowed === 1 ? '' : 's'} can never match (dashed)
+          </span>
+        ) : null}
+        {patchedShown ? (
+          <span className="rg-patched" data-testid="graph-patched-count">
+            {' '}
+            · {patchedShown} changed by EnvoyFilter patches (double border; select one for the patch)
           </span>
         ) : null}
       </p>
@@ -167,6 +197,7 @@ export function RouteGraphView({ graph, filter, onFilterChange, selected, onSele
               graph={graph}
               node={node}
               proxyId={proxyId}
+              {...(patched?.get(node.id) ? { patches: patched.get(node.id) } : {})}
               {...(trace
                 ? {
                     trace: {
@@ -185,7 +216,14 @@ export function RouteGraphView({ graph, filter, onFilterChange, selected, onSele
         <RouteList graph={shown} {...(selected ? { selected } : {})} {...(trace ? { trace } : {})} onSelect={(id) => onSelect(id)} />
       ) : null}
       {tooBig && node ? (
-        <NodeDetails graph={graph} node={node} proxyId={proxyId} onSelect={(id) => onSelect(id)} onClose={() => onSelect(undefined)} />
+        <NodeDetails
+          graph={graph}
+          node={node}
+          proxyId={proxyId}
+          {...(patched?.get(node.id) ? { patches: patched.get(node.id) } : {})}
+          onSelect={(id) => onSelect(id)}
+          onClose={() => onSelect(undefined)}
+        />
       ) : null}
     </div>
   );

@@ -8,6 +8,10 @@
 //   filter (the patch value's `name`, else the matched network filter's name).
 // A patch without `patch` ends the EnvoyFilter's scan (the analyzer breaks there). The path is Istio's
 // util.EnvoyFilterConfigPath (`spec.configPatches[i].patch.value`).
+// One finding per code and EnvoyFilter: Istio's field map (pilot/pkg/config/file/store.go BuildFieldPathMap) records
+// scalar leaves only, so `patch.value` (a mapping) never gets a line, every such message of one EnvoyFilter has the
+// same text, and istioctl's diag.Messages.SortedDedupedCopy keeps one (analyzers_test.go EnvoyFilterUsesReplaceOperation:
+// test-replace-3's three valid REPLACEs give one IST0151). The first patch's path is kept.
 import type { EnvoyConfigObjectPatch } from '../model/istio';
 import type { IstioConfig } from '../model/mesh';
 import type { Problem } from '../model/problem';
@@ -26,12 +30,17 @@ export const envoyPatchAnalyzer: Analyzer = {
   meta: { name: 'envoyfilter.EnvoyPatchAnalyzer', description: 'Checks an envoyFilters ', inputs: ['EnvoyFilter'] },
   analyze(s) {
     const out: Problem[] = [];
+    const reported = new Set<string>();
+    const push = (p: Problem) => {
+      const k = `${p.code}\0${p.object}`;
+      if (reported.has(k)) return;
+      reported.add(k);
+      out.push(p);
+    };
     const seen: string[] = [];
     const relative = (ef: IstioConfig<'EnvoyFilter'>, path: string, name: string) => {
       if ((ef.spec.priority ?? 0) !== 0) return;
-      out.push(
-        report(seen.includes(name) ? 'EnvoyFilterUsesRelativeOperationWithProxyVersion' : 'EnvoyFilterUsesRelativeOperation', ef, path),
-      );
+      push(report(seen.includes(name) ? 'EnvoyFilterUsesRelativeOperationWithProxyVersion' : 'EnvoyFilterUsesRelativeOperation', ef, path));
     };
     for (const ef of s.envoyFilters ?? []) {
       const patches = ef.spec.configPatches ?? [];
@@ -43,13 +52,13 @@ export const envoyPatchAnalyzer: Analyzer = {
         const op = cp.patch.operation;
         const rcOrRoute = cp.applyTo === 'ROUTE_CONFIGURATION' || cp.applyTo === 'HTTP_ROUTE';
         if (op === 'ADD') {
-          if (rcOrRoute) out.push(report('EnvoyFilterUsesAddOperationIncorrectly', ef, path));
+          if (rcOrRoute) push(report('EnvoyFilterUsesAddOperationIncorrectly', ef, path));
         } else if (op === 'REMOVE') {
-          if (rcOrRoute) out.push(report('EnvoyFilterUsesRemoveOperationIncorrectly', ef, path));
+          if (rcOrRoute) push(report('EnvoyFilterUsesRemoveOperationIncorrectly', ef, path));
           else relative(ef, path, name);
         } else if (op === 'REPLACE') {
           if (cp.applyTo !== 'NETWORK_FILTER' && cp.applyTo !== 'HTTP_FILTER' && cp.applyTo !== 'VIRTUAL_HOST')
-            out.push(report('EnvoyFilterUsesReplaceOperationIncorrectly', ef, path));
+            push(report('EnvoyFilterUsesReplaceOperationIncorrectly', ef, path));
           else relative(ef, path, name);
         } else if (op === 'INSERT_BEFORE' || op === 'INSERT_AFTER') {
           relative(ef, path, name);

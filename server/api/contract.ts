@@ -24,6 +24,7 @@ export type { DriftChange, DriftCounts, DriftNack, DriftResource, DriftType } fr
 export type { ProxySecurity, SecurityPolicyView, SecurityRuleView } from './security';
 export type { ClusterMtls, EffectiveMtls, InboundPortMtls, MtlsMode, MtlsSource } from '../translate/mtls';
 export type { EnvoyFilterPatchReport } from '../translate/types';
+export type { EnvoyFilterReach, EnvoyFilterReachResponse } from './envoyFilterReach';
 export type { ErrorBody, XdsState } from './types';
 export type { MeshEvent } from '../impact/types';
 export type { ResourceKind } from '../impact/affected';

@@ -77,6 +77,10 @@ export function hasUsableInput(s: MeshSnapshot): boolean {
       s.serviceEntries.length +
       s.sidecars.length +
       s.peerAuthentications.length +
+      s.authorizationPolicies.length +
+      s.workloadEntries.length +
+      (s.envoyFilters?.length ?? 0) +
+      (s.rejectedConfigs?.length ?? 0) +
       [...s.namespaces.values()].filter((n) => n.declared).length >
     0
   );

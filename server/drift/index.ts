@@ -12,7 +12,7 @@ import { diffRouteConfig } from '../sandbox/diffRoutes';
 import type { RouteChange } from '../sandbox/types';
 import { type CanonicalJson, canonicalResource, jsonEqual } from './canonical';
 import { diffPaths } from './paths';
-import { comparable, modelled } from './policy';
+import { comparable, modelled, proxyTelemetryFilters } from './policy';
 import { readDumpSide } from './sections';
 import {
   DRIFT_TYPES,
@@ -68,6 +68,10 @@ export function computeDrift(expected: unknown, actual: unknown, opts: DriftOpti
   const bodies = (e: CanonicalJson | undefined, a: CanonicalJson | undefined) =>
     opts.withoutBodies ? {} : { ...(e !== undefined ? { meshscope: e } : {}), ...(a !== undefined ? { envoy: a } : {}) };
   const compareEds = exp.has.endpoints && act.has.endpoints;
+  // The telemetry filters meshscope emits for this proxy (policy.ts proxyTelemetryFilters), read once a listener differs.
+  let telemetry: Set<string> | undefined;
+  const proxyFilters = () =>
+    (telemetry ??= proxyTelemetryFilters([...exp.active.listeners.values()].map((l) => canonicalResource(MESSAGE.listeners, l))));
 
   for (const type of DRIFT_TYPES) {
     if (type === 'endpoints' && !compareEds) continue;
@@ -92,7 +96,7 @@ export function computeDrift(expected: unknown, actual: unknown, opts: DriftOpti
         counts.onlyInEnvoy++;
         body.resources.push({ type, name, change: 'onlyInEnvoy', ...bodies(undefined, a) });
       } else if (jsonEqual(e, a)) counts.same++;
-      else if (jsonEqual(modelled(type, e, e), modelled(type, a, e))) {
+      else if (jsonEqual(modelled(type, e, e, proxyFilters()), modelled(type, a, e, proxyFilters()))) {
         counts.same++; // differs only in what meshscope does not generate: listed, not counted as drift
         body.resources.push({ type, name, change: 'changed', class: 'unmodelled', paths: diffPaths(e, a, max), ...bodies(e, a) });
       } else {
@@ -101,7 +105,7 @@ export function computeDrift(expected: unknown, actual: unknown, opts: DriftOpti
           type,
           name,
           change: 'changed',
-          paths: diffPaths(modelled(type, e, e), modelled(type, a, e), max),
+          paths: diffPaths(modelled(type, e, e, proxyFilters()), modelled(type, a, e, proxyFilters()), max),
           ...bodies(e, a),
         });
         if (type === 'routes') body.routes.push(...routeChanges(name, e, a));

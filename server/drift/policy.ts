@@ -146,6 +146,21 @@ function comparableLbEndpoint(e: Json): Json {
  * telemetry filters and fields of the lists above, except those the expected resource itself has — what
  * translation emits is always compared (so a filter meshscope starts to generate stops being "unmodelled").
  */
-export function modelled(type: DriftType, r: Json, expected: Json): Json {
-  return type === 'listeners' ? stripTelemetry(r, telemetryPresent(expected)) : r;
+export function modelled(type: DriftType, r: Json, expected: Json, proxyFilters?: ReadonlySet<string>): Json {
+  if (type !== 'listeners') return r;
+  const emitted = telemetryPresent(expected);
+  for (const k of proxyFilters ?? []) emitted.add(k);
+  return stripTelemetry(r, emitted);
+}
+
+/**
+ * The telemetry filters meshscope emits anywhere in a proxy's listeners: modelled for that proxy, so compared in every
+ * listener. A listener where meshscope has none of them — an EnvoyFilter removed it, or a chain istiod decorates and
+ * meshscope does not — while Envoy has one is drift, not "unmodelled" (issue #22: what is modelled now is compared).
+ * Filters only: telemetry fields (access logs, tracing) stay per resource.
+ */
+export function proxyTelemetryFilters(listeners: Iterable<Json>): Set<string> {
+  const out = new Set<string>();
+  for (const l of listeners) for (const k of telemetryPresent(l)) if (!k.startsWith('field:')) out.add(k);
+  return out;
 }

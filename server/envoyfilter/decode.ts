@@ -27,8 +27,31 @@ export function messageOf(applyTo: EnvoyFilterApplyTo): DescMessage | undefined 
 
 export type Decoded = { ok: true; value: Record<string, unknown> } | { ok: false; error: string };
 
+/**
+ * Decoded values by the snapshot's own patch value objects (immutable, like the registry above): every proxy a patch
+ * concerns, and every translation of the same snapshot, decodes it once. A memoised pure function, not state: the
+ * result depends only on the key, which no one mutates, and goes with it (WeakMap). The patch operations never
+ * mutate a decoded value (merge.ts clones what it takes from it).
+ */
+const decodedByValue = new WeakMap<object, Map<EnvoyFilterApplyTo, Decoded>>();
+
 /** Decodes one patch value; `{}` for a missing value (REMOVE needs none). */
 export function decodePatchValue(applyTo: EnvoyFilterApplyTo, value: Record<string, unknown> | undefined): Decoded {
+  if (value === undefined) return decodeValue(applyTo, value);
+  let byApplyTo = decodedByValue.get(value);
+  if (!byApplyTo) {
+    byApplyTo = new Map();
+    decodedByValue.set(value, byApplyTo);
+  }
+  let d = byApplyTo.get(applyTo);
+  if (!d) {
+    d = decodeValue(applyTo, value);
+    byApplyTo.set(applyTo, d);
+  }
+  return d;
+}
+
+function decodeValue(applyTo: EnvoyFilterApplyTo, value: Record<string, unknown> | undefined): Decoded {
   const desc = messageOf(applyTo);
   if (!desc) return { ok: false, error: `unsupported applyTo ${applyTo}` };
   const registry = fullEnvoyRegistry();

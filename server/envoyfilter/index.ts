@@ -13,7 +13,7 @@ import { serviceTargets } from '../translate/view/serviceTargets';
 import { clusterContext, patchClusters } from './clusters';
 import { decodePatchValue } from './decode';
 import { listenerContext, patchListeners } from './listeners';
-import { clusterMatch, contextMatch, listenerMatch, routeConfigurationMatch } from './match';
+import { type ClusterKey, clusterKey, clusterMatch, contextMatch, listenerMatch, routeConfigurationMatch } from './match';
 import type { Json } from './merge';
 import { patchRouteConfiguration } from './routes';
 import { candidateFilters, proxyIstioVersion, proxyMismatch, skippedReport } from './select';
@@ -28,9 +28,14 @@ export interface EnvoyFilterContext {
 
 /** model/envoyfilter.go: INSERT_* keep their position only where order exists; elsewhere they are ADDs. */
 const ORDERED: ReadonlySet<EnvoyFilterApplyTo> = new Set(['HTTP_FILTER', 'NETWORK_FILTER', 'HTTP_ROUTE', 'LISTENER_FILTER']);
+/** applyTo kinds whose patches no xDS resource meshscope serves can receive (docs/envoyfilter.md "Not applicable"). */
 const NOT_MODELLED: Partial<Record<EnvoyFilterApplyTo, string>> = {
-  BOOTSTRAP: 'BOOTSTRAP patches change the proxy bootstrap, which meshscope does not generate',
-  EXTENSION_CONFIG: 'EXTENSION_CONFIG patches are served over ECDS, which meshscope does not serve',
+  // Istio removed the experimental BOOTSTRAP_XDS_AGENT path that applied them (releasenotes/notes/bds-removal.yaml):
+  // istiod validates these patches and applies them nowhere; the bootstrap is the agent's, not an xDS resource.
+  BOOTSTRAP: "BOOTSTRAP patches are applied by no xDS response (the bootstrap is the istio-agent's; Istio removed BOOTSTRAP_XDS_AGENT)",
+  // extension_configuration_patch.go InsertedExtensionConfigurations: ADDed TypedExtensionConfigs are sent over ECDS
+  // when Envoy asks for them by name.
+  EXTENSION_CONFIG: 'EXTENSION_CONFIG patches are served over ECDS (by name, to Envoys that ask), which meshscope does not serve',
 };
 
 function effectiveOperation(applyTo: EnvoyFilterApplyTo, op: EnvoyFilterOperation): EnvoyFilterOperation {
@@ -168,11 +173,27 @@ export function applyEnvoyFilters(
     ];
   }
   const rcContext: EnvoyFilterPatchContext = gateway ? 'GATEWAY' : 'SIDECAR_OUTBOUND';
-  const rs = split(table.routes, (rc) => rp.some((p) => contextMatch(rcContext, p) && routeConfigurationMatch(rcContext, rc, p, portMap)));
+  // Route configurations: a ROUTE_CONFIGURATION MERGE may change any part, so its targets are copied whole; for the
+  // rest a shallow copy with its own virtual-host list, and patchRouteConfiguration copies the virtual hosts it changes
+  // (a sidecar's route config holds one per service: 1,000 in a 1,000-service mesh).
+  const rcTouch = (rc: Json) => rp.filter((p) => contextMatch(rcContext, p) && routeConfigurationMatch(rcContext, rc, p, portMap));
+  const rs: { keep: Json[]; work: Json[] } = { keep: [], work: [] };
+  for (const rc of table.routes as unknown as Json[]) {
+    const touching = rcTouch(rc);
+    if (touching.length === 0) rs.keep.push(rc);
+    else if (touching.some((p) => p.applyTo === 'ROUTE_CONFIGURATION')) rs.work.push(structuredClone(rc));
+    else rs.work.push(Array.isArray(rc.virtualHosts) ? { ...rc, virtualHosts: [...rc.virtualHosts] } : { ...rc });
+  }
   for (const rc of rs.work) patchRouteConfiguration(rcContext, rc, rp, portMap, `route ${String(rc.name)}`);
-  const cs = split(table.clusters, (c) =>
-    cp.some((p) => !adds(p) && contextMatch(clusterContext(c, gateway), p) && clusterMatch(c, p, inboundHosts)),
-  );
+  const cpTouch = cp.filter((p) => !adds(p));
+  const cs = split(table.clusters, (c) => {
+    if (cpTouch.length === 0) return false;
+    const context = clusterContext(c, gateway);
+    let key: ClusterKey | undefined;
+    return cpTouch.some(
+      (p) => contextMatch(context, p) && clusterMatch(c, p, inboundHosts, p.match.cluster?.name ? undefined : (key ??= clusterKey(c))),
+    );
+  });
   const patchedClusters = [...cs.keep, ...patchClusters(cs.work, cp, gateway, inboundHosts)];
   const listeners = [...ls.keep, ...patchedListeners];
   const routes = [...rs.keep, ...rs.work];

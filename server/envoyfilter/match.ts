@@ -119,18 +119,23 @@ export function routeMatch(r: Json | undefined, p: PatchWrapper): boolean {
 }
 
 /** model.ParseSubsetKey: `outbound|9080|v1|reviews.default.svc.cluster.local`. */
-function parseSubsetKey(name: string): { direction: string; port: number; subset: string; host: string } {
+export type ClusterKey = { direction: string; port: number; subset: string; host: string };
+
+/** The cluster name's parts, once per cluster when several patches look at it. */
+export const clusterKey = (c: Json): ClusterKey => parseSubsetKey(String(c.name ?? ''));
+
+function parseSubsetKey(name: string): ClusterKey {
   const parts = name.split('|');
   if (parts.length < 4) return { direction: '', port: 0, subset: '', host: '' };
   return { direction: parts[0] ?? '', port: Number(parts[1]) || 0, subset: parts[2] ?? '', host: parts[3] ?? '' };
 }
 
 /** clusterMatch; `inboundHosts` are the proxy's service hostnames (inbound clusters carry none in their name). */
-export function clusterMatch(c: Json, p: PatchWrapper, inboundHosts: readonly string[]): boolean {
+export function clusterMatch(c: Json, p: PatchWrapper, inboundHosts: readonly string[], key?: ClusterKey): boolean {
   const m = p.match.cluster;
   if (!m) return true;
   if (m.name) return m.name === c.name;
-  const k = parseSubsetKey(String(c.name ?? ''));
+  const k = key ?? clusterKey(c);
   const hosts = k.direction === 'inbound' && inboundHosts.length > 0 ? inboundHosts : [k.host];
   if (m.subset && m.subset !== k.subset) return false;
   if (m.service && !hosts.includes(m.service)) return false;

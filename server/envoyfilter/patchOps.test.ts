@@ -274,4 +274,57 @@ describe('purity (the stage works on copies)', () => {
     expect(out.clusters.filter((c) => c.name === 'added')).toHaveLength(1);
     expect(out.listeners).toEqual(table.listeners);
   });
+
+  it('virtual hosts: only the ones a patch changes are copied; the translated route config keeps its own (rc_patch.go on copies)', async () => {
+    const { translateProxy } = await import('../translate/index');
+    const { applyEnvoyFilters } = await import('./index');
+    const { optionsOf } = await import('../model/mesh');
+    const s = bookinfoMesh(
+      filter(
+        'vh',
+        `  configPatches:
+  - applyTo: VIRTUAL_HOST
+    match: {context: SIDECAR_OUTBOUND, routeConfiguration: {vhost: {name: "ratings.default.svc.cluster.local:9080"}}}
+    patch: {operation: MERGE, value: {response_headers_to_add: [{header: {key: x-vh, value: "1"}}]}}
+  - applyTo: HTTP_ROUTE
+    match: {context: SIDECAR_OUTBOUND, routeConfiguration: {vhost: {name: "details.default.svc.cluster.local:9080", route: {name: default}}}}
+    patch: {operation: MERGE, value: {route: {timeout: 3s}}}`,
+      ),
+    );
+    const proxy = sidecar(s, { app: 'productpage' });
+    const table = translateProxy(s, proxy, optionsOf(s));
+    const before = JSON.stringify(table);
+    const ctx = { snapshot: s, rootNamespace: 'istio-system' };
+    const out = applyEnvoyFilters(table, proxy, ctx).table;
+    const again = applyEnvoyFilters(table, proxy, ctx).table;
+    expect(JSON.stringify(table)).toBe(before);
+    expect(JSON.stringify(again)).toBe(JSON.stringify(out));
+    const vhs = (t: typeof table) => (t.routes.find((r) => r.name === '9080') as J).virtualHosts as J[];
+    const named = (t: typeof table, n: string) => vhs(t).find((v: J) => v.name === n);
+    expect(named(out, 'ratings.default.svc.cluster.local:9080').responseHeadersToAdd).toHaveLength(1);
+    expect(named(out, 'details.default.svc.cluster.local:9080').routes[0].route.timeout).toBe('3s');
+    // Untouched virtual hosts are the translator's objects; the changed ones are copies.
+    expect(named(out, 'reviews.default.svc.cluster.local:9080')).toBe(named(table, 'reviews.default.svc.cluster.local:9080'));
+    expect(named(out, 'ratings.default.svc.cluster.local:9080')).not.toBe(named(table, 'ratings.default.svc.cluster.local:9080'));
+    expect(named(table, 'ratings.default.svc.cluster.local:9080').responseHeadersToAdd).toBeUndefined();
+  });
+
+  it('EXTENSION_CONFIG (ECDS) and BOOTSTRAP patches change nothing and say why (extension_configuration_patch.go; bds-removal)', () => {
+    const s = bookinfoMesh(
+      filter(
+        'na',
+        `  configPatches:
+  - applyTo: EXTENSION_CONFIG
+    patch: {operation: ADD, value: {name: my-ext, typed_config: {"@type": type.googleapis.com/envoy.extensions.filters.http.lua.v3.Lua}}}
+  - applyTo: BOOTSTRAP
+    patch: {operation: MERGE, value: {stats_flush_interval: 5s}}`,
+      ),
+    );
+    const proxy = sidecar(s, { app: 'productpage' });
+    const t = tableOf(s, proxy);
+    expect(t.envoyFilters?.map((r) => [r.applyTo, r.applied, r.reason?.split(' (')[0]])).toEqual([
+      ['EXTENSION_CONFIG', false, 'EXTENSION_CONFIG patches are served over ECDS'],
+      ['BOOTSTRAP', false, 'BOOTSTRAP patches are applied by no xDS response'],
+    ]);
+  });
 });

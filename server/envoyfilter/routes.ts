@@ -1,7 +1,8 @@
 // ROUTE_CONFIGURATION, VIRTUAL_HOST and HTTP_ROUTE patches (pilot/pkg/networking/core/envoyfilter/rc_patch.go
 // ApplyRouteConfigurationPatches, patchVirtualHosts, patchVirtualHost, patchHTTPRoutes, patchHTTPRoute). Contexts:
 // gateway route configs GATEWAY, RDS route configs of sidecars SIDECAR_OUTBOUND, the inline route configs of
-// inbound HCMs SIDECAR_INBOUND. Mutates the route config it is given (a copy).
+// inbound HCMs SIDECAR_INBOUND. Mutates the route config it is given (a copy; its virtual hosts may be shared: the ones
+// a patch changes are copied here).
 import type { EnvoyFilterPatchContext } from '../model/istio';
 import { messageOf } from './decode';
 import { contextMatch, hasRouteMatch, routeConfigurationMatch, routeMatch, virtualHostMatch } from './match';
@@ -31,7 +32,13 @@ export function patchRouteConfiguration(
   }
   const vhosts = arr(rc.virtualHosts);
   const removed = new Set<Json>();
+  // Patches that can change a virtual host of this route config; a virtual host none of them matches is left as it
+  // is (and shared: the caller's copy of `rc` may share its virtual hosts with the translator's, so one that changes
+  // is copied first).
+  const vhPatches = patches.filter((p) => (p.applyTo === 'VIRTUAL_HOST' || p.applyTo === 'HTTP_ROUTE') && rcMatch(p));
   vhosts.forEach((_, i) => {
+    if (!vhPatches.some((p) => virtualHostMatch(vhosts[i], p))) return;
+    vhosts[i] = clone(vhosts[i] as Json);
     const vhWhere = () => `${where} / vhost ${String(vhosts[i]?.name)}`;
     for (const p of patches) {
       if (p.applyTo !== 'VIRTUAL_HOST' || !rcMatch(p) || !virtualHostMatch(vhosts[i], p)) continue;

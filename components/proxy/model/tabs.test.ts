@@ -19,7 +19,13 @@ describe('dump browser tab table', () => {
   });
   it('ids are unique and the URL state derives its keys from the table', () => {
     expect(new Set(TAB_DEFS.map((t) => t.id)).size).toBe(TAB_DEFS.length);
-    expect(SELECT_PARAM).toEqual({ listeners: 'listener', routes: 'route', clusters: 'cluster', endpoints: 'endpoint' });
+    expect(SELECT_PARAM).toEqual({
+      listeners: 'listener',
+      routes: 'route',
+      clusters: 'cluster',
+      endpoints: 'endpoint',
+      envoyfilters: 'patch',
+    });
     expect(FILTER_KEYS.routes).toEqual(['name', 'vhost', 'domain']);
     for (const t of TAB_DEFS)
       expect(parseUrlState(new URLSearchParams(formatUrlState({ tab: t.id, query: { search: '', filters: {} } }))).tab).toBe(t.id);

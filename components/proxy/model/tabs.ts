@@ -31,7 +31,7 @@ export const TAB_DEFS = [
   { id: 'graph', label: 'Route graph' },
   { id: 'trace', label: 'Trace a request' },
   { id: 'security', label: 'Security', needsSecurity: true },
-  { id: 'envoyfilters', label: 'EnvoyFilters', needsEnvoyFilters: true },
+  { id: 'envoyfilters', label: 'EnvoyFilters', select: 'patch', needsEnvoyFilters: true },
   { id: 'raw', label: 'Raw JSON' },
   { id: 'sync', label: 'Sync', needsSync: true },
   { id: 'live', label: 'Live (Envoy)', needsLive: true },

@@ -1,6 +1,6 @@
 // Route graph → cytoscape element definitions (plain data; the renderer passes them to cytoscape as is).
 // Classes carry the state the stylesheet draws: kind, shadowed (dashed), missing, on the traced path,
-// rejected by the trace, selected, and for the sandbox a draft's change (diff-added / diff-removed /
+// rejected by the trace, selected, changed by an EnvoyFilter patch (patched), and for the sandbox a draft's change (diff-added / diff-removed /
 // diff-changed). Edge width grows with the traffic share.
 import type { TracePath } from './trace';
 import type { RouteGraph } from './types';
@@ -27,7 +27,10 @@ export interface DiffMarks {
   edges: ReadonlyMap<string, 'added' | 'removed' | 'changed'>;
 }
 
-export function toElements(g: RouteGraph, opts: { selected?: string; trace?: TracePath; diff?: DiffMarks } = {}): ElementDef[] {
+export function toElements(
+  g: RouteGraph,
+  opts: { selected?: string; trace?: TracePath; diff?: DiffMarks; patched?: ReadonlyMap<string, unknown> } = {},
+): ElementDef[] {
   const out: ElementDef[] = [];
   const t = opts.trace;
   for (const n of g.nodes) {
@@ -39,6 +42,7 @@ export function toElements(g: RouteGraph, opts: { selected?: string; trace?: Tra
     if (opts.selected === n.id) classes.push('selected');
     const nm = opts.diff?.nodes.get(n.id);
     if (nm) classes.push(`diff-${nm}`);
+    if (opts.patched?.has(n.id)) classes.push('patched');
     const box = labelBox(n.label);
     out.push({ group: 'nodes', data: { id: n.id, label: n.label, kind: n.kind, w: box.width, h: box.height }, classes: classes.join(' ') });
   }
