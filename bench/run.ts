@@ -7,6 +7,9 @@
 //   BENCH_MODES          sotw,delta (default both)
 //   BENCH_HOSTILE_CLIENTS / BENCH_HOSTILE_SERVICES (default 100 / 100): the hostile-load figures (issue 25)
 //   BENCH_ONLY=hostile: only those rows
+//   BENCH_ONLY=ambient: only the ambient rows (issue 20): ztunnel's view, the pod-IP Address delta to Delta clients,
+//   waypoint vs sidecar translation; BENCH_AMBIENT_PODS / BENCH_AMBIENT_SERVICES (default 10000 / 2000),
+//   BENCH_AMBIENT_CLIENTS (100), BENCH_AMBIENT_ROUNDS (20); BENCH_AMBIENT=0 skips them in the full run
 //   BENCH_CLI=0 / BENCH_SANDBOX=0 / BENCH_HOSTILE=0 / BENCH_DEMO=0 / BENCH_UI=0: skip those sections (the UI figures run in
 //   Chromium when one is found: CHROMIUM_PATH or a system Chromium; else their rows say why not)
 import { writeFileSync } from 'node:fs';
@@ -43,7 +46,40 @@ const textRow = (r: { bench: string; size: string; figure: string }, extra: Part
   ...extra,
 });
 
+/** Issue 20's ambient rows (bench/ztunnel.ts, bench/waypoint.ts). */
+async function ambientRows(): Promise<BenchRow[]> {
+  const { benchZtunnelView, benchZtunnelDelta } = await import('./ztunnel');
+  const { benchWaypointVsSidecar } = await import('./waypoint');
+  const pods = Number(process.env.BENCH_AMBIENT_PODS ?? 10_000);
+  const services = Number(process.env.BENCH_AMBIENT_SERVICES ?? 2_000);
+  const out: BenchRow[] = [];
+  step(`ambient: ztunnel view, ${pods} pods / ${services} Services`);
+  out.push(benchZtunnelView(pods, services));
+  step('ambient: pod IP change → Address delta');
+  out.push(
+    await benchZtunnelDelta(
+      pods,
+      services,
+      Number(process.env.BENCH_AMBIENT_CLIENTS ?? 100),
+      Number(process.env.BENCH_AMBIENT_ROUNDS ?? 20),
+    ),
+  );
+  step('ambient: waypoint vs sidecar translation');
+  out.push(benchWaypointVsSidecar(pods, services));
+  return out;
+}
+
 const only = process.env.BENCH_ONLY;
+if (only === 'ambient') {
+  const ambient = await ambientRows();
+  console.log(printTable(ambient));
+  console.log(
+    `\nload average at start ${loadStart.map((l) => l.toFixed(2)).join(' ')}, at end ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
+  process.exit(0);
+}
 if (only === 'hostile') {
   const { benchHostile, hostileRows } = await import('./hostile');
   step('hostile load');
@@ -104,6 +140,7 @@ if (process.env.BENCH_HOSTILE !== '0') {
     ...hostileRows(await benchHostile(Number(process.env.BENCH_HOSTILE_CLIENTS ?? 100), Number(process.env.BENCH_HOSTILE_SERVICES ?? 100))),
   );
 }
+if (process.env.BENCH_AMBIENT !== '0') rows.push(...(await ambientRows()));
 rows.push(...(await uiRows()));
 
 /** The Chromium UI figures (bench/uiTti.ts, bench/uiGraph.ts), or rows saying why they were not measured. */

@@ -23,14 +23,44 @@ export interface ProxyKindSpec {
    * each the whole Address / Authorization set), so all ztunnels share one translation per snapshot.
    */
   perProxy: boolean;
+  /**
+   * Whether it sends a Service's traffic to the Service's waypoint (endpoint_builder.go findServiceWaypoint, under
+   * the ambient profile's EnableIngressWaypointRouting): routers do when the Service or its namespace says
+   * `istio.io/ingress-use-waypoint`; sidecars and waypoints never — they send to the workloads themselves.
+   */
+  serviceWaypoints: 'ingress-use-waypoint' | 'never';
 }
 
 const ENVOY_TYPES: readonly TypeUrl[] = [TYPE.cluster, TYPE.endpoint, TYPE.listener, TYPE.route];
 
 export const PROXY_KINDS: Readonly<Record<ProxyKind, ProxyKindSpec>> = {
-  sidecar: { kind: 'sidecar', nodeType: 'sidecar', translator: 'sidecar', typeUrls: ENVOY_TYPES, envoy: true, perProxy: true },
-  router: { kind: 'router', nodeType: 'router', translator: 'gateway', typeUrls: ENVOY_TYPES, envoy: true, perProxy: true },
-  waypoint: { kind: 'waypoint', nodeType: 'waypoint', translator: 'waypoint', typeUrls: ENVOY_TYPES, envoy: true, perProxy: true },
+  sidecar: {
+    kind: 'sidecar',
+    nodeType: 'sidecar',
+    translator: 'sidecar',
+    typeUrls: ENVOY_TYPES,
+    envoy: true,
+    perProxy: true,
+    serviceWaypoints: 'never',
+  },
+  router: {
+    kind: 'router',
+    nodeType: 'router',
+    translator: 'gateway',
+    typeUrls: ENVOY_TYPES,
+    envoy: true,
+    perProxy: true,
+    serviceWaypoints: 'ingress-use-waypoint',
+  },
+  waypoint: {
+    kind: 'waypoint',
+    nodeType: 'waypoint',
+    translator: 'waypoint',
+    typeUrls: ENVOY_TYPES,
+    envoy: true,
+    perProxy: true,
+    serviceWaypoints: 'never',
+  },
   // ztunnel is sent WDS only (istiod pilot/pkg/xds/workload.go WorkloadGenerator, WorkloadRBACGenerator).
   ztunnel: {
     kind: 'ztunnel',
@@ -39,6 +69,7 @@ export const PROXY_KINDS: Readonly<Record<ProxyKind, ProxyKindSpec>> = {
     typeUrls: [TYPE.address, TYPE.authorization],
     envoy: false,
     perProxy: false,
+    serviceWaypoints: 'never',
   },
 };
 

@@ -125,6 +125,31 @@ export function assignmentEndpoints(cla: J | undefined): string[] {
   return out;
 }
 
+/**
+ * HBONE endpoints (endpoint_builder.go buildEnvoyLbEndpoint with a tunnel): the internal address of
+ * `connect_originate`, whose ORIGINAL_DST cluster dials `original_dst.waypoint` (else the endpoint id) on port 15008
+ * and sends CONNECT to `original_dst.local`. One note per such endpoint, saying where the tunnel goes.
+ */
+export function hboneNotes(cla: J | undefined): string[] {
+  const out: string[] = [];
+  for (const locality of objs(cla, 'endpoints'))
+    for (const lb of objs(locality, 'lb_endpoints')) {
+      const internal = obj(obj(obj(lb, 'endpoint'), 'address'), 'envoy_internal_address');
+      if (!internal || str(internal, 'server_listener_name') !== 'connect_originate') continue;
+      const id = str(internal, 'endpoint_id') ?? '';
+      const od = obj(obj(obj(lb, 'metadata'), 'filter_metadata'), 'envoy.filters.listener.original_dst');
+      const local = str(od, 'local') ?? id;
+      const waypoint = str(od, 'waypoint');
+      const host = (waypoint ?? id).replace(/:\d+$/, '');
+      out.push(
+        waypoint
+          ? `envoy://connect_originate/${id}: HBONE to the waypoint ${host}:15008, CONNECT ${local} (the Service behind the waypoint)`
+          : `envoy://connect_originate/${id}: HBONE to ${host}:15008, CONNECT ${local}`,
+      );
+    }
+  return out;
+}
+
 export interface ClusterEndpoints {
   endpoints: string[];
   notes: string[];
@@ -145,7 +170,7 @@ export function clusterEndpoints(clusters: J[], assignments: J[], name: string, 
   if (type === 'EDS') {
     const service = str(obj(cluster, 'eds_cluster_config'), 'service_name') ?? name;
     const cla = byName(service);
-    return { endpoints: assignmentEndpoints(cla), notes: cla ? [] : [`no endpoints (EDS ${service}) in the config`] };
+    return { endpoints: assignmentEndpoints(cla), notes: cla ? hboneNotes(cla) : [`no endpoints (EDS ${service}) in the config`] };
   }
   if (type === 'CUSTOM') return { endpoints: [], notes: [`${name} has a custom cluster type`] };
   return { endpoints: assignmentEndpoints(obj(cluster, 'load_assignment')), notes: [] };

@@ -2,7 +2,8 @@
 // The proxy's kind (server/model/proxyKinds.ts) names its translator in TRANSLATORS. Envoy kinds read as the
 // pipeline they are: view → the kind's front (sidecar: listeners, deciding the HTTP route ports, then route
 // configs; router: gateway listeners and route configs, xds/gateway, istio-translation.md §6) → clusters
-// (the kind's cluster set) → endpoints.
+// (the kind's cluster set) → endpoints. Under the ambient profile both Envoy kinds also get the `connect_originate`
+// listener (listener.go BuildListeners: features.EnableHBONESend && !waypoint; xds/hbone).
 import { optionsOf, type LoadError, type MeshSnapshot, type ProxyModel, type TranslateOptions } from '../model/mesh';
 import { proxyKind, type TranslatorName } from '../model/proxyKinds';
 import { collectRouteProvenance, createRouteSourceSink, type RouteSourceSink } from './routeSources';
@@ -15,6 +16,8 @@ import { buildWaypointResources } from './xds/waypoint';
 import { buildSidecarListeners } from './xds/listeners';
 import { buildSidecarRouteConfigs, buildSniffedRouteConfig } from './xds/routes';
 import { translateZtunnel } from './ztunnel';
+import { connectOriginateListener } from './xds/hbone/connectOriginate';
+import { hboneSendEnabled } from './xds/hbone/profile';
 import type { ListenerJson, RouteConfigurationJson } from './types';
 import { byteCompare, byteCompareBy } from '../lib/compare';
 
@@ -61,6 +64,7 @@ function envoyTranslator(front: EnvoyFront): Translator {
     const routeSources = createRouteSourceSink();
     const f = front(view, routeSources);
     errors.push(...f.errors);
+    if (hboneSendEnabled(snapshot)) f.listeners.push(connectOriginateListener());
     const table: ResourceTable = { listeners: f.listeners, routes: f.routes, clusters: [], endpoints: [], errors, provenance: [] };
     const cds = buildClusters(view);
     table.clusters = cds.clusters;

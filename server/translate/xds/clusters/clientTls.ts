@@ -5,6 +5,8 @@ import type { TrafficPolicy } from '../../../model/istio';
 import type { EndpointModel, PodModel, ServiceModel, ServicePort } from '../../../model/mesh';
 import { isHttp2Protocol } from '../../../model/protocol';
 import { applyUpstreamTls, upstreamTlsContext, upstreamTlsSettings, type UpstreamTlsDecision } from '../../security/clusterTls';
+import { hboneSendEnabled } from '../hbone/profile';
+import { applyHboneTransportSocketMatches, hboneOrPlaintextMatches } from '../hbone/transportSockets';
 import type { ModeWithSource } from '../../security/peerAuthentication';
 import { inferServiceMtlsMode } from '../../security/serviceMtls';
 import type { ClusterJson } from '../../types';
@@ -53,7 +55,13 @@ export function applyClientTls(c: ClusterJson, policy: SelectedPolicy, i: Client
     registry: svc.registry,
   });
   i.sink?.({ cluster: c.name ?? '', ...decision });
-  if (!decision.settings) return;
+  // cluster_builder.go sendHbone: EnableHBONESend (the ambient profile) || waypoint — a waypoint exists only under it
+  const hbone = hboneSendEnabled(view.snapshot);
+  if (!decision.settings) {
+    // applyHBONETransportSocketMatches with tls == nil: HBONE or plaintext, by endpoint
+    if (hbone) c.transportSocketMatches = hboneOrPlaintextMatches();
+    return;
+  }
   try {
     const tlsCtx = upstreamTlsContext(decision.settings, {
       clusterName: c.name ?? '',
@@ -62,6 +70,7 @@ export function applyClientTls(c: ClusterJson, policy: SelectedPolicy, i: Client
       drWithSelector: i.drWithSelector,
     });
     applyUpstreamTls(c, tlsCtx, decision);
+    if (hbone) applyHboneTransportSocketMatches(c, decision);
   } catch (e) {
     ctx.errors.push({
       severity: 'error',

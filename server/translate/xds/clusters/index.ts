@@ -3,6 +3,8 @@
 // Order as istiod builds it — sidecars: outbound service clusters (per service, per non-UDP port: the default
 // cluster then its subsets), BlackHoleCluster, PassthroughCluster, inbound clusters, InboundPassthroughCluster;
 // gateways: outbound clusters (Passthrough services as EDS) and BlackHoleCluster. Duplicate names keep the first.
+// Under the ambient profile both also get `connect_originate` (cluster.go BuildClusters: "OutboundTunnel cluster is
+// needed for sidecar and gateway", features.EnableHBONESend unless the proxy sets DISABLE_HBONE_SEND; ../hbone).
 //
 // Skipped because the generated registry cannot encode them or they are Istio-private extensions:
 // - typed_extension_protocol_options (envoy.extensions.upstreams.http.v3.HttpProtocolOptions): h2 for
@@ -22,6 +24,8 @@ import type { ClusterTlsSink } from './clientTls';
 
 export type { ClusterTlsRecord, ClusterTlsSink } from './clientTls';
 import { blackHoleCluster, inboundPassthroughCluster, passthroughCluster } from './special';
+import { connectOriginateCluster } from '../hbone/connectOriginate';
+import { disablesHboneSend, hboneSendEnabled } from '../hbone/profile';
 
 /** `tlsSink` receives each outbound cluster's client TLS decision (auto mTLS / DestinationRule / none). */
 export function buildClusters(view: ProxyView, tlsSink?: ClusterTlsSink): { clusters: ClusterJson[]; errors: LoadError[] } {
@@ -58,6 +62,7 @@ export function buildClusters(view: ProxyView, tlsSink?: ClusterTlsSink): { clus
     all.push(...buildInboundClusters(view, errors));
     all.push(inboundPassthroughCluster(timeout, view.proxy));
   }
+  if (hboneSendEnabled(view.snapshot) && !disablesHboneSend(view.proxy)) all.push(connectOriginateCluster(timeout));
   const seen = new Set<string>();
   const clusters = all.filter((c) => {
     const name = c.name ?? '';

@@ -3,6 +3,9 @@
 // port's endpoints (podIP:targetPort), filtered by the subset's labels for subset clusters, grouped by
 // locality. Endpoints whose address is not an IP (DNS ServiceEntry hosts) never go to EDS.
 // Locality failover priorities are applied as ApplyLocalityLoadBalancer does (see localityFailover.ts).
+// Under the ambient profile (../hbone/endpoints.ts): endpoints that support the tunnel become HBONE endpoints, and a
+// router sends a Service bound to a waypoint with istio.io/ingress-use-waypoint to the waypoint instead
+// (BuildClusterLoadAssignment's findServiceWaypoint branch, before subsets and locality failover).
 import type { ClusterLoadAssignmentJson, ClusterJson } from '../../types';
 import { parseClusterName } from '../../names';
 import { isIP } from '../../../model/host';
@@ -12,6 +15,7 @@ import { applyLocalityFailover, effectiveLocalitySetting, shouldApplyFailover } 
 import { buildLocalityLbEndpoints, filterBySubset } from './localityEndpoints';
 import type { ServiceModel } from '../../../model/mesh';
 import { byteCompareBy } from '../../../lib/compare';
+import { applyHboneSend, serviceWaypointEndpoints, tunnelIps } from '../hbone/endpoints';
 
 /**
  * hostname → the service a cluster of that host is built from: the first one in the proxy's namespace, else the
@@ -32,6 +36,8 @@ export function buildEndpoints(view: ProxyView, clusters: ClusterJson[]): Cluste
   const pods = view.pods();
   const byHost = serviceByHost(view.destinationServices(), view.proxy.namespace);
   const out: ClusterLoadAssignmentJson[] = [];
+  // supportTunnel's inputs, once per build (empty without the ambient profile)
+  const tunnel = view.snapshot.ambient ? tunnelIps(view.snapshot) : new Set<string>();
   for (const c of clusters) {
     if (c.type !== 'EDS') continue;
     const clusterName = c.edsClusterConfig?.serviceName || c.name || '';
@@ -42,11 +48,16 @@ export function buildEndpoints(view: ProxyView, clusters: ClusterJson[]): Cluste
       out.push({ clusterName });
       continue;
     }
+    const viaWaypoint = serviceWaypointEndpoints(view, svc, port.port, pods);
+    if (viaWaypoint) {
+      out.push(viaWaypoint.length > 0 ? { clusterName, endpoints: viaWaypoint } : { clusterName });
+      continue;
+    }
     let eps = view.endpoints(svc, port.port).filter((ep) => isIP(ep.address));
     const dr = view.destinationRule(svc.hostname);
     const subset = parsed.subset !== '' ? dr?.spec.subsets?.find((s) => s.name === parsed.subset) : undefined;
     if (parsed.subset !== '') eps = filterBySubset(eps, subset?.labels);
-    const endpoints = buildLocalityLbEndpoints(eps, svc, pods, view.options.clusterId);
+    const endpoints = applyHboneSend(view, buildLocalityLbEndpoints(eps, svc, pods, view.options.clusterId), tunnel);
     // getOutlierDetectionAndLoadBalancerSettings: port-level, then subset policy
     const policy = mergeSubsetPolicy(
       portLevelPolicy(dr?.spec.trafficPolicy, 'spec.trafficPolicy', port.port),

@@ -16,14 +16,13 @@ import { buildServicePortClusters } from '../clusters/outbound';
 import { applyTrafficPolicy } from '../clusters/trafficPolicy/apply';
 import { defaultThresholds } from '../clusters/trafficPolicy/connectionPool';
 import { mergeSubsetPolicy, portLevelPolicy } from '../clusters/trafficPolicy/select';
-import { CONNECT_ORIGINATE, ENCAP, HBONE_PORT, inboundVipCluster, MAIN_INTERNAL, ORIGINAL_DST_METADATA } from './names';
+import { CONNECT_ORIGINATE, ENCAP, inboundVipCluster, MAIN_INTERNAL, ORIGINAL_DST_METADATA } from './names';
 import type { WaypointResources } from './resources';
-import { connectTlsContext } from './tls';
+import { connectOriginateCluster } from '../hbone/connectOriginate';
 import { virtualServicesForWaypoint } from './routes';
 
 const T_INTERNAL_UPSTREAM = 'type.googleapis.com/envoy.extensions.transport_sockets.internal_upstream.v3.InternalUpstreamTransport';
 const T_RAW_BUFFER = 'type.googleapis.com/envoy.extensions.transport_sockets.raw_buffer.v3.RawBuffer';
-const T_UPSTREAM_TLS = 'type.googleapis.com/envoy.extensions.transport_sockets.tls.v3.UpstreamTlsContext';
 const rawBuffer = { name: 'envoy.transport_sockets.raw_buffer', typedConfig: { '@type': T_RAW_BUFFER } };
 
 /** util.DefaultInternalUpstreamTransportSocket: internal_upstream around raw_buffer. */
@@ -60,28 +59,8 @@ function internalUpstreamCluster(name: string, listener: string): ClusterJson {
 }
 
 /** buildWaypointConnectOriginate: URI SAN prefix `spiffe://<trust domain>/ns/<waypoint ns>/sa/`. */
-function connectOriginateCluster(view: ProxyView): ClusterJson {
-  return {
-    name: CONNECT_ORIGINATE,
-    type: 'ORIGINAL_DST',
-    lbPolicy: 'CLUSTER_PROVIDED',
-    connectTimeout: view.options.connectTimeout,
-    cleanupInterval: '60s',
-    circuitBreakers: { thresholds: [defaultThresholds()] },
-    originalDstLbConfig: {
-      upstreamPortOverride: HBONE_PORT,
-      metadataKey: { key: ORIGINAL_DST_METADATA, path: [{ key: 'waypoint' }] },
-    },
-    transportSocket: {
-      name: 'tls',
-      typedConfig: {
-        '@type': T_UPSTREAM_TLS,
-        commonTlsContext: connectTlsContext([`spiffe://${view.options.trustDomain}/ns/${view.proxy.namespace}/sa/`]),
-      },
-    },
-    altStatName: `${CONNECT_ORIGINATE};`,
-  } as ClusterJson;
-}
+const waypointConnectOriginate = (view: ProxyView): ClusterJson =>
+  connectOriginateCluster(view.options.connectTimeout, [`spiffe://${view.options.trustDomain}/ns/${view.proxy.namespace}/sa/`]);
 
 /** buildWaypointInboundVIPCluster for one (port, subset): EDS, policy, services metadata, waypoint transport socket. */
 function vipCluster(view: ProxyView, svc: ServiceModel, port: ServicePort, subset: string, errors: LoadError[]): ClusterJson | undefined {
@@ -155,6 +134,6 @@ export function buildWaypointClusters(view: ProxyView, res: WaypointResources, e
     internalUpstreamCluster(MAIN_INTERNAL, MAIN_INTERNAL),
     internalUpstreamCluster(ENCAP, CONNECT_ORIGINATE),
     ...vipClusters(view, res, errors),
-    connectOriginateCluster(view),
+    waypointConnectOriginate(view),
   ];
 }

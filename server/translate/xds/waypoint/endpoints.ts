@@ -6,51 +6,18 @@
 // support the tunnel, plain addresses for the others (pilot/pkg/xds/waypoint_test.go TestWaypointEndpoints);
 // its outbound clusters the usual ones. Pure.
 import type { ClusterJson, ClusterLoadAssignmentJson } from '../../types';
-import type { LocalityLbEndpointsJson } from '../endpoints/localityEndpoints';
 import { buildLocalityLbEndpoints, filterBySubset } from '../endpoints/localityEndpoints';
 import { buildEndpoints } from '../endpoints';
 import { isIP } from '../../../model/host';
 import type { ProxyView } from '../../view/types';
 import { byteCompareBy } from '../../../lib/compare';
-import { CONNECT_ORIGINATE, ORIGINAL_DST_METADATA, parseInboundVip } from './names';
+import { parseInboundVip } from './names';
+import { toHbone, tunnelIps } from '../hbone/endpoints';
 import type { WaypointResources } from './resources';
-
-type LbEndpoint = NonNullable<LocalityLbEndpointsJson['lbEndpoints']>[number];
-
-/** An endpoint rewritten to go through connect_originate (HBONE). */
-export function toHbone(ep: LbEndpoint, waypointInbound: boolean): LbEndpoint {
-  const sa = ep.endpoint?.address?.socketAddress;
-  if (!sa) return ep;
-  const target = `${sa.address}:${sa.portValue ?? 0}`;
-  const fm: Record<string, unknown> = { ...(ep.metadata?.filterMetadata ?? {}) };
-  fm[ORIGINAL_DST_METADATA] = { local: target };
-  if (waypointInbound) delete fm['envoy.transport_socket_match'];
-  else fm['envoy.transport_socket_match'] = { tunnel: 'http' };
-  return {
-    ...ep,
-    endpoint: { address: { envoyInternalAddress: { serverListenerName: CONNECT_ORIGINATE, endpointId: target } } },
-    metadata: { filterMetadata: fm as never },
-  };
-}
-
-/**
- * supportTunnel: the IPs of workloads that speak HBONE — a waypoint's own pods (gateway.istio.io/managed mesh
- * controller), `networking.istio.io/tunnel: http`, or ambient-enrolled pods (the ambient index).
- */
-export function tunnelIps(view: ProxyView): Set<string> {
-  const out = new Set<string>();
-  const index = view.snapshot.ambient;
-  for (const p of view.snapshot.pods) {
-    const tunnel = (p.labels['networking.istio.io/tunnel'] ?? '').split(',').some((t) => t.trim() === 'http');
-    const waypoint = p.labels['gateway.istio.io/managed'] === 'istio.io-mesh-controller';
-    if (p.ip && (tunnel || waypoint || index?.workloads.get(`${p.namespace}/${p.name}`)?.ambient)) out.add(p.ip);
-  }
-  return out;
-}
 
 export function buildWaypointEndpoints(view: ProxyView, res: WaypointResources, clusters: ClusterJson[]): ClusterLoadAssignmentJson[] {
   const pods = view.pods();
-  const tunnel = tunnelIps(view);
+  const tunnel = tunnelIps(view.snapshot);
   const vip: ClusterLoadAssignmentJson[] = [];
   const other: ClusterJson[] = [];
   for (const c of clusters) {

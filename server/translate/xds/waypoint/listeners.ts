@@ -24,13 +24,14 @@ import {
 import { buildHcm } from '../listeners/hcm';
 import { excludePorts } from '../listeners/inboundFilters';
 import type { RouteSourceSink } from '../../routeSources';
-import { CONNECT_ORIGINATE, CONNECT_TERMINATE, ENCAP, HBONE_PORT, inboundVipCluster, MAIN_INTERNAL } from './names';
+import { CONNECT_TERMINATE, ENCAP, HBONE_PORT, inboundVipCluster, MAIN_INTERNAL } from './names';
 import { waypointPolicies } from './authz';
 import { waypointRouteConfig } from './routes';
 import { defaultOutboundRoute } from '../routes/defaultRoute';
 import { MAX_DIRECT_RESPONSE_BODY_BYTES } from '../routes/sidecarRouteConfigs';
 import { waypointTcpProxy } from './tcpRoutes';
-import { connectTlsContext } from './tls';
+import { connectTlsContext } from '../hbone/tls';
+import { connectOriginateListener } from '../hbone/connectOriginate';
 import type { WaypointResources } from './resources';
 
 const T_STRING = 'type.googleapis.com/google.protobuf.StringValue';
@@ -105,27 +106,6 @@ function connectTerminate(): ListenerJson {
       },
     ],
     connectionBalanceConfig: { exactBalance: {} },
-  } as ListenerJson;
-}
-
-/** buildConnectForwarder(connect_originate, tunnel): tcp_proxy to the connect_originate cluster, CONNECT to the original destination. */
-function connectOriginate(): ListenerJson {
-  return {
-    name: CONNECT_ORIGINATE,
-    useOriginalDst: false,
-    internalListener: {},
-    listenerFilters: [originalDst()],
-    filterChains: [
-      {
-        filters: [
-          tcpProxyFilter({
-            statPrefix: CONNECT_ORIGINATE,
-            cluster: CONNECT_ORIGINATE,
-            tunnelingConfig: { hostname: '%DOWNSTREAM_LOCAL_ADDRESS%' },
-          }),
-        ],
-      },
-    ],
   } as ListenerJson;
 }
 
@@ -265,5 +245,5 @@ function tlsInspectorFor(services: readonly ServiceModel[]): ListenerFilterJson 
 
 /** buildWaypointInbound: connect_terminate, main_internal, connect_originate. */
 export function buildWaypointListeners(i: WaypointListenerInput): ListenerJson[] {
-  return [connectTerminate(), mainInternal(i), connectOriginate()];
+  return [connectTerminate(), mainInternal(i), connectOriginateListener()];
 }

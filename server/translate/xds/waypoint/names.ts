@@ -5,14 +5,10 @@
 export const CONNECT_TERMINATE = 'connect_terminate';
 /** MainInternalName: the internal listener (and cluster) that dispatches by destination IP and port. */
 export const MAIN_INTERNAL = 'main_internal';
-/** ConnectOriginate: the internal listener (and cluster) that opens the HBONE tunnel to the destination. */
-export const CONNECT_ORIGINATE = 'connect_originate';
+/** ConnectOriginate, the HBONE port and the original_dst metadata key are shared with sidecars and gateways. */
+export { CONNECT_ORIGINATE, HBONE_PORT, ORIGINAL_DST_METADATA } from '../hbone/connectOriginate';
 /** EncapClusterName: the cluster in front of connect_originate. */
 export const ENCAP = 'encap';
-/** model.HBoneInboundListenPort. */
-export const HBONE_PORT = 15008;
-/** util.OriginalDstMetadataKey: where the tunnel's logical destination rides on an endpoint. */
-export const ORIGINAL_DST_METADATA = 'envoy.filters.listener.original_dst';
 
 /** BuildSubsetKey(TrafficDirectionInboundVIP, subset, host, port): `inbound-vip|PORT|SUBSET|HOST`, subset `http[/s]` or `tcp[/s]`. */
 export const inboundVipCluster = (subset: string, hostname: string, port: number): string => `inbound-vip|${port}|${subset}|${hostname}`;

@@ -1,4 +1,4 @@
-// The HBONE TLS context of a waypoint (listener_waypoint.go buildCommonConnectTLSContext): the workload
+// The HBONE TLS context (waypoints, and connect_originate everywhere) (listener_waypoint.go buildCommonConnectTLSContext): the workload
 // certificate and ROOTCA from the agent over SDS, ALPN h2, TLS 1.3 only; trust domain aliases (none by default)
 // become URI SAN prefix matchers. Pure.
 import type { CommonTlsContextJson } from '../../../gen/envoy/extensions/transport_sockets/tls/v3/tls_pb';
