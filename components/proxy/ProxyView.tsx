@@ -81,7 +81,7 @@ export function ProxyView({ id }: { id: string }) {
         securityTab={<SecurityTab security={d.security} dump={d.configDump} />}
         envoyFilterTab={<EnvoyFilterTab patches={d.envoyFilters ?? []} />}
         liveTab={<LiveTab proxyId={d.proxy.id} />}
-        driftTab={<DriftTab proxyId={d.proxy.id} version={d.version} />}
+        driftTab={<DriftTab proxyId={d.proxy.id} version={d.version} kind={d.proxy.type} />}
       />
     </>
   );

@@ -109,6 +109,26 @@ export function translatedDump(files = clusterFiles()): Record<string, unknown> 
   return res.dump as Record<string, unknown>;
 }
 
+/**
+ * `dump` with the reviews route of productpage's outbound route configuration "9080" shifted to `v1`/`v2`
+ * (the translation's 80/20 is Bookinfo's virtual-service-reviews-80-20.yaml): drift as a stale push shows it.
+ */
+export function withReviewsWeights(dump: Record<string, unknown>, v1: number, v2: number): Record<string, unknown> {
+  const copy = structuredClone(dump) as { configs: Array<Record<string, unknown>> };
+  type Route = { route?: { weighted_clusters?: { clusters?: Array<{ name: string; weight: number }> } } };
+  type Rc = { name: string; virtual_hosts: Array<{ name: string; routes: Route[] }> };
+  const rds = copy.configs.find((c) => String(c['@type']).endsWith('RoutesConfigDump')) as {
+    dynamic_route_configs: Array<{ route_config: Rc }>;
+  };
+  const rc = rds.dynamic_route_configs.find((r) => r.route_config.name === '9080')?.route_config;
+  const vh = rc?.virtual_hosts.find((v) => v.name === 'reviews.default.svc.cluster.local:9080');
+  const clusters = vh?.routes[0]?.route?.weighted_clusters?.clusters;
+  if (clusters?.length !== 2) throw new Error('bugReport.testing: the reviews route has no two weighted clusters');
+  clusters[0]!.weight = v1;
+  clusters[1]!.weight = v2;
+  return copy;
+}
+
 /** The entries of a bug-report tar (root folder `bug-report/`), with the pod's dump `dump`. */
 export function bugReportEntries(dump: unknown = translatedDump()): TarEntry[] {
   const files = clusterFiles();
