@@ -7,7 +7,15 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { bugReportEntries, POD_ID, translatedDump, withReviewsWeights, writeBugReport } from '../archive/bugReport.testing';
+import {
+  bugReportEntries,
+  ISTIOD,
+  POD_ID,
+  syncStatusEntry,
+  translatedDump,
+  withReviewsWeights,
+  writeBugReport,
+} from '../archive/bugReport.testing';
 import { REPO_ROOT } from '../testing/paths';
 
 const cli = (args: string[]) => {
@@ -89,6 +97,22 @@ describe('--bug-report on the CLI', () => {
     expect(usage.status).toBe(2);
     expect(usage.stderr).toContain('--on dump needs --bug-report');
     expect(cli(['simulate', '--bug-report', stale, ...req, '--on', 'envoy']).status).toBe(2);
+  });
+
+  // `istioctl proxy-status` on an archive: istiod's syncz in it (pilot/pkg/xds/debug.go shape; the state per type
+  // is statusgen.go debugSyncStatus) as CDS LDS RDS EDS columns beside each proxy, with the istiod; -o json unchanged.
+  it('proxies --bug-report shows istiod’s sync state per proxy from the archive’s debug/syncz', () => {
+    const withSync = writeBugReport(join(dir, 'syncz.tgz'), bugReportEntries(undefined, [syncStatusEntry(POD_ID, { route: 'STALE' })]));
+    const t = cli(['proxies', '--bug-report', withSync]);
+    expect(t.status).toBe(0);
+    const [head, ...lines] = t.stdout.trim().split('\n');
+    expect(head!.split(/\s{2,}/)).toEqual(['ID', 'TYPE', 'NAMESPACE', 'IPS', 'LABELS', 'CDS', 'LDS', 'RDS', 'EDS', 'ISTIOD']);
+    const row = lines.find((l) => l.startsWith(POD_ID))!;
+    expect(row.split(/\s{2,}/).slice(-5)).toEqual(['SYNCED', 'SYNCED', 'STALE', 'SYNCED', `istio-system/${ISTIOD}`]);
+    const j = cli(['proxies', '--bug-report', withSync, '-o', 'json']);
+    expect(Object.keys((JSON.parse(j.stdout) as object[])[0]!)).not.toContain('sync');
+    // Without a syncz entry (the default archive's syncz is []), no sync columns.
+    expect(cli(['proxies', '--bug-report', archive]).stdout.split('\n')[0]).not.toContain('CDS');
   });
 
   it('an archive that cannot be used exits 1 with the reason; analyze reads archives too', () => {
