@@ -18,6 +18,10 @@ test('the archive feeds translation, Live and Drift', async ({ page, request }, 
   const live = await request.get(`/api/proxies/${POD}/live`);
   expect(live.status()).toBe(200);
   expect(await live.json()).toMatchObject({ proxy: POD, source: 'bug-report' });
+  // A pod without a dump in the archive is 404 naming it (stage proxy), through the real server's bundles.
+  const none = await request.get('/api/proxies/ghost.default/live');
+  expect(none.status()).toBe(404);
+  expect(await none.json()).toMatchObject({ stage: 'proxy', error: expect.stringContaining('ghost.default') });
   const drift = (await (await request.get(`/api/proxies/${POD}/drift?bodies=0`)).json()) as {
     inSync: boolean;
     resources: { type: string; name: string; change: string }[];
@@ -61,6 +65,8 @@ test('trace on both: the changed route traced on meshscope’s config and on the
   expect(envoys.status()).toBe(200);
   expect((await mine.json()).weightedClusters).toEqual({ [V1]: 80, [V2]: 20 });
   expect(await envoys.json()).toMatchObject({ weightedClusters: { [V1]: 50, [V2]: 50 }, live: { source: 'bug-report' } });
+  const ghost = await request.post('/api/simulate', { data: { proxyId: 'ghost.default', request: req, config: 'live' } });
+  expect(ghost.status()).toBe(404);
 
   await page.goto(`/proxies/${POD}?tab=drift`);
   await expect(page.getByTestId('drift-view')).toBeVisible({ timeout: 30_000 });
