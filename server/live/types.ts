@@ -60,14 +60,13 @@ const STATUSES: readonly number[] = [403, 404, 502, 504];
  */
 export function isLiveError(err: unknown): err is LiveError {
   if (err instanceof LiveError) return true;
-  const e = err as Partial<LiveError> | null;
+  if (typeof err !== 'object' || err === null) return false;
+  const e = err as Record<string, unknown>;
   return (
-    typeof e === 'object' &&
-    e !== null &&
-    e.name === 'LiveError' &&
-    typeof e.message === 'string' &&
-    typeof e.stage === 'string' &&
-    e.stage !== '' &&
-    STATUSES.includes(e.status as number)
+    e['name'] === 'LiveError' &&
+    typeof e['message'] === 'string' &&
+    typeof e['stage'] === 'string' &&
+    e['stage'] !== '' &&
+    STATUSES.includes(e['status'] as number)
   );
 }
