@@ -268,7 +268,13 @@ function createRuntime(config: RuntimeConfig, configError?: string, overrides: A
               error: `ADS server could not listen on ${hostPort(adsHost, config.xdsPort ?? 0)}: ${(e as Error).message}`,
             }),
         );
-  const sync = (): readonly SyncStatus[] => ads.syncz() as SyncStatus[];
+  // `--bug-report`: the archive's istiod syncz entries (source "bug-report") after meshscope's own clients.
+  const archiveSource = sources.find((s): s is ArchiveSource => s instanceof ArchiveSource);
+  const sync = (): readonly SyncStatus[] => {
+    const own = ads.syncz() as SyncStatus[];
+    const offline = archiveSource?.syncz() ?? [];
+    return offline.length === 0 ? own : [...own, ...offline];
+  };
 
   // The demo data plane follows every snapshot once the ADS server listens (its clients dial it).
   const demo =

@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
+import { POD_ID, translatedDump, withReviewsWeights } from '@/server/archive/bugReport.testing';
 import { computeDrift } from '@/server/drift/index';
 import { configDumpFixture } from '@/server/testing/paths';
 import { DriftView } from './DriftView';
@@ -10,15 +11,17 @@ import { DriftView } from './DriftView';
 const dump = (f: string) => JSON.parse(readFileSync(configDumpFixture(f), 'utf8')) as { configs: Record<string, unknown>[] };
 
 describe('DriftView', () => {
-  it('shows the verdict, counts per type, each differing resource with its paths, and the trace link', () => {
+  it('shows the verdict, counts per type, each differing resource with its paths, and the trace-both button', () => {
     const body = computeDrift(dump('sidecar-config_dump.json'), dump('sidecar-config_dump_diff.json'));
-    const html = renderToStaticMarkup(<DriftView body={body} proxyId="p.default" traceHref="/proxies/p.default?tab=trace" />);
+    const html = renderToStaticMarkup(<DriftView body={body} proxyId="p.default" trace={{ proxyId: 'p.default', mode: 'outbound' }} />);
     expect(html).toContain('data-in-sync="false"');
     expect(html).toContain('Not in sync: 2 changed, 2 only in Envoy, 2 only in meshscope');
     expect(html.match(/data-testid="drift-resource"/g)).toHaveLength(6);
     expect(html).toContain('data-name="connect_terminate" data-change="changed"');
     expect(html).toContain('typed_config.use_remote_address</li>');
-    expect(html).toContain('href="/proxies/p.default?tab=trace"');
+    expect(html).toContain('data-testid="drift-trace-both"');
+    // Nothing is traced until clicked (the two POST /api/simulate run in the browser).
+    expect(html).not.toContain('data-testid="drift-trace"');
     expect(html).not.toContain('drift-nacked');
   });
 
@@ -34,8 +37,20 @@ describe('DriftView', () => {
     expect(html).toContain('1 rejected by Envoy');
     expect(html).toContain('duplicate listener &lt;0.0.0.0_80&gt; found');
     expect(html).toContain('<th>only in B.json</th>');
+    expect(html).not.toContain('drift-trace-both');
     const same = renderToStaticMarkup(<DriftView body={computeDrift(a, a)} />);
     expect(same).toContain('data-in-sync="true"');
     expect(same).toContain('<strong>In sync</strong>');
+  });
+});
+
+describe('DriftView route changes', () => {
+  it('a weight change on a route offers "trace on both" for that route', () => {
+    const body = computeDrift(translatedDump(), withReviewsWeights(translatedDump(), 50, 50));
+    expect(body.routes).toHaveLength(1);
+    const html = renderToStaticMarkup(<DriftView body={body} proxyId={POD_ID} trace={{ proxyId: POD_ID, mode: 'outbound' }} />);
+    expect(html.match(/data-testid="drift-trace-route"/g)).toHaveLength(1);
+    expect(html).toContain('reviews.default.svc.cluster.local:9080');
+    expect(renderToStaticMarkup(<DriftView body={body} />)).not.toContain('drift-trace-route');
   });
 });

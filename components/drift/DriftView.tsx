@@ -8,7 +8,11 @@ import { format } from 'jsondiffpatch/formatters/html';
 import 'jsondiffpatch/formatters/styles/html.css';
 import { useMemo, useState } from 'react';
 import type { DriftBody, DriftResource, DriftType } from '@/server/drift/types';
+import type { RouteChange } from '@/server/sandbox/types';
+import type { SimRequest } from '@/server/simulate/types';
 import { driftSummary, printWithPaths } from './model';
+import { requestForRoute } from './traceBoth';
+import { TraceBoth, type TraceSides } from './TraceBoth';
 import './drift.css';
 
 const TYPES: readonly DriftType[] = ['listeners', 'routes', 'clusters', 'endpoints'];
@@ -25,8 +29,33 @@ export interface DriftViewProps {
   /** POD.NS, when the body is a pod's (shown in the heading line). */
   proxyId?: string;
   labels?: DriftLabels;
-  /** Where "trace this request on both" goes (the proxy page's trace, on meshscope's and on Envoy's config). */
-  traceHref?: string;
+  /** "Trace this request on both": the two sides to simulate on (a pod, or the two dumps compared). */
+  trace?: TraceSides;
+}
+
+/** A request that reaches the route of a route change, from the route configuration's body on either side. */
+function routeRequest(body: DriftBody, r: RouteChange, mode: TraceSides['mode']): SimRequest | undefined {
+  const rc = body.resources.find((x) => x.type === 'routes' && x.name === r.routeConfig);
+  const pick = { routeConfig: r.routeConfig, virtualHost: r.virtualHost, route: r.route };
+  const onExpected = () => requestForRoute(rc?.meshscope, { ...pick, ...(r.from !== undefined ? { index: r.from } : {}) }, mode);
+  const onActual = () => requestForRoute(rc?.envoy, { ...pick, ...(r.to !== undefined ? { index: r.to } : {}) }, mode);
+  return r.change === 'added' ? (onActual() ?? onExpected()) : (onExpected() ?? onActual());
+}
+
+/** The first request worth tracing: a changed route's, else the first virtual host of a differing route configuration. */
+function firstRequest(body: DriftBody, mode: TraceSides['mode']): SimRequest {
+  for (const r of body.routes) {
+    const req = routeRequest(body, r, mode);
+    if (req) return req;
+  }
+  for (const rc of body.resources) {
+    if (rc.type !== 'routes') continue;
+    const side = (rc.meshscope ?? rc.envoy) as { virtual_hosts?: Array<{ name?: string }> } | undefined;
+    const vh = side?.virtual_hosts?.[0]?.name;
+    const req = vh ? requestForRoute(side, { routeConfig: rc.name, virtualHost: vh }, mode) : undefined;
+    if (req) return req;
+  }
+  return { mode, port: 80, path: '/' };
 }
 
 const differ = create({
@@ -108,7 +137,8 @@ function ResourceRow({ r, labels }: { r: DriftResource; labels: DriftLabels }) {
   );
 }
 
-export function DriftView({ body, proxyId, labels = { expected: 'meshscope', actual: 'Envoy' }, traceHref }: DriftViewProps) {
+export function DriftView({ body, proxyId, labels = { expected: 'meshscope', actual: 'Envoy' }, trace }: DriftViewProps) {
+  const [traced, setTraced] = useState<SimRequest>();
   const real = body.resources.filter((r) => r.class !== 'unmodelled');
   const unmodelled = body.resources.filter((r) => r.class === 'unmodelled');
   const ig = body.ignored;
@@ -152,13 +182,14 @@ export function DriftView({ body, proxyId, labels = { expected: 'meshscope', act
           })}
         </tbody>
       </table>
-      {traceHref ? (
+      {trace ? (
         <p>
-          <a href={traceHref} data-testid="drift-trace-both">
-            Trace this request on {labels.expected}&apos;s config and on {labels.actual}&apos;s
-          </a>
+          <button type="button" className="link" data-testid="drift-trace-both" onClick={() => setTraced(firstRequest(body, trace.mode))}>
+            Trace a request on {labels.expected}&apos;s config and on {labels.actual}&apos;s
+          </button>
         </p>
       ) : null}
+      {trace && traced ? <TraceBoth sides={trace} labels={labels} request={traced} onClose={() => setTraced(undefined)} /> : null}
       {body.nacked.length ? (
         <section className="drift-nacked" data-testid="drift-nacked">
           <h3>Rejected config</h3>
@@ -178,15 +209,29 @@ export function DriftView({ body, proxyId, labels = { expected: 'meshscope', act
             Route changes ({labels.expected} → {labels.actual})
           </h3>
           <ul className="small">
-            {body.routes.map((r) => (
-              <li key={`${r.routeConfig}/${r.virtualHost}/${r.route}/${r.change}/${r.from ?? ''}/${r.to ?? ''}`}>
-                <span className="mono">
-                  {r.routeConfig} · {r.virtualHost} · {r.route}
-                </span>{' '}
-                {r.change}
-                {r.detail ? `: ${r.detail}` : ''}
-              </li>
-            ))}
+            {body.routes.map((r) => {
+              const req = trace ? routeRequest(body, r, trace.mode) : undefined;
+              return (
+                <li
+                  key={`${r.routeConfig}/${r.virtualHost}/${r.route}/${r.change}/${r.from ?? ''}/${r.to ?? ''}`}
+                  data-testid="drift-route"
+                >
+                  <span className="mono">
+                    {r.routeConfig} · {r.virtualHost} · {r.route}
+                  </span>{' '}
+                  {r.change}
+                  {r.detail ? `: ${r.detail}` : ''}
+                  {req ? (
+                    <>
+                      {' '}
+                      <button type="button" className="link" data-testid="drift-trace-route" onClick={() => setTraced(req)}>
+                        trace on both
+                      </button>
+                    </>
+                  ) : null}
+                </li>
+              );
+            })}
           </ul>
         </section>
       ) : null}

@@ -2,8 +2,12 @@
 // /dump, "Compare two dumps": upload two Envoy config dumps (or one against meshscope's translation of a proxy)
 // and see the per-resource drift between them (POST /api/drift; the two dumps are sent to this meshscope
 // server, which keeps nothing). Offline, "only in A" / "only in B" stand for onlyInMeshscope / onlyInEnvoy.
+// "Trace on both" simulates one request on each dump (POST /api/simulate {dump, request}) side by side.
 import { useState } from 'react';
 import { DriftView } from '@/components/drift/DriftView';
+import type { TraceSides } from '@/components/drift/TraceBoth';
+import { defaultMode } from '@/components/trace/model/form';
+import { readConfigDump } from '@/server/envoy/dumpReader';
 import { fetchMeshscopeDump, postDrift } from '@/components/data/drift';
 import { useProxies } from '@/components/data/useProxies';
 import type { DriftBody } from '@/server/api/contract';
@@ -38,7 +42,7 @@ export function DumpCompare() {
   const [expected, setExpected] = useState<Side>();
   const [actual, setActual] = useState<Side>();
   const [proxy, setProxy] = useState('');
-  const [result, setResult] = useState<{ body: DriftBody; labels: { expected: string; actual: string } }>();
+  const [result, setResult] = useState<{ body: DriftBody; labels: { expected: string; actual: string }; trace: TraceSides }>();
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
   const proxies = useProxies();
@@ -63,7 +67,9 @@ export function DumpCompare() {
         exp = { name: `meshscope (${proxy})`, dump: await fetchMeshscopeDump(proxy) };
       }
       const body = await postDrift({ expected: exp.dump, actual: actual.dump });
-      setResult({ body, labels: { expected: exp.name, actual: actual.name } });
+      // "Trace on both": the two dumps simulated as uploaded ({dump, request} each), received as the actual one's listeners suggest.
+      const trace: TraceSides = { mode: defaultMode(readConfigDump(actual.dump).config), expectedDump: exp.dump, actualDump: actual.dump };
+      setResult({ body, labels: { expected: exp.name, actual: actual.name }, trace });
     } catch (e) {
       setError((e as Error).message);
     } finally {
@@ -119,7 +125,7 @@ export function DumpCompare() {
           {error}
         </p>
       ) : null}
-      {result ? <DriftView body={result.body} labels={result.labels} /> : null}
+      {result ? <DriftView body={result.body} labels={result.labels} trace={result.trace} /> : null}
     </section>
   );
 }

@@ -33,7 +33,7 @@ function DriftCell({ id, version, enabled }: { id: string; version: number; enab
 }
 
 function SyncCell({ row }: { row: ProxyRow }) {
-  if (!row.connected || !row.sync)
+  if ((!row.connected && !row.syncFrom) || !row.sync)
     return (
       <span
         className="muted"
@@ -45,6 +45,16 @@ function SyncCell({ row }: { row: ProxyRow }) {
   const sync = row.sync;
   return (
     <span className="sync-states">
+      {row.syncFrom ? (
+        <span
+          className="badge"
+          data-testid="sync-source"
+          title={`istiod's sync state as its /debug/syncz recorded it in the archive${row.syncFrom.istiod ? ` (${row.syncFrom.istiod})` : ''}, like istioctl proxy-status`}
+        >
+          {row.syncFrom.source}
+          {row.syncFrom.istiod ? ` · ${row.syncFrom.istiod}` : ''}
+        </span>
+      ) : null}
       {SYNC_TYPES.map(({ type, short }) => {
         const s = sync[type];
         return (
@@ -185,7 +195,15 @@ export function ProxiesTable({
               {r.computed ? (
                 <Link href={proxyHref(r.id)}>{r.id}</Link>
               ) : (
-                <span title="connected, but no input defines this proxy">{r.id}</span>
+                <span
+                  title={
+                    r.connected
+                      ? 'connected, but no input defines this proxy'
+                      : "in the archive's istiod syncz, but no input defines this proxy"
+                  }
+                >
+                  {r.id}
+                </span>
               )}
               {r.errors > 0 ? (
                 <span className="badge warn" title="translation problems">

@@ -116,3 +116,60 @@ describe('proxyRows with lazily fetched counts (large meshes)', () => {
     ]);
   });
 });
+
+// Offline (`serve --bug-report`): /debug/syncz also carries the archive's istiod syncz (server/archive/syncz.ts,
+// `source: "bug-report"`); the proxies table shows istiod's state for proxies no client connected for.
+describe('proxyRows with an archive’s istiod syncz', () => {
+  const archived: SyncStatus[] = [
+    {
+      proxy: 'cart-1.shop',
+      source: 'bug-report',
+      istiod: 'istio-system/istiod-abc',
+      sync: { cluster: 'SYNCED', listener: 'ERROR', route: 'STALE', endpoint: 'SYNCED' },
+      resources: {
+        'type.googleapis.com/envoy.config.listener.v3.Listener': { sent: 'a', acked: 'a', lastError: 'duplicate filter chain match' },
+      },
+    },
+    // A connected client wins over the archive's view of the same proxy.
+    {
+      proxy: 'web-1.shop',
+      source: 'bug-report',
+      istiod: 'istio-system/istiod-abc',
+      sync: { cluster: 'STALE', listener: 'STALE', route: 'STALE', endpoint: 'STALE' },
+    },
+    {
+      proxy: 'gone-1.shop',
+      source: 'bug-report',
+      istiod: 'istio-system/istiod-abc',
+      proxy_type: 'router',
+      sync: { cluster: 'SYNCED', listener: 'SYNCED', route: 'SYNCED', endpoint: 'SYNCED' },
+    },
+  ];
+  const rows = proxyRows(proxies, [...syncz, ...archived]);
+
+  it('a proxy the archive’s istiod reported shows istiod’s state, marked as the archive’s, not connected', () => {
+    const cart = rows.find((r) => r.id === 'cart-1.shop')!;
+    expect(cart.connected).toBe(false);
+    expect(cart.syncFrom).toEqual({ source: 'bug-report', istiod: 'istio-system/istiod-abc' });
+    expect(cart.sync).toEqual({
+      cluster: { state: 'SYNCED' },
+      listener: { state: 'ERROR', nack: 'istiod: duplicate filter chain match' },
+      route: { state: 'STALE' },
+      endpoint: { state: 'SYNCED' },
+    });
+  });
+
+  it('a connected client’s own state wins; a proxy only the archive knows is listed (not computed, not connected)', () => {
+    const web = rows.find((r) => r.id === 'web-1.shop')!;
+    expect(web.connected).toBe(true);
+    expect(web.syncFrom).toBeUndefined();
+    expect(web.sync?.cluster.state).toBe('SYNCED');
+    expect(rows.find((r) => r.id === 'gone-1.shop')).toMatchObject({
+      computed: false,
+      connected: false,
+      kind: 'gateway',
+      namespace: 'shop',
+      syncFrom: { source: 'bug-report' },
+    });
+  });
+});

@@ -1,5 +1,7 @@
 // Pure: the proxies table rows — every proxy the inputs define (computed), joined with the xDS clients
-// connected to meshscope's ADS server (/debug/syncz) — plus the table's filter and its URL form.
+// connected to meshscope's ADS server (/debug/syncz) — plus the table's filter and its URL form. Offline
+// (`serve --bug-report`), /debug/syncz also carries istiod's own syncz from the archive (`source:
+// "bug-report"`): a proxy no client connected for shows istiod's sync state, marked as the archive's.
 import type { SyncStatus } from '@/server/api/contract';
 import type { ProxyCounts, ProxySummary, ResourceCounts } from '@/server/api/contract';
 
@@ -32,13 +34,21 @@ export interface ProxyRow {
   computed: boolean;
   /** An xDS client with this proxy id is connected. */
   connected: boolean;
-  /** Per type; undefined when not connected. */
+  /** Per type; undefined when not connected (and no archive's istiod reported it). */
   sync?: Record<SyncType, TypeSync>;
+  /** The sync state is istiod's, read from an archive (`istioctl proxy-status` on a bug-report), not meshscope's ADS. */
+  syncFrom?: { source: string; istiod?: string };
   counts?: ResourceCounts;
   errors: number;
 }
 
 const STATES: readonly string[] = ['SYNCED', 'NOT SENT', 'STALE', 'ERROR'];
+const TYPE_SUFFIX: Record<SyncType, string> = {
+  cluster: '.Cluster',
+  listener: '.Listener',
+  route: '.RouteConfiguration',
+  endpoint: '.ClusterLoadAssignment',
+};
 
 export function syncOf(e: SyncStatus): Record<SyncType, TypeSync> {
   const out = {} as Record<SyncType, TypeSync>;
@@ -48,6 +58,9 @@ export function syncOf(e: SyncStatus): Record<SyncType, TypeSync> {
     const nack = e.nacks?.[type];
     const t: TypeSync = { state };
     if (nack && state === 'ERROR') t.nack = `NACK of version ${nack.version}: ${nack.message}`;
+    // An archive's istiod: its last error for the type (debug.go ResourceStatus.lastError).
+    const lastError = Object.entries(e.resources ?? {}).find(([url]) => url.endsWith(TYPE_SUFFIX[type]))?.[1].lastError;
+    if (!t.nack && lastError && state === 'ERROR') t.nack = `istiod: ${lastError}`;
     out[type] = t;
   }
   return out;
@@ -66,7 +79,16 @@ export function proxyRows(
   lazyCounts?: ReadonlyMap<string, ProxyCounts>,
 ): ProxyRow[] {
   const byProxy = new Map<string, SyncStatus>();
-  for (const e of syncz) if (e.proxy && !byProxy.has(e.proxy)) byProxy.set(e.proxy, e);
+  const archived = new Map<string, SyncStatus>();
+  for (const e of syncz) {
+    const into = e.source ? archived : byProxy;
+    if (e.proxy && !into.has(e.proxy)) into.set(e.proxy, e);
+  }
+  const fromArchive = (row: ProxyRow, a: SyncStatus | undefined) => {
+    if (row.sync || !a) return;
+    row.sync = syncOf(a);
+    row.syncFrom = { source: a.source ?? 'bug-report', ...(a.istiod ? { istiod: a.istiod } : {}) };
+  };
   const rows: ProxyRow[] = proxies.map((p) => {
     const e = byProxy.get(p.id);
     const lazy = p.counts ? undefined : lazyCounts?.get(p.id);
@@ -83,6 +105,7 @@ export function proxyRows(
     };
     if (counts) row.counts = counts;
     if (e) row.sync = syncOf(e);
+    fromArchive(row, archived.get(p.id));
     return row;
   });
   // Clients connected under an id the inputs do not define: shown, with what they were sent.
@@ -101,6 +124,22 @@ export function proxyRows(
       sync: syncOf(e),
       errors: 0,
     });
+  }
+  // Proxies only the archive's istiod knew (its syncz lists them; no input defines them).
+  for (const [id, e] of archived) {
+    if (known.has(id) || byProxy.has(id)) continue;
+    const row: ProxyRow = {
+      id,
+      kind: e.proxy_type === 'router' ? 'gateway' : 'sidecar',
+      namespace: id.includes('.') ? id.slice(id.lastIndexOf('.') + 1) : '',
+      labels: {},
+      ips: [],
+      computed: false,
+      connected: false,
+      errors: 0,
+    };
+    fromArchive(row, e);
+    rows.push(row);
   }
   return rows;
 }

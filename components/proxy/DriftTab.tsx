@@ -3,11 +3,17 @@
 // (GET /api/proxies/POD.NS/drift), drawn by the drift view (components/drift/DriftView.tsx: counts, rejected
 // config, route changes, each differing resource with its paths and both sides). Refetched when the
 // snapshot changes (meshscope's side follows it); a classified failure is shown with its status and stage.
+// "Trace on both" simulates a request on meshscope's config and on the pod's (POST /api/simulate config).
 import { useDrift } from '@/components/data/liveData';
 import { DriftView } from '@/components/drift/DriftView';
+import type { ProxyKind } from '@/server/model/proxyKinds';
+import type { SimMode } from '@/server/simulate/types';
 import { LiveError } from './LiveTab';
 
-export function DriftTab({ proxyId, version }: { proxyId: string; version: number }) {
+/** How the pod receives the traced request: a gateway (router, waypoint) as a gateway, a sidecar outbound. */
+const traceMode = (kind: ProxyKind | undefined): SimMode => (kind === 'router' || kind === 'waypoint' ? 'gateway' : 'outbound');
+
+export function DriftTab({ proxyId, version, kind }: { proxyId: string; version: number; kind?: ProxyKind }) {
   const q = useDrift(proxyId, version);
   if (q.isPending)
     return (
@@ -16,5 +22,5 @@ export function DriftTab({ proxyId, version }: { proxyId: string; version: numbe
       </p>
     );
   if (q.error || !q.data) return <LiveError error={q.error} />;
-  return <DriftView body={q.data} proxyId={proxyId} />;
+  return <DriftView body={q.data} proxyId={proxyId} trace={{ proxyId, mode: traceMode(kind) }} />;
 }

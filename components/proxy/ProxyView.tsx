@@ -82,7 +82,7 @@ export function ProxyView({ id }: { id: string }) {
         envoyFilterTab={<EnvoyFilterTab patches={d.envoyFilters ?? []} />}
         {...(d.envoyFilters?.length ? { envoyFilters: d.envoyFilters } : {})}
         liveTab={<LiveTab proxyId={d.proxy.id} />}
-        driftTab={<DriftTab proxyId={d.proxy.id} version={d.version} />}
+        driftTab={<DriftTab proxyId={d.proxy.id} version={d.version} kind={d.proxy.type} />}
       />
     </>
   );

@@ -109,8 +109,64 @@ export function translatedDump(files = clusterFiles()): Record<string, unknown> 
   return res.dump as Record<string, unknown>;
 }
 
-/** The entries of a bug-report tar (root folder `bug-report/`), with the pod's dump `dump`. */
-export function bugReportEntries(dump: unknown = translatedDump()): TarEntry[] {
+/**
+ * `dump` with the reviews route of productpage's outbound route configuration "9080" shifted to `v1`/`v2`
+ * (the translation's 80/20 is Bookinfo's virtual-service-reviews-80-20.yaml): drift as a stale push shows it.
+ */
+export function withReviewsWeights(dump: Record<string, unknown>, v1: number, v2: number): Record<string, unknown> {
+  const copy = structuredClone(dump) as { configs: Array<Record<string, unknown>> };
+  type Route = { route?: { weighted_clusters?: { clusters?: Array<{ name: string; weight: number }> } } };
+  type Rc = { name: string; virtual_hosts: Array<{ name: string; routes: Route[] }> };
+  const rds = copy.configs.find((c) => String(c['@type']).endsWith('RoutesConfigDump')) as {
+    dynamic_route_configs: Array<{ route_config: Rc }>;
+  };
+  const rc = rds.dynamic_route_configs.find((r) => r.route_config.name === '9080')?.route_config;
+  const vh = rc?.virtual_hosts.find((v) => v.name === 'reviews.default.svc.cluster.local:9080');
+  const clusters = vh?.routes[0]?.route?.weighted_clusters?.clusters;
+  if (clusters?.length !== 2) throw new Error('bugReport.testing: the reviews route has no two weighted clusters');
+  clusters[0]!.weight = v1;
+  clusters[1]!.weight = v2;
+  return copy;
+}
+
+export const ISTIOD = 'istiod-5d8f7c9b6-abcde';
+
+type SynczState = 'SYNCED' | 'STALE' | 'NOT SENT' | 'ERROR';
+const SYNCZ_TYPES = [
+  ['cluster', 'type.googleapis.com/envoy.config.cluster.v3.Cluster'],
+  ['listener', 'type.googleapis.com/envoy.config.listener.v3.Listener'],
+  ['route', 'type.googleapis.com/envoy.config.route.v3.RouteConfiguration'],
+  ['endpoint', 'type.googleapis.com/envoy.config.endpoint.v3.ClusterLoadAssignment'],
+] as const;
+
+/**
+ * One entry of istiod's /debug/syncz for `proxy` as pilot/pkg/xds/debug.go Syncz writes it (SyncStatus: json
+ * names, omitempty), with each type's nonces set so that istiod's debugSyncStatus (statusgen.go) gives `states`:
+ * SYNCED = acked == sent, STALE = an older nonce acked, NOT SENT = no nonce, ERROR = a lastError.
+ */
+export function syncStatusEntry(proxy: string, states: Partial<Record<(typeof SYNCZ_TYPES)[number][0], SynczState>> = {}): unknown {
+  const e: Record<string, unknown> = { cluster_id: 'Kubernetes', proxy, proxy_type: 'sidecar', istio_version: '1.28.0' };
+  const resources: Record<string, unknown> = {};
+  SYNCZ_TYPES.forEach(([short, url], i) => {
+    const state = states[short] ?? 'SYNCED';
+    if (state === 'NOT SENT') return;
+    const sent = `5c0e7d2a-0b6f-4c3e-9d1a-00000000000${i}`;
+    const acked = state === 'STALE' ? `5c0e7d2a-0b6f-4c3e-9d1a-10000000000${i}` : sent;
+    e[`${short}_sent`] = sent;
+    e[`${short}_acked`] = acked;
+    resources[url] = {
+      sent,
+      acked,
+      sentTime: '2026-11-27T14:58:03.120Z',
+      ...(state === 'ERROR' ? { lastError: 'Error adding/updating listener(s) 0.0.0.0_9080: duplicate filter chain match' } : {}),
+    };
+  });
+  e['resources'] = resources;
+  return e;
+}
+
+/** The entries of a bug-report tar (root folder `bug-report/`), with the pod's dump `dump` and istiod's syncz `syncz`. */
+export function bugReportEntries(dump: unknown = translatedDump(), syncz: unknown[] = []): TarEntry[] {
   const files = clusterFiles();
   return [
     { name: 'bug-report/', type: '5' },
@@ -119,7 +175,7 @@ export function bugReportEntries(dump: unknown = translatedDump()): TarEntry[] {
     { name: 'bug-report/versions', body: 'client version: 1.28.0\n' },
     { name: `bug-report/proxies/default/${POD}/config_dump?include_eds`, body: JSON.stringify(dump) },
     { name: `bug-report/proxies/default/${POD}/istio-proxy.log`, body: 'log line\n' },
-    { name: 'bug-report/istio/istio-system/istiod-5d8f7c9b6-abcde/debug/syncz', body: '[]' },
+    { name: `bug-report/istio/istio-system/${ISTIOD}/debug/syncz`, body: JSON.stringify(syncz) },
   ];
 }
 

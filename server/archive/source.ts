@@ -1,10 +1,13 @@
 // `serve --bug-report FILE|DIR`: the archive as a mesh Source (its cluster objects, read once: an archive
 // does not change) and as the LiveSource of its pods' dumps, sharing one read. An archive that cannot be
-// used is a failing source with its reason (the server keeps serving) and a 502 `archive` on /live.
+// used is a failing source with its reason (the server keeps serving) and a 502 `archive` on /live. Its
+// istiods' `debug/syncz` join /debug/syncz as `source: "bug-report"` entries (syncz.ts; the proxies table).
 import { LiveError, type LiveFetchOptions, type LiveSource } from '../live/types';
 import type { Source, SourceSink } from '../sources/types';
 import { archiveInputs, archiveLiveSource, archiveProxies } from './index';
 import { type ArchiveContents, readArchive } from './read';
+import { archiveSyncz } from './syncz';
+import type { SyncStatus } from '../xds/types';
 
 export const ARCHIVE_SOURCE_ID = 'bug-report';
 
@@ -12,6 +15,7 @@ export class ArchiveSource implements Source {
   readonly id = ARCHIVE_SOURCE_ID;
   private read: Promise<ArchiveContents> | undefined;
   private live: LiveSource | undefined;
+  private sync: readonly SyncStatus[] = [];
 
   constructor(
     readonly path: string,
@@ -34,7 +38,9 @@ export class ArchiveSource implements Source {
       return;
     }
     const { inputs, errors } = archiveInputs(a, this.opts.namespace);
-    sink.replace(this.id, inputs, errors);
+    const syncz = archiveSyncz(a);
+    this.sync = syncz.entries;
+    sink.replace(this.id, inputs, [...errors, ...syncz.errors]);
     const dumps = archiveProxies(a).length;
     sink.status({
       id: this.id,
@@ -45,6 +51,11 @@ export class ArchiveSource implements Source {
   }
 
   async stop(): Promise<void> {}
+
+  /** istiod's sync state per proxy from the archive's `debug/syncz` files (`source: "bug-report"`); [] until started. */
+  syncz(): readonly SyncStatus[] {
+    return this.sync;
+  }
 
   /** The pods' dumps as a LiveSource (`source: "bug-report"` / `"must-gather"`). */
   liveSource(): LiveSource {

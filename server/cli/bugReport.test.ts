@@ -7,7 +7,15 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { bugReportEntries, POD_ID, translatedDump, writeBugReport } from '../archive/bugReport.testing';
+import {
+  bugReportEntries,
+  ISTIOD,
+  POD_ID,
+  syncStatusEntry,
+  translatedDump,
+  withReviewsWeights,
+  writeBugReport,
+} from '../archive/bugReport.testing';
 import { REPO_ROOT } from '../testing/paths';
 
 const cli = (args: string[]) => {
@@ -58,6 +66,53 @@ describe('--bug-report on the CLI', () => {
     const ghost = cli(['drift', '--bug-report', archive, '--proxy', 'ghost.default']);
     expect(ghost.status).toBe(1);
     expect(ghost.stderr).toContain('proxy "ghost.default" not found');
+  });
+
+  // Simulate on either side offline: the archive's Envoy holds reviews 50/50 (a stale push) where the archive's
+  // VirtualService (Bookinfo's virtual-service-reviews-80-20.yaml) says 80/20; Envoy picks among
+  // weighted_clusters by weight (config_impl.cc WeightedClusterEntry), so the two answers differ only there.
+  it('simulate --bug-report --proxy --on dump: the pod’s own dump; --on meshscope (the default): the translation', () => {
+    const stale = writeBugReport(join(dir, 'stale.tgz'), bugReportEntries(withReviewsWeights(translatedDump(), 50, 50)));
+    const req = ['--proxy', POD_ID, '--mode', 'outbound', '--port', '9080', '--host', 'reviews:9080', '--path', '/reviews/1'];
+    const v = (n: number) => `outbound|9080|v${n}|reviews.default.svc.cluster.local`;
+    const envoy = cli(['simulate', '--bug-report', stale, ...req, '--on', 'dump']);
+    expect(envoy.stderr).toBe('');
+    expect(envoy.status).toBe(0);
+    const onDump = JSON.parse(envoy.stdout);
+    expect(onDump).toMatchObject({ listener: '0.0.0.0_9080', routeConfig: '9080', virtualHost: 'reviews.default.svc.cluster.local:9080' });
+    expect(onDump.weightedClusters).toEqual({ [v(1)]: 50, [v(2)]: 50 });
+    for (const on of [[], ['--on', 'meshscope']]) {
+      const mine = cli(['simulate', '--bug-report', stale, ...req, ...on]);
+      expect(mine.status).toBe(0);
+      const onMeshscope = JSON.parse(mine.stdout);
+      expect(onMeshscope.weightedClusters).toEqual({ [v(1)]: 80, [v(2)]: 20 });
+      // The same hops (the rule index in `source` is meshscope's own knowledge; a dump carries only the object).
+      for (const k of ['listener', 'filterChain', 'routeConfig', 'virtualHost', 'routeIndex', 'endpoints', 'error'])
+        expect(onMeshscope[k]).toEqual(onDump[k]);
+    }
+    const ghost = cli(['simulate', '--bug-report', stale, ...req.slice(2), '--proxy', 'ghost.default', '--on', 'dump']);
+    expect(ghost.status).toBe(1);
+    expect(ghost.stderr).toMatch(/^error: --bug-report pod "ghost\.default" has no config dump in .*stale\.tgz/);
+    const usage = cli(['simulate', ...req, '--on', 'dump']);
+    expect(usage.status).toBe(2);
+    expect(usage.stderr).toContain('--on dump needs --bug-report');
+    expect(cli(['simulate', '--bug-report', stale, ...req, '--on', 'envoy']).status).toBe(2);
+  });
+
+  // `istioctl proxy-status` on an archive: istiod's syncz in it (pilot/pkg/xds/debug.go shape; the state per type
+  // is statusgen.go debugSyncStatus) as CDS LDS RDS EDS columns beside each proxy, with the istiod; -o json unchanged.
+  it('proxies --bug-report shows istiod’s sync state per proxy from the archive’s debug/syncz', () => {
+    const withSync = writeBugReport(join(dir, 'syncz.tgz'), bugReportEntries(undefined, [syncStatusEntry(POD_ID, { route: 'STALE' })]));
+    const t = cli(['proxies', '--bug-report', withSync]);
+    expect(t.status).toBe(0);
+    const [head, ...lines] = t.stdout.trim().split('\n');
+    expect(head!.split(/\s{2,}/)).toEqual(['ID', 'TYPE', 'NAMESPACE', 'IPS', 'LABELS', 'CDS', 'LDS', 'RDS', 'EDS', 'ISTIOD']);
+    const row = lines.find((l) => l.startsWith(POD_ID))!;
+    expect(row.split(/\s{2,}/).slice(-5)).toEqual(['SYNCED', 'SYNCED', 'STALE', 'SYNCED', `istio-system/${ISTIOD}`]);
+    const j = cli(['proxies', '--bug-report', withSync, '-o', 'json']);
+    expect(Object.keys((JSON.parse(j.stdout) as object[])[0]!)).not.toContain('sync');
+    // Without a syncz entry (the default archive's syncz is []), no sync columns.
+    expect(cli(['proxies', '--bug-report', archive]).stdout.split('\n')[0]).not.toContain('CDS');
   });
 
   it('an archive that cannot be used exits 1 with the reason; analyze reads archives too', () => {

@@ -22,6 +22,8 @@ export const USAGE = `usage: meshscope <command> [flags]
   simulate  (--config PATH… --proxy POD.NAMESPACE | --dump config_dump.json) --mode outbound|inbound|gateway|waypoint
             --port N [--address IP] [--host AUTHORITY] [--path /p?q] [--method GET] [-H 'k: v']…
             [--protocol http|http2|tcp] [--tls plaintext|tls|mtls] [--sni NAME]
+            (--bug-report FILE --proxy POD.NAMESPACE --on dump: on the pod's own dump in the archive;
+            --on meshscope, the default, on meshscope's translation)
   analyze   --config PATH… [-o json|table]   (findings with Istio's codes; exit 1 on errors)
   diff      --config BASE… --draft FILE… [--proxy ID]… [-o json|text]
             what a draft would change: blast radius and semantic diffs per proxy (the sandbox)

@@ -51,6 +51,22 @@ export class LiveError extends Error {
   }
 }
 
+const STATUSES: readonly number[] = [403, 404, 502, 504];
+
+/**
+ * By shape, not only `instanceof`: Next bundles the runtime (instrumentation) and the route handlers apart, so
+ * a LiveError thrown by the runtime's source (the archive's) is of another copy of this class than the
+ * handler's; `instanceof` alone made a 404 `proxy` a 502.
+ */
 export function isLiveError(err: unknown): err is LiveError {
-  return err instanceof LiveError;
+  if (err instanceof LiveError) return true;
+  if (typeof err !== 'object' || err === null) return false;
+  const e = err as Record<string, unknown>;
+  return (
+    e['name'] === 'LiveError' &&
+    typeof e['message'] === 'string' &&
+    typeof e['stage'] === 'string' &&
+    e['stage'] !== '' &&
+    STATUSES.includes(e['status'] as number)
+  );
 }

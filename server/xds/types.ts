@@ -132,6 +132,12 @@ export interface SyncStatus {
   matched_proxy?: string;
   /** Since when a response waits to be read by the client (backpressure). */
   blocked_since?: string;
+  /** istiod's per-type-URL state (debug.go ResourceStatus), as an archive's syncz carries it. */
+  resources?: Record<string, { sent?: string; acked?: string; sentTime?: string; lastError?: string }>;
+  /** Not a client of meshscope's ADS server: istiod's view read from a `--bug-report` archive (server/archive/syncz.ts). */
+  source?: 'bug-report' | 'must-gather';
+  /** With `source`: the istiod (`ns/pod`) whose /debug/syncz listed the proxy. */
+  istiod?: string;
 }
 
 export interface TypeStatus {

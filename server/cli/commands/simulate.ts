@@ -1,6 +1,8 @@
 // `meshscope simulate --config PATH… --proxy POD.NS --mode outbound|inbound|gateway|waypoint [--address IP] --port N
 //   [--host AUTHORITY] [--path /p?q] [--method GET] [-H 'k: v']… [--protocol http|http2|tcp]
 //   [--tls plaintext|tls|mtls] [--sni NAME] [--source-principal spiffe://…] [--source-namespace NS] [--source-ip IP]`, or `--dump config_dump.json` instead of --config + --proxy.
+// `--bug-report ARCHIVE --proxy POD.NS --on dump` simulates on the pod's own Envoy dump in the archive instead of
+// meshscope's translation (`--on meshscope`, the default): "simulate on either side" offline (issue 21 §3).
 // Prints the simulator's JSON (server/simulate); `{"error": …}` results still exit 0 (DESIGN.md §3).
 import { readFile } from 'node:fs/promises';
 import { optionsOf } from '../../model/mesh';
@@ -20,6 +22,7 @@ const FLAGS = [
   ...CONFIG_FLAGS,
   { name: 'proxy', short: 'p', kind: 'string' },
   { name: 'dump', kind: 'string' },
+  { name: 'on', kind: 'string' },
   { name: 'mode', kind: 'string' },
   { name: 'address', kind: 'string' },
   { name: 'port', kind: 'string' },
@@ -72,10 +75,38 @@ export function parseSimulateRequest(args: ParsedArgs): SimulateRequest {
   return req;
 }
 
+/** `--on dump`: the pod's dump in the `--bug-report` archive, simulated as `--dump` would be. */
+async function simulateOnArchiveDump(args: ParsedArgs, request: SimulateRequest, io: Io): Promise<number> {
+  const archivePath = str(args, 'bug-report');
+  const proxy = str(args, 'proxy');
+  if (archivePath === undefined || !proxy)
+    throw new UsageError("--on dump needs --bug-report ARCHIVE and --proxy POD.NAMESPACE (the pod's dump in the archive)");
+  const { archiveLiveSource, readArchive } = await import('../../archive/index');
+  let dump: unknown;
+  let where: string;
+  try {
+    const archive = await readArchive(archivePath);
+    dump = (await archiveLiveSource(archive, '').fetch(proxy)).configDump;
+    where = `${archive.source}: ${proxy}`;
+  } catch (e) {
+    io.stderr.write(`error: --bug-report ${(e as Error).message}\n`);
+    return 1;
+  }
+  const { config, errors } = readConfigDump(dump);
+  for (const e of errors) io.stderr.write(`${where}: ${e}\n`);
+  writeJson(io, simulate(config, request));
+  return 0;
+}
+
 export async function simulateCommand(argv: readonly string[], io: Io): Promise<number> {
   const args = parseArgs(argv, FLAGS);
   const request = parseSimulateRequest(args);
+  const on = oneOf(args, 'on', ['meshscope', 'dump'] as const, 'meshscope');
   const dumpPath = str(args, 'dump');
+  if (on === 'dump') {
+    if (dumpPath) throw new UsageError("give --dump FILE or --on dump (the pod's dump in --bug-report), not both");
+    return simulateOnArchiveDump(args, request, io);
+  }
   if (dumpPath) {
     let dump: unknown;
     try {
