@@ -13,6 +13,8 @@ const DEMO = [
   { app: 'ratings', namespace: 'catalog', type: 'sidecar', count: 2 },
   // The proxies table says "gateway" for routers (the API and CLI keep Istio's "router").
   { app: 'istio-ingressgateway', namespace: 'istio-system', type: 'gateway', count: 1 },
+  // examples/demo/50-ambient.yaml: the orders waypoint (its enrolled pods run no proxy).
+  { app: 'waypoint', namespace: 'orders', type: 'waypoint', count: 1 },
 ];
 
 test('the proxies page lists every demo proxy with its type and namespace', async ({ page }, info) => {

@@ -16,6 +16,7 @@ import { useRecentlyChanged } from '@/components/layout/LiveContext';
 import { SourceBanner } from '@/components/layout/SourceBanner';
 import type { Finding, GatewayApiResponse, MeshGraph } from '@/server/api/contract';
 import { nodeId } from '@/server/meshGraph/ids';
+import { AmbientPanel } from './AmbientPanel';
 import { CollapseBar } from './CollapseBar';
 import { type ContractsSummary, ContractsLine } from './ContractsLine';
 import { CountsBar } from './CountsBar';
@@ -145,6 +146,7 @@ export function OverviewView({
           <RoutesList rows={rows} />
         </section>
       ) : null}
+      {graph.ambient ? <AmbientPanel ambient={graph.ambient} /> : null}
       {initialGatewayApi ? <GatewayApiPanel initial={initialGatewayApi} /> : null}
       {initialFindings ? (
         <section className="panel" id="findings">

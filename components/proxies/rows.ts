@@ -20,7 +20,7 @@ export interface TypeSync {
   nack?: string;
 }
 
-export type ProxyKind = 'sidecar' | 'gateway' | 'proxyless';
+export type ProxyKind = 'sidecar' | 'gateway' | 'waypoint' | 'proxyless';
 
 export interface ProxyRow {
   id: string;
@@ -73,7 +73,7 @@ export function proxyRows(
     const counts = p.counts ?? lazy?.counts;
     const row: ProxyRow = {
       id: p.id,
-      kind: isProxyless(e) ? 'proxyless' : p.type === 'router' ? 'gateway' : 'sidecar',
+      kind: isProxyless(e) ? 'proxyless' : p.type === 'router' ? 'gateway' : p.type === 'waypoint' ? 'waypoint' : 'sidecar',
       namespace: p.namespace,
       labels: p.labels,
       ips: p.ips,
@@ -92,7 +92,7 @@ export function proxyRows(
     const ns = id.includes('.') ? id.slice(id.lastIndexOf('.') + 1) : '';
     rows.push({
       id,
-      kind: isProxyless(e) ? 'proxyless' : e.proxy_type === 'router' ? 'gateway' : 'sidecar',
+      kind: isProxyless(e) ? 'proxyless' : e.proxy_type === 'router' ? 'gateway' : e.proxy_type === 'waypoint' ? 'waypoint' : 'sidecar',
       namespace: ns,
       labels: {},
       ips: [],
@@ -116,7 +116,7 @@ export const parseProxyFilter = (p: Pick<URLSearchParams, 'get'>): ProxyFilter =
   return {
     q: p.get('q') ?? '',
     namespace: p.get('ns') ?? '',
-    kind: kind === 'sidecar' || kind === 'gateway' || kind === 'proxyless' ? kind : '',
+    kind: kind === 'sidecar' || kind === 'gateway' || kind === 'waypoint' || kind === 'proxyless' ? kind : '',
   };
 };
 

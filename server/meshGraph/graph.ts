@@ -13,10 +13,13 @@ import type { ProxyKind } from '../model/proxyKinds';
 import { buildProxyView, gatewaysForRouter } from '../translate/view';
 import { ruleTargets, type RuleTarget } from './routes';
 import { nodeId } from './ids';
+import type { AmbientOverview } from './ambient';
 
 export type MeshNodeKind = 'namespace' | 'service' | 'workload' | 'proxy' | 'pod';
-export type MeshEdgeKind = 'route' | 'mirror' | 'default' | 'endpoint';
-export type BadgeKind = 'vs' | 'subsets' | 'fault' | 'mirror' | 'gateway' | 'external';
+// `waypoint`: a waypoint proxy → a Service or workload it serves (./ambient, under the ambient profile).
+export type MeshEdgeKind = 'route' | 'mirror' | 'default' | 'endpoint' | 'waypoint';
+// `ambient`, `waypoint`, `no-waypoint`: added by ./ambient under the ambient profile.
+export type BadgeKind = 'vs' | 'subsets' | 'fault' | 'mirror' | 'gateway' | 'external' | 'ambient' | 'waypoint' | 'no-waypoint';
 
 export interface Badge {
   kind: BadgeKind;
@@ -75,6 +78,8 @@ export interface MeshGraph {
   nodes: MeshNode[];
   edges: MeshEdge[];
   counts: MeshGraphCounts;
+  /** The ambient view (./ambient): present when istiod runs with the ambient profile. */
+  ambient?: AmbientOverview;
 }
 
 export { nodeId };
