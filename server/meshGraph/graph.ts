@@ -13,7 +13,7 @@ import type { ProxyKind } from '../model/proxyKinds';
 import { buildProxyView, gatewaysForRouter } from '../translate/view';
 import { ruleTargets, type RuleTarget } from './routes';
 import { nodeId } from './ids';
-import type { AmbientOverview } from './ambient';
+import type { AmbientOverview } from './ambientTypes';
 
 export type MeshNodeKind = 'namespace' | 'service' | 'workload' | 'proxy' | 'pod';
 // `waypoint`: a waypoint proxy → a Service or workload it serves (./ambient, under the ambient profile).
