@@ -56,11 +56,13 @@ test('istiod debug endpoints answer in their shapes', async ({ request }) => {
   const registry = (await (await request.get('/debug/registryz')).json()) as Array<{ hostname: string }>;
   expect(registry.map((s) => s.hostname)).toContain('products.catalog.svc.cluster.local');
   const configs = (await (await request.get('/debug/configz')).json()) as Array<{ kind: string; metadata: { name: string } }>;
+  // examples/demo: the VirtualServices of 30-traffic / 40-gateway / 50-ambient, and the one istiod's gateway conversion
+  // makes of the GAMMA HTTPRoute orders/orders (name~port~host).
   expect(
     configs
       .filter((c) => c.kind === 'VirtualService')
       .map((c) => c.metadata.name)
       .sort(),
-  ).toEqual(['products', 'ratings', 'storefront']);
+  ).toEqual(['orders~8080~orders.orders.svc.cluster.local', 'payments', 'products', 'ratings', 'storefront']);
   expect(Array.isArray(await (await request.get('/debug/syncz')).json())).toBe(true);
 });
