@@ -45,6 +45,14 @@ describe('overview graph under the ambient profile (examples/demo)', () => {
     // orders has istio.io/use-waypoint; orders-v1/-v2, payments and checkout have none; the waypoint's own Service is skipped.
     expect(edges.map((e) => [e.source, e.target])).toEqual([[wp, HOST('orders')]]);
     expect(badges(HOST('orders'))).toContain('waypoint');
+    // Its routes are those of the Services bound to it (listener_waypoint.go): none to catalog's products / ratings.
+    const fromWaypoint = graph.edges.filter((e) => e.source === wp && e.kind !== 'waypoint');
+    expect(fromWaypoint.length).toBeGreaterThan(0);
+    expect(fromWaypoint.map((e) => [e.virtualService, e.target, e.percent])).toEqual([
+      ['orders/orders~8080~orders.orders.svc.cluster.local', HOST('orders-v1'), 90],
+      ['orders/orders~8080~orders.orders.svc.cluster.local', HOST('orders-v2'), 10],
+    ]);
+    expect(graph.counts.routeEdges).toBe(graph.edges.filter((e) => e.kind === 'route').length);
     expect(graph.ambient?.waypoints).toEqual([
       {
         key: 'orders/waypoint',

@@ -212,7 +212,23 @@ export function withAmbient(graph: MeshGraph, snap: MeshSnapshot, o: TranslateOp
     pending: idx.pending.map((p) => ({ key: p.key, reason: p.reason })),
     skipped,
   };
-  return { ...graph, edges: [...graph.edges, ...edges], ambient };
+  // A waypoint applies routes only for the Services bound to it (listener_waypoint.go: one chain per ServicesForWaypoint
+  // entry): route edges the config graph drew from a waypoint to any other Service are not its routes.
+  const served = new Map<string, Set<string>>();
+  for (const [proxy, keys] of idx.servicesForProxy) served.set(nodeId.proxy(proxy), new Set(keys.map((k) => k.slice(k.indexOf('/') + 1))));
+  const vsHosts = new Map(
+    snap.virtualServices.map((vs) => [
+      `${vs.meta.namespace}/${vs.meta.name}`,
+      (vs.spec.hosts ?? []).map((h) => resolveShortname(h, vs.meta.namespace, o.domainSuffix)),
+    ]),
+  );
+  const kept = graph.edges.filter((e) => {
+    const hosts = served.get(e.source);
+    if (!hosts || e.kind === 'endpoint') return true;
+    return (vsHosts.get(e.virtualService ?? '') ?? []).some((h) => hosts.has(h));
+  });
+  const all = [...kept, ...edges];
+  return { ...graph, edges: all, counts: { ...graph.counts, routeEdges: all.filter((e) => e.kind === 'route').length }, ambient };
 }
 
 const nsOf = (key: string) => key.slice(0, key.indexOf('/'));
