@@ -13,6 +13,8 @@ const DEMO = [
   { app: 'ratings', namespace: 'catalog', type: 'sidecar', count: 2 },
   // The proxies table says "gateway" for routers (the API and CLI keep Istio's "router").
   { app: 'istio-ingressgateway', namespace: 'istio-system', type: 'gateway', count: 1 },
+  // examples/demo/50-ambient.yaml: the orders waypoint (its enrolled pods run no proxy).
+  { app: 'waypoint', namespace: 'orders', type: 'waypoint', count: 1 },
 ];
 
 test('the proxies page lists every demo proxy with its type and namespace', async ({ page }, info) => {
@@ -54,11 +56,13 @@ test('istiod debug endpoints answer in their shapes', async ({ request }) => {
   const registry = (await (await request.get('/debug/registryz')).json()) as Array<{ hostname: string }>;
   expect(registry.map((s) => s.hostname)).toContain('products.catalog.svc.cluster.local');
   const configs = (await (await request.get('/debug/configz')).json()) as Array<{ kind: string; metadata: { name: string } }>;
+  // examples/demo: the VirtualServices of 30-traffic / 40-gateway / 50-ambient, and the one istiod's gateway conversion
+  // makes of the GAMMA HTTPRoute orders/orders (name~port~host).
   expect(
     configs
       .filter((c) => c.kind === 'VirtualService')
       .map((c) => c.metadata.name)
       .sort(),
-  ).toEqual(['products', 'ratings', 'storefront']);
+  ).toEqual(['orders~8080~orders.orders.svc.cluster.local', 'payments', 'products', 'ratings', 'storefront']);
   expect(Array.isArray(await (await request.get('/debug/syncz')).json())).toBe(true);
 });

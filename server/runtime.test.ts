@@ -8,7 +8,7 @@ import type { MeshEvent } from './api/events';
 import { TYPE } from './envoy/typeUrls';
 import { proxyResources } from './pipeline/proxyResources';
 import { AdsTestClient, namesOf } from './xds/testing/adsTestClient';
-import { createRuntimeForTest, demoMeshDir, type MeshscopeRuntime } from './runtime';
+import { createRuntimeForTest, DEMO_AMBIENT_REASON, demoMeshDir, type MeshscopeRuntime } from './runtime';
 import { REPO_ROOT } from './testing/paths';
 
 const running: MeshscopeRuntime[] = [];
@@ -35,8 +35,19 @@ describe('runtime', () => {
     // 2 storefront + 1 cart + 3 products + 2 ratings sidecars, 1 ingress gateway.
     expect(snap.proxies.filter((p) => p.type === 'sidecar')).toHaveLength(8);
     expect(snap.proxies.filter((p) => p.type === 'router').map((p) => p.namespace)).toEqual(['istio-system']);
-    expect(new Set(snap.proxies.map((p) => p.namespace))).toEqual(new Set(['shop', 'catalog', 'istio-system']));
-    expect(snap.virtualServices.map((v) => v.meta.name).sort()).toEqual(['products', 'ratings', 'storefront']);
+    // orders (50-ambient.yaml): ambient pods (no proxy) and one waypoint; the demo turns the ambient profile on.
+    expect(snap.proxies.filter((p) => p.type === 'waypoint').map((p) => p.namespace)).toEqual(['orders']);
+    expect(new Set(snap.proxies.map((p) => p.namespace))).toEqual(new Set(['shop', 'catalog', 'istio-system', 'orders']));
+    expect(rt.ambient()).toBe(DEMO_AMBIENT_REASON);
+    expect([...(snap.ambient?.waypoints.keys() ?? [])]).toEqual(['orders/waypoint']);
+    // payments, and the one istiod converts the GAMMA HTTPRoute orders/orders into (gateway conversion: name~port~host).
+    expect(snap.virtualServices.map((v) => v.meta.name).sort()).toEqual([
+      'orders~8080~orders.orders.svc.cluster.local',
+      'payments',
+      'products',
+      'ratings',
+      'storefront',
+    ]);
     expect(snap.destinationRules.map((d) => d.meta.name).sort()).toEqual(['products', 'ratings']);
     expect(snap.gateways.map((g) => `${g.meta.namespace}/${g.meta.name}`)).toEqual(['shop/shop-gateway']);
   });

@@ -106,6 +106,8 @@ const g = globalThis as Global;
 const rootDir = (): string => process.env.MESHSCOPE_ROOT ?? process.cwd();
 
 export const demoMeshDir = (root = rootDir()): string => resolve(root, 'examples', 'demo');
+/** Why the ambient profile is on for the embedded demo mesh (the start-up line and /api/runtime say it). */
+export const DEMO_AMBIENT_REASON = 'the demo mesh (a 2026 cluster: istiod runs the ambient profile)';
 
 /** The KubeSource options of a kube-mode config (kubeconfig, context, in-cluster, watched namespaces). */
 export function kubeSourceOptions(config: RuntimeConfig): KubeSourceOptions {
@@ -180,7 +182,8 @@ function createRuntime(config: RuntimeConfig, configError?: string, overrides: A
   // Options come from each snapshot's mesh config (ConfigMap istio-system/istio or --mesh-config): undefined = per snapshot.
   const options: TranslateOptions | undefined = undefined;
   const store = new Store({ debounceMs: 100 });
-  let ambientReason: string | undefined = config.ambient ? '--ambient' : undefined;
+  // The embedded demo mesh is a 2026 cluster whose istiod runs the ambient profile (examples/demo/50-ambient.yaml).
+  let ambientReason: string | undefined = config.ambient ? '--ambient' : mode === 'demo' ? DEMO_AMBIENT_REASON : undefined;
   if (ambientReason) store.setAmbient(true);
   const sandboxParts: BaseParts = createCache(512);
   const memo = new SnapshotMemo();

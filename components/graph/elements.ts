@@ -50,6 +50,7 @@ export function shortEdgeLabel(e: MeshEdge & MergedEdgeFields): string {
   if (e.splits) return mergedEdgeLabel(e);
   if (e.kind === 'endpoint' || e.kind === 'default') return '';
   if (e.kind === 'mirror') return 'mirror';
+  if (e.kind === 'waypoint') return 'waypoint';
   if (e.split) return `${e.subset ?? ''} ${e.percent ?? 0}%`.trim();
   return e.subset ?? '';
 }
@@ -177,6 +178,10 @@ export function stylesheet(p: Palette): Array<{ selector: string; style: Record<
     { selector: 'node.badge-gateway', style: { shape: 'diamond', 'border-color': p.accent, 'border-width': 2.5, padding: '14px' } },
     { selector: 'node.badge-fault', style: { 'border-color': p.error } },
     { selector: 'node.badge-external', style: { 'border-style': 'dashed' } },
+    // Ambient (server/meshGraph/ambient): enrolled pods and namespaces, waypoints, L7 config without a waypoint.
+    { selector: 'node.badge-ambient', style: { 'border-style': 'double', 'border-width': 3, 'border-color': p.ok } },
+    { selector: 'node.badge-waypoint', style: { shape: 'hexagon', 'border-width': 2.5, padding: '12px' } },
+    { selector: 'node.badge-no-waypoint', style: { 'border-color': p.warn, 'border-width': 3 } },
     {
       selector: ':parent',
       style: {
@@ -219,6 +224,10 @@ export function stylesheet(p: Palette): Array<{ selector: string; style: Record<
     { selector: 'edge.unconfigured', style: { 'line-style': 'dashed', 'line-color': p.error, 'target-arrow-color': p.error } },
     { selector: 'edge.default', style: { 'line-style': 'dotted', opacity: 0.5 } },
     { selector: 'edge.endpoint', style: { 'line-style': 'dashed', opacity: 0.6, 'target-arrow-shape': 'vee' } },
+    {
+      selector: 'edge.waypoint',
+      style: { 'line-style': 'dashed', 'line-color': p.ok, 'target-arrow-color': p.ok, 'target-arrow-shape': 'diamond' },
+    },
   ];
 }
 

@@ -2,9 +2,9 @@
 import type { MeshEdge, MeshEdgeKind, MeshGraph, MeshNode, MeshNodeKind } from '@/server/api/contract';
 
 export const NODE_KINDS: readonly MeshNodeKind[] = ['namespace', 'service', 'app', 'workload', 'proxy', 'pod'];
-export const EDGE_KINDS: readonly MeshEdgeKind[] = ['route', 'mirror', 'default', 'endpoint'];
+export const EDGE_KINDS: readonly MeshEdgeKind[] = ['route', 'mirror', 'default', 'endpoint', 'waypoint'];
 /** `default` edges (every sidecar → every service it can reach) are many and say little: off by default. */
-export const DEFAULT_EDGE_KINDS: readonly MeshEdgeKind[] = ['route', 'mirror', 'endpoint'];
+export const DEFAULT_EDGE_KINDS: readonly MeshEdgeKind[] = ['route', 'mirror', 'endpoint', 'waypoint'];
 
 export interface GraphFilter {
   /** Show only these namespaces (plus what their proxies route to / what routes into them); empty = all. */

@@ -7,6 +7,7 @@ const EDGE_LABEL: Record<MeshEdgeKind, string> = {
   mirror: 'mirrors',
   default: 'default routes',
   endpoint: 'endpoints',
+  waypoint: 'waypoints',
 };
 
 const KIND_LABEL: Record<MeshNodeKind, string> = {

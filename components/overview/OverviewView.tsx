@@ -17,6 +17,7 @@ import { SourceBanner } from '@/components/layout/SourceBanner';
 import type { Finding, GatewayApiResponse } from '@/server/api/contract';
 import type { GraphType, TypedGraph } from '@/server/meshGraph/graphType';
 import { nodeId } from '@/server/meshGraph/ids';
+import { AmbientPanel } from './AmbientPanel';
 import { CollapseBar } from './CollapseBar';
 import { type ContractsSummary, ContractsLine } from './ContractsLine';
 import { CountsBar } from './CountsBar';
@@ -171,6 +172,7 @@ export function OverviewView({
           <RoutesList rows={rows} />
         </section>
       ) : null}
+      {graph.ambient ? <AmbientPanel ambient={graph.ambient} /> : null}
       {initialGatewayApi ? <GatewayApiPanel initial={initialGatewayApi} /> : null}
       <UnappliedEnvoyFilters />
       {initialFindings ? (

@@ -75,6 +75,7 @@ function SyncCell({ row }: { row: ProxyRow }) {
 const KIND_TITLE = {
   sidecar: 'sidecar Envoy',
   gateway: 'gateway (Envoy running `proxy router`)',
+  waypoint: 'ambient waypoint (Envoy running `proxy waypoint`)',
   proxyless: 'proxyless gRPC client (xDS in the application)',
 } as const;
 

@@ -110,6 +110,7 @@ export function ProxiesView({
           <option value="">all types</option>
           <option value="sidecar">sidecar</option>
           <option value="gateway">gateway</option>
+          <option value="waypoint">waypoint</option>
           <option value="proxyless">proxyless</option>
         </select>
         <span className="muted" data-testid="proxy-count">

@@ -173,3 +173,21 @@ describe('proxyRows with an archive’s istiod syncz', () => {
     });
   });
 });
+
+describe('waypoints (istiod proxy type waypoint, `proxy waypoint`)', () => {
+  const wp: ProxySummary = {
+    id: 'waypoint-1.orders',
+    type: 'waypoint',
+    namespace: 'orders',
+    labels: {},
+    ips: ['10.0.0.9'],
+    counts,
+    errors: 0,
+  };
+  it('are rows of kind waypoint, not sidecars, and the type filter takes them', () => {
+    const rows = proxyRows([...proxies, wp], syncz);
+    expect(rows.find((r) => r.id === wp.id)?.kind).toBe('waypoint');
+    expect(filterRows(rows, { q: '', namespace: '', kind: 'waypoint' }).map((r) => r.id)).toEqual([wp.id]);
+    expect(parseProxyFilter(new URLSearchParams('type=waypoint')).kind).toBe('waypoint');
+  });
+});

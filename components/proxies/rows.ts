@@ -22,7 +22,7 @@ export interface TypeSync {
   nack?: string;
 }
 
-export type ProxyKind = 'sidecar' | 'gateway' | 'proxyless';
+export type ProxyKind = 'sidecar' | 'gateway' | 'waypoint' | 'proxyless';
 
 export interface ProxyRow {
   id: string;
@@ -95,7 +95,7 @@ export function proxyRows(
     const counts = p.counts ?? lazy?.counts;
     const row: ProxyRow = {
       id: p.id,
-      kind: isProxyless(e) ? 'proxyless' : p.type === 'router' ? 'gateway' : 'sidecar',
+      kind: isProxyless(e) ? 'proxyless' : p.type === 'router' ? 'gateway' : p.type === 'waypoint' ? 'waypoint' : 'sidecar',
       namespace: p.namespace,
       labels: p.labels,
       ips: p.ips,
@@ -115,7 +115,7 @@ export function proxyRows(
     const ns = id.includes('.') ? id.slice(id.lastIndexOf('.') + 1) : '';
     rows.push({
       id,
-      kind: isProxyless(e) ? 'proxyless' : e.proxy_type === 'router' ? 'gateway' : 'sidecar',
+      kind: isProxyless(e) ? 'proxyless' : e.proxy_type === 'router' ? 'gateway' : e.proxy_type === 'waypoint' ? 'waypoint' : 'sidecar',
       namespace: ns,
       labels: {},
       ips: [],
@@ -155,7 +155,7 @@ export const parseProxyFilter = (p: Pick<URLSearchParams, 'get'>): ProxyFilter =
   return {
     q: p.get('q') ?? '',
     namespace: p.get('ns') ?? '',
-    kind: kind === 'sidecar' || kind === 'gateway' || kind === 'proxyless' ? kind : '',
+    kind: kind === 'sidecar' || kind === 'gateway' || kind === 'waypoint' || kind === 'proxyless' ? kind : '',
   };
 };
 

@@ -1,8 +1,8 @@
 'use client';
 // The ztunnel page: GET /api/ztunnel's workloads, services and policies (what istiod sends ztunnel) as three
 // filterable tables, with istioctl ztunnel-config's columns. Workloads link to their proxy page (waypoints,
-// sidecars) or to /trace from that pod (ambient pods); services and waypoints link to their row in the Services
-// table, and a workload's Services to theirs.
+// sidecars) or to /trace from that pod (ambient pods); services link to the overview focused on them; a waypoint
+// links to its row in the Services table and to its proxy page(s); a workload's Services link to their rows.
 import { useMemo, useState } from 'react';
 
 type Json = Record<string, unknown>;
@@ -14,6 +14,17 @@ export interface ZtunnelBody {
 
 const s = (v: unknown): string => (typeof v === 'string' ? v : v === undefined || v === null ? '' : String(v));
 const serviceAnchor = (key: string) => `svc-${key.replace(/[^A-Za-z0-9_-]/g, '-')}`;
+
+/** A GatewayAddress's text key: `ns/hostname`, or the `network/ip` address (model/ambient addressText). */
+const waypointKey = (g: unknown): string | undefined => {
+  if (!g) return undefined;
+  const o = g as Json;
+  if (o['hostname']) {
+    const h = o['hostname'] as Json;
+    return `${s(h['namespace'])}/${s(h['hostname'])}`;
+  }
+  return s(o['address']);
+};
 
 /** A GatewayAddress (text form) → [label, key of the Service it names when known]. */
 function waypointOf(g: unknown, services: readonly Json[]): [string, string | undefined] {
@@ -46,12 +57,39 @@ function Filter({ value, onChange, label, testId }: { value: string; onChange: (
   );
 }
 
-function WaypointCell({ g, services }: { g: unknown; services: readonly Json[] }) {
+function WaypointCell({ g, services, proxies }: { g: unknown; services: readonly Json[]; proxies: Readonly<Record<string, string[]>> }) {
   const [label, key] = waypointOf(g, services);
-  return key ? <a href={`#${serviceAnchor(key)}`}>{label}</a> : <span className={label === 'None' ? 'muted' : undefined}>{label}</span>;
+  const pods = proxies[waypointKey(g) ?? ''] ?? [];
+  return (
+    <>
+      {key ? <a href={`#${serviceAnchor(key)}`}>{label}</a> : <span className={label === 'None' ? 'muted' : undefined}>{label}</span>}
+      {pods.map((id) => (
+        <a
+          key={id}
+          href={`/proxies/${encodeURIComponent(id)}`}
+          className="chip"
+          title={`the waypoint's proxy page: ${id}`}
+          data-testid="ztunnel-waypoint-proxy"
+        >
+          proxy
+        </a>
+      ))}
+    </>
+  );
 }
 
-export function ZtunnelView({ body, ambient, proxies }: { body: ZtunnelBody; ambient: boolean; proxies: readonly string[] }) {
+export function ZtunnelView({
+  body,
+  ambient,
+  proxies,
+  waypointProxies = {},
+}: {
+  body: ZtunnelBody;
+  ambient: boolean;
+  proxies: readonly string[];
+  /** A waypoint's address (`ns/hostname` or `network/ip`) → the proxy ids of its pods. */
+  waypointProxies?: Readonly<Record<string, string[]>>;
+}) {
   const [wf, setWf] = useState('');
   const [sf, setSf] = useState('');
   const [pf, setPf] = useState('');
@@ -125,7 +163,7 @@ export function ZtunnelView({ body, ambient, proxies }: { body: ZtunnelBody; amb
                   <td>{((w['addresses'] as string[] | undefined) ?? []).join(',') || s(w['hostname'])}</td>
                   <td>{s(w['node'])}</td>
                   <td>
-                    <WaypointCell g={w['waypoint']} services={body.services} />
+                    <WaypointCell g={w['waypoint']} services={body.services} proxies={waypointProxies} />
                   </td>
                   <td>{protocol}</td>
                   <td>
@@ -162,10 +200,14 @@ export function ZtunnelView({ body, ambient, proxies }: { body: ZtunnelBody; amb
               return (
                 <tr key={key} id={serviceAnchor(key)} data-testid="ztunnel-service-row">
                   <td>{s(x['namespace'])}</td>
-                  <td title={s(x['hostname'])}>{s(x['name'])}</td>
+                  <td title={s(x['hostname'])}>
+                    <a href={`/?focus=${encodeURIComponent(`svc:${key}`)}`} title={`${s(x['hostname'])} in the overview`}>
+                      {s(x['name'])}
+                    </a>
+                  </td>
                   <td>{((x['addresses'] as string[] | undefined) ?? []).map((a) => a.slice(a.indexOf('/') + 1)).join(',')}</td>
                   <td>
-                    <WaypointCell g={x['waypoint']} services={body.services} />
+                    <WaypointCell g={x['waypoint']} services={body.services} proxies={waypointProxies} />
                   </td>
                   <td>
                     {e.healthy}/{e.all}

@@ -72,7 +72,7 @@ test('per-proxy graph on demand: every namespace, service, workload and proxy of
   expect(v1.length).toBeGreaterThan(0);
   expect(v1.length).toBe(v2.length);
   expect(v1[0]!.width).toBeGreaterThan(v2[0]!.width);
-  await expect(overview.counts.locator('[data-count="proxies"] strong')).toHaveText(String(expected.pods));
+  await expect(overview.counts.locator('[data-count="proxies"] strong')).toHaveText(String(expected.proxies));
   await expect(overview.sources).toContainText('demo mesh');
   await expect(page.getByTestId('xds-state')).toContainText(`listening on :${process.env.E2E_XDS_PORT}`);
   await expect(page.getByTestId('live-state')).toHaveText('● live');
@@ -105,7 +105,7 @@ test('hiding proxies collapses them into workloads', async ({ page }) => {
   const expected = countsFromInputs(demoTexts(), parseAll);
   const overview = new OverviewPage(page);
   await overview.goto('graphType=proxy&hide=proxy');
-  await expect(overview.graph).toHaveAttribute('data-node-count', String(expected.total - expected.pods));
+  await expect(overview.graph).toHaveAttribute('data-node-count', String(expected.total - expected.proxies));
   const { edges } = await overview.content();
   expect(edges.some((e) => e.source.startsWith('wl:shop/Deployment/storefront-v1') && e.full === 'products http[0] shift → v1 80%')).toBe(
     true,
@@ -138,7 +138,7 @@ test('proxies page: every demo proxy, filters by text/namespace/type in the URL,
   const expected = countsFromInputs(demoTexts(), parseAll);
   const proxies = new ProxiesPage(page);
   await proxies.goto();
-  expect(await proxies.ids()).toHaveLength(expected.pods);
+  expect(await proxies.ids()).toHaveLength(expected.proxies);
   // Only the demo data plane's clients (the storefront pods, server/demo) connect to this ADS server: the
   // first row (catalog) is computed-only.
   await expect(proxies.table.getByTestId('sync-cell').first()).toContainText('not connected');

@@ -121,14 +121,21 @@ export class OverviewPage {
 export function countsFromInputs(
   texts: readonly string[],
   parseAll: (text: string) => unknown[],
-): { namespaces: number; services: number; workloads: number; pods: number; total: number } {
+): { namespaces: number; services: number; workloads: number; pods: number; proxies: number; total: number } {
   const ns = new Set<string>();
   let services = 0;
   let workloads = 0;
   let pods = 0;
+  // Pods istio-cni enrolled in ambient (its annotation, no sidecar) run no proxy: every other pod of these inputs does.
+  let ambient = 0;
+  const enrolled = (a: Record<string, string> | undefined) => a?.['ambient.istio.io/redirection'] === 'enabled';
   for (const text of texts) {
     for (const doc of parseAll(text)) {
-      const o = doc as { kind?: string; metadata?: { namespace?: string }; spec?: { replicas?: number } } | null;
+      const o = doc as {
+        kind?: string;
+        metadata?: { namespace?: string; annotations?: Record<string, string> };
+        spec?: { replicas?: number; template?: { metadata?: { annotations?: Record<string, string> } } };
+      } | null;
       if (!o || typeof o !== 'object') continue;
       const namespace = o.metadata?.namespace ?? 'default';
       if (o.kind === 'Service') {
@@ -137,15 +144,17 @@ export function countsFromInputs(
       } else if (o.kind === 'Deployment' || o.kind === 'StatefulSet' || o.kind === 'ReplicaSet') {
         workloads++;
         pods += o.spec?.replicas ?? 1;
+        if (enrolled(o.spec?.template?.metadata?.annotations)) ambient += o.spec?.replicas ?? 1;
         ns.add(namespace);
       } else if (o.kind === 'Pod') {
         workloads++;
         pods++;
+        if (enrolled(o.metadata?.annotations)) ambient++;
         ns.add(namespace);
       }
     }
   }
-  return { namespaces: ns.size, services, workloads, pods, total: ns.size + services + workloads + pods };
+  return { namespaces: ns.size, services, workloads, pods, proxies: pods - ambient, total: ns.size + services + workloads + pods };
 }
 
 /** A workload of the YAML inputs with Istio's canonical app and version of its pod template (kubelabels.CanonicalService). */

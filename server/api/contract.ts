@@ -29,6 +29,7 @@ export type { ErrorBody, XdsState } from './types';
 export type { MeshEvent } from '../impact/types';
 export type { ResourceKind } from '../impact/affected';
 export type { Badge, BadgeKind, MeshEdge, MeshEdgeKind, MeshGraph, MeshGraphCounts, MeshNode, MeshNodeKind } from '../meshGraph/graph';
+export type { AmbientOverview, AmbientWaypointSummary, SkippedL7 } from '../meshGraph/ambient';
 export type { NackRecord, SyncState, SyncStatus } from '../xds/types';
 export type { LoadError } from '../model/mesh';
 export type { SourceStatus } from '../model/inputs';

@@ -1,12 +1,14 @@
-// GET /api/graph: the mesh overview graph (server/meshGraph), derived from config alone; `?graphType=` one of
-// Kiali's graph types over it (server/meshGraph/graphType.ts).
+// GET /api/graph: the mesh overview graph (server/meshGraph), derived from config alone, under the ambient
+// profile with its ambient view (meshGraph/ambient); `?graphType=` one of Kiali's graph types over it
+// (server/meshGraph/graphType.ts).
+import { withAmbient } from '../meshGraph/ambient';
 import { buildMeshGraph, type MeshGraph } from '../meshGraph/graph';
 import { GRAPH_TYPES, type GraphType, isGraphType, toGraphType, type TypedGraph } from '../meshGraph/graphType';
 import { memoized } from './snapshotMemo';
 import { type ApiContext, type ApiResult, type ErrorBody, fail, ok } from './types';
 
 export function meshGraph(ctx: ApiContext): ApiResult<MeshGraph> {
-  return ok(memoized(ctx, 'graph', () => buildMeshGraph(ctx.snapshot, ctx.options)));
+  return ok(memoized(ctx, 'graph', () => withAmbient(buildMeshGraph(ctx.snapshot, ctx.options), ctx.snapshot, ctx.options)));
 }
 
 /** `graphType` of a request: absent → `proxy` (the per-proxy graph, as before the parameter existed); unknown → 400. */

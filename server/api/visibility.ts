@@ -6,6 +6,7 @@
 import type { Viewer } from '../auth/access';
 import type { MeshEvent } from '../impact/types';
 import type { MeshGraph, MeshGraphCounts } from '../meshGraph/graph';
+import { scopeAmbient } from '../meshGraph/ambient';
 import type { EvaluateResult } from '../sandbox/types';
 import type { SyncStatus } from '../xds/types';
 import type { ContractsResponse } from './contracts';
@@ -82,7 +83,7 @@ export const scopeGraph = narrow<MeshGraph>((v, g) => {
     pods: kinds('pod'),
     routeEdges: edges.filter((e) => e.kind === 'route').length,
   };
-  return { ...g, nodes, edges, counts };
+  return { ...g, nodes, edges, counts, ...(g.ambient ? { ambient: scopeAmbient(g.ambient, (ns) => v.sees(ns)) } : {}) };
 });
 
 /** istiod's syncz rows carry `POD.NS` in `proxy`. */

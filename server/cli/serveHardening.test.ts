@@ -72,7 +72,9 @@ describe('meshscope serve, default flags (demo mesh)', () => {
   });
 
   it('item 9: binds HTTP and ADS to loopback and prints the real addresses', () => {
-    expect(a.line).toMatch(/^meshscope: serving the demo mesh on http:\/\/127\.0\.0\.1:\d+ \(xDS 127\.0\.0\.1:\d+\)(; .*)?$/);
+    expect(a.line).toMatch(
+      /^meshscope: serving the demo mesh on http:\/\/127\.0\.0\.1:\d+ \(xDS 127\.0\.0\.1:\d+, ambient profile on: the demo mesh [^)]*\)\)(; .*)?$/,
+    );
     expect(a.httpPort).toBeGreaterThan(0);
     const xdsPort = Number(a.xds?.split(':')[1]);
     expect(xdsPort).toBeGreaterThan(0);

@@ -14,11 +14,14 @@ import { buildProxyView, gatewaysForRouter } from '../translate/view';
 import { canonicalService } from '../translate/ztunnel/workloads';
 import { ruleTargets, type RuleTarget } from './routes';
 import { nodeId } from './ids';
+import type { AmbientOverview } from './ambientTypes';
 
 /** `app`: an app node (graph type `app`) or an app box around its versions (`versionedApp`); see graphType.ts. */
 export type MeshNodeKind = 'namespace' | 'service' | 'workload' | 'proxy' | 'pod' | 'app';
-export type MeshEdgeKind = 'route' | 'mirror' | 'default' | 'endpoint';
-export type BadgeKind = 'vs' | 'subsets' | 'fault' | 'mirror' | 'gateway' | 'external';
+// `waypoint`: a waypoint proxy → a Service or workload it serves (./ambient, under the ambient profile).
+export type MeshEdgeKind = 'route' | 'mirror' | 'default' | 'endpoint' | 'waypoint';
+// `ambient`, `waypoint`, `no-waypoint`: added by ./ambient under the ambient profile.
+export type BadgeKind = 'vs' | 'subsets' | 'fault' | 'mirror' | 'gateway' | 'external' | 'ambient' | 'waypoint' | 'no-waypoint';
 
 export interface Badge {
   kind: BadgeKind;
@@ -82,6 +85,8 @@ export interface MeshGraph {
   nodes: MeshNode[];
   edges: MeshEdge[];
   counts: MeshGraphCounts;
+  /** The ambient view (./ambient): present when istiod runs with the ambient profile. */
+  ambient?: AmbientOverview;
 }
 
 export { nodeId };

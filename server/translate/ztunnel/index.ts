@@ -6,6 +6,15 @@ import { byteCompare } from '../../lib/compare';
 import type { LoadError, MeshSnapshot, ServiceModel, TranslateOptions } from '../../model/mesh';
 import type { AddressJson, AuthorizationJson, ResourceTable } from '../types';
 import { convertAuthorizationPolicy, policyMessage, staticStrictPolicy } from './authorization';
+import {
+  type EntryContext,
+  kubeServiceInfo,
+  type ServiceInfo,
+  selectServices,
+  serviceEntryServices,
+  serviceEntryWorkloads,
+  workloadEntryJson,
+} from './serviceEntries';
 import { isZtunnelService, serviceJson } from './services';
 import { type WorkloadContext, workloadJson } from './workloads';
 
@@ -45,22 +54,35 @@ export function buildZtunnelView(snapshot: MeshSnapshot, options: TranslateOptio
   // policies.go DefaultPolicy: the static STRICT policy whenever any PeerAuthentication exists.
   if (snapshot.peerAuthentications.length > 0) policies.push(staticStrictPolicy(root) as AuthorizationJson);
 
-  const servicesByNs = new Map<string, Array<{ service: ServiceModel; selector: Array<[string, string]> }>>();
+  // Kubernetes Services and ServiceEntry hosts, deduplicated per hostname as selectWorkloadServices does.
+  const infos: ServiceInfo[] = [];
+  const kube = new Map<ServiceInfo, ServiceModel>();
   const seen = new Set<string>();
   for (const s of snapshot.services) {
     if (!isZtunnelService(s)) continue;
     const key = `${s.namespace}/${s.hostname}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    view.services.push(serviceJson(snapshot, s) as ZtunnelView['services'][number]);
-    if (s.selector && Object.keys(s.selector).length > 0) {
+    const info = kubeServiceInfo(s, serviceJson(snapshot, s));
+    kube.set(info, s);
+    infos.push(info);
+  }
+  for (const se of snapshot.serviceEntries) infos.push(...(serviceEntryServices(snapshot, se) ?? []));
+  const selected = selectServices(infos);
+  const servicesByNs = new Map<string, Array<{ service: ServiceModel; selector: Array<[string, string]> }>>();
+  const entryServicesByNs = new Map<string, ServiceInfo[]>();
+  for (const info of selected) {
+    view.services.push(info.json as ZtunnelView['services'][number]);
+    entryServicesByNs.set(info.namespace, [...(entryServicesByNs.get(info.namespace) ?? []), info]);
+    const s = kube.get(info);
+    if (s && info.selector) {
       let list = servicesByNs.get(s.namespace);
       if (!list) servicesByNs.set(s.namespace, (list = []));
-      list.push({ service: s, selector: Object.entries(s.selector) });
+      list.push({ service: s, selector: Object.entries(info.selector) });
     }
   }
 
-  const ctx: WorkloadContext = { snapshot, options, servicesByNs, selectorPolicies };
+  const ctx: WorkloadContext = { snapshot, options, servicesByNs, selectorPolicies, entryServicesByNs };
   const portLevel = new Set<string>();
   for (const pod of snapshot.pods) {
     const w = workloadJson(ctx, pod);
@@ -83,6 +105,10 @@ export function buildZtunnelView(snapshot: MeshSnapshot, options: TranslateOptio
       }
     }
   }
+  // WorkloadEntries and ServiceEntry endpoints (workloadEntryWorkloadBuilder, serviceEntryWorkloadBuilder).
+  const ectx: EntryContext = { snapshot, options, servicesByNs: entryServicesByNs, selectorPolicies };
+  for (const we of snapshot.workloadEntries) view.workloads.push(workloadEntryJson(ectx, we) as ZtunnelView['workloads'][number]);
+  for (const se of snapshot.serviceEntries) view.workloads.push(...(serviceEntryWorkloads(ectx, se) as ZtunnelView['workloads']));
   view.workloads.sort((a, b) => byteCompare(a.uid, b.uid));
   view.services.sort((a, b) => byteCompare(`${a.namespace}/${a.hostname}`, `${b.namespace}/${b.hostname}`));
   view.policies = policies.sort((a, b) => byteCompare(`${a.namespace}/${a.name}`, `${b.namespace}/${b.name}`));

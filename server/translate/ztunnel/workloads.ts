@@ -5,6 +5,7 @@ import type { IstioConfig, MeshSnapshot, PodModel, ServiceModel, TranslateOption
 import { ipJson } from './ip';
 import { waypointOf, workloadServicePorts } from './services';
 import { STATIC_STRICT_POLICY } from './authorization';
+import { entryServicePorts, type ServiceInfo } from './serviceInfo';
 
 type Json = Record<string, unknown>;
 
@@ -55,7 +56,7 @@ const isUnset = (m: string | undefined) => m === undefined || m === 'UNSET';
 export function peerAuthenticationKeys(
   snapshot: MeshSnapshot,
   rootNamespace: string,
-  pod: PodModel,
+  pod: Pick<PodModel, 'namespace' | 'labels'>,
 ): { keys: string[]; portLevel?: IstioConfig<'PeerAuthentication'> } {
   let mesh: IstioConfig<'PeerAuthentication'> | undefined;
   let ns: IstioConfig<'PeerAuthentication'> | undefined;
@@ -89,6 +90,8 @@ export interface WorkloadContext {
   servicesByNs: ReadonlyMap<string, ReadonlyArray<{ service: ServiceModel; selector: ReadonlyArray<readonly [string, string]> }>>;
   /** `ns/name` of the converted selector policies by namespace (buildWorkloadPolicies reads only those). */
   selectorPolicies: ReadonlyMap<string, ReadonlyArray<{ key: string; selector: Readonly<Record<string, string>> }>>;
+  /** Every service sent, by namespace: ServiceEntries with a workloadSelector select pods too (PILOT_ENABLE_SERVICEENTRY_SELECT_PODS). */
+  entryServicesByNs?: ReadonlyMap<string, readonly ServiceInfo[]>;
 }
 
 /** podWorkloadBuilder; undefined for a pod without a usable IP. */
@@ -120,6 +123,9 @@ export function workloadJson(
   const services: Json = {};
   for (const { service: s, selector } of ctx.servicesByNs.get(pod.namespace) ?? [])
     if (selector.every(([k, v]) => pod.labels[k] === v)) services[`${s.namespace}/${s.hostname}`] = workloadServicePorts(pod, s);
+  for (const info of ctx.entryServicesByNs?.get(pod.namespace) ?? [])
+    if (info.kind === 'ServiceEntry' && selects(info.selector, pod.labels))
+      services[`${info.namespace}/${info.hostname}`] = entryServicePorts(pod.namedPorts, info);
   if (Object.keys(services).length) w['services'] = services;
   const selected: string[] = [];
   for (const ns of new Set([root, pod.namespace]))
