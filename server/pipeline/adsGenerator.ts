@@ -74,7 +74,7 @@ function resourcesFor(
   }
   const build = () => buildProxyTable(snap, proxy, options);
   // The runtime's cache: one translation per distinct set of inputs, carried across snapshots (sharedResources.ts).
-  if (isSharedCache(cache)) return cache.resources(snap, proxy, options, build, memo);
+  if (isSharedCache(cache)) return cache.resources(snap, proxy, options, () => buildProxyTable(snap, proxy, options, cache.memos), memo);
   const key = known
     ? resourceCacheKey(snap.version, known.id, options)
     : `node\u0000${resourceCacheKey(snap.version, JSON.stringify(proxy), options)}`;

@@ -19,17 +19,26 @@ export class EncodeMemo {
   private readonly cache: SizedCache<EncodedResource>;
   /** A listener's filter chains' field bytes by content (listenerEncode.ts): chains repeat across listeners. */
   private readonly chains: SizedCache<Uint8Array>;
+  /** Encoded Addresses by the identity of their JSON (weak: an entry lives as long as its translation). */
+  private readonly addresses = new WeakMap<object, EncodedResource>();
   constructor(maxBytes = 64 * 1024 * 1024) {
     this.cache = createSizedCache<EncodedResource>(maxBytes, (r, key) => 2 * key.length + 4 * r.bytes.length + 256);
     this.chains = createSizedCache<Uint8Array>(Math.max(256 * 1024, Math.floor(maxBytes / 4)), (b, key) => 2 * key.length + b.length + 64);
   }
   encode(typeUrl: TypeUrl, name: string, json: unknown): EncodedResource {
+    // An Address reused by the ztunnel memo (translate/ztunnel/memo.ts) is the same, never mutated object.
+    const same = typeUrl === TYPE.address ? this.addresses.get(json as object) : undefined;
+    if (same && same.name === name) return same;
     const key = `${typeUrl}\u0000${name}\u0000${JSON.stringify(json)}`;
     const hit = this.cache.get(key);
-    if (hit) return hit;
+    if (hit) {
+      if (typeUrl === TYPE.address) this.addresses.set(json as object, hit);
+      return hit;
+    }
     const r =
       typeUrl === TYPE.listener ? encodeListener(name, json as Record<string, unknown>, this.chains) : encodeResource(typeUrl, name, json);
     this.cache.set(key, r);
+    if (typeUrl === TYPE.address) this.addresses.set(json as object, r);
     return r;
   }
   get size(): number {

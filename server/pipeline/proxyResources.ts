@@ -24,7 +24,7 @@ export function proxyResources(
   if (!proxy) return undefined;
   const build = () => buildProxyTable(snapshot, proxy, options);
   // The runtime's cache shares one translation among proxies with equal inputs (sharedResources.ts).
-  if (isSharedCache(cache)) return cache.resources(snapshot, proxy, options, build);
+  if (isSharedCache(cache)) return cache.resources(snapshot, proxy, options, () => buildProxyTable(snapshot, proxy, options, cache.memos));
   const key = resourceCacheKey(snapshot.version, proxyId, options);
   const hit = cache?.get(key);
   if (hit) return hit;

@@ -12,7 +12,9 @@ import { proxyKind } from '../model/proxyKinds';
 import { translateEndpoints } from '../translate/endpointsOnly';
 import { parseClusterName } from '../translate/names';
 import { type ProxyInputs, proxyInputs, proxyInputsKey } from '../translate/proxyInputs';
+import type { TranslateMemos } from '../translate/index';
 import type { ResourceTable } from '../translate/types';
+import { ZtunnelMemo } from '../translate/ztunnel/memo';
 import { type BoundedCache, createSizedCache, type SizedCache } from './cache';
 import { EncodeMemo, encodeTable, translateSafely } from './encodeTable';
 import { encodedOf } from './generators';
@@ -71,6 +73,8 @@ export class SharedResourceCache implements BoundedCache<ProxyResources> {
   private lastKeys: Map<string, string> | undefined;
   /** Encoded resources by content, shared by every translation in this cache (swept as entries go). */
   readonly memo: EncodeMemo;
+  /** Translations reused across snapshots per object (the ztunnel view's Addresses: translate/ztunnel/memo.ts). */
+  readonly memos: TranslateMemos = { ztunnel: new ZtunnelMemo() };
   private translations = 0;
   private refreshes = 0;
   private clas = 0;

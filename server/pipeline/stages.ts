@@ -4,13 +4,18 @@
 // Every pipeline path that builds a proxy's full table goes through buildProxyTable (config_dump, the API,
 // the CLI, ADS and the shared cache), so a stage added here applies everywhere at once.
 import type { MeshSnapshot, ProxyModel, TranslateOptions } from '../model/mesh';
-import { translateProxy } from '../translate/index';
+import { type TranslateMemos, translateProxy } from '../translate/index';
 import type { ResourceTable } from '../translate/types';
 import { applyEnvoyFilters } from '../envoyfilter/index';
 
 /** A proxy's translated table, after every post-translation stage: what gets encoded and served. */
-export function buildProxyTable(snapshot: MeshSnapshot, proxy: ProxyModel, options: TranslateOptions): ResourceTable {
-  const table = translateProxy(snapshot, proxy, options);
+export function buildProxyTable(
+  snapshot: MeshSnapshot,
+  proxy: ProxyModel,
+  options: TranslateOptions,
+  memos?: TranslateMemos,
+): ResourceTable {
+  const table = translateProxy(snapshot, proxy, options, memos);
   // ─── SEAM: after translation, before encoding ──────────────────────────────────────────────────────────
   // The EnvoyFilter stage (server/envoyfilter): patches a copy of `table` (Envoy kinds only) and records, per
   // config patch, whether it landed (table.envoyFilters). What it reads about the proxy (labels, namespace,

@@ -16,6 +16,7 @@ import { buildWaypointResources } from './xds/waypoint';
 import { buildSidecarListeners } from './xds/listeners';
 import { buildSidecarRouteConfigs, buildSniffedRouteConfig } from './xds/routes';
 import { translateZtunnel } from './ztunnel';
+import type { ZtunnelMemo } from './ztunnel/memo';
 import { connectOriginateListener } from './xds/hbone/connectOriginate';
 import { hboneSendEnabled } from './xds/hbone/profile';
 import type { ListenerJson, RouteConfigurationJson } from './types';
@@ -27,7 +28,12 @@ export { routeSourceIndex, ruleLabel } from './routeSources';
 const byName = byteCompareBy((r: { name?: string }) => r.name ?? '');
 
 /** Builds one kind's whole table (server/model/proxyKinds.ts names which, by `translator`). */
-export type Translator = (snapshot: MeshSnapshot, proxy: ProxyModel, options: TranslateOptions) => ResourceTable;
+/** Memos a caller (the runtime's cache) may lend a translator across snapshots; the output is the same without them. */
+export interface TranslateMemos {
+  ztunnel?: ZtunnelMemo;
+}
+
+export type Translator = (snapshot: MeshSnapshot, proxy: ProxyModel, options: TranslateOptions, memos?: TranslateMemos) => ResourceTable;
 
 /** What an Envoy kind's own front builds: its listeners and RDS route configs (clusters and endpoints are shared). */
 type EnvoyFront = (
@@ -90,13 +96,18 @@ export const TRANSLATORS: Readonly<Partial<Record<TranslatorName, Translator>>> 
   gateway: envoyTranslator(gatewayFront),
   // Ambient waypoints: their own LDS/CDS/EDS (xds/waypoint, listener_waypoint.go / cluster_waypoint.go).
   waypoint: buildWaypointResources,
-  ztunnel: translateZtunnel,
+  ztunnel: (snapshot, proxy, options, memos) => translateZtunnel(snapshot, proxy, options, memos?.ztunnel),
 };
 
-export function translateProxy(snapshot: MeshSnapshot, proxy: ProxyModel, options: TranslateOptions = optionsOf(snapshot)): ResourceTable {
+export function translateProxy(
+  snapshot: MeshSnapshot,
+  proxy: ProxyModel,
+  options: TranslateOptions = optionsOf(snapshot),
+  memos?: TranslateMemos,
+): ResourceTable {
   const spec = proxyKind(proxy);
   const translate = TRANSLATORS[spec.translator];
-  if (translate) return translate(snapshot, proxy, options);
+  if (translate) return translate(snapshot, proxy, options, memos);
   const error: LoadError = {
     severity: 'error',
     message: `meshscope has no ${spec.translator} translator yet: ${spec.kind} proxies get no configuration`,

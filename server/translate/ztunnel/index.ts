@@ -15,7 +15,8 @@ import {
   serviceEntryWorkloads,
   workloadEntryJson,
 } from './serviceEntries';
-import { isZtunnelService, serviceJson } from './services';
+import type { ZtunnelMemo } from './memo';
+import { isZtunnelService, serviceJson, waypointOf } from './services';
 import { type WorkloadContext, workloadJson } from './workloads';
 
 export { podUid } from './workloads';
@@ -31,10 +32,11 @@ export interface ZtunnelView {
 }
 
 /** The whole ztunnel view of a snapshot (empty without the ambient profile). */
-export function buildZtunnelView(snapshot: MeshSnapshot, options: TranslateOptions): ZtunnelView {
+export function buildZtunnelView(snapshot: MeshSnapshot, options: TranslateOptions, memo?: ZtunnelMemo): ZtunnelView {
   const view: ZtunnelView = { workloads: [], services: [], policies: [], errors: [] };
   if (!snapshot.ambient) return view;
   const root = options.rootNamespace;
+  memo?.begin(JSON.stringify(options));
 
   const policies: AuthorizationJson[] = [];
   const selectorPolicies = new Map<string, Array<{ key: string; selector: Readonly<Record<string, string>> }>>();
@@ -63,7 +65,12 @@ export function buildZtunnelView(snapshot: MeshSnapshot, options: TranslateOptio
     const key = `${s.namespace}/${s.hostname}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    const info = kubeServiceInfo(s, serviceJson(snapshot, s));
+    const json = memo
+      ? memo.service(s, waypointKey(snapshot, key, 'services'), snapshot.ambient.services.get(key)?.ingressUseWaypoint === true, () =>
+          serviceJson(snapshot, s),
+        )
+      : serviceJson(snapshot, s);
+    const info = kubeServiceInfo(s, json);
     kube.set(info, s);
     infos.push(info);
   }
@@ -84,8 +91,32 @@ export function buildZtunnelView(snapshot: MeshSnapshot, options: TranslateOptio
 
   const ctx: WorkloadContext = { snapshot, options, servicesByNs, selectorPolicies, entryServicesByNs };
   const portLevel = new Set<string>();
+  const tokens = new Map<string, object>();
+  const tokenOf = (ns: string): object => {
+    const known = tokens.get(ns);
+    if (known) return known;
+    const deps: unknown[] = [];
+    for (const e of servicesByNs.get(ns) ?? []) deps.push(e.service);
+    for (const i of entryServicesByNs.get(ns) ?? [])
+      if (i.kind === 'ServiceEntry')
+        deps.push(JSON.stringify([i.namespace, i.hostname, i.selector ?? null, [...i.portNames], i.json['ports'] ?? null]));
+    for (const n of new Set([root, ns]))
+      for (const p of selectorPolicies.get(n) ?? []) deps.push(`${p.key}\u0000${JSON.stringify(p.selector)}`);
+    // By content: a config object is re-made when its place in the inputs moves (the origin is read only for
+    // the port-level warning).
+    for (const pa of snapshot.peerAuthentications)
+      if (pa.meta.namespace === root || pa.meta.namespace === ns)
+        deps.push(JSON.stringify([pa.meta, pa.spec, pa.spec.portLevelMtls ? pa.origin : null]));
+    const t = memo!.token(ns, deps);
+    tokens.set(ns, t);
+    return t;
+  };
   for (const pod of snapshot.pods) {
-    const w = workloadJson(ctx, pod);
+    const w = memo
+      ? memo.pod(pod, tokenOf(pod.namespace), waypointKey(snapshot, `${pod.namespace}/${pod.name}`, 'workloads'), () =>
+          workloadJson(ctx, pod),
+        )
+      : workloadJson(ctx, pod);
     if (!w) continue;
     view.workloads.push(w.json as ZtunnelView['workloads'][number]);
     if (w.portLevel) {
@@ -112,13 +143,25 @@ export function buildZtunnelView(snapshot: MeshSnapshot, options: TranslateOptio
   view.workloads.sort((a, b) => byteCompare(a.uid, b.uid));
   view.services.sort((a, b) => byteCompare(`${a.namespace}/${a.hostname}`, `${b.namespace}/${b.hostname}`));
   view.policies = policies.sort((a, b) => byteCompare(`${a.namespace}/${a.name}`, `${b.namespace}/${b.name}`));
+  memo?.end();
   return view;
 }
 
+/** The waypoint address a Service or pod is bound to, as text (a memo input). */
+const waypointKey = (snapshot: MeshSnapshot, key: string, kind: 'services' | 'workloads'): string => {
+  const wp = waypointOf(snapshot, key, kind);
+  return wp ? JSON.stringify(wp) : '';
+};
+
 /** The ztunnel kind's translator: the view as WDS resources (Address = one Workload or Service). */
-export function translateZtunnel(snapshot: MeshSnapshot, _proxy: unknown, options: TranslateOptions): ResourceTable {
-  const v = buildZtunnelView(snapshot, options);
-  const addresses: AddressJson[] = [...v.workloads.map((workload) => ({ workload })), ...v.services.map((service) => ({ service }))];
+export function translateZtunnel(snapshot: MeshSnapshot, _proxy: unknown, options: TranslateOptions, memo?: ZtunnelMemo): ResourceTable {
+  const v = buildZtunnelView(snapshot, options, memo);
+  const addresses: AddressJson[] = memo
+    ? [
+        ...v.workloads.map((workload) => memo.wrap(workload, () => ({ workload }))),
+        ...v.services.map((service) => memo.wrap(service, () => ({ service }))),
+      ]
+    : [...v.workloads.map((workload) => ({ workload })), ...v.services.map((service) => ({ service }))];
   return {
     listeners: [],
     routes: [],
