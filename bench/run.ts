@@ -48,13 +48,15 @@ const textRow = (r: { bench: string; size: string; figure: string }, extra: Part
 
 /** Issue 20's ambient rows (bench/ztunnel.ts, bench/waypoint.ts). */
 async function ambientRows(): Promise<BenchRow[]> {
-  const { benchZtunnelView, benchZtunnelDelta } = await import('./ztunnel');
+  const { benchZtunnelView, benchZtunnelIncremental, benchZtunnelDelta } = await import('./ztunnel');
   const { benchWaypointVsSidecar } = await import('./waypoint');
   const pods = Number(process.env.BENCH_AMBIENT_PODS ?? 10_000);
   const services = Number(process.env.BENCH_AMBIENT_SERVICES ?? 2_000);
   const out: BenchRow[] = [];
   step(`ambient: ztunnel view, ${pods} pods / ${services} Services`);
   out.push(benchZtunnelView(pods, services));
+  step(`ambient: ztunnel view rebuilt incrementally after a pod IP change`);
+  out.push(benchZtunnelIncremental(pods, services));
   step('ambient: pod IP change → Address delta');
   out.push(
     await benchZtunnelDelta(
