@@ -5,6 +5,7 @@
 // cache entries that used it. A second key on (type, name, hash) makes equal content from a fresh object
 // reuse the bytes while they are alive (weakly held too: a dead entry's key is dropped when it is collected).
 import type { EncodedResource } from '../envoy/encode';
+import { byteCompareBy } from '../lib/compare';
 import { encodeAny, encodeDeltaResourceEntry } from './wire';
 
 /** Per-resource version on the wire (Delta): the content hash (sha256 hex, shortened). */
@@ -16,7 +17,35 @@ export interface DeltaEntry {
   bytes: Uint8Array;
 }
 
+type ResourceMap = ReadonlyMap<string, EncodedResource>;
+
+/**
+ * The difference between two served maps of one type, computed once and shared by every wildcard Delta stream that
+ * was in sync with the first (ztunnel's resend-only-changes: 100 streams, one O(resources) walk per change).
+ */
+export class DeltaDiffs {
+  private readonly last = new WeakMap<ResourceMap, { to: ResourceMap; resources: EncodedResource[]; removed: string[] }>();
+  diff(from: ResourceMap, to: ResourceMap): { resources: EncodedResource[]; removed: string[] } {
+    const hit = this.last.get(from);
+    if (hit && hit.to === to) return hit;
+    const resources: EncodedResource[] = [];
+    for (const [n, r] of to) {
+      const old = from.get(n);
+      if (old !== r && (old === undefined || resourceVersion(old) !== resourceVersion(r))) resources.push(r);
+    }
+    const removed: string[] = [];
+    for (const n of from.keys()) if (!to.has(n)) removed.push(n);
+    resources.sort(byteCompareBy((r) => r.name));
+    removed.sort();
+    const out = { to, resources, removed };
+    this.last.set(from, out);
+    return out;
+  }
+}
+
 export class AnyCache {
+  /** Diffs between served maps shared by the Delta streams (delta.ts). */
+  readonly deltaDiffs = new DeltaDiffs();
   private byObject = new WeakMap<EncodedResource, Uint8Array>();
   private deltaByObject = new WeakMap<EncodedResource, DeltaEntry>();
   private byHash = new Map<string, WeakRef<Uint8Array>>();

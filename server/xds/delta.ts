@@ -22,6 +22,8 @@ interface DeltaWatch {
   /** name → version the client has (as far as the server knows). */
   known: Map<string, string>;
   nonceSent?: string;
+  /** A wildcard watch's served map whose versions `known` holds exactly (then a change is a shared diff from it). */
+  syncedTo?: ReadonlyMap<string, EncodedResource>;
 }
 
 /** What a delta response for `w` must carry given `set`. Pure; `justSubscribed` may be reported as removed when absent. */
@@ -93,6 +95,7 @@ export class DeltaConnection extends ConnectionBase<DeltaDiscoveryRequest, Delta
       t.acked(req.responseNonce, t.sentVersion ?? '');
     }
     const justSubscribed = new Set<string>();
+    if (req.resourceNamesSubscribe.length > 0 || req.resourceNamesUnsubscribe.length > 0) w.syncedTo = undefined;
     for (const n of req.resourceNamesSubscribe) {
       if (n === '*') w.wildcard = true;
       else {
@@ -126,8 +129,17 @@ export class DeltaConnection extends ConnectionBase<DeltaDiscoveryRequest, Delta
   protected sendType(w: DeltaWatch, set: ResourceSet | undefined, always: boolean, justSubscribed: ReadonlySet<string>): Promise<void> {
     if (!set) return Promise.resolve();
     const cache = this.ctx.anyCache;
-    const { resources, removed } = deltaChanges(w, set, justSubscribed);
-    if (!always && resources.length === 0 && removed.length === 0) return Promise.resolve();
+    const all = set.byType.get(w.typeUrl as TypeUrl);
+    // In sync with the previous map: the diff every such stream shares (else this stream's own walk).
+    const { resources, removed } =
+      w.wildcard && justSubscribed.size === 0 && w.syncedTo !== undefined && all !== undefined
+        ? cache.deltaDiffs.diff(w.syncedTo, all)
+        : deltaChanges(w, set, justSubscribed);
+    const synced = w.wildcard && all !== undefined ? all : undefined;
+    if (!always && resources.length === 0 && removed.length === 0) {
+      w.syncedTo = synced;
+      return Promise.resolve();
+    }
     // Each resource's entry (version, Any, name) is encoded once and shared by every stream sending it.
     const entries = resources.map((r) => cache.deltaEntry(r));
     const nonce = this.nextNonce();
@@ -142,6 +154,7 @@ export class DeltaConnection extends ConnectionBase<DeltaDiscoveryRequest, Delta
     if (!this.checkSize(w.typeUrl, bytes.length, resources.length)) return Promise.resolve();
     resources.forEach((r, i) => w.known.set(r.name, entries[i]!.version));
     for (const n of removed) w.known.delete(n);
+    w.syncedTo = synced;
     w.nonceSent = nonce;
     this.tracker(w.typeUrl).sent(set.version, nonce, resources.length, this.ctx.now());
     return this.write(bytes);
