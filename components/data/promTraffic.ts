@@ -3,7 +3,7 @@
 // configured split. Polled by the /demo page's third column. A failure keeps its status: 503 names the
 // Prometheus URL that does not answer; another status (Prometheus not configured) gets the how-to.
 import { useQuery } from '@tanstack/react-query';
-import type { TrafficResponse } from '@/server/api/traffic';
+import type { TrafficResponse } from '@/server/api/contract';
 import { queryKeys } from './queryKeys';
 
 /** The body of GET /api/traffic (issue #23 §1; server/api/traffic.ts). */

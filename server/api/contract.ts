@@ -10,6 +10,7 @@ export type { ProxiesResponse, ProxyCounts, ProxyCountsResponse, ProxyDetail, Pr
 export type { ErrorsResponse } from './debug';
 export type { LiveErrorBody, LiveResponse } from './live';
 export type { DriftResponse } from './liveDrift';
+export type { TrafficResponse } from './traffic';
 export type { GatewayApiResponse } from './gatewayApi';
 export type {
   Condition as GatewayApiCondition,

@@ -67,6 +67,8 @@ export const COMPONENTS_MAY_IMPORT: readonly string[] = [
   'server/sandbox/types.ts',
   'server/drift/types.ts',
   'server/meshGraph/ids.ts',
+  // Pure, imports only types: the overview merges a per-proxy graph into a graph type in the browser too.
+  'server/meshGraph/graphType.ts',
   'server/translate/provenance.ts',
   'server/api/types.ts',
   'server/api/contract.ts',
