@@ -37,7 +37,6 @@ export const sidecar = (s: MeshSnapshot, labels: Record<string, string>) => prox
 export const ingress = (s: MeshSnapshot) => proxyWith(s, 'istio-system', { istio: 'ingressgateway' });
 
 // Loose JSON accessors for assertions.
-// biome-ignore lint/suspicious/noExplicitAny: test navigation over proto3 JSON
 export type J = any;
 export const listenerNamed = (t: ResourceTable, name: string): J => t.listeners.find((l) => l.name === name);
 export const clusterNamed = (t: ResourceTable, name: string): J => t.clusters.find((c) => c.name === name);
