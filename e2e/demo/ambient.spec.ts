@@ -24,7 +24,8 @@ test('the overview shows the ambient namespace, its enrolled pods and the waypoi
   const waypointEdges = edges.filter((e) => e.kind === 'waypoint');
   expect(waypointEdges.map((e) => e.target)).toEqual(['svc:orders/orders.orders.svc.cluster.local']);
   expect(nodes.find((n) => n.id === 'ns:orders')?.label).toContain('[ambient]');
-  expect(nodes.filter((n) => n.kind === 'pod' && n.label.includes('[ambient]')).length).toBeGreaterThan(0);
+  // The default graph (versioned app) draws workloads, not pods: the enrolled pods' workloads carry the badge.
+  expect(nodes.filter((n) => n.kind === 'workload' && n.label.includes('[ambient]')).length).toBeGreaterThan(0);
   expect(nodes.find((n) => n.id === 'svc:orders/payments.orders.svc.cluster.local')?.label).toContain('[L7 without waypoint]');
   await page.screenshot({ path: info.outputPath('overview-ambient-orders.png'), fullPage: true });
 });
