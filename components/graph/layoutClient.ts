@@ -33,7 +33,7 @@ export function layoutRequest(seq: number, elements: readonly LayoutElement[], o
         id: d.id,
         ...(d.parent ? { parent: d.parent } : {}),
         label: d.label ?? '',
-        fontSize: hasClass(e.classes, 'collapsed') || hasClass(e.classes, 'leaf') ? 12 : 11,
+        fontSize: hasClass(e.classes, 'collapsed') || hasClass(e.classes, 'leaf') ? 13.5 : 13,
         padding: hasClass(e.classes, 'badge-gateway') ? 14 : 8,
       });
   }

@@ -35,10 +35,10 @@ describe('off-thread layout core', () => {
       id: 'proxy:web-1.shop',
       parent: 'wl:shop/Deployment/web',
       label: 'proxy:web-1.shop\n[gateway]',
-      fontSize: 11,
+      fontSize: 13,
       padding: 14,
     });
-    expect(req.nodes.find((n) => n.id === 'svc:shop/a')).toMatchObject({ fontSize: 11, padding: 8, parent: 'ns:shop' });
+    expect(req.nodes.find((n) => n.id === 'svc:shop/a')).toMatchObject({ fontSize: 13, padding: 8, parent: 'ns:shop' });
     expect(req.edges).toEqual([
       { id: 'r1', source: 'proxy:web-1.shop', target: 'svc:shop/a' },
       { id: 'r2', source: 'svc:shop/a', target: 'svc:shop/b' },

@@ -98,7 +98,7 @@ test('namespace filter lives in the URL; clicking a proxy opens its page', async
 
   const proxy = nodes.find((n) => n.kind === 'proxy' && n.id.includes('ratings-v1'))!;
   await overview.clickNode(proxy.id);
-  await expect(page).toHaveURL(new RegExp(`/proxies/${proxy.id.slice('proxy:'.length).replace(/\./g, '\\.')}$`));
+  await expect(page).toHaveURL(new RegExp(`/proxies/${proxy.id.slice('proxy:'.length).replace(/\./g, '\\.')}(\\?tab=listeners)?$`));
 });
 
 test('hiding proxies collapses them into workloads', async ({ page }) => {
@@ -161,5 +161,6 @@ test('proxies page: every demo proxy, filters by text/namespace/type in the URL,
   await expect(proxies.row(ids[1]!)).toBeFocused();
   await page.screenshot({ path: info.outputPath('proxies.png'), fullPage: true });
   await page.keyboard.press('Enter');
-  await expect(page).toHaveURL(new RegExp(`/proxies/${ids[1]!.replace(/\./g, '\\.')}$`));
+  // The proxy page then names its first tab in the URL (`?tab=listeners`) once it has loaded.
+  await expect(page).toHaveURL(new RegExp(`/proxies/${ids[1]!.replace(/\./g, '\\.')}(\\?tab=listeners)?$`));
 });

@@ -10,8 +10,8 @@ const THEME_KEY = 'meshscope-theme'; // components/layout/theme.ts
 for (const theme of ['light', 'dark'] as const) {
   test(`demo overview, ${theme} theme: fits its frame with legible labels`, async ({ page }, info) => {
     await page.addInitScript(([k, t]) => localStorage.setItem(k!, t!), [THEME_KEY, theme]);
-    // A room's screen (1080p): since the demo gained its ambient namespace, a 1440×900 window draws its smallest
-    // node labels at ~8.5 px (measured), under this check's 10 px.
+    // A room's screen (1080p). Measured with the earlier 11 px node font once the demo gained its ambient namespace:
+    // 8.5 px labels at 1440×900, 9.5 px at 1080p; node labels are 13 px since (components/graph/elements.ts).
     await page.setViewportSize({ width: 1920, height: 1080 });
     const overview = new OverviewPage(page);
     await overview.goto();
