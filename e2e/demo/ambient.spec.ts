@@ -42,7 +42,7 @@ test('the ztunnel page links the orders waypoint to its proxy page, a proxy page
   await page.screenshot({ path: info.outputPath('ztunnel-demo.png'), fullPage: true });
 
   await orders.getByTestId('ztunnel-waypoint-proxy').click();
-  await expect(page).toHaveURL(/\/proxies\/waypoint-[a-z0-9-]+\.orders$/);
+  await expect(page).toHaveURL(/\/proxies\/waypoint-[a-z0-9-]+\.orders(\?tab=listeners)?$/);
   const proxy = new ProxyPage(page);
   await proxy.openTab('listeners');
   for (const l of ['connect_terminate', 'main_internal']) await expect(proxy.listeners).toContainText(l);

@@ -118,7 +118,7 @@ test('versioned app: a workload with one pod opens its proxy on click', async ({
   const ratings = workloadsFromInputs(demoTexts(), parseAll).find((w) => w.name === 'ratings-v1')!;
   expect(ratings.replicas).toBe(1);
   await overview.clickNode('wl:catalog/Deployment/ratings-v1');
-  await expect(page).toHaveURL(/\/proxies\/ratings-v1-[^/]+\.catalog$/);
+  await expect(page).toHaveURL(/\/proxies\/ratings-v1-[^/]+\.catalog(\?tab=listeners)?$/);
 });
 
 test('the theme toggle switches light/dark and is remembered', async ({ page }, info) => {
