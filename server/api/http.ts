@@ -11,35 +11,9 @@ export function toResponse(result: ApiResult, url?: string): Response {
   });
 }
 
-export type LimitedBody = { bytes: Uint8Array; tooLarge?: undefined } | { tooLarge: true; bytes?: undefined };
+import { type LimitedBody, readLimited } from '../lib/readLimited';
 
-/**
- * Reads a body stream, stopping (and cancelling the stream) as soon as more than `limit` bytes have
- * arrived: memory never exceeds `limit` plus one chunk, whatever the client sends.
- */
-export async function readLimited(body: ReadableStream<Uint8Array> | null, limit: number): Promise<LimitedBody> {
-  if (!body) return { bytes: new Uint8Array(0) };
-  const reader = body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel().catch(() => undefined);
-      return { tooLarge: true };
-    }
-    chunks.push(value);
-  }
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.byteLength;
-  }
-  return { bytes: out };
-}
+export { type LimitedBody, readLimited };
 
 /** 413 with the limit in the message. */
 export const tooLarge = (limit: number): ApiResult => fail(413, `request body is larger than ${limit} bytes`);

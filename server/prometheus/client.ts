@@ -3,6 +3,7 @@
 // a schema (https://prometheus.io/docs/prometheus/latest/querying/api/#instant-queries). Never throws
 // anything but PrometheusError.
 import { z } from 'zod';
+import { readLimited } from '../lib/readLimited';
 
 export const DEFAULT_TIMEOUT_MS = 5000;
 export const MAX_BODY_BYTES = 8 * 1024 * 1024;
@@ -41,21 +42,9 @@ export interface QueryOptions {
 }
 
 async function readCapped(res: Response, maxBytes: number): Promise<string> {
-  const reader = res.body?.getReader();
-  if (!reader) return '';
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel().catch(() => undefined);
-      throw new PrometheusError(`the answer is larger than ${maxBytes} bytes`, 'limit');
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString('utf8');
+  const body = await readLimited(res.body, maxBytes);
+  if (body.tooLarge) throw new PrometheusError(`the answer is larger than ${maxBytes} bytes`, 'limit');
+  return Buffer.from(body.bytes).toString('utf8');
 }
 
 /** `url` is the Prometheus base (`http://host:9090`, a path prefix allowed); `query` PromQL. */
