@@ -12,7 +12,11 @@ import type { ArchiveContents } from '../archive/read';
 export interface LoadedMesh {
   snapshot: MeshSnapshot;
   errors: readonly LoadError[];
-  /** The raw inputs the snapshot was built from (what `meshscope diff` overlays a draft on). */
+  /**
+   * The raw inputs the snapshot was built from (what `meshscope diff` overlays a draft on). Whole only with
+   * loadMesh's `rawInputs`; else the objects of files read from the cache of validated files are thin (their
+   * identity only: server/cli/parsedCache.ts).
+   */
   inputs: readonly RawInput[];
   /** Reads a --config file's text again (stdin: the text already read), to locate problems at their line. */
   readText: ReadText;
@@ -34,13 +38,15 @@ export async function loadMesh(
     meshConfig?: MeshConfigOverride;
     bugReport?: string;
     ambient?: boolean;
+    /** `inputs` must be the raw objects whole (diff, check): the cache of validated files is not used. */
+    rawInputs?: boolean;
   } = {},
 ): Promise<LoadedMesh> {
   const stdin = paths.includes('-') ? await (opts.stdin ?? (() => readStdin()))() : undefined;
   const readPlain = cliPlainYamlReader();
   // Big files the CLI read before come from the parse cache (MESHSCOPE_PARSE_CACHE=0: off): their YAML, and
   // under the same build their validated objects too (./parsedCache).
-  const parsedFiles = cliParsedFileCache();
+  const parsedFiles = opts.rawInputs ? undefined : cliParsedFileCache();
   const loaded = await loadPaths([...paths], {
     ...(opts.namespace ? { namespace: opts.namespace } : {}),
     ...(stdin !== undefined ? { stdin } : {}),

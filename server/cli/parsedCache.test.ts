@@ -9,7 +9,8 @@ import { buildSnapshot } from '../model/snapshot';
 import { bookinfo } from '../testing/paths';
 import { loadPaths } from '../sources/file/loadPaths';
 import { resultCache } from '../sources/file/parseCache';
-import { ParsedFileCache, type StoredFile } from './parsedCache';
+import { rawKey } from '../model/parse/objects';
+import { ParsedFileCache, type StoredFile, thinInput } from './parsedCache';
 
 const dirs: string[] = [];
 const temp = () => {
@@ -77,12 +78,15 @@ spec:
   ports: [{name: http, port: 9080}]
 `;
 
-/** loadPaths + buildSnapshot through `cache` (then saved), or with no cache at all. */
+/**
+ * loadPaths + buildSnapshot through `cache` (then saved), or with no cache at all. The inputs as a build reads
+ * them once parsed (thinInput: a cached file's raw objects are kept thin).
+ */
 function load(paths: string[], cache?: ParsedFileCache, namespace?: string) {
   const loaded = loadPaths(paths, { ...(namespace ? { namespace } : {}), ...(cache ? { readResult: cache.readResult } : {}) });
   const snapshot = buildSnapshot(loaded.inputs, { version: 1, extraErrors: loaded.errors, ...(cache ? { cache } : {}) });
   cache?.save();
-  return { inputs: loaded.inputs, errors: loaded.errors, snapshot };
+  return { inputs: loaded.inputs.map(thinInput), errors: loaded.errors, snapshot };
 }
 
 describe('ParsedFileCache', () => {
@@ -164,6 +168,36 @@ describe('ParsedFileCache', () => {
       expect(load([f], again)).toStrictEqual(reference);
       expect(again.hits).toBe(1);
     }
+  });
+
+  it('a thin input keeps what a build reads besides parseOne: the store key, kind and metadata; a ConfigMap whole', () => {
+    const files = temp();
+    const f = join(files, 'mesh.yaml');
+    const meshConfigMap = `apiVersion: v1
+kind: ConfigMap
+metadata: {name: istio, namespace: istio-system}
+data:
+  mesh: |-
+    defaultConfig: {discoveryAddress: istiod-canary.istio-system.svc:15012}
+`;
+    writeFileSync(f, `${meshText()}---\n${meshConfigMap}---\napiVersion: v1\nkind: Service\nmetadata: [not, a, mapping]\n`);
+    const { inputs } = loadPaths([f]);
+    expect(inputs.length).toBe(8);
+    for (const input of inputs) {
+      const thin = thinInput(input);
+      expect(rawKey(thin.object)).toBe(rawKey(input.object));
+      expect(thin.origin).toEqual(input.origin);
+      if (input.object.kind === 'ConfigMap' || Array.isArray(input.object.metadata)) expect(thin).toBe(input);
+      else expect(Object.keys(thin.object).sort()).toEqual(['apiVersion', 'kind', 'metadata']);
+    }
+    // The mesh config is read from the thin inputs as from the whole ones.
+    const dir = temp();
+    load([f], cacheIn(dir));
+    const warm = cacheIn(dir);
+    const cached = load([f], warm);
+    expect(warm.hits).toBe(1);
+    expect(cached).toStrictEqual(load([f]));
+    expect(cached.snapshot.mesh.config.defaultConfig?.discoveryAddress).toBe('istiod-canary.istio-system.svc:15012');
   });
 
   it('an entry that does not match its file (parsed results missing) is not trusted', () => {

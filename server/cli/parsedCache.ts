@@ -8,15 +8,34 @@
 //   build (cliBuildId: a new bundle never trusts an old entry), the file, the namespace and the text's hash.
 // - An entry that cannot be read back, or does not match its file's inputs, is ignored (and removed); a
 //   cache that cannot be written only costs speed.
+// - The raw inputs of a stored file are kept thin: what a build reads of them besides parseOne (their identity:
+//   apiVersion, kind, metadata name and namespace, for the store key, duplicate and unknown-kind messages), the
+//   mesh ConfigMap whole. Half of what was read back was the raw Pods; the commands that hand raw inputs on
+//   (diff, check: the sandbox overlays a draft on them) do not use this cache (loadMesh's `rawInputs`).
 // - Off with the parse cache (MESHSCOPE_PARSE_CACHE=0), and when run from the TypeScript sources (no build id).
 import { SnapshotCache } from '../model/snapshotCache';
 import { type ParsedOne, parseOne, restamp } from '../model/parse/objects';
 import type { ResultReader } from '../sources/file/loadPaths';
 import type { LoadResult } from '../sources/file/parseFile';
 import { cliBuildId, parseCacheDir, type ResultCache, resultCache } from '../sources/file/parseCache';
-import type { RawInput } from '../sources/types';
+import type { RawInput, RawObject } from '../sources/types';
 
-/** What is stored per file: its load result and, in the same order as its inputs, their ParsedOnes. */
+/** The raw input as a build reads it once its ParsedOne is known (see above); the ConfigMap (mesh config) whole. */
+export function thinInput(input: RawInput): RawInput {
+  const o = input.object;
+  const md = o.metadata;
+  if (o.kind === 'ConfigMap' || md === null || typeof md !== 'object' || Array.isArray(md)) return input;
+  const m = md as Record<string, unknown>;
+  const metadata: Record<string, unknown> = {};
+  if ('name' in m) metadata.name = m.name;
+  if ('namespace' in m) metadata.namespace = m.namespace;
+  const object: RawObject = { metadata };
+  if ('apiVersion' in o) object.apiVersion = o.apiVersion;
+  if ('kind' in o) object.kind = o.kind;
+  return { object, origin: input.origin };
+}
+
+/** What is stored per file: its load result (thin inputs) and, in the same order as its inputs, their ParsedOnes. */
 export interface StoredFile {
   result: LoadResult;
   parsed: ParsedOne[];
@@ -77,7 +96,7 @@ export class ParsedFileCache extends SnapshotCache {
     for (const { file, text, namespace, result } of this.misses.splice(0)) {
       // An input the build did not parse (a duplicate the build dropped) is parsed here: the entry is whole.
       const parsed = result.inputs.map((input, i) => this.computed.get(input) ?? parseOne(input, i));
-      this.cache.put(file, text, namespace, { result, parsed });
+      this.cache.put(file, text, namespace, { result: { ...result, inputs: result.inputs.map(thinInput) }, parsed });
     }
   }
 }
