@@ -105,8 +105,8 @@ const fastFileDesc = {
  * keyed by) is the SHA-256 of everything the build wrote, so any change to a source or a bundled package is a
  * new id. esbuild defines MESHSCOPE_BUILD_ID as a placeholder, replaced here once the outputs are known.
  */
-const BUILD_ID_PLACEHOLDER = '@@MESHSCOPE_BUILD_ID_0123456789abcdef@@';
-function withBuildId(outputFiles) {
+export const BUILD_ID_PLACEHOLDER = '@@MESHSCOPE_BUILD_ID_0123456789abcdef@@';
+export function withBuildId(outputFiles) {
   const hash = createHash('sha256');
   for (const f of [...outputFiles].sort((a, b) => (a.path < b.path ? -1 : 1))) hash.update(f.path).update('\0').update(f.contents);
   const id = hash.digest('hex').slice(0, BUILD_ID_PLACEHOLDER.length);
