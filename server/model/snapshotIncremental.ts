@@ -28,6 +28,7 @@ import { podInstance, type WorkloadInstance } from './parse/workloads';
 import type { KubeEndpointSlice, KubePod } from './schema/kube';
 import { type BuildSnapshotOptions, byCreation } from './snapshot';
 import type { SnapshotCache } from './snapshotCache';
+import { SnapshotMemo } from './snapshotMemo';
 
 type SePair = { service: ServiceModel; entry: IstioConfig<'ServiceEntry'>; entries?: readonly IstioConfig<'ServiceEntry'>[] };
 
@@ -220,6 +221,7 @@ export function buildIncremental(
     ...(prev.gatewayApi ? { gatewayApi } : {}),
     ...(prev.ambient ? { ambient } : {}),
     errors: [...(opts.extraErrors ?? []).map((e) => ({ ...e })), ...st.ownErrors, ...convertedErrors],
+    memo: new SnapshotMemo(), // the last snapshot's lookups are not this one's
   };
   const snap = finish(next);
   cache.last = { ...st, inputs, snapshot: snap, rawIstio: istio, converted, convertedErrors, ...(pods ? { rank: pods.rank } : {}) };
