@@ -89,15 +89,19 @@ export function patchAmbientPods(
   changed: readonly { before: PodModel; after: PodModel }[],
 ): AmbientIndex | undefined {
   const ctx: BindingContext = { waypoints: prev.waypoints, namespaces, pending: new Map(prev.pending.map((p) => [p.key, p.reason])) };
-  const workloads = new Map(prev.workloads);
+  const set = new Map<string, WorkloadBinding>();
   for (const { before, after } of changed) {
     for (const p of [before, after]) if (p.proxy === 'waypoint' || p.labels[GATEWAY_NAME_LABEL] !== undefined) return undefined;
     const key = `${after.namespace}/${after.name}`;
     const old = prev.workloads.get(key);
     const next = workloadBinding(after, ctx);
     if (old?.waypoint !== undefined || next.waypoint !== undefined) return undefined;
-    workloads.set(key, next);
+    // A binding reads no IP: a pod IP change leaves the index as it was (no copy of a Map of every pod).
+    if (!old || JSON.stringify(old) !== JSON.stringify(next)) set.set(key, next);
   }
+  if (set.size === 0) return prev;
+  const workloads = new Map(prev.workloads);
+  for (const [key, b] of set) workloads.set(key, b);
   return { ...prev, workloads };
 }
 
