@@ -12,7 +12,8 @@ import type {
   ServiceModel,
 } from './mesh';
 import type { RawInput } from './inputs';
-import { type EndpointIndex, kubeEndpoints, kubeWorkloadEntryEndpoints, serviceEntryEndpoints, sortEndpoints } from './parse/endpoints';
+import { buildEndpointIndex } from './parse/endpoints';
+import { type BuildState, buildIncremental, optionsKey } from './snapshotIncremental';
 import { podInstance, workloadEntryHealthy, workloadEntryInstance } from './parse/workloads';
 import { inputKey, locate, parseInputs } from './parse/objects';
 import { buildPods } from './parse/pods';
@@ -75,6 +76,12 @@ function deepFreeze<T>(v: T): T {
 }
 
 export function buildSnapshot(inputs: readonly RawInput[], opts: BuildSnapshotOptions): MeshSnapshot {
+  if (opts.cache) {
+    const next = buildIncremental(inputs, opts, opts.cache, deepFreeze);
+    if (next) return next;
+    opts.cache.last = undefined;
+    opts.cache.stats.full++;
+  }
   const domainSuffix = opts.domainSuffix ?? 'cluster.local';
   const dedup = dedupe(inputs, opts.cache?.keyOf);
   const parsed = parseInputs(dedup.inputs, opts.cache?.parse);
@@ -96,9 +103,11 @@ export function buildSnapshot(inputs: readonly RawInput[], opts: BuildSnapshotOp
   for (const kind of Object.keys(parsed.istio) as IstioKind[]) for (const c of parsed.istio[kind]) imply(c.meta.namespace);
   for (const c of parsed.rejected) imply(c.meta.namespace);
 
-  const pods = buildPods(parsed, namespaces, anyDeclared, opts.cache?.pods);
+  const podStats = { allocated: 0 };
+  const pods = buildPods(parsed, namespaces, anyDeclared, opts.cache?.pods, podStats);
 
   const istio = parsed.istio;
+  const rawIstio = Object.fromEntries(Object.entries(istio).map(([k, list]) => [k, list.slice()])) as BuildState['rawIstio'];
   // Kubernetes Ingress → generated Gateways and VirtualServices (istiod's ingress controller), merged with the rest.
   const ingress = convertIngresses({ ...parsed, domainSuffix, mesh: opts.ingressMesh ?? ingressMeshOf(mesh.state.config) });
   istio.Gateway.push(...ingress.gateways);
@@ -120,17 +129,23 @@ export function buildSnapshot(inputs: readonly RawInput[], opts: BuildSnapshotOp
   }
 
   const nodeLabels = new Map(parsed.nodes.map((n) => [n.meta.name, n.meta.labels]));
-  const endpoints: EndpointIndex = new Map();
-  kubeEndpoints(k8s, parsed.endpointSlices, pods, nodeLabels, endpoints, opts.cache?.podEndpoints);
   // Workload instances (istiod's serviceentry controller): ready pods (kube/controller/pod.go only hands ready
   // pods with an IP to it), then WorkloadEntries.
-  const instances = [
-    ...pods.filter((p) => p.ready && p.ip).map(podInstance),
-    ...istio.WorkloadEntry.filter(workloadEntryHealthy).map((we) => workloadEntryInstance(we.spec, we.meta.name, we.meta.namespace)),
-  ];
-  kubeWorkloadEntryEndpoints(k8s, instances, endpoints);
-  serviceEntryEndpoints(sePairs, instances, endpoints);
-  sortEndpoints(endpoints);
+  const weInstances = istio.WorkloadEntry.filter(workloadEntryHealthy).map((we) =>
+    workloadEntryInstance(we.spec, we.meta.name, we.meta.namespace),
+  );
+  const instances = [...pods.filter((p) => p.ready && p.ip).map(podInstance), ...weInstances];
+  const { index: endpoints, rank } = buildEndpointIndex({
+    services: k8s,
+    serviceAt: k8s.map((_, i) => i),
+    pairs: sePairs,
+    pairAt: sePairs.map((_, i) => i),
+    slices: parsed.endpointSlices,
+    pods,
+    nodeLabels,
+    instances,
+    ...(opts.cache ? { memo: opts.cache.podEndpoints } : {}),
+  });
 
   // Gateway API → internal Gateways/VirtualServices (istiod's Gateway API controller), ordered with the rest.
   const converted = convertGatewayApi(gwApi.objects, {
@@ -142,6 +157,7 @@ export function buildSnapshot(inputs: readonly RawInput[], opts: BuildSnapshotOp
     ...(opts.ambient ? { ambient: true } : {}),
     hasEndpoints: (ns, host, port) => (endpoints.get(`${ns}/${host}`)?.get(port)?.length ?? 0) > 0,
   });
+  const ownErrors = errors.slice();
   errors.push(...converted.errors);
   if (converted.gateways.length) istio.Gateway = [...istio.Gateway, ...converted.gateways].sort(byCreation);
   if (converted.virtualServices.length) istio.VirtualService = [...istio.VirtualService, ...converted.virtualServices].sort(byCreation);
@@ -175,7 +191,31 @@ export function buildSnapshot(inputs: readonly RawInput[], opts: BuildSnapshotOp
     mesh: mesh.state,
     memo: new SnapshotMemo(),
   };
-  return deepFreeze(snapshot);
+  deepFreeze(snapshot);
+  if (opts.cache && dedup.errors.length === 0)
+    opts.cache.last = {
+      inputs,
+      options: optionsKey(opts),
+      snapshot,
+      rawIstio,
+      ingress,
+      converted: { gateways: converted.gateways, virtualServices: converted.virtualServices },
+      gwApi: gwApi.objects,
+      hasGatewayApi: parsed.gatewayApi.length > 0,
+      namespaces,
+      anyDeclared,
+      nodeLabels,
+      hasWorkloads: parsed.workloads.length > 0,
+      allocated: podStats.allocated,
+      k8s,
+      sePairs,
+      slices: parsed.endpointSlices,
+      weInstances,
+      rank,
+      ownErrors,
+      convertedErrors: converted.errors,
+    };
+  return snapshot;
 }
 
 /**

@@ -8,9 +8,14 @@ import type { PodEndpointMemo } from './parse/endpoints';
 import type { PodsMemo } from './parse/pods';
 import type { ServicesMemo } from './parse/services';
 import { proxyOf } from './proxyIdentity';
+import type { BuildState } from './snapshotIncremental';
 import { inputKey, type ParsedOne, parseOne, restamp } from './parse/objects';
 
 export class SnapshotCache {
+  /** The last build, for the next one to derive from (../snapshotIncremental); undefined after one it could not keep. */
+  last: BuildState | undefined;
+  /** Builds from scratch and incremental builds so far (bench and tests read them). */
+  readonly stats = { full: 0, incremental: 0 };
   private readonly parsed = new WeakMap<RawInput, { index: number; one: ParsedOne }>();
   /** Pods expanded per parsed workload object, PodModels per pod (parse/pods). */
   readonly pods: PodsMemo = { workloads: new WeakMap(), pods: new WeakMap() };

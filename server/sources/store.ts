@@ -326,6 +326,8 @@ export class Store implements SourceSink {
   /** Merges sources (later-registered wins on a key clash), substituting last-good versions of invalid objects. */
   private build(): MeshSnapshot {
     const merged = new Map<string, RawInput>();
+    // One source (the usual server): its objects in order are the merge, without a Map of every key to fill.
+    const single: RawInput[] | undefined = this.sources.size === 1 ? [] : undefined;
     const unkeyed: RawInput[] = [];
     const errors: LoadError[] = [];
     // No push(...array): a source may hold 100k+ objects or errors (a spread that large overflows the stack).
@@ -345,11 +347,14 @@ export class Store implements SourceSink {
           use = good.input;
           for (const i of issues) errors.push(lastGoodError(input, i.path, i.message, good.at));
         }
-        merged.delete(key);
-        merged.set(key, use);
+        if (single) single.push(use);
+        else {
+          merged.delete(key);
+          merged.set(key, use);
+        }
       }
     }
-    const all = [...merged.values()];
+    const all = single ?? [...merged.values()];
     for (const u of unkeyed) all.push(u);
     this.builtInputs = all;
     for (const e of this.meshErrors) errors.push(e);

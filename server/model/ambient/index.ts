@@ -61,21 +61,48 @@ export function buildAmbientIndex(input: AmbientInputs): AmbientIndex {
   }
 
   const workloads = new Map<string, WorkloadBinding>();
-  for (const p of input.pods) {
-    const key = `${p.namespace}/${p.name}`;
-    const base = { key, namespace: p.namespace, name: p.name, ambient: isAmbientPod(p) };
-    // computeWaypoint: an instance of a waypoint has no waypoint of its own.
-    const gwName = p.labels[GATEWAY_NAME_LABEL];
-    const instanceOf = gwName !== undefined ? waypoints.get(`${p.namespace}/${gwName}`) : undefined;
-    if (instanceOf) {
-      workloads.set(key, { ...base, instanceOf: instanceOf.key });
-      continue;
-    }
-    workloads.set(key, { ...base, ...waypointForWorkload({ namespace: p.namespace, labels: p.labels, describe: `Pod ${key}` }, ctx) });
-  }
+  for (const p of input.pods) workloads.set(`${p.namespace}/${p.name}`, workloadBinding(p, ctx));
 
   const { servicesForProxy, workloadsForProxy } = waypointProxies(input, waypoints, services, workloads);
   return { waypoints, pending, services, workloads, servicesForProxy, workloadsForProxy };
+}
+
+function workloadBinding(p: PodModel, ctx: BindingContext): WorkloadBinding {
+  const key = `${p.namespace}/${p.name}`;
+  const base = { key, namespace: p.namespace, name: p.name, ambient: isAmbientPod(p) };
+  // computeWaypoint: an instance of a waypoint has no waypoint of its own.
+  const gwName = p.labels[GATEWAY_NAME_LABEL];
+  const instanceOf = gwName !== undefined ? ctx.waypoints.get(`${p.namespace}/${gwName}`) : undefined;
+  if (instanceOf) return { ...base, instanceOf: instanceOf.key };
+  return { ...base, ...waypointForWorkload({ namespace: p.namespace, labels: p.labels, describe: `Pod ${key}` }, ctx) };
+}
+
+/**
+ * The index after pods changed in place (same namespace/name, everything else of the snapshot unchanged), or
+ * undefined when the change reaches past their own bindings: a pod of a waypoint's deployment (the waypoints),
+ * a waypoint proxy (what it serves), or a pod bound to a waypoint before or after (that waypoint's workloads).
+ * Equal to buildAmbientIndex of the new inputs otherwise (server/model/snapshotCache.property.test.ts).
+ */
+export function patchAmbientPods(
+  prev: AmbientIndex,
+  namespaces: ReadonlyMap<string, NamespaceModel>,
+  changed: readonly { before: PodModel; after: PodModel }[],
+): AmbientIndex | undefined {
+  const ctx: BindingContext = { waypoints: prev.waypoints, namespaces, pending: new Map(prev.pending.map((p) => [p.key, p.reason])) };
+  const set = new Map<string, WorkloadBinding>();
+  for (const { before, after } of changed) {
+    for (const p of [before, after]) if (p.proxy === 'waypoint' || p.labels[GATEWAY_NAME_LABEL] !== undefined) return undefined;
+    const key = `${after.namespace}/${after.name}`;
+    const old = prev.workloads.get(key);
+    const next = workloadBinding(after, ctx);
+    if (old?.waypoint !== undefined || next.waypoint !== undefined) return undefined;
+    // A binding reads no IP: a pod IP change leaves the index as it was (no copy of a Map of every pod).
+    if (!old || JSON.stringify(old) !== JSON.stringify(next)) set.set(key, next);
+  }
+  if (set.size === 0) return prev;
+  const workloads = new Map(prev.workloads);
+  for (const [key, b] of set) workloads.set(key, b);
+  return { ...prev, workloads };
 }
 
 /**

@@ -228,6 +228,42 @@ export function kubeWorkloadEntryEndpoints(
     for (const ep of kubeServiceWorkloadEntryEndpoints(svc, instances)) push(index, `${svc.namespace}/${svc.hostname}`, ep.servicePort, ep);
 }
 
+/**
+ * The endpoint index of `services` (Kubernetes) and `pairs` (ServiceEntry hosts), as the snapshot builds it: pods or
+ * EndpointSlices, then WorkloadEntries a Service selects, then ServiceEntry endpoints, each list sorted. `rank` gives
+ * each key its place in the index's order (the phase that first filled it, then the position `at` of its service
+ * or pair in the whole snapshot), so a build over a subset of keys (../snapshotIncremental) can be merged back in
+ * the order a build over every key gives.
+ */
+export function buildEndpointIndex(a: {
+  services: readonly ServiceModel[];
+  serviceAt: readonly number[];
+  pairs: readonly { service: ServiceModel; entry: IstioConfig<'ServiceEntry'>; entries?: readonly IstioConfig<'ServiceEntry'>[] }[];
+  pairAt: readonly number[];
+  slices: readonly KubeObject<KubeEndpointSlice>[];
+  pods: readonly PodModel[];
+  nodeLabels: ReadonlyMap<string, Readonly<Record<string, string>>>;
+  instances: readonly WorkloadInstance[];
+  memo?: PodEndpointMemo;
+}): { index: EndpointIndex; rank: Map<string, number> } {
+  const index: EndpointIndex = new Map();
+  const rank = new Map<string, number>();
+  const mark = (key: string, r: number) => {
+    if (index.has(key) && !rank.has(key)) rank.set(key, r);
+  };
+  kubeEndpoints(a.services, a.slices, a.pods, a.nodeLabels, index, a.memo);
+  a.services.forEach((s, i) => mark(`${s.namespace}/${s.hostname}`, a.serviceAt[i]!));
+  kubeWorkloadEntryEndpoints(a.services, a.instances, index);
+  a.services.forEach((s, i) => mark(`${s.namespace}/${s.hostname}`, RANK_PHASE + a.serviceAt[i]!));
+  a.pairs.forEach((p, i) => {
+    serviceEntryEndpoints([p], a.instances, index);
+    mark(`${p.service.namespace}/${p.service.hostname}`, 2 * RANK_PHASE + a.pairAt[i]!);
+  });
+  sortEndpoints(index);
+  return { index, rank };
+}
+const RANK_PHASE = 2 ** 31;
+
 /** Sorts every endpoint list by address, then port, for deterministic output. */
 export function sortEndpoints(index: EndpointIndex): void {
   for (const byPort of index.values())

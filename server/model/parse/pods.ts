@@ -40,6 +40,25 @@ interface PodDraft {
   origin: Origin;
 }
 
+/** The PodModel of one explicit Pod that needs no allocated IP (../snapshotIncremental), reusing the memo's as buildPods does. */
+export function explicitPodModel(
+  p: KubeObject<import('../schema/kube').KubePod>,
+  namespaces: ReadonlyMap<string, NamespaceModel>,
+  anyNamespaceDeclared: boolean,
+  nodes: ReadonlyMap<string, Readonly<Record<string, string>>>,
+  memo?: PodsMemo,
+): PodModel | undefined {
+  const d = explicitPod(p);
+  if (!d.ip) return undefined;
+  const proxy = proxyType(d.meta, d.spec, namespaces, anyNamespaceDeclared);
+  const nodeLabels = d.spec.nodeName ? nodes.get(d.spec.nodeName) : undefined;
+  const hit = memo?.pods.get(d.meta);
+  if (hit && sameDraft(hit.draft, d) && hit.pod.ip === d.ip && hit.pod.proxy === proxy && hit.nodeLabels === nodeLabels) return hit.pod;
+  const pod = podModel(d, d.ip, proxy, nodeLabels);
+  memo?.pods.set(d.meta, { draft: d, nodeLabels, pod });
+  return pod;
+}
+
 function explicitPod(p: KubeObject<import('../schema/kube').KubePod>): PodDraft {
   const status = p.body.status;
   const readyCond = status?.conditions?.find((c) => c.type === 'Ready');
@@ -123,6 +142,7 @@ export function buildPods(
   namespaces: ReadonlyMap<string, NamespaceModel>,
   anyNamespaceDeclared: boolean,
   memo?: PodsMemo,
+  stats?: { allocated: number },
 ): PodModel[] {
   const taken = new Set<string>();
   const drafts: PodDraft[] = [];
@@ -143,6 +163,7 @@ export function buildPods(
   );
   const nodes = new Map(parsed.nodes.map((n) => [n.meta.name, n.meta.labels]));
   return drafts.map((d) => {
+    if (!d.ip && stats) stats.allocated++;
     const ip = d.ip ?? pool.allocate(`${d.meta.namespace}/${d.meta.name}`);
     const proxy = proxyType(d.meta, d.spec, namespaces, anyNamespaceDeclared);
     const nodeLabels = d.spec.nodeName ? nodes.get(d.spec.nodeName) : undefined;
