@@ -17,7 +17,8 @@ import {
 } from './serviceEntries';
 import type { ZtunnelMemo } from './memo';
 import { isZtunnelService, serviceJson, waypointOf } from './services';
-import { type WorkloadContext, workloadJson } from './workloads';
+import { SelectorIndex } from './selectIndex';
+import { type NamespaceSelectors, type SelectingService, type WorkloadContext, workloadJson } from './workloads';
 
 export { podUid } from './workloads';
 
@@ -76,11 +77,13 @@ export function buildZtunnelView(snapshot: MeshSnapshot, options: TranslateOptio
   }
   for (const se of snapshot.serviceEntries) infos.push(...(serviceEntryServices(snapshot, se) ?? []));
   const selected = selectServices(infos);
-  const servicesByNs = new Map<string, Array<{ service: ServiceModel; selector: Array<[string, string]> }>>();
+  const servicesByNs = new Map<string, SelectingService[]>();
   const entryServicesByNs = new Map<string, ServiceInfo[]>();
   for (const info of selected) {
     view.services.push(info.json as ZtunnelView['services'][number]);
-    entryServicesByNs.set(info.namespace, [...(entryServicesByNs.get(info.namespace) ?? []), info]);
+    const inNs = entryServicesByNs.get(info.namespace);
+    if (inNs) inNs.push(info);
+    else entryServicesByNs.set(info.namespace, [info]);
     const s = kube.get(info);
     if (s && info.selector) {
       let list = servicesByNs.get(s.namespace);
@@ -88,8 +91,15 @@ export function buildZtunnelView(snapshot: MeshSnapshot, options: TranslateOptio
       list.push({ service: s, selector: Object.entries(info.selector) });
     }
   }
+  // Per namespace, what selects its pods, indexed by label once per view (not every selector against every pod).
+  const selectors = new Map<string, NamespaceSelectors>();
+  for (const [ns, infos] of entryServicesByNs)
+    selectors.set(ns, {
+      services: new SelectorIndex(servicesByNs.get(ns) ?? [], (e) => e.selector),
+      entries: new SelectorIndex(infos, (i) => (i.kind === 'ServiceEntry' && i.selector ? Object.entries(i.selector) : undefined)),
+    });
 
-  const ctx: WorkloadContext = { snapshot, options, servicesByNs, selectorPolicies, entryServicesByNs };
+  const ctx: WorkloadContext = { snapshot, options, selectors, selectorPolicies };
   const portLevel = new Set<string>();
   const tokens = new Map<string, object>();
   const tokenOf = (ns: string): object => {

@@ -5,6 +5,7 @@ import type { IstioConfig, MeshSnapshot, PodModel, ServiceModel, TranslateOption
 import { ipJson } from './ip';
 import { waypointOf, workloadServicePorts } from './services';
 import { STATIC_STRICT_POLICY } from './authorization';
+import type { SelectorIndex } from './selectIndex';
 import { entryServicePorts, type ServiceInfo } from './serviceInfo';
 
 type Json = Record<string, unknown>;
@@ -83,15 +84,27 @@ export function peerAuthenticationKeys(
   return { keys: strict ? [`${rootNamespace}/${STATIC_STRICT_POLICY}`] : [] };
 }
 
+/** A Kubernetes Service that selects pods, with its selector as pairs. */
+export interface SelectingService {
+  service: ServiceModel;
+  selector: ReadonlyArray<readonly [string, string]>;
+}
+
+/** What selects a namespace's pods, indexed by label (selectIndex.ts). */
+export interface NamespaceSelectors {
+  /** Kubernetes Services with a non-empty selector (the only ones that select pods). */
+  services: SelectorIndex<SelectingService>;
+  /** ServiceEntries with a workloadSelector select pods too (PILOT_ENABLE_SERVICEENTRY_SELECT_PODS). */
+  entries: SelectorIndex<ServiceInfo>;
+}
+
 export interface WorkloadContext {
   snapshot: MeshSnapshot;
   options: TranslateOptions;
-  /** Services in each namespace with a non-empty selector (the only ones that select pods), with its entries. */
-  servicesByNs: ReadonlyMap<string, ReadonlyArray<{ service: ServiceModel; selector: ReadonlyArray<readonly [string, string]> }>>;
+  /** Per namespace, the Services and ServiceEntries that may select its pods, in the order services are sent. */
+  selectors: ReadonlyMap<string, NamespaceSelectors>;
   /** `ns/name` of the converted selector policies by namespace (buildWorkloadPolicies reads only those). */
   selectorPolicies: ReadonlyMap<string, ReadonlyArray<{ key: string; selector: Readonly<Record<string, string>> }>>;
-  /** Every service sent, by namespace: ServiceEntries with a workloadSelector select pods too (PILOT_ENABLE_SERVICEENTRY_SELECT_PODS). */
-  entryServicesByNs?: ReadonlyMap<string, readonly ServiceInfo[]>;
 }
 
 /** podWorkloadBuilder; undefined for a pod without a usable IP. */
@@ -120,13 +133,20 @@ export function workloadJson(
   w['workloadType'] = 'POD';
   w['workloadName'] = wname;
   if (t.nativeTunnel) w['nativeTunnel'] = true;
-  const services: Json = {};
-  for (const { service: s, selector } of ctx.servicesByNs.get(pod.namespace) ?? [])
-    if (selector.every(([k, v]) => pod.labels[k] === v)) services[`${s.namespace}/${s.hostname}`] = workloadServicePorts(pod, s);
-  for (const info of ctx.entryServicesByNs?.get(pod.namespace) ?? [])
-    if (info.kind === 'ServiceEntry' && selects(info.selector, pod.labels))
+  const selectors = ctx.selectors.get(pod.namespace);
+  if (selectors) {
+    const services: Json = {};
+    let any = false;
+    for (const { service: s } of selectors.services.matching(pod.labels)) {
+      services[`${s.namespace}/${s.hostname}`] = workloadServicePorts(pod, s);
+      any = true;
+    }
+    for (const info of selectors.entries.matching(pod.labels)) {
       services[`${info.namespace}/${info.hostname}`] = entryServicePorts(pod.namedPorts, info);
-  if (Object.keys(services).length) w['services'] = services;
+      any = true;
+    }
+    if (any) w['services'] = services;
+  }
   const selected: string[] = [];
   for (const ns of new Set([root, pod.namespace]))
     for (const p of ctx.selectorPolicies.get(ns) ?? []) if (selects(p.selector, pod.labels)) selected.push(p.key);
