@@ -145,44 +145,42 @@ export class WireWriter {
 
   /** istio.workload.Address (`{workload}` or `{service}`) → bytes; undefined when protobuf-es must encode it. */
   address(json: unknown): Uint8Array | undefined {
-    return this.run(() => {
-      const a = object(json, ADDRESS_KEYS);
-      // The oneof `type`: exactly one member (protobuf-es rejects two).
-      if (a['workload'] !== undefined && a['service'] === undefined) this.message(1, a['workload'], (v) => this.workload(v));
-      else if (a['service'] !== undefined && a['workload'] === undefined) this.message(2, a['service'], (v) => this.service(v));
-      else throw UNSUPPORTED;
-    });
+    return this.run(json, this.addressBody);
   }
 
   /** istio.security.Authorization → bytes; undefined when protobuf-es must encode it. */
   authorization(json: unknown): Uint8Array | undefined {
-    return this.run(() => {
-      const p = object(json, AUTHZ_KEYS);
-      this.str(1, p['name']);
-      this.str(2, p['namespace']);
-      this.enumeration(3, p['scope'], AUTHZ_SCOPE);
-      this.enumeration(4, p['action'], AUTHZ_ACTION);
-      this.repeated(5, p['groups'], (g) => {
-        const group = object(g, GROUP_KEYS);
-        this.repeated(1, group['rules'], (r) => {
-          const rules = object(r, RULES_KEYS);
-          this.repeated(2, rules['matches'], (m) => this.match(m));
-        });
-      });
-      this.bool(6, p['dryRun']);
-    });
+    return this.run(json, this.authorizationBody);
   }
 
-  private run(write: () => void): Uint8Array | undefined {
+  private run(json: unknown, body: (v: unknown) => void): Uint8Array | undefined {
     this.pos = 0;
     try {
-      write();
+      body(json);
     } catch (e) {
       if (e === UNSUPPORTED) return undefined;
       throw e;
     }
     return this.buf.slice(0, this.pos);
   }
+
+  private readonly addressBody = (v: unknown) => {
+    const a = object(v, ADDRESS_KEYS);
+    // The oneof `type`: exactly one member (protobuf-es rejects two).
+    if (a['workload'] !== undefined && a['service'] === undefined) this.message(1, a['workload'], this.workloadBody);
+    else if (a['service'] !== undefined && a['workload'] === undefined) this.message(2, a['service'], this.serviceBody);
+    else throw UNSUPPORTED;
+  };
+
+  private readonly authorizationBody = (v: unknown) => {
+    const p = object(v, AUTHZ_KEYS);
+    this.str(1, p['name']);
+    this.str(2, p['namespace']);
+    this.enumeration(3, p['scope'], AUTHZ_SCOPE);
+    this.enumeration(4, p['action'], AUTHZ_ACTION);
+    this.repeated(5, p['groups'], this.groupBody);
+    this.bool(6, p['dryRun']);
+  };
 
   // ---- istio.workload ----
 
@@ -200,7 +198,7 @@ export class WireWriter {
     this.enumeration(5, w['tunnelProtocol'], TUNNEL_PROTOCOL);
     this.str(6, w['trustDomain']);
     this.str(7, w['serviceAccount']);
-    this.optionalMessage(8, w['waypoint'], (g) => this.gatewayAddress(g));
+    this.optionalMessage(8, w['waypoint'], this.gatewayBody);
     this.str(9, w['node']);
     this.str(10, w['canonicalName']);
     this.str(11, w['canonicalRevision']);
@@ -210,39 +208,28 @@ export class WireWriter {
     this.strings(16, w['authorizationPolicies']);
     this.enumeration(17, w['status'], WORKLOAD_STATUS);
     this.str(18, w['clusterId']);
-    this.optionalMessage(19, w['networkGateway'], (g) => this.gatewayAddress(g));
+    this.optionalMessage(19, w['networkGateway'], this.gatewayBody);
     this.str(20, w['uid']);
     this.str(21, w['hostname']);
     const services = w['services'];
     if (services !== undefined) {
       if (typeof services !== 'object' || services === null || Array.isArray(services)) throw UNSUPPORTED;
       // map<string, PortList>: one entry per key in the object's order; key (1) and value (2) always written.
-      for (const k of Object.keys(services)) {
+      for (const k in services) {
+        if (!hasOwn(services, k)) throw UNSUPPORTED;
         const start = this.open(22);
         this.tag(1, LEN);
         this.utf8Value(k);
-        this.message(2, (services as Json)[k], (pl) => {
-          const list = object(pl, PORT_LIST_KEYS);
-          this.repeated(1, list['ports'], (p) => this.port(p));
-        });
+        this.message(2, (services as Json)[k], this.portListBody);
         this.close(start);
       }
     }
-    this.optionalMessage(23, w['applicationTunnel'], (t) => {
-      const at = object(t, APP_TUNNEL_KEYS);
-      this.enumeration(1, at['protocol'], TUNNEL_APP_PROTOCOL);
-      this.uint32(2, at['port']);
-    });
-    this.optionalMessage(24, w['locality'], (l) => {
-      const loc = object(l, LOCALITY_KEYS);
-      this.str(1, loc['region']);
-      this.str(2, loc['zone']);
-      this.str(3, loc['subzone']);
-    });
+    this.optionalMessage(23, w['applicationTunnel'], this.applicationTunnelBody);
+    this.optionalMessage(24, w['locality'], this.localityBody);
     this.enumeration(25, w['networkMode'], NETWORK_MODE);
     // google.protobuf.UInt32Value: a bare number in JSON, a message (present even for 0) on the wire.
     const capacity = w['capacity'];
-    if (capacity !== undefined) this.message(27, capacity, (c) => this.uint32(1, c));
+    if (capacity !== undefined) this.message(27, capacity, this.uint32ValueBody);
   }
 
   private service(v: unknown): void {
@@ -250,24 +237,15 @@ export class WireWriter {
     this.str(1, s['name']);
     this.str(2, s['namespace']);
     this.str(3, s['hostname']);
-    this.repeated(4, s['addresses'], (a) => this.networkAddress(a));
-    this.repeated(5, s['ports'], (p) => this.port(p));
+    this.repeated(4, s['addresses'], this.networkAddressBody);
+    this.repeated(5, s['ports'], this.portBody);
     this.strings(6, s['subjectAltNames']);
-    this.optionalMessage(7, s['waypoint'], (g) => this.gatewayAddress(g));
-    this.optionalMessage(8, s['loadBalancing'], (l) => {
-      const lb = object(l, LB_KEYS);
-      this.packedEnums(1, lb['routingPreference'], LB_SCOPE);
-      this.enumeration(2, lb['mode'], LB_MODE);
-      this.enumeration(3, lb['healthPolicy'], LB_HEALTH);
-    });
+    this.optionalMessage(7, s['waypoint'], this.gatewayBody);
+    this.optionalMessage(8, s['loadBalancing'], this.loadBalancingBody);
     this.enumeration(9, s['ipFamilies'], IP_FAMILIES);
     this.bool(11, s['canonical']);
     this.bool(12, s['ingressUseWaypoint']);
-    this.repeated(13, s['weightedWaypoints'], (x) => {
-      const ww = object(x, WEIGHTED_KEYS);
-      this.optionalMessage(1, ww['destination'], (g) => this.gatewayAddress(g));
-      this.uint32(2, ww['weight']);
-    });
+    this.repeated(13, s['weightedWaypoints'], this.weightedWaypointBody);
     this.enumeration(14, s['visibility'], VISIBILITY);
   }
 
@@ -275,12 +253,8 @@ export class WireWriter {
     const g = object(v, GATEWAY_KEYS);
     // The oneof `destination`: at most one member.
     if (g['hostname'] !== undefined && g['address'] !== undefined) throw UNSUPPORTED;
-    this.optionalMessage(1, g['hostname'], (h) => {
-      const nh = object(h, NAMESPACED_HOSTNAME_KEYS);
-      this.str(1, nh['namespace']);
-      this.str(2, nh['hostname']);
-    });
-    this.optionalMessage(2, g['address'], (a) => this.networkAddress(a));
+    this.optionalMessage(1, g['hostname'], this.namespacedHostnameBody);
+    this.optionalMessage(2, g['address'], this.networkAddressBody);
     this.uint32(3, g['hboneMtlsPort']);
   }
 
@@ -307,40 +281,83 @@ export class WireWriter {
 
   private match(v: unknown): void {
     const m = object(v, MATCH_KEYS);
-    const stringMatch = (x: unknown) => {
-      const sm = object(x, STRING_MATCH_KEYS);
-      let n = 0;
-      for (const _ in sm) n++;
-      // The oneof `match_type`: exactly one member; strings are written even when empty (a set oneof).
-      if (n !== 1) throw UNSUPPORTED;
-      if (sm['exact'] !== undefined) this.oneofString(1, sm['exact']);
-      else if (sm['prefix'] !== undefined) this.oneofString(2, sm['prefix']);
-      else if (sm['suffix'] !== undefined) this.oneofString(3, sm['suffix']);
-      else this.message(4, sm['presence'], (e) => object(e, NO_KEYS));
-    };
-    const address = (x: unknown) => {
-      const a = object(x, AUTHZ_ADDRESS_KEYS);
-      this.bytesValue(1, a['address'], false);
-      this.uint32(2, a['length']);
-    };
-    const serviceAccount = (x: unknown) => {
-      const sa = object(x, SA_MATCH_KEYS);
-      this.str(1, sa['namespace']);
-      this.str(2, sa['serviceAccount']);
-    };
-    this.repeated(1, m['namespaces'], stringMatch);
-    this.repeated(2, m['notNamespaces'], stringMatch);
-    this.repeated(3, m['principals'], stringMatch);
-    this.repeated(4, m['notPrincipals'], stringMatch);
-    this.repeated(5, m['sourceIps'], address);
-    this.repeated(6, m['notSourceIps'], address);
-    this.repeated(7, m['destinationIps'], address);
-    this.repeated(8, m['notDestinationIps'], address);
+    this.repeated(1, m['namespaces'], this.stringMatchBody);
+    this.repeated(2, m['notNamespaces'], this.stringMatchBody);
+    this.repeated(3, m['principals'], this.stringMatchBody);
+    this.repeated(4, m['notPrincipals'], this.stringMatchBody);
+    this.repeated(5, m['sourceIps'], this.authzAddressBody);
+    this.repeated(6, m['notSourceIps'], this.authzAddressBody);
+    this.repeated(7, m['destinationIps'], this.authzAddressBody);
+    this.repeated(8, m['notDestinationIps'], this.authzAddressBody);
     this.packedUint32(9, m['destinationPorts']);
     this.packedUint32(10, m['notDestinationPorts']);
-    this.repeated(11, m['serviceAccounts'], serviceAccount);
-    this.repeated(12, m['notServiceAccounts'], serviceAccount);
+    this.repeated(11, m['serviceAccounts'], this.serviceAccountBody);
+    this.repeated(12, m['notServiceAccounts'], this.serviceAccountBody);
   }
+
+  // ---- message bodies, made once per writer (no closure per message written) ----
+
+  private readonly workloadBody = (v: unknown) => this.workload(v);
+  private readonly serviceBody = (v: unknown) => this.service(v);
+  private readonly gatewayBody = (v: unknown) => this.gatewayAddress(v);
+  private readonly networkAddressBody = (v: unknown) => this.networkAddress(v);
+  private readonly portBody = (v: unknown) => this.port(v);
+  private readonly portListBody = (v: unknown) => this.repeated(1, object(v, PORT_LIST_KEYS)['ports'], this.portBody);
+  private readonly uint32ValueBody = (v: unknown) => this.uint32(1, v);
+  private readonly namespacedHostnameBody = (v: unknown) => {
+    const nh = object(v, NAMESPACED_HOSTNAME_KEYS);
+    this.str(1, nh['namespace']);
+    this.str(2, nh['hostname']);
+  };
+  private readonly applicationTunnelBody = (v: unknown) => {
+    const at = object(v, APP_TUNNEL_KEYS);
+    this.enumeration(1, at['protocol'], TUNNEL_APP_PROTOCOL);
+    this.uint32(2, at['port']);
+  };
+  private readonly localityBody = (v: unknown) => {
+    const loc = object(v, LOCALITY_KEYS);
+    this.str(1, loc['region']);
+    this.str(2, loc['zone']);
+    this.str(3, loc['subzone']);
+  };
+  private readonly loadBalancingBody = (v: unknown) => {
+    const lb = object(v, LB_KEYS);
+    this.packedEnums(1, lb['routingPreference'], LB_SCOPE);
+    this.enumeration(2, lb['mode'], LB_MODE);
+    this.enumeration(3, lb['healthPolicy'], LB_HEALTH);
+  };
+  private readonly weightedWaypointBody = (v: unknown) => {
+    const ww = object(v, WEIGHTED_KEYS);
+    this.optionalMessage(1, ww['destination'], this.gatewayBody);
+    this.uint32(2, ww['weight']);
+  };
+  private readonly groupBody = (v: unknown) => this.repeated(1, object(v, GROUP_KEYS)['rules'], this.rulesBody);
+  private readonly rulesBody = (v: unknown) => this.repeated(2, object(v, RULES_KEYS)['matches'], this.matchBody);
+  private readonly matchBody = (v: unknown) => this.match(v);
+  private readonly stringMatchBody = (v: unknown) => {
+    const sm = object(v, STRING_MATCH_KEYS);
+    let n = 0;
+    for (const _ in sm) n++;
+    // The oneof `match_type`: exactly one member; strings are written even when empty (a set oneof).
+    if (n !== 1) throw UNSUPPORTED;
+    if (sm['exact'] !== undefined) this.oneofString(1, sm['exact']);
+    else if (sm['prefix'] !== undefined) this.oneofString(2, sm['prefix']);
+    else if (sm['suffix'] !== undefined) this.oneofString(3, sm['suffix']);
+    else this.message(4, sm['presence'], this.emptyBody);
+  };
+  private readonly emptyBody = (v: unknown) => {
+    object(v, NO_KEYS);
+  };
+  private readonly authzAddressBody = (v: unknown) => {
+    const a = object(v, AUTHZ_ADDRESS_KEYS);
+    this.bytesValue(1, a['address'], false);
+    this.uint32(2, a['length']);
+  };
+  private readonly serviceAccountBody = (v: unknown) => {
+    const sa = object(v, SA_MATCH_KEYS);
+    this.str(1, sa['namespace']);
+    this.str(2, sa['serviceAccount']);
+  };
 
   // ---- fields ----
 

@@ -3,7 +3,7 @@
 // authorization.go convertedSelectorPeerAuthentications).
 import type { IstioConfig, MeshSnapshot, PodModel, ServiceModel, TranslateOptions } from '../../model/mesh';
 import { ipJson } from './ip';
-import { waypointOf, workloadServicePorts } from './services';
+import { type WaypointAddresses, workloadServicePorts } from './services';
 import { STATIC_STRICT_POLICY } from './authorization';
 import type { SelectorIndex } from './selectIndex';
 import { entryServicePorts, type ServiceInfo } from './serviceInfo';
@@ -39,11 +39,14 @@ export function canonicalService(labels: Readonly<Record<string, string>>, workl
 }
 
 /** setTunnelProtocol: istio-cni's redirection annotation → HBONE; `networking.istio.io/tunnel: http` → HBONE + native tunnel. */
+const NATIVE: { tunnelProtocol?: string; nativeTunnel?: boolean } = Object.freeze({ tunnelProtocol: 'HBONE', nativeTunnel: true });
+const HBONE: { tunnelProtocol?: string; nativeTunnel?: boolean } = Object.freeze({ tunnelProtocol: 'HBONE' });
+const NO_TUNNEL: { tunnelProtocol?: string; nativeTunnel?: boolean } = Object.freeze({});
 function tunnel(pod: PodModel): { tunnelProtocol?: string; nativeTunnel?: boolean } {
-  const native = (pod.labels['networking.istio.io/tunnel'] ?? '').split(',').some((t) => t.trim() === 'http');
-  if (native) return { tunnelProtocol: 'HBONE', nativeTunnel: true };
-  if (pod.annotations['ambient.istio.io/redirection'] === 'enabled') return { tunnelProtocol: 'HBONE' };
-  return {};
+  const label = pod.labels['networking.istio.io/tunnel'];
+  if (label !== undefined && label.split(',').some((t) => t.trim() === 'http')) return NATIVE;
+  if (pod.annotations['ambient.istio.io/redirection'] === 'enabled') return HBONE;
+  return NO_TUNNEL;
 }
 
 const isStrict = (m: string | undefined) => m === 'STRICT';
@@ -58,13 +61,15 @@ export function peerAuthenticationKeys(
   snapshot: MeshSnapshot,
   rootNamespace: string,
   pod: Pick<PodModel, 'namespace' | 'labels'>,
+  /** The snapshot's PeerAuthentications of the root and the pod's namespace, in input order (all of them will do). */
+  candidates: readonly IstioConfig<'PeerAuthentication'>[] = snapshot.peerAuthentications,
 ): { keys: string[]; portLevel?: IstioConfig<'PeerAuthentication'> } {
   let mesh: IstioConfig<'PeerAuthentication'> | undefined;
   let ns: IstioConfig<'PeerAuthentication'> | undefined;
   let wl: IstioConfig<'PeerAuthentication'> | undefined;
   const older = (a: IstioConfig<'PeerAuthentication'> | undefined, b: IstioConfig<'PeerAuthentication'>) =>
     !a || b.meta.creationTimestamp < a.meta.creationTimestamp ? b : a;
-  for (const pa of snapshot.peerAuthentications) {
+  for (const pa of candidates) {
     const sel = pa.spec.selector?.matchLabels;
     const hasSel = sel !== undefined && Object.keys(sel).length > 0;
     if (pa.meta.namespace === rootNamespace && !hasSel) mesh = older(mesh, pa);
@@ -88,6 +93,14 @@ export function peerAuthenticationKeys(
 export interface SelectingService {
   service: ServiceModel;
   selector: ReadonlyArray<readonly [string, string]>;
+  /** Its ports for any selected pod, when no port has a named targetPort (else per pod: workloadServicePorts). */
+  ports?: Json;
+}
+
+/** A SelectingService for a Service with a non-empty selector. */
+export function selectingService(service: ServiceModel, selector: Readonly<Record<string, string>>): SelectingService {
+  const named = service.ports.some((p) => typeof p.targetPort === 'string');
+  return { service, selector: Object.entries(selector), ...(named ? {} : { ports: workloadServicePorts({ namedPorts: {} }, service) }) };
 }
 
 /** What selects a namespace's pods, indexed by label (selectIndex.ts). */
@@ -105,6 +118,10 @@ export interface WorkloadContext {
   selectors: ReadonlyMap<string, NamespaceSelectors>;
   /** `ns/name` of the converted selector policies by namespace (buildWorkloadPolicies reads only those). */
   selectorPolicies: ReadonlyMap<string, ReadonlyArray<{ key: string; selector: Readonly<Record<string, string>> }>>;
+  /** The bound waypoints' addresses, made once per view. */
+  waypoints: WaypointAddresses;
+  /** The PeerAuthentications of the root namespace and `namespace`, in input order. */
+  peerAuthentications(namespace: string): readonly IstioConfig<'PeerAuthentication'>[];
 }
 
 /** podWorkloadBuilder; undefined for a pod without a usable IP. */
@@ -122,7 +139,7 @@ export function workloadJson(
   // pickTrustDomain: only a non-default trust domain is sent.
   if (options.trustDomain !== 'cluster.local') w['trustDomain'] = options.trustDomain;
   w['serviceAccount'] = pod.serviceAccount;
-  const wp = waypointOf(snapshot, `${pod.namespace}/${pod.name}`, 'workloads');
+  const wp = ctx.waypoints.of(`${pod.namespace}/${pod.name}`, 'workloads');
   if (wp) w['waypoint'] = wp;
   if (pod.nodeName) w['node'] = pod.nodeName;
   const wname = workloadName(pod);
@@ -137,8 +154,9 @@ export function workloadJson(
   if (selectors) {
     const services: Json = {};
     let any = false;
-    for (const { service: s } of selectors.services.matching(pod.labels)) {
-      services[`${s.namespace}/${s.hostname}`] = workloadServicePorts(pod, s);
+    for (const { service: s, ports } of selectors.services.matching(pod.labels)) {
+      // Ports without a named targetPort are the same for every pod: made once per Service (selectingService).
+      services[`${s.namespace}/${s.hostname}`] = ports ?? workloadServicePorts(pod, s);
       any = true;
     }
     for (const info of selectors.entries.matching(pod.labels)) {
@@ -148,11 +166,12 @@ export function workloadJson(
     if (any) w['services'] = services;
   }
   const selected: string[] = [];
-  for (const ns of new Set([root, pod.namespace]))
-    for (const p of ctx.selectorPolicies.get(ns) ?? []) if (selects(p.selector, pod.labels)) selected.push(p.key);
+  for (const p of ctx.selectorPolicies.get(root) ?? []) if (selects(p.selector, pod.labels)) selected.push(p.key);
+  if (pod.namespace !== root)
+    for (const p of ctx.selectorPolicies.get(pod.namespace) ?? []) if (selects(p.selector, pod.labels)) selected.push(p.key);
   selected.sort();
-  const pa = peerAuthenticationKeys(snapshot, root, pod);
-  const policies = [...selected, ...pa.keys];
+  const pa = peerAuthenticationKeys(snapshot, root, pod, ctx.peerAuthentications(pod.namespace));
+  const policies = pa.keys.length ? [...selected, ...pa.keys] : selected;
   if (policies.length) w['authorizationPolicies'] = policies;
   if (!pod.ready) w['status'] = 'UNHEALTHY';
   w['clusterId'] = options.clusterId;
