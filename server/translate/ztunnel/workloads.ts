@@ -44,7 +44,7 @@ const HBONE: { tunnelProtocol?: string; nativeTunnel?: boolean } = Object.freeze
 const NO_TUNNEL: { tunnelProtocol?: string; nativeTunnel?: boolean } = Object.freeze({});
 function tunnel(pod: PodModel): { tunnelProtocol?: string; nativeTunnel?: boolean } {
   const label = pod.labels['networking.istio.io/tunnel'];
-  if (label !== undefined && label.split(',').some((t) => t.trim() === 'http')) return NATIVE;
+  if (label?.split(',').some((t) => t.trim() === 'http')) return NATIVE;
   if (pod.annotations['ambient.istio.io/redirection'] === 'enabled') return HBONE;
   return NO_TUNNEL;
 }
