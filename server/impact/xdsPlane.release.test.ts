@@ -1,7 +1,9 @@
 // What a disconnected proxy owned is freed (issue 12, memory after clients leave): real gRPC clients on
 // loopback connect as proxies of a generated mesh, get their full config, and leave; the server's own
 // state (connections, the shared translations, the encoded-resource memo, key memos, Any bytes) goes back
-// to its idle size. A translation another connected proxy still uses is kept; the last user leaving drops it.
+// to its idle size once the release grace has run out (what they owned is kept that long for a reconnecting
+// wave, as istiod's XdsCache outlives connections; the clock is injected, nothing waits for it). A translation
+// another connected proxy still uses is kept; the last user leaving drops it (grace 0: at once).
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -55,14 +57,22 @@ function sizes(p: XdsPlane) {
   };
 }
 
-async function start() {
+/** The injected clock of the release grace (ms). */
+let clock = 0;
+const GRACE_MS = 30_000;
+
+async function start(graceMs = GRACE_MS) {
+  clock = 0;
   store = new Store({ debounceMs: 1_000_000 });
   store.replace('mesh', [
     ...generateMesh({ services: 6, namespaces: 2, scoped: true }),
     { object: benchPod('10.199.0.1'), origin: { source: 'demo', file: 't' } },
   ]);
   store.flush();
-  plane = createXdsPlane(store, DEFAULT_OPTIONS, { ads: { debounceMs: 1_000_000, maxDebounceMs: 1_000_000, log: () => undefined } });
+  plane = createXdsPlane(store, DEFAULT_OPTIONS, {
+    ads: { debounceMs: 1_000_000, maxDebounceMs: 1_000_000, log: () => undefined },
+    release: { graceMs, now: () => clock },
+  });
   const port = await plane.ads.start(0, '127.0.0.1');
   client = new AdsTestClient(port);
   const sidecars = store.snapshot().proxies.filter((p) => p.type === 'sidecar');
@@ -103,11 +113,26 @@ describe('clients leaving free what their proxies owned', () => {
     expect(connected.memoEntries).toBeGreaterThan(connected.entries);
     expect(connected.anyCache).toBeGreaterThan(0);
     for (const s of streams) s.cancel();
+    await waitFor(() => plane.ads.stats().connections === 0 && plane.cache.stats().released > 0, 'the clients to be gone', 30_000);
+    // Within the grace, what they owned is kept: a reconnecting client is served without a translation.
+    expect(plane.cache.stats()).toMatchObject({ entries: connected.entries, tracked: 0, released: connected.entries });
+    const t = plane.cache.stats().translations + plane.cache.stats().scopeShared;
+    const back = client.sotw({ id: `sidecar~10.0.0.1~${sidecars[0]!.id}~${sidecars[0]!.namespace}.svc.cluster.local` });
+    await syncSotw(back);
+    expect(plane.cache.stats().translations + plane.cache.stats().scopeShared).toBe(t);
+    expect(plane.cache.stats().released).toBe(connected.entries - 1);
+    back.cancel();
+    await waitFor(() => plane.ads.stats().connections === 0 && plane.cache.stats().released === connected.entries, 'it to leave', 30_000);
+    clock += GRACE_MS - 1;
+    expect(plane.cache.expireReleased()).toBe(0); // not yet
+    expect(plane.cache.stats().entries).toBe(connected.entries);
+    clock += 1;
+    expect(plane.cache.expireReleased()).toBe(connected.entries);
     await waitFor(settledIdle(plane, idle), 'the server to free what the clients owned', 30_000);
   }, 120_000);
 
   it('a translation stays while another connected proxy shares it, and goes with the last one', async () => {
-    const { plane, client, sidecars } = await start();
+    const { plane, client, sidecars } = await start(0);
     const p = sidecars[0]!;
     const node = (i: number) => ({ id: `sidecar~10.0.0.${i}~${p.id}~${p.namespace}.svc.cluster.local` });
     const a = client.sotw(node(1));

@@ -9,7 +9,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { benchPod } from '../../bench/meshFiles';
 import { generateMesh } from '../../bench/generateMesh';
-import { issueMesh, KINDS, withPodIp } from '../../bench/issueMesh';
+import { issueMesh, KINDS, withPodIp, withVsWeight } from '../../bench/issueMesh';
 import { TYPE } from '../envoy/typeUrls';
 import { DEFAULT_OPTIONS, type MeshSnapshot, type ProxyModel } from '../model/mesh';
 import { encodeTable } from '../pipeline/encodeTable';
@@ -53,6 +53,7 @@ function checkCarried(t: { prev: MeshSnapshot; next: MeshSnapshot; change: Store
   refreshed: number;
   scopeShared: number;
   clas: number;
+  inboundReused: number;
 } {
   const cache = new SharedResourceCache();
   for (const p of t.prev.proxies) fingerprint(t.prev, p, cache);
@@ -69,6 +70,7 @@ function checkCarried(t: { prev: MeshSnapshot; next: MeshSnapshot; change: Store
     refreshed: s.endpointRefreshes,
     scopeShared: s.scopeShared,
     clas: s.clasRecomputed,
+    inboundReused: s.inboundReused,
   };
 }
 
@@ -81,13 +83,17 @@ describe('the cache carried across snapshots serves what a fresh translation wou
     const base = scopedMesh(2);
     let carried = 0;
     let scopeShared = 0;
+    let inboundReused = 0;
     for (const m of mutations(base, ['ns-0', 'ns-1', 'istio-system'])) {
       const r = checkCarried(storeTransition(base, m.inputs));
       carried += r.carried;
       scopeShared += r.scopeShared;
+      inboundReused += r.inboundReused;
     }
     expect(carried).toBeGreaterThan(0); // not vacuous: many proxies were served a carried entry
     expect(scopeShared).toBeGreaterThan(0); // and distinct pods of one scope were served its outbound part (scopeSharing.ts)
+    // and a VirtualService change re-served affected sidecars their inbound resources carried from before (inboundCarry.ts)
+    expect(inboundReused).toBeGreaterThan(0);
   }, 300_000);
 
   it('Istio Bookinfo with its DestinationRules and VirtualServices, every object removed/edited/copied', () => {
@@ -100,7 +106,10 @@ describe('the cache carried across snapshots serves what a fresh translation wou
       { namespace: 'default' },
     );
     expect(r.errors).toEqual([]);
-    for (const m of mutations(r.inputs, ['default', 'istio-system'])) checkCarried(storeTransition(r.inputs, m.inputs));
+    let inboundReused = 0;
+    for (const m of mutations(r.inputs, ['default', 'istio-system']))
+      inboundReused += checkCarried(storeTransition(r.inputs, m.inputs)).inboundReused;
+    expect(inboundReused).toBeGreaterThan(0);
   }, 300_000);
 
   it('an endpoint-only change (a pod IP) refreshes only CLAs and equals a full translation', () => {
@@ -108,6 +117,43 @@ describe('the cache carried across snapshots serves what a fresh translation wou
     expect(t.change.endpointsOnly).toBe(true);
     const r = checkCarried(t);
     expect(r.refreshed).toBeGreaterThan(0);
+  });
+});
+
+describe('inbound resources carried across versions (inboundCarry.ts; istiod keys cached resources by the configs that shaped them)', () => {
+  const ns0Sidecars = (t: { next: MeshSnapshot }) => t.next.proxies.filter((p) => p.type === 'sidecar' && p.namespace === 'ns-0').length;
+  it("a VirtualService edit re-serves the affected sidecars' inbound resources built before, and each equals a fresh translation", () => {
+    const mesh = issueMesh(40, 4);
+    const base = KINDS.flatMap((k) => mesh.byKind[k]).map((object) => input(object, 'mesh'));
+    const t = upsertTransition(base, input(withVsWeight(mesh, 70)[0]!, 'mesh'));
+    expect(t.change.changed).toEqual(['networking.istio.io/v1/VirtualService/ns-0/svc-0']);
+    const r = checkCarried(t);
+    expect(r.inboundReused).toBe(ns0Sidecars(t)); // every affected sidecar of svc-0's namespace, none built again
+  });
+  // Both select a pod that is not its scope's first (svc-0's is): the scope's split check (scopeSharing.ts splitScope)
+  // would catch a stale inbound of the first proxy, not of a later one.
+  it('a PeerAuthentication (it shapes inbound listeners) carries nothing: every proxy equals a fresh translation', () => {
+    const mesh = issueMesh(40, 4);
+    const base = KINDS.flatMap((k) => mesh.byKind[k]).map((object) => input(object, 'mesh'));
+    const strict = {
+      apiVersion: 'security.istio.io/v1',
+      kind: 'PeerAuthentication',
+      metadata: { name: 'strict', namespace: 'ns-0' },
+      spec: { selector: { matchLabels: { app: 'svc-4' } }, mtls: { mode: 'STRICT' } },
+    };
+    const t = upsertTransition(base, input(strict, 'pa'));
+    const r = checkCarried(t);
+    expect(r.inboundReused).toBe(0);
+  });
+  it('a DestinationRule traffic policy (inbound clusters read it) carries nothing: every proxy equals a fresh translation', () => {
+    const mesh = issueMesh(40, 4);
+    const base = KINDS.flatMap((k) => mesh.byKind[k]).map((object) => input(object, 'mesh'));
+    const dr = structuredClone(mesh.byKind.DestinationRule[4]!) as { metadata: { namespace: string }; spec: Record<string, unknown> };
+    expect(dr.metadata.namespace).toBe('ns-0');
+    dr.spec.trafficPolicy = { connectionPool: { tcp: { maxConnections: 7 } } };
+    const t = upsertTransition(base, input(dr as RawInput['object'], 'mesh'));
+    const r = checkCarried(t);
+    expect(r.inboundReused).toBe(0);
   });
 });
 

@@ -15,7 +15,7 @@
 import { type MeshSnapshot, optionsOf, type TranslateOptions } from '../model/mesh';
 import type { MatchOptions } from '../model/proxyIdentity';
 import { createAdsGenerator } from '../pipeline/adsGenerator';
-import { type CacheAdvance, SharedResourceCache } from '../pipeline/sharedResources';
+import { type CacheAdvance, type ReleaseGrace, SharedResourceCache } from '../pipeline/sharedResources';
 import type { Store, StoreChange } from '../sources/store';
 import { AdsServer, type AdsServerOptions, type PushRequest } from '../xds/server';
 import { affectedProxies } from './affected';
@@ -28,6 +28,12 @@ export interface XdsPlaneOptions {
   match?: MatchOptions;
   /** The resource cache's bound (bytes; default 128 MiB, MESHSCOPE_TRANSLATION_CACHE_MB). */
   cacheBytes?: number;
+  /**
+   * How long what a proxy's last connection owned stays after it closed, so that a reconnecting wave (a server-side
+   * drop, a rolling restart of clients) is served from it (default 30 s, MESHSCOPE_XDS_RELEASE_GRACE_MS; 0: freed
+   * at once), and the clock that says when (tests inject one). Bounded also by `cacheBytes`; any config change drops it.
+   */
+  release?: Partial<ReleaseGrace>;
 }
 
 export interface XdsPlane {
@@ -51,7 +57,7 @@ export function planChange(
   const named = narrowBySidecarImports(prev, next, change.changed, a.proxies, options);
   const all = a.all && named.length === a.proxies.length;
   const proxies = new Set(named);
-  const advance: CacheAdvance = { all, proxies, ...(hosts ? { endpointHosts: hosts } : {}) };
+  const advance: CacheAdvance = { all, proxies, changed: change.changed, ...(hosts ? { endpointHosts: hosts } : {}) };
   const push: PushRequest = all
     ? { proxies: 'all', reason: `${hosts ? 'endpoints' : 'config'} changed (${what})` }
     : { proxies, unmatched: true, reason: `${hosts ? 'endpoints' : 'config'} changed (${what})` };
@@ -60,6 +66,13 @@ export function planChange(
   if (hosts) push.types = new Set(ENDPOINT_CHANGE_TYPES);
   return { advance, push };
 }
+
+/** The release grace's default: 30 s (MESHSCOPE_XDS_RELEASE_GRACE_MS, a whole number of ms ≥ 0, at most 10 min). */
+export const releaseGraceFromEnv = (): number => {
+  const raw = process.env.MESHSCOPE_XDS_RELEASE_GRACE_MS;
+  const ms = raw === undefined || raw === '' ? Number.NaN : Number(raw);
+  return Number.isInteger(ms) && ms >= 0 ? Math.min(ms, 600_000) : 30_000;
+};
 
 const cacheBytesFromEnv = (): number | undefined => {
   const mb = Number(process.env.MESHSCOPE_TRANSLATION_CACHE_MB);
@@ -70,7 +83,23 @@ const cacheBytesFromEnv = (): number | undefined => {
 export { movedEndpointHosts } from './endpointScope';
 
 export function createXdsPlane(store: Store, options: TranslateOptions | undefined, opts: XdsPlaneOptions = {}): XdsPlane {
-  const cache = new SharedResourceCache(opts.cacheBytes ?? cacheBytesFromEnv());
+  const graceMs = opts.release?.graceMs ?? releaseGraceFromEnv();
+  const cache = new SharedResourceCache(opts.cacheBytes ?? cacheBytesFromEnv(), {
+    graceMs,
+    ...(opts.release?.now ? { now: opts.release.now } : {}),
+  });
+  // Released entries are dropped once their grace ran out (one timer at a time, re-armed while some are left).
+  let expiry: NodeJS.Timeout | undefined;
+  const armExpiry = () => {
+    const wait = cache.nextExpiryIn();
+    if (expiry || wait === undefined) return;
+    expiry = setTimeout(() => {
+      expiry = undefined;
+      cache.expireReleased();
+      armExpiry();
+    }, wait + 1);
+    expiry.unref();
+  };
   // A proxy whose last connection closed no longer owns anything: its translations (unless another
   // connected proxy shares them), key memos and encoded bytes are freed. Batched per turn of the event
   // loop, so a wave of disconnects costs one pass over the cache, not one per connection.
@@ -80,6 +109,7 @@ export function createXdsPlane(store: Store, options: TranslateOptions | undefin
     leaving = undefined;
     const still = ads.connectedProxies();
     cache.release([...ids].filter((id) => !still.has(id)));
+    armExpiry();
   };
   const onClosed: NonNullable<AdsServerOptions['onClosed']> = (conn) => {
     opts.ads?.onClosed?.(conn);
@@ -113,6 +143,7 @@ export function createXdsPlane(store: Store, options: TranslateOptions | undefin
     cache,
     async close() {
       unwire();
+      if (expiry) clearTimeout(expiry);
       await ads.stop();
     },
   };

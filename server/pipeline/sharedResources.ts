@@ -18,6 +18,7 @@ import { ZtunnelMemo } from '../translate/ztunnel/memo';
 import { type BoundedCache, createSizedCache, type SizedCache } from './cache';
 import { EncodeMemo, encodeTable, translateSafely } from './encodeTable';
 import { encodedOf } from './generators';
+import { InboundCarry } from './inboundCarry';
 import { inboundResources, mergeScope, outboundLabelKeys, type ScopePart, scopeKey, splitScope } from './scopeSharing';
 import type { ProxyResources } from './types';
 
@@ -54,6 +55,14 @@ export interface CacheAdvance {
   proxies: ReadonlySet<string>;
   /** An endpoint-only change: the hostnames whose endpoints moved (affected entries keep all but those CLAs). */
   endpointHosts?: ReadonlySet<string>;
+  /** The store keys that changed (inboundCarry.ts: a change of VirtualServices only keeps the carried inbound resources). */
+  changed?: readonly string[];
+}
+
+/** How long entries whose last user left stay for a reconnect (ms; 0: dropped at once), and the clock that says when. */
+export interface ReleaseGrace {
+  graceMs: number;
+  now: () => number;
 }
 
 /**
@@ -93,8 +102,15 @@ export class SharedResourceCache implements BoundedCache<ProxyResources> {
   private readonly refreshed = new Map<string, { from: readonly EncodedResource[]; hosts: string; list: EncodedResource[] }>();
   private scopeShares = 0;
   private scopeBuilds = 0;
+  /** Per-pod inbound resources by translation inputs, carried across versions a change cannot shape them in. */
+  private readonly inbound = new InboundCarry();
+  private inboundReused = 0;
+  /** Entries whose last user left (key → when), kept for `grace.graceMs` so a reconnecting wave finds them. */
+  private readonly released = new Map<string, number>();
+  private readonly grace: ReleaseGrace;
 
-  constructor(maxBytes = 128 * 1024 * 1024) {
+  constructor(maxBytes = 128 * 1024 * 1024, grace: Partial<ReleaseGrace> = {}) {
+    this.grace = { graceMs: grace.graceMs ?? 0, now: grace.now ?? Date.now };
     this.entries = createSizedCache<ProxyResources>(maxBytes, (r) => {
       const own = this.own.get(r);
       return own ? scopedSize(r, own) : resourcesSize(r);
@@ -123,6 +139,8 @@ export class SharedResourceCache implements BoundedCache<ProxyResources> {
     this.inputs.clear();
     this.scopeClas.clear();
     this.refreshed.clear();
+    this.released.clear();
+    this.inbound.clear();
     this.memo.retainOnly(new Set());
   }
   stats() {
@@ -138,6 +156,10 @@ export class SharedResourceCache implements BoundedCache<ProxyResources> {
       /** Proxies served a scope's outbound part beside their own inbound resources (scopeSharing.ts), and scopes seeded. */
       scopeShared: this.scopeShares,
       scopes: this.scopeBuilds,
+      /** Inbound builds skipped: the proxy's inbound resources carried from an earlier version (inboundCarry.ts). */
+      inboundReused: this.inboundReused,
+      /** Entries no connected proxy uses, kept for the release grace (a reconnect finds them). */
+      released: this.released.size,
       /** Keys with recorded users (bookkeeping: never more than the entries after an advance). */
       tracked: this.users.size,
       /** Encoded resources kept by content (the memo shared by the entries). */
@@ -196,6 +218,7 @@ export class SharedResourceCache implements BoundedCache<ProxyResources> {
     }
     if (r) {
       this.inputs.delete(base);
+      this.released.delete(key);
       if (r.proxy !== proxy) this.shares++;
     } else {
       // A sidecar of a scope already built: its own inbound resources beside the scope's outbound part.
@@ -245,7 +268,7 @@ export class SharedResourceCache implements BoundedCache<ProxyResources> {
     const part = this.scopes.get(key);
     if (part === null) return undefined;
     if (part !== undefined) {
-      const inbound = inboundResources(snapshot, proxy, options, memo);
+      const inbound = this.inboundOf(snapshot, proxy, options, base, memo);
       const r = inbound && mergeScope(part, inbound, proxy, snapshot.version);
       if (!r) return undefined;
       this.scopeShares++;
@@ -254,7 +277,7 @@ export class SharedResourceCache implements BoundedCache<ProxyResources> {
     }
     // The scope's first proxy: translated in full; its inbound resources built alone split the outbound part off.
     const full = encodeTable(proxy, snapshot.version, translateSafely(proxy, build), memo);
-    const inbound = full.errors.length === 0 ? inboundResources(snapshot, proxy, options, memo) : undefined;
+    const inbound = full.errors.length === 0 ? this.inboundOf(snapshot, proxy, options, base, memo) : undefined;
     const split = inbound ? splitScope(full, inbound) : undefined;
     this.scopes.set(key, split ?? null);
     if (!split || !inbound) return { full };
@@ -265,6 +288,25 @@ export class SharedResourceCache implements BoundedCache<ProxyResources> {
     this.translations++;
     this.own.set(r, [...inbound.listeners, ...inbound.clusters]);
     return { shared: r };
+  }
+
+  /** A sidecar's inbound resources: carried from an earlier version when its inputs and every config they read are unchanged. */
+  private inboundOf(
+    snapshot: MeshSnapshot,
+    proxy: ProxyModel,
+    options: TranslateOptions,
+    base: string,
+    memo: EncodeMemo,
+  ): ProxyResources | undefined {
+    const inputsKey = base.slice(base.indexOf('\u0000') + 1);
+    const kept = this.inbound.get(inputsKey);
+    if (kept) {
+      this.inboundReused++;
+      return kept;
+    }
+    const built = inboundResources(snapshot, proxy, options, memo);
+    if (built) this.inbound.set(inputsKey, built);
+    return built;
   }
 
   /** An entry without translating (the proxy list's counts). */
@@ -305,6 +347,8 @@ export class SharedResourceCache implements BoundedCache<ProxyResources> {
       carried.push([next, value, users]);
       if (hit || wasStale) this.stale.set(next, new Set([...(wasStale ?? []), ...(hit ? (hosts ?? []) : [])]));
     }
+    this.inbound.advance(change.changed, !!hosts);
+    this.released.clear(); // entries nobody used were dropped above
     // A scope part is never carried: the first affected proxy of a scope builds it again (unaffected entries are carried).
     for (const [key] of [...this.scopes.entries()]) if (versionOf(key) !== to) this.scopes.delete(key);
     for (const key of [...this.inputs.keys()]) if (versionOf(key) !== to) this.inputs.delete(key);
@@ -332,26 +376,62 @@ export class SharedResourceCache implements BoundedCache<ProxyResources> {
    */
   release(proxies: Iterable<string>): number {
     const gone = new Set(proxies);
+    const now = this.grace.now();
     let dropped = 0;
     for (const [key] of [...this.entries.entries()]) {
       const users = this.users.get(key);
       if (users) for (const id of gone) users.delete(id);
-      if (!users || users.size === 0) {
-        this.drop(key);
+      if (users && users.size === 0 && this.grace.graceMs > 0 && !key.startsWith('node\u0000')) {
+        // The release grace: kept (with its scope part and encoded bytes) until expireReleased, unless used again.
+        this.users.delete(key);
+        this.released.set(key, now);
+      } else if ((!users || users.size === 0) && !this.released.has(key)) {
+        this.dropReleased(key);
         dropped++;
       }
     }
     if (this.lastKeys)
       for (const memoKey of [...this.lastKeys.keys()])
         if (gone.has(memoKey.slice(0, memoKey.indexOf('\u0000')))) this.lastKeys.delete(memoKey);
+    this.afterDrop(dropped);
+    return dropped;
+  }
+
+  /**
+   * Drops the released entries whose grace has run out (the ADS plane calls this when the grace of a release
+   * ends). Returns how many it dropped; when none is left, the cache is back at its idle sizes.
+   */
+  expireReleased(): number {
+    const now = this.grace.now();
+    let dropped = 0;
+    for (const [key, at] of [...this.released]) {
+      if (now - at < this.grace.graceMs) continue;
+      this.released.delete(key);
+      this.dropReleased(key);
+      dropped++;
+    }
+    this.afterDrop(dropped);
+    return dropped;
+  }
+
+  /** Milliseconds until the oldest released entry's grace runs out (undefined: none is held). */
+  nextExpiryIn(): number | undefined {
+    let oldest: number | undefined;
+    for (const at of this.released.values()) if (oldest === undefined || at < oldest) oldest = at;
+    return oldest === undefined ? undefined : Math.max(0, oldest + this.grace.graceMs - this.grace.now());
+  }
+
+  /** After entries were dropped: nothing left → the scope parts and carried inbound resources go too; the memo is swept. */
+  private afterDrop(dropped: number): void {
+    for (const key of [...this.released.keys()]) if (!this.entries.has(key)) this.released.delete(key);
     if (this.entries.size === 0) {
       this.scopes.clear();
       this.inputs.clear();
       this.scopeClas.clear();
       this.refreshed.clear();
+      this.inbound.clear();
     }
     if (dropped > 0) this.sweepMemo();
-    return dropped;
   }
 
   /** Keeps in the memo only the encoded resources some entry still holds. */
@@ -360,6 +440,12 @@ export class SharedResourceCache implements BoundedCache<ProxyResources> {
     for (const [, r] of this.entries.entries()) for (const e of encodedOf(r)) live.add(e);
     for (const [, p] of this.scopes.entries()) if (p) for (const e of encodedOf(p)) live.add(e);
     this.memo.retainOnly(live);
+  }
+
+  /** An entry no connected proxy uses any more: dropped with the inbound resources carried for its inputs. */
+  private dropReleased(key: string): void {
+    this.drop(key);
+    this.inbound.delete(key.slice(key.indexOf('\u0000') + 1));
   }
 
   private drop(key: string): void {
