@@ -2,7 +2,7 @@
 // → protobuf message → (a) wire bytes for xDS and (b) Envoy-style JSON (snake_case, "@type" first)
 // for config_dump, the UI and the simulator. Each resource is encoded once per content. The Envoy JSON is
 // only needed by config_dump readers, not on the xDS wire: it is decoded from the bytes on first read.
-import { createHash } from 'node:crypto';
+import { hash as oneShotHash } from 'node:crypto';
 import { fromBinary, fromJson, toBinary, toJson, type DescMessage, type JsonValue } from '@bufbuild/protobuf';
 import { envoyRegistry } from '../gen/registry';
 import { fullEnvoyRegistry } from './fullApi';
@@ -86,7 +86,8 @@ export function encodedFromBytes(typeUrl: TypeUrl, name: string, bytes: Uint8Arr
       }
       return json;
     },
-    hash: createHash('sha256').update(bytes).digest('hex'),
+    // crypto.hash: the one-shot form of createHash().update().digest(), the same hex, a third of the cost.
+    hash: oneShotHash('sha256', bytes, 'hex'),
   };
 }
 

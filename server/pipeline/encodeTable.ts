@@ -1,12 +1,13 @@
 // A translated ResourceTable → encoded Envoy resources, shared by proxyResources (config_dump, API, CLI)
 // and the ADS generator. Never throws: a translator exception or a resource the encoder rejects (a
 // translator bug) becomes a located error, shown rather than crashing the caller.
-import { encodeResource, type EncodedResource } from '../envoy/encode';
+import { encodedFromBytes, encodeResource, type EncodedResource } from '../envoy/encode';
 import { TYPE, type TypeUrl } from '../envoy/typeUrls';
 import type { LoadError, ProxyModel } from '../model/mesh';
 import type { ResourceTable } from '../translate/types';
 import { createSizedCache, type SizedCache } from './cache';
-import { GENERATORS, type ResourceListKey, tableList } from './generators';
+import { WireWriter } from '../translate/ztunnel/wire';
+import { GENERATORS, type ResourceListKey, tableList, type XdsGenerator } from './generators';
 import { encodeListener } from './listenerEncode';
 import type { ProxyResources } from './types';
 
@@ -25,10 +26,19 @@ export class EncodeMemo {
     this.cache = createSizedCache<EncodedResource>(maxBytes, (r, key) => 2 * key.length + 4 * r.bytes.length + 256);
     this.chains = createSizedCache<Uint8Array>(Math.max(256 * 1024, Math.floor(maxBytes / 4)), (b, key) => 2 * key.length + b.length + 64);
   }
-  encode(typeUrl: TypeUrl, name: string, json: unknown): EncodedResource {
+  /** The WDS types' direct binary writer (translate/ztunnel/wire.ts) and its scratch buffer. */
+  private writer: WireWriter | undefined;
+  encode(typeUrl: TypeUrl, name: string, json: unknown, wire?: XdsGenerator['wire']): EncodedResource {
     // An Address reused by the ztunnel memo (translate/ztunnel/memo.ts) is the same, never mutated object.
     const same = typeUrl === TYPE.address ? this.addresses.get(json as object) : undefined;
     if (same && same.name === name) return same;
+    // A type with a direct writer: writing its bytes costs about what the content key's JSON.stringify would.
+    const bytes = wire?.((this.writer ??= new WireWriter()), json);
+    if (bytes) {
+      const r = encodedFromBytes(typeUrl, name, bytes);
+      if (typeUrl === TYPE.address) this.addresses.set(json as object, r);
+      return r;
+    }
     const key = `${typeUrl}\u0000${name}\u0000${JSON.stringify(json)}`;
     const hit = this.cache.get(key);
     if (hit) {
@@ -54,24 +64,23 @@ export class EncodeMemo {
     return this.cache.total;
   }
 }
-function encodeAll(
-  typeUrl: TypeUrl,
-  kind: string,
-  items: readonly unknown[],
-  nameOf: (item: unknown) => string | undefined,
-  errors: LoadError[],
-  memo: EncodeMemo | undefined,
-): EncodedResource[] {
+function encodeAll(g: XdsGenerator, items: readonly unknown[], errors: LoadError[], memo: EncodeMemo | undefined): EncodedResource[] {
   const out: EncodedResource[] = [];
+  const writer = g.wire && !memo ? new WireWriter() : undefined;
   items.forEach((item, i) => {
-    const name = nameOf(item) ?? '';
+    const name = g.nameOf(item) ?? '';
     try {
-      out.push(memo ? memo.encode(typeUrl, name, item) : encodeResource(typeUrl, name, item));
+      if (memo) out.push(memo.encode(g.typeUrl, name, item, g.wire));
+      else {
+        // The direct writer when it has one and knows every field; protobuf-es otherwise (and for its errors).
+        const bytes = writer && g.wire?.(writer, item);
+        out.push(bytes ? encodedFromBytes(g.typeUrl, name, bytes) : encodeResource(g.typeUrl, name, item));
+      }
     } catch (e) {
       errors.push({
         severity: 'error',
-        message: `internal: could not encode ${kind} "${name}": ${(e as Error).message}`,
-        object: `${kind} ${name || `#${i}`}`,
+        message: `internal: could not encode ${g.kind} "${name}": ${(e as Error).message}`,
+        object: `${g.kind} ${name || `#${i}`}`,
       });
     }
   });
@@ -108,7 +117,7 @@ export function encodeTable(proxy: ProxyModel, version: number, table: ResourceT
   if (table.envoyFilters) out.envoyFilters = table.envoyFilters;
   for (const g of GENERATORS) {
     const items = tableList(table, g);
-    if (items.length > 0 || !OPTIONAL_LISTS.has(g.list)) out[g.list] = encodeAll(g.typeUrl, g.kind, items, g.nameOf, errors, memo);
+    if (items.length > 0 || !OPTIONAL_LISTS.has(g.list)) out[g.list] = encodeAll(g, items, errors, memo);
   }
   return out;
 }

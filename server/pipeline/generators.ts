@@ -7,6 +7,7 @@ import { TYPE, type TypeUrl } from '../envoy/typeUrls';
 import type { ProxyModel } from '../model/mesh';
 import { proxyKind } from '../model/proxyKinds';
 import type { AddressJson, ResourceTable } from '../translate/types';
+import type { WireWriter } from '../translate/ztunnel/wire';
 
 /** The lists of a ResourceTable (and of ProxyResources) that hold served resources. */
 export type ResourceListKey = 'listeners' | 'routes' | 'clusters' | 'endpoints' | 'addresses' | 'authorizations';
@@ -19,6 +20,11 @@ export interface XdsGenerator {
   kind: string;
   /** The resource name on the wire (istiod's Resource.name). */
   nameOf(item: unknown): string | undefined;
+  /**
+   * A direct binary writer for the type's JSON, byte-identical to protobuf-es (translate/ztunnel/wire.ts);
+   * `undefined` from it means "encode with protobuf-es". Only the WDS types have one.
+   */
+  wire?(w: WireWriter, item: unknown): Uint8Array | undefined;
 }
 
 /**
@@ -37,12 +43,19 @@ export const GENERATORS: readonly XdsGenerator[] = [
   { typeUrl: TYPE.route, list: 'routes', kind: 'RouteConfiguration', nameOf: named },
   { typeUrl: TYPE.cluster, list: 'clusters', kind: 'Cluster', nameOf: named },
   { typeUrl: TYPE.endpoint, list: 'endpoints', kind: 'ClusterLoadAssignment', nameOf: (e) => (e as { clusterName?: string }).clusterName },
-  { typeUrl: TYPE.address, list: 'addresses', kind: 'Address', nameOf: (a) => addressName(a as AddressJson) },
+  {
+    typeUrl: TYPE.address,
+    list: 'addresses',
+    kind: 'Address',
+    nameOf: (a) => addressName(a as AddressJson),
+    wire: (w, a) => w.address(a),
+  },
   {
     typeUrl: TYPE.authorization,
     list: 'authorizations',
     kind: 'Authorization',
     nameOf: (p) => `${(p as { namespace: string }).namespace}/${(p as { name: string }).name}`,
+    wire: (w, p) => w.authorization(p),
   },
 ];
 

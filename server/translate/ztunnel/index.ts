@@ -3,7 +3,7 @@
 // istio.security.Authorization). The same for every ztunnel (proxyKinds: perProxy false). Without the ambient
 // profile (no snapshot.ambient) istiod has no ambient index and sends nothing. Pure.
 import { byteCompare } from '../../lib/compare';
-import type { LoadError, MeshSnapshot, ServiceModel, TranslateOptions } from '../../model/mesh';
+import type { IstioConfig, LoadError, MeshSnapshot, ServiceModel, TranslateOptions } from '../../model/mesh';
 import type { AddressJson, AuthorizationJson, ResourceTable } from '../types';
 import { convertAuthorizationPolicy, policyMessage, staticStrictPolicy } from './authorization';
 import {
@@ -16,8 +16,9 @@ import {
   workloadEntryJson,
 } from './serviceEntries';
 import type { ZtunnelMemo } from './memo';
-import { isZtunnelService, serviceJson, waypointOf } from './services';
-import { type WorkloadContext, workloadJson } from './workloads';
+import { isZtunnelService, serviceJson, WaypointAddresses } from './services';
+import { SelectorIndex } from './selectIndex';
+import { type NamespaceSelectors, type SelectingService, selectingService, type WorkloadContext, workloadJson } from './workloads';
 
 export { podUid } from './workloads';
 
@@ -56,6 +57,7 @@ export function buildZtunnelView(snapshot: MeshSnapshot, options: TranslateOptio
   // policies.go DefaultPolicy: the static STRICT policy whenever any PeerAuthentication exists.
   if (snapshot.peerAuthentications.length > 0) policies.push(staticStrictPolicy(root) as AuthorizationJson);
 
+  const waypoints = new WaypointAddresses(snapshot);
   // Kubernetes Services and ServiceEntry hosts, deduplicated per hostname as selectWorkloadServices does.
   const infos: ServiceInfo[] = [];
   const kube = new Map<ServiceInfo, ServiceModel>();
@@ -66,30 +68,47 @@ export function buildZtunnelView(snapshot: MeshSnapshot, options: TranslateOptio
     if (seen.has(key)) continue;
     seen.add(key);
     const json = memo
-      ? memo.service(s, waypointKey(snapshot, key, 'services'), snapshot.ambient.services.get(key)?.ingressUseWaypoint === true, () =>
-          serviceJson(snapshot, s),
+      ? memo.service(s, waypoints.textOf(key, 'services'), snapshot.ambient.services.get(key)?.ingressUseWaypoint === true, () =>
+          serviceJson(snapshot, s, waypoints),
         )
-      : serviceJson(snapshot, s);
+      : serviceJson(snapshot, s, waypoints);
     const info = kubeServiceInfo(s, json);
     kube.set(info, s);
     infos.push(info);
   }
   for (const se of snapshot.serviceEntries) infos.push(...(serviceEntryServices(snapshot, se) ?? []));
   const selected = selectServices(infos);
-  const servicesByNs = new Map<string, Array<{ service: ServiceModel; selector: Array<[string, string]> }>>();
+  const servicesByNs = new Map<string, SelectingService[]>();
   const entryServicesByNs = new Map<string, ServiceInfo[]>();
   for (const info of selected) {
     view.services.push(info.json as ZtunnelView['services'][number]);
-    entryServicesByNs.set(info.namespace, [...(entryServicesByNs.get(info.namespace) ?? []), info]);
+    const inNs = entryServicesByNs.get(info.namespace);
+    if (inNs) inNs.push(info);
+    else entryServicesByNs.set(info.namespace, [info]);
     const s = kube.get(info);
     if (s && info.selector) {
       let list = servicesByNs.get(s.namespace);
       if (!list) servicesByNs.set(s.namespace, (list = []));
-      list.push({ service: s, selector: Object.entries(info.selector) });
+      list.push(selectingService(s, info.selector));
     }
   }
+  // Per namespace, what selects its pods, indexed by label once per view (not every selector against every pod).
+  const selectors = new Map<string, NamespaceSelectors>();
+  for (const [ns, infos] of entryServicesByNs)
+    selectors.set(ns, {
+      services: new SelectorIndex(servicesByNs.get(ns) ?? [], (e) => e.selector),
+      entries: new SelectorIndex(infos, (i) => (i.kind === 'ServiceEntry' && i.selector ? Object.entries(i.selector) : undefined)),
+    });
 
-  const ctx: WorkloadContext = { snapshot, options, servicesByNs, selectorPolicies, entryServicesByNs };
+  // peerAuthenticationKeys reads only the root's and the pod's namespace's PeerAuthentications: filtered once per namespace.
+  const peerAuths = new Map<string, IstioConfig<'PeerAuthentication'>[]>();
+  const peerAuthentications = (ns: string) => {
+    let list = peerAuths.get(ns);
+    if (!list)
+      peerAuths.set(ns, (list = snapshot.peerAuthentications.filter((pa) => pa.meta.namespace === root || pa.meta.namespace === ns)));
+    return list;
+  };
+  const ctx: WorkloadContext = { snapshot, options, selectors, selectorPolicies, waypoints, peerAuthentications };
   const portLevel = new Set<string>();
   const tokens = new Map<string, object>();
   const tokenOf = (ns: string): object => {
@@ -113,9 +132,7 @@ export function buildZtunnelView(snapshot: MeshSnapshot, options: TranslateOptio
   };
   for (const pod of snapshot.pods) {
     const w = memo
-      ? memo.pod(pod, tokenOf(pod.namespace), waypointKey(snapshot, `${pod.namespace}/${pod.name}`, 'workloads'), () =>
-          workloadJson(ctx, pod),
-        )
+      ? memo.pod(pod, tokenOf(pod.namespace), waypoints.textOf(`${pod.namespace}/${pod.name}`, 'workloads'), () => workloadJson(ctx, pod))
       : workloadJson(ctx, pod);
     if (!w) continue;
     view.workloads.push(w.json as ZtunnelView['workloads'][number]);
@@ -146,12 +163,6 @@ export function buildZtunnelView(snapshot: MeshSnapshot, options: TranslateOptio
   memo?.end();
   return view;
 }
-
-/** The waypoint address a Service or pod is bound to, as text (a memo input). */
-const waypointKey = (snapshot: MeshSnapshot, key: string, kind: 'services' | 'workloads'): string => {
-  const wp = waypointOf(snapshot, key, kind);
-  return wp ? JSON.stringify(wp) : '';
-};
 
 /** The ztunnel kind's translator: the view as WDS resources (Address = one Workload or Service). */
 export function translateZtunnel(snapshot: MeshSnapshot, _proxy: unknown, options: TranslateOptions, memo?: ZtunnelMemo): ResourceTable {

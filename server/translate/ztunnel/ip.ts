@@ -9,16 +9,26 @@ export function ipBytes(ip: string): Uint8Array | undefined {
 }
 
 function parseV4(ip: string): Uint8Array | undefined {
-  const parts = ip.split('.');
-  if (parts.length !== 4) return undefined;
+  // Four dot-separated decimal parts of 1–3 digits, each ≤ 255, no leading zero (`0` itself is fine).
   const out = new Uint8Array(4);
-  for (let i = 0; i < 4; i++) {
-    const p = parts[i]!;
-    if (!/^\d{1,3}$/.test(p) || (p.length > 1 && p.startsWith('0'))) return undefined;
-    const n = Number(p);
+  let part = 0;
+  let n = 0;
+  let digits = 0;
+  for (let i = 0; i < ip.length; i++) {
+    const c = ip.charCodeAt(i);
+    if (c === 46) {
+      if (digits === 0 || part === 3) return undefined;
+      out[part++] = n;
+      n = 0;
+      digits = 0;
+      continue;
+    }
+    if (c < 48 || c > 57 || (digits === 1 && n === 0) || ++digits > 3) return undefined;
+    n = n * 10 + (c - 48);
     if (n > 255) return undefined;
-    out[i] = n;
   }
+  if (digits === 0 || part !== 3) return undefined;
+  out[3] = n;
   return out;
 }
 

@@ -43,6 +43,36 @@ export function waypointOf(snapshot: MeshSnapshot, key: string, kind: 'services'
   return wp ? gatewayAddressJson(wp.address) : undefined;
 }
 
+/**
+ * waypointOf for one view: each waypoint's GatewayAddress JSON (and its text, the memo's input) is made once and
+ * shared by every Service and workload bound to it. Never mutated by anyone (translation output is read-only).
+ */
+export class WaypointAddresses {
+  private readonly byName = new Map<string, { json: Json; text: string } | undefined>();
+  constructor(private readonly snapshot: MeshSnapshot) {}
+
+  private entry(key: string, kind: 'services' | 'workloads'): { json: Json; text: string } | undefined {
+    const idx = this.snapshot.ambient;
+    const name = idx?.[kind].get(key)?.waypoint;
+    if (!name) return undefined;
+    if (this.byName.has(name)) return this.byName.get(name);
+    const wp = idx?.waypoints.get(name);
+    const json = wp ? gatewayAddressJson(wp.address) : undefined;
+    const e = json ? { json, text: JSON.stringify(json) } : undefined;
+    this.byName.set(name, e);
+    return e;
+  }
+
+  of(key: string, kind: 'services' | 'workloads'): Json | undefined {
+    return this.entry(key, kind)?.json;
+  }
+
+  /** The bound address as text ('' when unbound): what a memoized Address depends on. */
+  textOf(key: string, kind: 'services' | 'workloads'): string {
+    return this.entry(key, kind)?.text ?? '';
+  }
+}
+
 /** Kubernetes Services only (ServiceEntries are not converted yet); ExternalName services are skipped (serviceServiceBuilder). */
 export const isZtunnelService = (s: ServiceModel): boolean => s.registry === 'Kubernetes' && s.ref.kind === 'Service' && !s.externalName;
 
@@ -55,7 +85,7 @@ function vips(s: ServiceModel): string[] {
   return (s.addresses.length ? s.addresses : [s.address]).filter((ip) => ip !== '' && ip !== 'None' && ip !== '0.0.0.0');
 }
 
-export function serviceJson(snapshot: MeshSnapshot, s: ServiceModel): Json {
+export function serviceJson(snapshot: MeshSnapshot, s: ServiceModel, waypoints: WaypointAddresses): Json {
   const ports = s.ports.map((p) => {
     const out: Json = { servicePort: p.port };
     const tp = numericTargetPort(p);
@@ -72,7 +102,7 @@ export function serviceJson(snapshot: MeshSnapshot, s: ServiceModel): Json {
   if (addresses.length) svc['addresses'] = addresses;
   if (ports.length) svc['ports'] = ports;
   const key = `${s.namespace}/${s.hostname}`;
-  const wp = waypointOf(snapshot, key, 'services');
+  const wp = waypoints.of(key, 'services');
   if (wp) svc['waypoint'] = wp;
   // A Kubernetes Service is always canonical (constructService `Canonical: true`).
   svc['canonical'] = true;
@@ -84,7 +114,7 @@ export function serviceJson(snapshot: MeshSnapshot, s: ServiceModel): Json {
  * workloads.go constructServices: per selecting Service, its ports with the pod's target port. A named Kubernetes
  * targetPort is looked up in the pod's container ports; a pod without that port name leaves the port out.
  */
-export function workloadServicePorts(pod: PodModel, s: ServiceModel): Json {
+export function workloadServicePorts(pod: Pick<PodModel, 'namedPorts'>, s: ServiceModel): Json {
   const ports: Json[] = [];
   for (const p of s.ports) {
     let target = numericTargetPort(p);

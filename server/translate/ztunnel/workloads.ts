@@ -3,8 +3,9 @@
 // authorization.go convertedSelectorPeerAuthentications).
 import type { IstioConfig, MeshSnapshot, PodModel, ServiceModel, TranslateOptions } from '../../model/mesh';
 import { ipJson } from './ip';
-import { waypointOf, workloadServicePorts } from './services';
+import { type WaypointAddresses, workloadServicePorts } from './services';
 import { STATIC_STRICT_POLICY } from './authorization';
+import type { SelectorIndex } from './selectIndex';
 import { entryServicePorts, type ServiceInfo } from './serviceInfo';
 
 type Json = Record<string, unknown>;
@@ -38,11 +39,14 @@ export function canonicalService(labels: Readonly<Record<string, string>>, workl
 }
 
 /** setTunnelProtocol: istio-cni's redirection annotation → HBONE; `networking.istio.io/tunnel: http` → HBONE + native tunnel. */
+const NATIVE: { tunnelProtocol?: string; nativeTunnel?: boolean } = Object.freeze({ tunnelProtocol: 'HBONE', nativeTunnel: true });
+const HBONE: { tunnelProtocol?: string; nativeTunnel?: boolean } = Object.freeze({ tunnelProtocol: 'HBONE' });
+const NO_TUNNEL: { tunnelProtocol?: string; nativeTunnel?: boolean } = Object.freeze({});
 function tunnel(pod: PodModel): { tunnelProtocol?: string; nativeTunnel?: boolean } {
-  const native = (pod.labels['networking.istio.io/tunnel'] ?? '').split(',').some((t) => t.trim() === 'http');
-  if (native) return { tunnelProtocol: 'HBONE', nativeTunnel: true };
-  if (pod.annotations['ambient.istio.io/redirection'] === 'enabled') return { tunnelProtocol: 'HBONE' };
-  return {};
+  const label = pod.labels['networking.istio.io/tunnel'];
+  if (label?.split(',').some((t) => t.trim() === 'http')) return NATIVE;
+  if (pod.annotations['ambient.istio.io/redirection'] === 'enabled') return HBONE;
+  return NO_TUNNEL;
 }
 
 const isStrict = (m: string | undefined) => m === 'STRICT';
@@ -57,13 +61,15 @@ export function peerAuthenticationKeys(
   snapshot: MeshSnapshot,
   rootNamespace: string,
   pod: Pick<PodModel, 'namespace' | 'labels'>,
+  /** The snapshot's PeerAuthentications of the root and the pod's namespace, in input order (all of them will do). */
+  candidates: readonly IstioConfig<'PeerAuthentication'>[] = snapshot.peerAuthentications,
 ): { keys: string[]; portLevel?: IstioConfig<'PeerAuthentication'> } {
   let mesh: IstioConfig<'PeerAuthentication'> | undefined;
   let ns: IstioConfig<'PeerAuthentication'> | undefined;
   let wl: IstioConfig<'PeerAuthentication'> | undefined;
   const older = (a: IstioConfig<'PeerAuthentication'> | undefined, b: IstioConfig<'PeerAuthentication'>) =>
     !a || b.meta.creationTimestamp < a.meta.creationTimestamp ? b : a;
-  for (const pa of snapshot.peerAuthentications) {
+  for (const pa of candidates) {
     const sel = pa.spec.selector?.matchLabels;
     const hasSel = sel !== undefined && Object.keys(sel).length > 0;
     if (pa.meta.namespace === rootNamespace && !hasSel) mesh = older(mesh, pa);
@@ -83,15 +89,39 @@ export function peerAuthenticationKeys(
   return { keys: strict ? [`${rootNamespace}/${STATIC_STRICT_POLICY}`] : [] };
 }
 
+/** A Kubernetes Service that selects pods, with its selector as pairs. */
+export interface SelectingService {
+  service: ServiceModel;
+  selector: ReadonlyArray<readonly [string, string]>;
+  /** Its ports for any selected pod, when no port has a named targetPort (else per pod: workloadServicePorts). */
+  ports?: Json;
+}
+
+/** A SelectingService for a Service with a non-empty selector. */
+export function selectingService(service: ServiceModel, selector: Readonly<Record<string, string>>): SelectingService {
+  const named = service.ports.some((p) => typeof p.targetPort === 'string');
+  return { service, selector: Object.entries(selector), ...(named ? {} : { ports: workloadServicePorts({ namedPorts: {} }, service) }) };
+}
+
+/** What selects a namespace's pods, indexed by label (selectIndex.ts). */
+export interface NamespaceSelectors {
+  /** Kubernetes Services with a non-empty selector (the only ones that select pods). */
+  services: SelectorIndex<SelectingService>;
+  /** ServiceEntries with a workloadSelector select pods too (PILOT_ENABLE_SERVICEENTRY_SELECT_PODS). */
+  entries: SelectorIndex<ServiceInfo>;
+}
+
 export interface WorkloadContext {
   snapshot: MeshSnapshot;
   options: TranslateOptions;
-  /** Services in each namespace with a non-empty selector (the only ones that select pods), with its entries. */
-  servicesByNs: ReadonlyMap<string, ReadonlyArray<{ service: ServiceModel; selector: ReadonlyArray<readonly [string, string]> }>>;
+  /** Per namespace, the Services and ServiceEntries that may select its pods, in the order services are sent. */
+  selectors: ReadonlyMap<string, NamespaceSelectors>;
   /** `ns/name` of the converted selector policies by namespace (buildWorkloadPolicies reads only those). */
   selectorPolicies: ReadonlyMap<string, ReadonlyArray<{ key: string; selector: Readonly<Record<string, string>> }>>;
-  /** Every service sent, by namespace: ServiceEntries with a workloadSelector select pods too (PILOT_ENABLE_SERVICEENTRY_SELECT_PODS). */
-  entryServicesByNs?: ReadonlyMap<string, readonly ServiceInfo[]>;
+  /** The bound waypoints' addresses, made once per view. */
+  waypoints: WaypointAddresses;
+  /** The PeerAuthentications of the root namespace and `namespace`, in input order. */
+  peerAuthentications(namespace: string): readonly IstioConfig<'PeerAuthentication'>[];
 }
 
 /** podWorkloadBuilder; undefined for a pod without a usable IP. */
@@ -109,7 +139,7 @@ export function workloadJson(
   // pickTrustDomain: only a non-default trust domain is sent.
   if (options.trustDomain !== 'cluster.local') w['trustDomain'] = options.trustDomain;
   w['serviceAccount'] = pod.serviceAccount;
-  const wp = waypointOf(snapshot, `${pod.namespace}/${pod.name}`, 'workloads');
+  const wp = ctx.waypoints.of(`${pod.namespace}/${pod.name}`, 'workloads');
   if (wp) w['waypoint'] = wp;
   if (pod.nodeName) w['node'] = pod.nodeName;
   const wname = workloadName(pod);
@@ -120,19 +150,28 @@ export function workloadJson(
   w['workloadType'] = 'POD';
   w['workloadName'] = wname;
   if (t.nativeTunnel) w['nativeTunnel'] = true;
-  const services: Json = {};
-  for (const { service: s, selector } of ctx.servicesByNs.get(pod.namespace) ?? [])
-    if (selector.every(([k, v]) => pod.labels[k] === v)) services[`${s.namespace}/${s.hostname}`] = workloadServicePorts(pod, s);
-  for (const info of ctx.entryServicesByNs?.get(pod.namespace) ?? [])
-    if (info.kind === 'ServiceEntry' && selects(info.selector, pod.labels))
+  const selectors = ctx.selectors.get(pod.namespace);
+  if (selectors) {
+    const services: Json = {};
+    let any = false;
+    for (const { service: s, ports } of selectors.services.matching(pod.labels)) {
+      // Ports without a named targetPort are the same for every pod: made once per Service (selectingService).
+      services[`${s.namespace}/${s.hostname}`] = ports ?? workloadServicePorts(pod, s);
+      any = true;
+    }
+    for (const info of selectors.entries.matching(pod.labels)) {
       services[`${info.namespace}/${info.hostname}`] = entryServicePorts(pod.namedPorts, info);
-  if (Object.keys(services).length) w['services'] = services;
+      any = true;
+    }
+    if (any) w['services'] = services;
+  }
   const selected: string[] = [];
-  for (const ns of new Set([root, pod.namespace]))
-    for (const p of ctx.selectorPolicies.get(ns) ?? []) if (selects(p.selector, pod.labels)) selected.push(p.key);
+  for (const p of ctx.selectorPolicies.get(root) ?? []) if (selects(p.selector, pod.labels)) selected.push(p.key);
+  if (pod.namespace !== root)
+    for (const p of ctx.selectorPolicies.get(pod.namespace) ?? []) if (selects(p.selector, pod.labels)) selected.push(p.key);
   selected.sort();
-  const pa = peerAuthenticationKeys(snapshot, root, pod);
-  const policies = [...selected, ...pa.keys];
+  const pa = peerAuthenticationKeys(snapshot, root, pod, ctx.peerAuthentications(pod.namespace));
+  const policies = pa.keys.length ? [...selected, ...pa.keys] : selected;
   if (policies.length) w['authorizationPolicies'] = policies;
   if (!pod.ready) w['status'] = 'UNHEALTHY';
   w['clusterId'] = options.clusterId;
