@@ -47,3 +47,76 @@ export function configDumpFor(snapshot: MeshSnapshot, proxyId: string, opts: Con
   );
   return { dump, errors: res.errors, provenance: res.provenance, envoyFilters: res.envoyFilters ?? [] };
 }
+
+/** Pieces are joined and handed to `write` once they hold about this many characters. */
+const CHUNK_CHARS = 1 << 20;
+/** Levels of arrays / objects printed here; anything deeper is one JSON.stringify (a dump's resource is at level 4). */
+const STREAM_DEPTH = 4;
+
+/**
+ * Writes `JSON.stringify(value, null, 2) + '\n'` (the CLI's `writeJson`), character for character, in pieces of
+ * about 1 Mi characters instead of one string: a gateway's dump is ~20 MB, and one string of it (plus its one
+ * UTF-8 buffer) costs fresh memory the size of the output. The outer arrays and objects are printed here; each
+ * value below them is `JSON.stringify(v, null, 2)` with its line breaks re-indented to its depth, which is the
+ * same text, since JSON.stringify never puts a raw line break inside a string (it prints `\n`).
+ */
+export function writeJsonPieces(value: unknown, write: (text: string) => void): void {
+  const pieces: string[] = [];
+  let size = 0;
+  const put = (s: string) => {
+    pieces.push(s);
+    size += s.length;
+    if (size >= CHUNK_CHARS) flush();
+  };
+  const flush = () => {
+    if (pieces.length > 0) write(pieces.join(''));
+    pieces.length = 0;
+    size = 0;
+  };
+  const indent = (depth: number) => '  '.repeat(depth);
+  /** Arrays and plain objects are printed here down to STREAM_DEPTH; anything else is one JSON.stringify. */
+  const streamed = (v: unknown, depth: number): v is object =>
+    depth < STREAM_DEPTH &&
+    v !== null &&
+    typeof v === 'object' &&
+    typeof (v as { toJSON?: unknown }).toJSON !== 'function' &&
+    (Array.isArray(v) || Object.getPrototypeOf(v) === Object.prototype || Object.getPrototypeOf(v) === null);
+  /** JSON.stringify's text of a value not streamed, re-indented to `depth`; undefined when it prints nothing. */
+  const leaf = (v: unknown, depth: number): string | undefined => {
+    const s = JSON.stringify(v, null, 2) as string | undefined;
+    return s === undefined || depth === 0 ? s : s.replaceAll('\n', `\n${indent(depth)}`);
+  };
+  const emit = (v: object, depth: number): void => {
+    const pad = indent(depth + 1);
+    if (Array.isArray(v)) {
+      if (v.length === 0) {
+        put('[]');
+        return;
+      }
+      for (let i = 0; i < v.length; i++) {
+        put(`${i > 0 ? ',' : '['}\n${pad}`);
+        const item: unknown = v[i];
+        // An array slot JSON.stringify cannot print (undefined, a function, a hole) is null.
+        if (streamed(item, depth + 1)) emit(item, depth + 1);
+        else put(leaf(item, depth + 1) ?? 'null');
+      }
+      put(`\n${indent(depth)}]`);
+      return;
+    }
+    let first = true;
+    for (const [k, item] of Object.entries(v)) {
+      // A property JSON.stringify leaves out (undefined, a function, a symbol, a toJSON giving undefined) is left out.
+      const text = streamed(item, depth + 1) ? '' : leaf(item, depth + 1);
+      if (text === undefined) continue;
+      put(`${first ? '{' : ','}\n${pad}${JSON.stringify(k)}: `);
+      first = false;
+      if (text === '') emit(item as object, depth + 1);
+      else put(text);
+    }
+    put(first ? '{}' : `\n${indent(depth)}}`);
+  };
+  if (streamed(value, 0)) emit(value, 0);
+  else put(leaf(value, 0) ?? 'undefined');
+  put('\n');
+  flush();
+}

@@ -3,9 +3,9 @@
 // Prints the ConfigDump istiod's /debug/config_dump?proxyID= would print. With --explain-patches, also prints on
 // stderr, as JSON, what GET /api/proxies/POD.NS gives as `envoyFilters` (per EnvoyFilter patch: applied, where, why not).
 import { optionsOf } from '../../model/mesh';
-import { configDumpFor, DUMP_TYPES } from '../../pipeline/configDump';
+import { configDumpFor, DUMP_TYPES, writeJsonPieces } from '../../pipeline/configDump';
 import { oneOf, parseArgs, str, UsageError } from '../args';
-import { CONFIG_FLAGS, loadFromArgs, reportErrors, writeJson, type Io } from './common';
+import { CONFIG_FLAGS, loadFromArgs, reportErrors, type Io } from './common';
 
 export async function translateCommand(argv: readonly string[], io: Io): Promise<number> {
   const args = parseArgs(argv, [
@@ -32,6 +32,7 @@ export async function translateCommand(argv: readonly string[], io: Io): Promise
     io,
   );
   if (args.flags['explain-patches'] === true) io.stderr.write(`${JSON.stringify(res.envoyFilters, null, 2)}\n`);
-  writeJson(io, res.dump);
+  // writeJson's text, written in pieces (a gateway's dump is tens of MB).
+  writeJsonPieces(res.dump, (text) => io.stdout.write(text));
   return 0;
 }
