@@ -30,7 +30,7 @@ export interface AllocatorEnvInput {
 export interface AllocatorChoice {
   /** Variables to add to the server child's environment (none when it runs the system allocator). */
   env: Record<string, string>;
-  /** What runs, for the start-up line: `jemalloc` or `system malloc (why)`. */
+  /** What runs, for the start-up line: `jemalloc` or `system malloc, why`. */
   text: string;
   /** The library preloaded, when jemalloc runs. */
   library?: string;
@@ -63,10 +63,11 @@ export function chooseAllocator(input: AllocatorEnvInput): AllocatorChoice {
   const exists = input.exists ?? existsSync;
   const preload = env.LD_PRELOAD ?? '';
   const loaded = preload.split(/[\s:]+/).find((p) => p.endsWith(JEMALLOC_LIB) || /libjemalloc\.so/.test(p));
-  if (loaded) return { env: {}, text: 'jemalloc (LD_PRELOAD)', library: loaded };
+  // Already preloaded (the image's ENV LD_PRELOAD): kept as it is, with the server's options unless MALLOC_CONF says otherwise.
+  if (loaded) return { env: { MALLOC_CONF: env.MALLOC_CONF ?? JEMALLOC_CONF }, text: 'jemalloc, preloaded', library: loaded };
   const wanted = (env.MESHSCOPE_ALLOCATOR ?? '').trim().toLowerCase();
   if (wanted === 'system' || wanted === 'glibc' || wanted === 'malloc')
-    return { env: {}, text: 'system malloc (MESHSCOPE_ALLOCATOR=system)' };
+    return { env: {}, text: 'system malloc, MESHSCOPE_ALLOCATOR=system' };
   if ((input.platform ?? process.platform) !== 'linux') return { env: {}, text: 'system malloc' };
   const given = env.MESHSCOPE_JEMALLOC?.trim();
   const lib = given ? (exists(resolve(given)) ? resolve(given) : undefined) : jemallocCandidates(input).find((p) => exists(p));
@@ -74,8 +75,8 @@ export function chooseAllocator(input: AllocatorEnvInput): AllocatorChoice {
     return {
       env: {},
       text: given
-        ? `system malloc (MESHSCOPE_JEMALLOC=${given} does not exist)`
-        : `system malloc (no ${JEMALLOC_LIB}: apt-get install libjemalloc2 for lower memory)`,
+        ? `system malloc, MESHSCOPE_JEMALLOC=${given} does not exist`
+        : `system malloc, no ${JEMALLOC_LIB} (apt-get install libjemalloc2)`,
     };
   return {
     env: { LD_PRELOAD: preload ? `${lib} ${preload}` : lib, MALLOC_CONF: env.MALLOC_CONF ?? JEMALLOC_CONF },
