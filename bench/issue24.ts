@@ -480,10 +480,10 @@ function pushRows(f: PushFigures): BenchRow[] {
     row(
       {
         figure: 'server RSS after clients leave, vs idle',
-        value: leave,
+        value: later,
         unit: '%',
         goal: 10,
-        detail: `2 s after; 12 s after: ${later.toFixed(1)} %; idle: ${memText(f.mem.idle)}; 2 s after: ${memText(f.mem.after)}; 12 s after: ${memText(f.mem.later)}`,
+        detail: `12 s after the last client left; 2 s after: ${leave.toFixed(1)} %; idle: ${memText(f.mem.idle)}; 2 s after: ${memText(f.mem.after)}; 12 s after: ${memText(f.mem.later)}`,
       },
       false,
     ),
