@@ -8,6 +8,9 @@
 //   BENCH_I24_N / BENCH_I24_K   mesh size and clients (default 1000 / 1000)
 //   BENCH_I24_BIG=1             the 5× row instead: N=5000 (10,000 pods), K=2000
 //   BENCH_I24_SHAPES            multidoc,list,kube (default all)      BENCH_MODES   sotw,delta (default both)
+//   BENCH_CLIENT_PROCS          processes the clients run in (bench/clientProc.ts, default 1)
+//   BENCH_SERVER_NODE_FLAGS     extra node flags for the server process, comma-separated
+//   MESHSCOPE_ALLOCATOR / MESHSCOPE_JEMALLOC / MALLOC_CONF: the server's allocator, chosen as `meshscope serve` does
 //   BENCH_CLI=0                 skip the CLI rows                      BENCH_I24_OUT results file (default bench/results-issue24.json)
 // Run: `node --import tsx bench/issue24.ts`. Benchmarks are not tests: nothing asserts a time.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
@@ -45,6 +48,8 @@ const N = Number(process.env.BENCH_I24_N ?? (big ? 5000 : 1000));
 const K = Number(process.env.BENCH_I24_K ?? (big ? 2000 : 1000));
 const shapes = list(process.env.BENCH_I24_SHAPES, 'multidoc,list,kube') as Shape[];
 const modes = list(process.env.BENCH_MODES, 'sotw,delta') as Mode[];
+/** Extra node flags for the server process only (e.g. `--max-semi-space-size=4`). */
+const SERVER_FLAGS = list(process.env.BENCH_SERVER_NODE_FLAGS, '');
 /** Processes the K clients are spread over (bench/clientProc.ts): 1 by default, the controller beside them. */
 const CLIENT_PROCS = Math.max(1, Number(process.env.BENCH_CLIENT_PROCS ?? 1));
 const MiB = (b: unknown) => (b as number) / 2 ** 20;
@@ -287,7 +292,7 @@ const memText = (m: Record<string, unknown>) => {
 
 async function benchPushShape(mesh: IssueMesh, shape: Shape, mode: Mode, routes: Map<string, string[]>): Promise<PushFigures> {
   const input = await inputFor(mesh, shape);
-  const proc = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', join(REPO_ROOT, 'bench', 'pushServer.ts')], {
+  const proc = spawn(process.execPath, ['--expose-gc', ...SERVER_FLAGS, '--import', 'tsx', join(REPO_ROOT, 'bench', 'pushServer.ts')], {
     env: { ...process.env, ...input.env, ...allocator.env },
     stdio: ['pipe', 'pipe', 'inherit'],
   });
@@ -582,7 +587,9 @@ const save = () =>
 save();
 for (const shape of shapes)
   for (const mode of modes) {
-    step(`push ${shape} ${mode} N=${N} K=${K}, ${ALLOC}, ${CLIENT_PROCS} client process(es)`);
+    step(
+      `push ${shape} ${mode} N=${N} K=${K}, ${ALLOC}${SERVER_FLAGS.length ? ` ${SERVER_FLAGS.join(' ')}` : ''}, ${CLIENT_PROCS} client process(es)`,
+    );
     try {
       const got = pushRows(await benchPushShape(mesh, shape, mode, routes));
       rows.push(...got);
