@@ -16,38 +16,39 @@ import type { MeshEvent } from './api/events';
 import type { ApiContext, SyncStatus, XdsState } from './api/types';
 import { isLoopbackAddress, ResponseCache } from './api/responseCache';
 import { SnapshotMemo } from './api/snapshotMemo';
-import { type DataPlaneOptions, DemoDataPlane } from './demo/dataPlane';
-import { copyDemoOnBase, DEFAULT_DEMO_BASE, removeDemoCopy } from './demo/demoBase';
+import { DemoDataPlane } from './demo/dataPlane';
 import { type MeshSnapshot, optionsOf, type TranslateOptions } from './model/mesh';
 import { createCache } from './pipeline/cache';
 import { changeEvent } from './impact/changes';
 import { createXdsPlane } from './impact/xdsPlane';
 import type { ResourceCache } from './pipeline/proxyResources';
-import { FileSource } from './sources/file/fileSource';
 import { ArchiveSource } from './archive/source';
 import { resolveKubeConfig } from './sources/kube/kubeConfig';
-import { KubeSource, type KubeSourceOptions } from './sources/kube/kubeSource';
+import { KubeSource } from './sources/kube/kubeSource';
 import { MeshConfigFile } from './sources/file/meshConfigFile';
 import type { BaseParts } from './sandbox/translateParts';
 import { Store } from './sources/store';
-import type { AdsServer, AdsServerOptions, ConnectionStatus } from './xds/server';
-import type { AdsLimits } from './xds/limits';
-import type { Source, SourceSink, SourceStatus } from './sources/types';
+import type { AdsServer, ConnectionStatus } from './xds/server';
+import type { Source, SourceStatus } from './sources/types';
 import { inputFileReader } from './sources/file/lines';
-import type { CpuPool, CpuPoolOptions } from './isolate/pool';
+import type { CpuPool } from './isolate/pool';
 import { poolContracts, storePool } from './isolate/runtimePool';
 import { makeLiveSource } from './live/index';
 import type { LiveSource } from './live/types';
-import type { PortForwardOptions } from './live/portForwardSource';
 import { AccessControl } from './auth/access';
 import { AuditLog } from './auth/audit';
 import { KubeReviews } from './auth/reviews';
 import { authSettings, isMultiUser } from './auth/settings';
 import { PrometheusSource } from './prometheus/source';
+import { type AdsOverrides, adsOptionsFromEnv } from './runtimeEnv';
+import { DEMO_AMBIENT_REASON, kubeSourceOptions, makeSources, rootDir, type SourceMode, statusNotifyingSink } from './runtimeSources';
+
+export type { AdsOverrides } from './runtimeEnv';
+export { DEMO_AMBIENT_REASON, demoMeshDir, kubeSourceOptions } from './runtimeSources';
 
 export interface MeshscopeRuntime {
   readonly config: RuntimeConfig;
-  readonly mode: 'files' | 'kube' | 'demo';
+  readonly mode: SourceMode;
   readonly options: TranslateOptions;
   readonly store: Store;
   readonly sources: readonly Source[];
@@ -101,81 +102,6 @@ export interface MeshscopeRuntime {
 
 type Global = typeof globalThis & { __meshscope?: MeshscopeRuntime };
 const g = globalThis as Global;
-
-/** Root the relative paths (the demo mesh) are resolved against: the repo, where `meshscope serve` runs Next. */
-const rootDir = (): string => process.env.MESHSCOPE_ROOT ?? process.cwd();
-
-export const demoMeshDir = (root = rootDir()): string => resolve(root, 'examples', 'demo');
-/** Why the ambient profile is on for the embedded demo mesh (the start-up line and /api/runtime say it). */
-export const DEMO_AMBIENT_REASON = 'the demo mesh (a 2026 cluster: istiod runs the ambient profile)';
-
-/** The KubeSource options of a kube-mode config (kubeconfig, context, in-cluster, watched namespaces). */
-export function kubeSourceOptions(config: RuntimeConfig): KubeSourceOptions {
-  return {
-    ...(config.kubeconfig ? { kubeconfig: config.kubeconfig } : {}),
-    ...(config.context ? { context: config.context } : {}),
-    ...(config.inCluster ? { inCluster: true } : {}),
-    ...(config.namespaces?.length ? { namespaces: [...config.namespaces] } : {}),
-  };
-}
-
-/**
- * The health part of a source status (state and errors, not the detail line with its object counts):
- * a change of it is worth an event of its own. Detail changes come with a snapshot change anyway.
- */
-const statusSignature = (s: SourceStatus): string =>
-  JSON.stringify([s.state, s.lastError ?? '', Object.entries(s.resources ?? {}).map(([k, r]) => [k, r.state, r.lastError ?? ''])]);
-
-/**
- * The store as the sources see it, plus a call to `onStatus` when a source's shown status changes
- * (a cluster going away changes no snapshot, yet the UI's source line must follow it live).
- */
-function statusNotifyingSink(store: Store, onStatus: () => void): SourceSink {
-  const shown = new Map<string, string>();
-  return {
-    replace: (id, inputs, errors, opts) => store.replace(id, inputs, errors, opts),
-    upsert: (id, input) => store.upsert(id, input),
-    remove: (id, ref) => store.remove(id, ref),
-    status(status) {
-      store.status(status);
-      const sig = statusSignature(status);
-      if (shown.get(status.id) === sig) return;
-      shown.set(status.id, sig);
-      onStatus();
-    },
-  };
-}
-
-function makeSources(
-  config: RuntimeConfig,
-  mode: MeshscopeRuntime['mode'],
-): { sources: Source[]; problems: SourceStatus[]; cleanup?: () => void } {
-  const ns = config.namespace ? { namespace: config.namespace } : {};
-  if (mode === 'files') {
-    const sources: Source[] = [];
-    if (config.config?.length) sources.push(new FileSource('file', config.config, { ...ns, watch: true }));
-    // `--bug-report`: the archive's cluster objects (and, for /live and /drift, its pods' dumps: archive()).
-    if (config.bugReport) sources.push(new ArchiveSource(config.bugReport, ns));
-    return { sources, problems: [] };
-  }
-  if (mode === 'kube') {
-    return { sources: [new KubeSource('kube', kubeSourceOptions(config))], problems: [] };
-  }
-  // `--demo-base 127.0.N`: the demo's files copied with their pods' loopback base moved (server/demo/demoBase.ts).
-  if (config.demoBase && config.demoBase !== DEFAULT_DEMO_BASE) {
-    try {
-      const dir = copyDemoOnBase(demoMeshDir(), config.demoBase);
-      return { sources: [new FileSource('demo', [dir], { ...ns, watch: true })], problems: [], cleanup: () => removeDemoCopy(dir) };
-    } catch (e) {
-      const lastError = `could not prepare the demo mesh on ${config.demoBase}.x: ${(e as Error).message}; using ${DEFAULT_DEMO_BASE}.x`;
-      return {
-        sources: [new FileSource('demo', [demoMeshDir()], { ...ns, watch: true })],
-        problems: [{ id: 'demo-base', kind: 'demo', state: 'failing', lastError }],
-      };
-    }
-  }
-  return { sources: [new FileSource('demo', [demoMeshDir()], { ...ns, watch: true })], problems: [] };
-}
 
 function createRuntime(config: RuntimeConfig, configError?: string, overrides: AdsOverrides = {}): MeshscopeRuntime {
   const mode = sourceMode(config);
@@ -443,54 +369,3 @@ export async function readyRuntime(ms = 5_000): Promise<MeshscopeRuntime> {
 /** For tests: a runtime from an explicit config, not installed globally. */
 export const createRuntimeForTest = (config: RuntimeConfig, overrides?: AdsOverrides): MeshscopeRuntime =>
   createRuntime(config, undefined, overrides);
-
-/** ADS settings a caller may override (tests, benchmarks); the rest come from the environment. */
-export type AdsOverrides = Partial<Pick<AdsServerOptions, 'log' | 'debounceMs' | 'maxDebounceMs' | 'pushConcurrency' | 'limits'>> & {
-  /** CPU pool settings (tests: a short budget, a small queue, events). */
-  cpu?: Partial<CpuPoolOptions>;
-  /** Port-forward limits of `--live-config` (tests: a short timeout, no cache). */
-  live?: Omit<PortForwardOptions, 'adminPort'>;
-  /** Demo data plane settings (tests: a low rate, a short tick). */
-  demo?: Partial<Pick<DataPlaneOptions, 'rate' | 'tickMs' | 'testerPercent' | 'deadlineMs' | 'window'>>;
-};
-
-const intEnv = (name: string): number | undefined => {
-  const v = process.env[name];
-  if (v === undefined || !/^\d+$/.test(v.trim())) return undefined;
-  return Number(v.trim());
-};
-
-/** ADS limits from the environment (server/xds/limits.ts has the defaults and istiod's equivalents). */
-const LIMIT_ENV: ReadonlyArray<[string, keyof AdsLimits]> = [
-  ['MESHSCOPE_XDS_MAX_RECV_MSG_SIZE', 'maxRequestBytes'], // istiod ISTIO_GPRC_MAXRECVMSGSIZE
-  ['MESHSCOPE_XDS_MAX_SEND_MSG_SIZE', 'maxResponseBytes'],
-  ['MESHSCOPE_XDS_MAX_RESOURCE_NAMES', 'maxResourceNames'],
-  ['MESHSCOPE_XDS_MAX_NODE_METADATA', 'maxNodeMetadataBytes'],
-  ['MESHSCOPE_XDS_SEND_TIMEOUT', 'writeTimeoutMs'], // istiod PILOT_XDS_SEND_TIMEOUT
-  ['MESHSCOPE_XDS_STALLED_STREAM_CLOSE', 'stalledStreamCloseMs'],
-  ['MESHSCOPE_XDS_MAX_PENDING_SEND', 'maxPendingSendBytes'],
-];
-
-/**
- * Push settings (istiod's PILOT_DEBOUNCE_AFTER / PILOT_DEBOUNCE_MAX / PILOT_PUSH_THROTTLE), in ms:
- * MESHSCOPE_DEBOUNCE_AFTER (100), MESHSCOPE_DEBOUNCE_MAX (10000), MESHSCOPE_PUSH_THROTTLE (100); ADS
- * limits (LIMIT_ENV, bytes / counts / ms). The log prints one line per ADS connect and disconnect, and
- * NACKs at a bounded rate (`meshscope serve` shows them).
- */
-function adsOptionsFromEnv(overrides: AdsOverrides): Partial<AdsServerOptions> {
-  const limits: Partial<AdsLimits> = {};
-  for (const [name, key] of LIMIT_ENV) {
-    const v = intEnv(name);
-    if (v !== undefined && (v > 0 || key === 'writeTimeoutMs' || key === 'stalledStreamCloseMs' || key === 'maxPendingSendBytes'))
-      limits[key] = v;
-  }
-  const out: Partial<AdsServerOptions> = { log: (line) => console.log(line), limits: { ...limits, ...overrides.limits } };
-  const after = intEnv('MESHSCOPE_DEBOUNCE_AFTER');
-  const max = intEnv('MESHSCOPE_DEBOUNCE_MAX');
-  const throttle = intEnv('MESHSCOPE_PUSH_THROTTLE');
-  if (after !== undefined) out.debounceMs = after;
-  if (max !== undefined) out.maxDebounceMs = max;
-  if (throttle !== undefined && throttle > 0) out.pushConcurrency = throttle;
-  const { limits: _limits, demo: _demo, cpu: _cpu, live: _live, ...rest } = overrides;
-  return { ...out, ...rest };
-}

@@ -5,9 +5,9 @@
 // with its stage, never retried on its own.
 import { useMemo, useState } from 'react';
 import { LiveFetchError, useLive } from '@/components/data/liveData';
-import type { ViewQuery } from '@/components/tables/tableModel';
-import { VirtualTable } from '@/components/tables/VirtualTable';
-import { rowsFromDump } from '@/server/envoy/dumpModel/rows';
+import type { FilterSpec, ViewQuery } from '@/components/tables/tableModel';
+import { type TableColumn, VirtualTable } from '@/components/tables/VirtualTable';
+import { type DumpRows, rowsFromDump } from '@/server/envoy/dumpModel/rows';
 import {
   clusterColumns,
   clusterFilters,
@@ -22,6 +22,44 @@ import {
 const KINDS = ['listeners', 'routes', 'clusters', 'endpoints'] as const;
 type Kind = (typeof KINDS)[number];
 const EMPTY: ViewQuery = { search: '', filters: {} };
+
+interface TableSpec<R> {
+  label: string;
+  columns: readonly TableColumn<R>[];
+  filters: readonly FilterSpec<R>[];
+  empty: string;
+}
+type RowOf<K extends Kind> = DumpRows[K][number];
+
+/** One table per kind of the pod's own config: the proxy page's columns, live wording. */
+const TABLES: { [K in Kind]: TableSpec<RowOf<K>> } = {
+  listeners: { label: 'Envoy listeners', columns: listenerColumns, filters: listenerFilters, empty: "No listeners in the Envoy's config." },
+  routes: { label: 'Envoy routes', columns: routeColumns, filters: routeFilters, empty: "No route configurations in the Envoy's config." },
+  clusters: { label: 'Envoy clusters', columns: clusterColumns, filters: clusterFilters, empty: "No clusters in the Envoy's config." },
+  endpoints: {
+    label: 'Envoy endpoints',
+    columns: endpointColumns,
+    filters: endpointFilters,
+    empty: "No endpoints in the Envoy's config (the dump was read without include_eds?).",
+  },
+};
+
+function LiveTable<K extends Kind>(props: { kind: K; rows: DumpRows; table: { query: ViewQuery; onQueryChange: (v: ViewQuery) => void } }) {
+  const spec = TABLES[props.kind] as TableSpec<RowOf<K>>;
+  return (
+    <VirtualTable<RowOf<K>>
+      key={props.kind}
+      testId={`live-${props.kind}-table`}
+      label={spec.label}
+      rows={props.rows[props.kind] as readonly RowOf<K>[]}
+      columns={spec.columns}
+      filters={spec.filters}
+      rowKey={(r) => r.key}
+      empty={spec.empty}
+      {...props.table}
+    />
+  );
+}
 
 export function LiveError({ error }: { error: unknown }) {
   const e = error instanceof LiveFetchError ? error : undefined;
@@ -76,55 +114,7 @@ export function LiveTab({ proxyId }: { proxyId: string }) {
           </button>
         ))}
       </div>
-      {kind === 'listeners' ? (
-        <VirtualTable
-          key={kind}
-          testId="live-listeners-table"
-          label="Envoy listeners"
-          rows={rows.listeners}
-          columns={listenerColumns}
-          filters={listenerFilters}
-          rowKey={(r) => r.key}
-          empty="No listeners in the Envoy's config."
-          {...table}
-        />
-      ) : kind === 'routes' ? (
-        <VirtualTable
-          key={kind}
-          testId="live-routes-table"
-          label="Envoy routes"
-          rows={rows.routes}
-          columns={routeColumns}
-          filters={routeFilters}
-          rowKey={(r) => r.key}
-          empty="No route configurations in the Envoy's config."
-          {...table}
-        />
-      ) : kind === 'clusters' ? (
-        <VirtualTable
-          key={kind}
-          testId="live-clusters-table"
-          label="Envoy clusters"
-          rows={rows.clusters}
-          columns={clusterColumns}
-          filters={clusterFilters}
-          rowKey={(r) => r.key}
-          empty="No clusters in the Envoy's config."
-          {...table}
-        />
-      ) : (
-        <VirtualTable
-          key={kind}
-          testId="live-endpoints-table"
-          label="Envoy endpoints"
-          rows={rows.endpoints}
-          columns={endpointColumns}
-          filters={endpointFilters}
-          rowKey={(r) => r.key}
-          empty="No endpoints in the Envoy's config (the dump was read without include_eds?)."
-          {...table}
-        />
-      )}
+      <LiveTable kind={kind} rows={rows} table={table} />
     </div>
   );
 }

@@ -45,6 +45,8 @@ export const LAYERS: readonly Layer[] = [
     rank: 5,
     prefixes: [
       'server/runtime.ts',
+      'server/runtimeSources.ts',
+      'server/runtimeEnv.ts',
       'server/requestContext.ts',
       'server/isolate/',
       'server/cli.ts',
