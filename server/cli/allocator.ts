@@ -13,11 +13,12 @@ import { join, resolve } from 'node:path';
 
 export const JEMALLOC_LIB = 'libjemalloc.so.2';
 /**
- * jemalloc's options for the server, unless MALLOC_CONF is set: a background thread purges freed dirty pages
- * after 1 s and gives them back at once (muzzy decay 0) instead of after jemalloc's default 10 s, so RSS
- * follows what the server holds; 2 arenas per CPU at most (a Node process has a few allocating threads).
+ * jemalloc's options for the server, unless MALLOC_CONF is set: a background thread purges freed pages on
+ * jemalloc's own decay (10 s) while the server is idle, so RSS goes back after a connect wave even when
+ * nothing allocates any more (without it jemalloc purges only on allocation). Measured against a shorter
+ * decay (1 s, muzzy 0, 2 arenas: lower RSS right after a wave, more CPU) in docs/performance.md.
  */
-export const JEMALLOC_CONF = 'background_thread:true,dirty_decay_ms:1000,muzzy_decay_ms:0,narenas:2';
+export const JEMALLOC_CONF = 'background_thread:true';
 
 export interface AllocatorEnvInput {
   env: Readonly<Record<string, string | undefined>>;
