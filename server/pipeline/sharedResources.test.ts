@@ -108,7 +108,8 @@ describe('SharedResourceCache', () => {
     expect(served[2]!.routes).toBe(served[0]!.routes);
     for (const [i, id] of order.entries()) {
       const own = translateProxy(s, s.proxiesById.get(id)!, DEFAULT_OPTIONS);
-      expect(served[i]!.clusters.map((c) => c.name)).toEqual(own.clusters.map((c) => c.name).sort((x, y) => (x < y ? -1 : x > y ? 1 : 0)));
+      const names = own.clusters.map((c) => String(c.name));
+      expect(served[i]!.clusters.map((c) => c.name)).toEqual(names.sort((x, y) => (x < y ? -1 : x > y ? 1 : 0)));
     }
     // When their proxies are gone, so are the parts kept for them.
     cache.release(['a0.a', 'a1.a', 'a2.a']);
