@@ -4,3 +4,5 @@ export declare function cliBundleStale(bundle?: string, inputs?: string[], manif
 export declare function manifestInputs(metafile: { inputs: Record<string, unknown> }, base?: string): string[];
 export declare function buildCli(): Promise<string>;
 export declare function cliModule(): Promise<string>;
+export declare const BUILD_ID_PLACEHOLDER: string;
+export declare function withBuildId(outputFiles: { path: string; contents: Uint8Array }[]): void;

@@ -12,6 +12,7 @@
 //
 //   node scripts/build-cli.mjs      build now
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -100,6 +101,32 @@ const fastFileDesc = {
 };
 
 /**
+ * The build id (server/sources/file/parseCache.ts cliBuildId: what the CLI's caches of derived results are
+ * keyed by) is the SHA-256 of everything the build wrote, so any change to a source or a bundled package is a
+ * new id. esbuild defines MESHSCOPE_BUILD_ID as a placeholder, replaced here once the outputs are known.
+ */
+export const BUILD_ID_PLACEHOLDER = '@@MESHSCOPE_BUILD_ID_0123456789abcdef@@';
+export function withBuildId(outputFiles) {
+  const hash = createHash('sha256');
+  for (const f of [...outputFiles].sort((a, b) => (a.path < b.path ? -1 : 1))) hash.update(f.path).update('\0').update(f.contents);
+  const id = hash.digest('hex').slice(0, BUILD_ID_PLACEHOLDER.length);
+  const placeholder = Buffer.from(BUILD_ID_PLACEHOLDER);
+  let replaced = 0;
+  for (const f of outputFiles) {
+    if (!f.path.endsWith('.mjs')) continue;
+    const contents = Buffer.from(f.contents);
+    let at = contents.indexOf(placeholder);
+    if (at < 0) continue;
+    for (; at >= 0; at = contents.indexOf(placeholder, at + 1)) {
+      contents.write(id, at);
+      replaced++;
+    }
+    f.contents = contents;
+  }
+  if (replaced === 0) throw new Error('build-cli: no MESHSCOPE_BUILD_ID in the bundle');
+}
+
+/**
  * Builds the bundle. Every file is written beside its target, then renamed; chunks (content-hashed names)
  * and the manifest before main.mjs, so a concurrent reader sees either the old entry or the new one with
  * all it imports. The entry's mtime is set to the build's start: a source saved during the build is newer.
@@ -133,7 +160,9 @@ export async function buildCli() {
     logLevel: 'error',
     tsconfig: join(root, 'tsconfig.json'),
     plugins: [fastFileDesc],
+    define: { MESHSCOPE_BUILD_ID: JSON.stringify(BUILD_ID_PLACEHOLDER) },
   });
+  withBuildId(res.outputFiles);
   const tmpSuffix = `.tmp-${process.pid}`;
   const put = (path, contents) => {
     mkdirSync(dirname(path), { recursive: true });

@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cliBundleStale, manifestInputs } from './build-cli.mjs';
+import { BUILD_ID_PLACEHOLDER, cliBundleStale, manifestInputs, withBuildId } from './build-cli.mjs';
 import { REPO_ROOT } from './fixtures.mjs';
 
 describe('cliBundleStale', () => {
@@ -103,5 +103,29 @@ describe('the CLI build splits per command', () => {
     expect(inputs.filter((i) => i.includes('server/gen/') || i.includes('server/translate/'))).toEqual([]);
     const packages = new Set(Object.values(res.metafile.inputs).flatMap((v) => v.imports.filter((i) => i.external).map((i) => i.path)));
     expect([...packages].filter((p) => p.startsWith('@bufbuild/'))).toEqual([]);
+  });
+});
+
+describe('the build id (what the CLI caches derived results under: server/cli/parsedCache.ts)', () => {
+  const outputs = (chunk: string) => [
+    { path: '/d/main.mjs', contents: new TextEncoder().encode('import "./chunks/a.mjs";') },
+    { path: '/d/chunks/a.mjs', contents: new TextEncoder().encode(`${chunk};function id(){return"${BUILD_ID_PLACEHOLDER}"}`) },
+    { path: '/d/chunks/a.mjs.map', contents: new TextEncoder().encode('{}') },
+  ];
+  const idOf = (files: { contents: Uint8Array }[]) => /return"([^"]*)"/.exec(new TextDecoder().decode(files[1]!.contents))?.[1];
+
+  it('replaces the placeholder with a hash of every output: the same outputs the same id, any change another', () => {
+    const a = outputs('let x=1');
+    const b = outputs('let x=1');
+    const c = outputs('let x=2');
+    for (const f of [a, b, c]) withBuildId(f);
+    expect(idOf(a)).toMatch(/^[0-9a-f]+$/);
+    expect(idOf(a)).toHaveLength(BUILD_ID_PLACEHOLDER.length);
+    expect(idOf(b)).toBe(idOf(a));
+    expect(idOf(c)).not.toBe(idOf(a));
+  });
+
+  it('a bundle without the placeholder is a build error (the caches would never see a new build)', () => {
+    expect(() => withBuildId([{ path: '/d/main.mjs', contents: new TextEncoder().encode('x') }])).toThrow(/MESHSCOPE_BUILD_ID/);
   });
 });

@@ -5,13 +5,18 @@ import type { MeshConfigOverride } from '../model/parse/meshSource';
 import { addLines, type ReadText, readTextFile } from '../sources/file/lines';
 import { loadPaths, STDIN_FILE } from '../sources/file/loadPaths';
 import { cliPlainYamlReader } from '../sources/file/parseCache';
+import { cliParsedFileCache } from './parsedCache';
 import type { RawInput } from '../sources/types';
 import type { ArchiveContents } from '../archive/read';
 
 export interface LoadedMesh {
   snapshot: MeshSnapshot;
   errors: readonly LoadError[];
-  /** The raw inputs the snapshot was built from (what `meshscope diff` overlays a draft on). */
+  /**
+   * The raw inputs the snapshot was built from (what `meshscope diff` overlays a draft on). Whole only with
+   * loadMesh's `rawInputs`; else the objects of files read from the cache of validated files are thin (their
+   * identity only: server/cli/parsedCache.ts).
+   */
   inputs: readonly RawInput[];
   /** Reads a --config file's text again (stdin: the text already read), to locate problems at their line. */
   readText: ReadText;
@@ -33,15 +38,20 @@ export async function loadMesh(
     meshConfig?: MeshConfigOverride;
     bugReport?: string;
     ambient?: boolean;
+    /** `inputs` must be the raw objects whole (diff, check): the cache of validated files is not used. */
+    rawInputs?: boolean;
   } = {},
 ): Promise<LoadedMesh> {
   const stdin = paths.includes('-') ? await (opts.stdin ?? (() => readStdin()))() : undefined;
   const readPlain = cliPlainYamlReader();
+  // Big files the CLI read before come from the parse cache (MESHSCOPE_PARSE_CACHE=0: off): their YAML, and
+  // under the same build their validated objects too (./parsedCache).
+  const parsedFiles = opts.rawInputs ? undefined : cliParsedFileCache();
   const loaded = await loadPaths([...paths], {
     ...(opts.namespace ? { namespace: opts.namespace } : {}),
     ...(stdin !== undefined ? { stdin } : {}),
-    // Big files the CLI read before come from the parse cache (MESHSCOPE_PARSE_CACHE=0: off).
     ...(readPlain ? { readPlain } : {}),
+    ...(parsedFiles ? { readResult: parsedFiles.readResult } : {}),
   });
   // `--bug-report`: the archive's cluster objects join the inputs (loaded on demand: the reader and its tar
   // library stay out of the chunks of commands that do not use it). Throws ArchiveError when unusable.
@@ -60,7 +70,9 @@ export async function loadMesh(
     extraErrors: loaded.errors,
     ...(opts.meshConfig ? { meshConfig: opts.meshConfig } : {}),
     ...(opts.ambient ? { ambient: true } : {}),
+    ...(parsedFiles ? { cache: parsedFiles } : {}),
   });
+  parsedFiles?.save();
   const readText: ReadText = (file) => (file === STDIN_FILE ? stdin : (archiveTexts.get(file) ?? readTextFile(file)));
   return { snapshot, errors: addLines(snapshot.errors, readText), inputs: loaded.inputs, readText, ...(archive ? { archive } : {}) };
 }

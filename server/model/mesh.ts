@@ -7,6 +7,7 @@ import type { InputSource, Problem } from './problem';
 import type { GatewayApiModel } from './gatewayapi/status';
 import type { AmbientIndex } from './ambient/types';
 import type { ProxyKind } from './proxyKinds';
+import type { SnapshotMemo } from './snapshotMemo';
 
 /** Where an object came from, so every error and every generated resource can point back at it. */
 export interface Origin {
@@ -234,6 +235,12 @@ export interface MeshSnapshot {
   errors: readonly LoadError[];
   /** The effective MeshConfig (ConfigMap istio-system/istio, `--mesh-config`, or istiod's defaults) and its options. */
   mesh: MeshConfigState;
+  /**
+   * Lookups derived from this snapshot, built on first use (translate/view/snapshotIndex.ts: pods by name, service
+   * targets per proxy, DestinationRules per namespace). Not content; absent → the translator scans linearly.
+   * Give every snapshot a fresh one (`new SnapshotMemo()`); a copy that replaces arrays may keep it (slots check).
+   */
+  memo?: SnapshotMemo;
 }
 
 /** A Secret as meshscope knows it: metadata and type, never its data (./secrets). */

@@ -26,6 +26,7 @@ import { convertGatewayApi } from './gatewayapi';
 import { parseGatewayApi } from './gatewayapi/parse';
 import type { SnapshotCache } from './snapshotCache';
 import { buildAmbientIndex } from './ambient';
+import { SnapshotMemo } from './snapshotMemo';
 
 export interface BuildSnapshotOptions {
   version: number;
@@ -172,6 +173,7 @@ export function buildSnapshot(inputs: readonly RawInput[], opts: BuildSnapshotOp
     ...(opts.ambient ? { ambient: buildAmbientIndex({ namespaces, pods, services, gatewayApi: gwApi.objects }) } : {}),
     errors: [...(opts.extraErrors ?? []).map((e) => ({ ...e })), ...errors],
     mesh: mesh.state,
+    memo: new SnapshotMemo(),
   };
   return deepFreeze(snapshot);
 }

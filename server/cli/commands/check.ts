@@ -38,7 +38,7 @@ export async function checkCommand(argv: readonly string[], io: Io): Promise<num
   }
   const drafts = list(args, 'draft');
   const files = drafts.length > 0 ? await readDraftFiles(drafts) : undefined;
-  const loaded = await loadFromArgs(args, io);
+  const loaded = await loadFromArgs(args, io, { rawInputs: true });
   if (!loaded) return 1;
   const { result } = evaluate({ snapshot: loaded.snapshot, inputs: loaded.inputs }, files?.text ?? '', {
     options: optionsOf(loaded.snapshot),

@@ -24,9 +24,14 @@ export const CONFIG_FLAGS: readonly FlagSpec[] = [
   { name: 'ambient', kind: 'boolean' },
 ];
 
+export interface LoadOptions {
+  /** The command hands `inputs` on (diff, check): the raw objects whole (server/cli/load.ts). */
+  rawInputs?: boolean;
+}
+
 /** Loads --config inputs and prints every located error to stderr; undefined when nothing usable loaded. */
-export async function loadFromArgs(args: ParsedArgs, io: Io): Promise<LoadedMesh | undefined> {
-  const loaded = await loadMeshFromArgs(args, io);
+export async function loadFromArgs(args: ParsedArgs, io: Io, opts: LoadOptions = {}): Promise<LoadedMesh | undefined> {
+  const loaded = await loadMeshFromArgs(args, io, opts);
   if (!loaded) return undefined;
   reportErrors(loaded.errors, io);
   if (!hasUsableInput(loaded.snapshot)) {
@@ -40,7 +45,7 @@ export async function loadFromArgs(args: ParsedArgs, io: Io): Promise<LoadedMesh
  * `--config PATH…` and/or `--bug-report FILE|DIR` (an istioctl bug-report or must-gather, server/archive) →
  * the loaded mesh, unreported; undefined (the reason printed) when the archive cannot be used.
  */
-export async function loadMeshFromArgs(args: ParsedArgs, io: Io): Promise<LoadedMesh | undefined> {
+export async function loadMeshFromArgs(args: ParsedArgs, io: Io, opts: LoadOptions = {}): Promise<LoadedMesh | undefined> {
   const paths = list(args, 'config');
   const bugReport = str(args, 'bug-report');
   if (paths.length === 0 && bugReport === undefined)
@@ -54,6 +59,7 @@ export async function loadMeshFromArgs(args: ParsedArgs, io: Io): Promise<Loaded
       ...(meshConfig ? { meshConfig } : {}),
       ...(bugReport !== undefined ? { bugReport } : {}),
       ...(args.flags.ambient === true ? { ambient: true } : {}),
+      ...(opts.rawInputs ? { rawInputs: true } : {}),
     });
   } catch (e) {
     if ((e as Error).name !== 'ArchiveError') throw e;

@@ -79,7 +79,7 @@ export async function diffCommand(argv: readonly string[], io: Io): Promise<numb
   const drafts = list(args, 'draft');
   if (drafts.length === 0) throw new UsageError('--draft FILE is required (the YAML to evaluate over --config)');
   const files = await readDraftFiles(drafts);
-  const loaded = await loadFromArgs(args, io);
+  const loaded = await loadFromArgs(args, io, { rawInputs: true });
   if (!loaded) return 1;
   const wanted = list(args, 'proxy');
   for (const id of wanted) if (!loaded.snapshot.proxiesById.has(id)) throw new UsageError(`proxy "${id}" not found in the --config inputs`);

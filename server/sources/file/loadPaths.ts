@@ -107,9 +107,12 @@ export function sizeError(file: string, size: number, limits: FileLimits): LoadE
   };
 }
 
+/** How a file's text becomes its LoadResult when the caller keeps results (`load` parses it). */
+export type ResultReader = (file: string, text: string, namespace: string | undefined, load: () => LoadResult) => LoadResult;
+
 export function loadPaths(
   paths: string[],
-  opts?: { namespace?: string; stdin?: string; limits?: FileLimits; readPlain?: PlainYamlReader },
+  opts?: { namespace?: string; stdin?: string; limits?: FileLimits; readPlain?: PlainYamlReader; readResult?: ResultReader },
 ): LoadResult {
   const limits = opts?.limits ?? DEFAULT_FILE_LIMITS;
   const { files, errors } = expandPaths(paths);
@@ -135,7 +138,8 @@ export function loadPaths(
       errors.push({ severity: 'error', message: `cannot read ${f}: ${code(e)}`, file: f });
       continue;
     }
-    add(parseText(text, f, opts?.namespace, limits, opts?.readPlain));
+    const load = () => parseText(text, f, opts?.namespace, limits, opts?.readPlain);
+    add(opts?.readResult ? opts.readResult(f, text, opts.namespace, load) : load());
   }
   return { inputs, errors };
 }

@@ -28,7 +28,8 @@ export interface ParseCacheOptions {
   maxEntries?: number;
 }
 
-const FORMAT = 'meshscope-plain-yaml-1';
+const FORMAT = 'meshscope-plain-yaml-2';
+const RESULT_FORMAT = 'meshscope-file-result-1';
 const SUFFIX = '.v8';
 
 function parserVersion(): string {
@@ -48,40 +49,92 @@ export function parseCacheDir(env: Record<string, string | undefined> = process.
   return join(base, 'meshscope', 'parsed');
 }
 
+/** Serialized values on disk, one file a key (`<key>.v8`), the oldest removed beyond `maxEntries`. */
+interface EntryStore {
+  /** The value stored under `key`, or undefined (an entry that cannot be read back, or under another key, is removed). */
+  get(key: string): unknown;
+  put(key: string, value: unknown): void;
+}
+
+function entryStore(dir: string, maxEntries: number): EntryStore {
+  const prune = () => {
+    const entries = readdirSync(dir)
+      .filter((f) => f.endsWith(SUFFIX))
+      .map((f) => ({ f, at: statSync(join(dir, f)).mtimeMs }))
+      .sort((a, b) => b.at - a.at);
+    for (const { f } of entries.slice(maxEntries)) rmSync(join(dir, f), { force: true });
+  };
+  return {
+    get(key) {
+      const file = join(dir, `${key}${SUFFIX}`);
+      try {
+        const stored = deserialize(readFileSync(file)) as { key?: unknown; value?: unknown };
+        if (stored && stored.key === key && stored.value !== undefined) return stored.value;
+        rmSync(file, { force: true });
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== 'ENOENT') rmSync(file, { force: true });
+      }
+      return undefined;
+    },
+    put(key, value) {
+      const file = join(dir, `${key}${SUFFIX}`);
+      try {
+        mkdirSync(dir, { recursive: true, mode: 0o700 });
+        const tmp = `${file}.${process.pid}.tmp`;
+        writeFileSync(tmp, serialize({ key, value }), { mode: 0o600 });
+        renameSync(tmp, file);
+        prune();
+      } catch {
+        // A cache that cannot be written (read-only home, full disk) only costs speed.
+      }
+    },
+  };
+}
+
 export function parseCache(opts: ParseCacheOptions): PlainYamlReader {
   const minChars = opts.minChars ?? 64 * 1024;
-  const maxEntries = opts.maxEntries ?? 64;
+  const store = entryStore(opts.dir, opts.maxEntries ?? 64);
   const salt = `${FORMAT}\0js-yaml ${parserVersion()}\0`;
-  const prune = () => {
-    const entries = readdirSync(opts.dir)
-      .filter((f) => f.endsWith(SUFFIX))
-      .map((f) => ({ f, at: statSync(join(opts.dir, f)).mtimeMs }))
-      .sort((a, b) => b.at - a.at);
-    for (const { f } of entries.slice(maxEntries)) rmSync(join(opts.dir, f), { force: true });
-  };
   return (text, parse) => {
     if (text.length < minChars) return parse(text);
     const key = createHash('sha256').update(salt).update(text).digest('hex');
-    const file = join(opts.dir, `${key}${SUFFIX}`);
-    try {
-      const stored = deserialize(readFileSync(file)) as { key?: unknown; values?: unknown };
-      if (stored.key === key && Array.isArray(stored.values)) return stored.values;
-      rmSync(file, { force: true });
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') rmSync(file, { force: true });
-    }
+    const stored = store.get(key);
+    if (Array.isArray(stored)) return stored;
     const values = parse(text);
-    if (values === undefined) return undefined;
-    try {
-      mkdirSync(opts.dir, { recursive: true, mode: 0o700 });
-      const tmp = `${file}.${process.pid}.tmp`;
-      writeFileSync(tmp, serialize({ key, values }), { mode: 0o600 });
-      renameSync(tmp, file);
-      prune();
-    } catch {
-      // A cache that cannot be written (read-only home, full disk) only costs speed.
-    }
+    if (values !== undefined) store.put(key, values);
     return values;
+  };
+}
+
+/**
+ * A whole file's load result kept with what the caller derived from it (the CLI: each input's validated,
+ * typed object), under one key: the text's SHA-256, the file name and namespace the inputs were read with,
+ * and the build that wrote it (a new build never trusts an old entry: its validation may differ).
+ */
+export interface ResultCache<T> {
+  /** The stored entry of `text` read as `file`, or undefined (a miss; also for texts too small to cache). */
+  get(file: string, text: string, namespace: string | undefined): T | undefined;
+  /** Stores `value` for `text` read as `file`; texts too small to cache are not stored. */
+  put(file: string, text: string, namespace: string | undefined, value: T): void;
+}
+
+export function resultCache<T>(opts: ParseCacheOptions & { buildId: string; valid: (v: unknown) => v is T }): ResultCache<T> {
+  const minChars = opts.minChars ?? 64 * 1024;
+  const store = entryStore(opts.dir, opts.maxEntries ?? 64);
+  const key = (file: string, text: string, namespace: string | undefined) =>
+    createHash('sha256')
+      .update(`${RESULT_FORMAT}\0${opts.buildId}\0${file}\0${namespace ?? ''}\0${namespace === undefined ? 0 : 1}\0`)
+      .update(text)
+      .digest('hex');
+  return {
+    get(file, text, namespace) {
+      if (text.length < minChars) return undefined;
+      const v = store.get(key(file, text, namespace));
+      return v !== undefined && opts.valid(v) ? v : undefined;
+    },
+    put(file, text, namespace, value) {
+      if (text.length >= minChars) store.put(key(file, text, namespace), value);
+    },
   };
 }
 
@@ -89,4 +142,15 @@ export function parseCache(opts: ParseCacheOptions): PlainYamlReader {
 export function cliPlainYamlReader(env: Record<string, string | undefined> = process.env): PlainYamlReader | undefined {
   const dir = parseCacheDir(env);
   return dir ? parseCache({ dir }) : undefined;
+}
+
+declare const MESHSCOPE_BUILD_ID: string | undefined;
+
+/**
+ * The id of the running CLI build: the hash scripts/build-cli.mjs computes over the bundle it wrote (so any
+ * change to any source or bundled package is a new id). Undefined when run from the TypeScript sources (tsx,
+ * tests): then nothing derived from a build is cached.
+ */
+export function cliBuildId(): string | undefined {
+  return typeof MESHSCOPE_BUILD_ID === 'string' ? MESHSCOPE_BUILD_ID : undefined;
 }

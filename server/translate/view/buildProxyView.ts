@@ -8,6 +8,7 @@ import { buildGatewayView } from './gateway/binding';
 import type { GatewayView } from './gateway/types';
 import { isVisibleTo } from './hosts';
 import { serviceTargets } from './serviceTargets';
+import { memoVisible } from './snapshotIndex';
 import {
   chooseSidecar,
   dedupeByHostname,
@@ -20,8 +21,10 @@ import type { BoundVirtualService, ProxyView, ProxyViewBase } from './types';
 import { MESH_GATEWAY, virtualServicesForGateway } from './virtualServices';
 
 /** Services exported to a namespace (servicesExportedToNamespace), in snapshot order. */
-export function servicesVisibleTo(snapshot: MeshSnapshot, namespace: string, meshDefault: readonly string[] = []): ServiceModel[] {
-  return snapshot.services.filter((s) => isVisibleTo(s.exportTo, s.namespace, namespace, meshDefault));
+export function servicesVisibleTo(snapshot: MeshSnapshot, namespace: string, meshDefault: readonly string[] = []): readonly ServiceModel[] {
+  return memoVisible(snapshot, namespace, meshDefault, () =>
+    snapshot.services.filter((s) => isVisibleTo(s.exportTo, s.namespace, namespace, meshDefault)),
+  );
 }
 
 /**

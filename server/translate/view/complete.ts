@@ -2,16 +2,15 @@
 // derived scopes computed on first use: Sidecar egress listeners (./egress), the view of each RDS port, the
 // services that get clusters (./clusterServices) and the inbound DestinationRule lookup. Pure: the memos live
 // in the view object, which lives for one translation.
-import type { LoadError, MeshSnapshot, PodModel, ServiceModel } from '../../model/mesh';
+import type { LoadError, ServiceModel } from '../../model/mesh';
 import { servicesForClusters } from './clusterServices';
 import { destinationRuleLookup } from './destinationRules';
 import { clusterScopeServices, egressScopes, scopeForPort } from './egress';
 import type { GatewayView } from './gateway/types';
+import { podsByKey } from './snapshotIndex';
 import type { EffectiveDestinationRule, EgressListener, ProxyView, ProxyViewBase } from './types';
 
-/** `namespace/name` → pod (endpoints name their pod by these). */
-export const podsByKey = (snapshot: MeshSnapshot): Map<string, PodModel> =>
-  new Map(snapshot.pods.map((p) => [`${p.namespace}/${p.name}`, p]));
+export { podsByKey } from './snapshotIndex';
 
 const once = <T>(f: () => T): (() => T) => {
   let done = false;

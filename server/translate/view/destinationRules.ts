@@ -5,6 +5,7 @@ import type { IstioConfig, MeshSnapshot, ProxyModel, TranslateOptions } from '..
 import type { EffectiveDestinationRule } from './types';
 import { mostSpecificHost, resolveShortname } from '../../model/host';
 import { isVisibleTo, labelsMatch } from './hosts';
+import { destinationRulesByNamespace, memoResolvedRules } from './snapshotIndex';
 
 interface IndexedRule {
   config: IstioConfig<'DestinationRule'>;
@@ -61,27 +62,16 @@ export function destinationRuleLookup(
   serviceNamespace: (hostname: string) => string | undefined,
   direction: 'outbound' | 'inbound' = 'outbound',
 ): (hostname: string) => EffectiveDestinationRule | undefined {
-  // Rules grouped by namespace in snapshot order; a namespace's hosts are resolved when it is first asked for
-  // (a proxy asks for a few namespaces: its own, its services', the root), not for every rule of the mesh.
-  const configsByNs = new Map<string, IstioConfig<'DestinationRule'>[]>();
-  for (const c of snapshot.destinationRules) {
-    if (typeof c.spec?.host !== 'string' || c.spec.host === '') continue; // invalid rule: reported by validation
-    const list = configsByNs.get(c.meta.namespace);
-    if (list) list.push(c);
-    else configsByNs.set(c.meta.namespace, [c]);
-  }
-  const byNs = new Map<string, IndexedRule[]>();
-  const rulesOf = (ns: string): IndexedRule[] => {
-    let rules = byNs.get(ns);
-    if (!rules) {
-      rules = (configsByNs.get(ns) ?? []).map((c): IndexedRule => {
+  // Rules grouped by namespace in snapshot order, each namespace's hosts resolved when it is first asked for (a
+  // proxy asks for a few namespaces: its own, its services', the root); both kept per snapshot (snapshotIndex.ts).
+  const configsByNs = destinationRulesByNamespace(snapshot);
+  const rulesOf = (ns: string): readonly IndexedRule[] =>
+    memoResolvedRules(snapshot, ns, options.domainSuffix, () =>
+      (configsByNs.get(ns) ?? []).map((c): IndexedRule => {
         const sel = selectorOf(c);
         return { config: c, host: resolveShortname(c.spec.host, ns, options.domainSuffix), ...(sel ? { selector: sel } : {}) };
-      });
-      byNs.set(ns, rules);
-    }
-    return rules;
-  };
+      }),
+    );
   const cache = new Map<string, EffectiveDestinationRule | undefined>();
 
   const pick = (ns: string, hostname: string, local: boolean): EffectiveDestinationRule | undefined => {

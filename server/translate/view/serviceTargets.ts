@@ -10,17 +10,24 @@ import type { MeshSnapshot, PodModel, ProxyModel, ServiceModel } from '../../mod
 import { endpointKey } from '../../model/mesh';
 import type { ServiceTarget } from './types';
 import { labelsMatch } from './hosts';
+import { memoPerProxy, podNamed, servicesInNamespace } from './snapshotIndex';
 
 export function findPod(snapshot: MeshSnapshot, proxy: ProxyModel): PodModel | undefined {
-  return snapshot.pods.find((p) => p.name === proxy.name && p.namespace === proxy.namespace);
+  return podNamed(snapshot, proxy.namespace, proxy.name);
 }
 
-export function serviceTargets(snapshot: MeshSnapshot, proxy: ProxyModel): ServiceTarget[] {
+/** The proxy's service targets (made once per snapshot and proxy: the key, the view and the inbound build all ask). */
+export function serviceTargets(snapshot: MeshSnapshot, proxy: ProxyModel): readonly ServiceTarget[] {
+  return memoPerProxy(snapshot, proxy, () => computeServiceTargets(snapshot, proxy));
+}
+
+function computeServiceTargets(snapshot: MeshSnapshot, proxy: ProxyModel): ServiceTarget[] {
   const pod = findPod(snapshot, proxy);
   const labels = pod?.labels ?? proxy.labels;
   const namedPorts = pod?.namedPorts ?? {};
   const out: ServiceTarget[] = [];
-  for (const service of snapshot.services) {
+  // Both registries' targets are services of the proxy's namespace (selects, serviceEntryTargets): only those are read.
+  for (const service of servicesInNamespace(snapshot, proxy.namespace)) {
     if (service.registry !== 'Kubernetes') {
       out.push(...serviceEntryTargets(snapshot, proxy, service));
       continue;

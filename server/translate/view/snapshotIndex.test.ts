@@ -1,0 +1,58 @@
+// The per-snapshot indexes (snapshotIndex.ts) answer exactly what the linear scans they replace answer
+// (istiod's PushContext indexes are the same lookups, made once per push): every proxy's pod, service targets,
+// visible services and DestinationRule picks with the memo equal the answers without it (a snapshot without a
+// memo scans), and a copy of the snapshot with an array replaced is answered from the new array, not the memo.
+import { describe, expect, it } from 'vitest';
+import { generateMesh } from '../../../bench/generateMesh';
+import { DEFAULT_OPTIONS, type MeshSnapshot } from '../../model/mesh';
+import { buildSnapshot } from '../../model/snapshot';
+import { buildProxyView, servicesVisibleTo } from './buildProxyView';
+import { findPod, serviceTargets } from './serviceTargets';
+
+const O = DEFAULT_OPTIONS;
+const snap = buildSnapshot(generateMesh({ services: 40, namespaces: 4, scoped: true }), { version: 1 });
+const bare = (s: MeshSnapshot): MeshSnapshot => ({ ...s, memo: undefined });
+
+describe('snapshot indexes', () => {
+  it('the snapshot carries a memo; every proxy gets the answers a linear scan gives', () => {
+    expect(snap.memo).toBeDefined();
+    expect(snap.proxies.length).toBeGreaterThan(40);
+    let targets = 0;
+    let rules = 0;
+    for (const p of snap.proxies) {
+      expect(findPod(snap, p)).toBe(findPod(bare(snap), p));
+      expect(findPod(snap, p)).toBeDefined();
+      const t = serviceTargets(snap, p);
+      expect(t).toEqual(serviceTargets(bare(snap), p));
+      expect(serviceTargets(snap, p)).toBe(t); // made once per snapshot and proxy
+      targets += t.length;
+      expect(servicesVisibleTo(snap, p.namespace)).toEqual(servicesVisibleTo(bare(snap), p.namespace));
+      const view = buildProxyView(snap, p, O);
+      const plain = buildProxyView(bare(snap), p, O);
+      for (const s of snap.services) {
+        expect(view.destinationRule(s.hostname)).toEqual(plain.destinationRule(s.hostname));
+        expect(view.inboundDestinationRule(s.hostname)).toEqual(plain.inboundDestinationRule(s.hostname));
+        if (view.destinationRule(s.hostname)) rules++;
+      }
+    }
+    expect(targets).toBeGreaterThan(0);
+    expect(rules).toBeGreaterThan(0);
+  });
+
+  it('a copy with other arrays is answered from its arrays, not from the memo it carries', () => {
+    const p = snap.proxies.find((x) => x.type === 'sidecar' && serviceTargets(snap, x).length > 0)!;
+    expect(findPod(snap, p)).toBeDefined();
+    const noPods: MeshSnapshot = { ...snap, pods: [] };
+    expect(noPods.memo).toBe(snap.memo);
+    expect(findPod(noPods, p)).toBeUndefined();
+    const noServices: MeshSnapshot = { ...snap, services: [] };
+    expect(serviceTargets(noServices, p)).toEqual([]);
+    expect(servicesVisibleTo(noServices, p.namespace)).toEqual([]);
+    const host = serviceTargets(snap, p)[0]!.service.hostname;
+    expect(buildProxyView(snap, p, O).destinationRule(host)).toBeDefined();
+    expect(buildProxyView({ ...snap, destinationRules: [] }, p, O).destinationRule(host)).toBeUndefined();
+    // and the original is still answered from its own
+    expect(findPod(snap, p)).toBeDefined();
+    expect(serviceTargets(snap, p).length).toBeGreaterThan(0);
+  });
+});
