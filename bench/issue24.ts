@@ -8,6 +8,9 @@
 //   BENCH_I24_N / BENCH_I24_K   mesh size and clients (default 1000 / 1000)
 //   BENCH_I24_BIG=1             the 5× row instead: N=5000 (10,000 pods), K=2000
 //   BENCH_I24_SHAPES            multidoc,list,kube (default all)      BENCH_MODES   sotw,delta (default both)
+//   BENCH_CLIENT_PROCS          processes the clients run in (bench/clientProc.ts, default 1)
+//   BENCH_SERVER_NODE_FLAGS     extra node flags for the server process, comma-separated
+//   MESHSCOPE_ALLOCATOR / MESHSCOPE_JEMALLOC / MALLOC_CONF: the server's allocator, chosen as `meshscope serve` does
 //   BENCH_CLI=0                 skip the CLI rows                      BENCH_I24_OUT results file (default bench/results-issue24.json)
 // Run: `node --import tsx bench/issue24.ts`. Benchmarks are not tests: nothing asserts a time.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
@@ -21,8 +24,8 @@ import { buildSnapshot } from '../server/model/snapshot';
 import { FakeApiServer } from '../server/sources/kube/testing/fakeApiServer';
 import { REPO_ROOT } from '../server/testing/paths';
 import { translateProxy } from '../server/translate/index';
-import { AdsTestClient } from '../server/xds/testing/adsTestClient';
-import { BenchClient, type Mode, waitUntil, wall } from './issueClients';
+import { chooseAllocator } from '../server/cli/allocator';
+import { type Mode, wall } from './issueClients';
 import {
   type IssueMesh,
   issueMesh,
@@ -45,7 +48,13 @@ const N = Number(process.env.BENCH_I24_N ?? (big ? 5000 : 1000));
 const K = Number(process.env.BENCH_I24_K ?? (big ? 2000 : 1000));
 const shapes = list(process.env.BENCH_I24_SHAPES, 'multidoc,list,kube') as Shape[];
 const modes = list(process.env.BENCH_MODES, 'sotw,delta') as Mode[];
-const STREAMS_PER_CHANNEL = 100;
+/** The server's release grace (connect's MESHSCOPE_XDS_RELEASE_GRACE_MS, 30 s by default): the late RSS sample waits it out. */
+const RELEASE_GRACE_MS = Number(process.env.MESHSCOPE_XDS_RELEASE_GRACE_MS ?? 30_000);
+const LATER_S = (12_000 + RELEASE_GRACE_MS) / 1000;
+/** Extra node flags for the server process only (e.g. `--max-semi-space-size=4`). */
+const SERVER_FLAGS = list(process.env.BENCH_SERVER_NODE_FLAGS, '');
+/** Processes the K clients are spread over (bench/clientProc.ts): 1 by default, the controller beside them. */
+const CLIENT_PROCS = Math.max(1, Number(process.env.BENCH_CLIENT_PROCS ?? 1));
 const MiB = (b: unknown) => (b as number) / 2 ** 20;
 
 class ServerChild {
@@ -80,9 +89,9 @@ class ServerChild {
       this.waiters.push(wait);
     });
   }
-  async command(cmd: string): Promise<Record<string, unknown>> {
+  async command(cmd: string, args: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
     const p = this.next((o) => o.reply === cmd);
-    this.proc.stdin!.write(`${JSON.stringify({ cmd })}\n`);
+    this.proc.stdin!.write(`${JSON.stringify({ cmd, ...args })}\n`);
     return p;
   }
   async quit(): Promise<void> {
@@ -220,49 +229,103 @@ interface PushFigures {
   /** Streams that ended before they were in sync and were opened again. */
   connectRetries: number;
   reconnectRetries: number;
-  rss: { idle: number; with: number; after: number };
+  rss: { idle: number; with: number; after: number; later: number };
+  /** The server's `mem` replies: V8 heap, external, glibc's [heap], cached translations. */
+  mem: Record<'idle' | 'with' | 'after' | 'later', Record<string, unknown>>;
   profiles: { connect?: ProfileSummary; vs?: ProfileSummary; eds?: ProfileSummary; reconnect?: ProfileSummary };
 }
 
+/** The bench's clients, split over BENCH_CLIENT_PROCS processes (bench/clientProc.ts), one controller view. */
+class ClientProcs {
+  private constructor(readonly procs: ServerChild[]) {}
+  static async start(clients: Array<{ id: string; namespace: string; routes: string[] }>, mode: Mode, n: number): Promise<ClientProcs> {
+    const per = Math.ceil(clients.length / n);
+    const procs: ServerChild[] = [];
+    for (let i = 0; i < n; i++) {
+      const slice = clients.slice(i * per, (i + 1) * per);
+      if (slice.length === 0) break;
+      // The clients run on the system allocator whatever the server's (BENCH_ALLOCATOR concerns the server).
+      const env: NodeJS.ProcessEnv = { ...process.env, BENCH_MODE: mode };
+      delete env.LD_PRELOAD;
+      const proc = spawn(process.execPath, ['--import', 'tsx', join(REPO_ROOT, 'bench', 'clientProc.ts')], {
+        env,
+        stdio: ['pipe', 'pipe', 'inherit'],
+      });
+      const child = new ServerChild(proc);
+      await child.command('init', { clients: slice });
+      procs.push(child);
+    }
+    return new ClientProcs(procs);
+  }
+  private async all(cmd: string, args: Record<string, unknown> = {}): Promise<Array<Record<string, unknown>>> {
+    return Promise.all(this.procs.map((p) => p.command(cmd, args)));
+  }
+  /** Connects every client; when each was in sync (wall clock) and how many streams were opened again. */
+  async connect(port: number): Promise<{ synced: number[]; retries: number }> {
+    const r = await this.all('connect', { port });
+    return { synced: r.flatMap((x) => x.synced as number[]), retries: r.reduce((n, x) => n + (x.retries as number), 0) };
+  }
+  async clear(): Promise<void> {
+    await this.all('clear');
+  }
+  /** Waits until every client of `namespace` got `typeUrl`; each one's first arrival (NaN: none). */
+  async wait(typeUrl: string, namespace: string, timeoutMs = 120_000): Promise<number[]> {
+    const r = await this.all('wait', { typeUrl, namespace, timeoutMs });
+    return r.flatMap((x) => (x.at as Array<number | null>).map((v) => v ?? Number.NaN));
+  }
+  async received(namespace: string, typeUrl: string): Promise<{ others: number; notOfType: number }> {
+    const r = await this.all('received', { namespace, typeUrl });
+    return { others: r.reduce((n, x) => n + (x.others as number), 0), notOfType: r.reduce((n, x) => n + (x.notOfType as number), 0) };
+  }
+  async dropped(timeoutMs: number): Promise<void> {
+    await this.all('dropped', { timeoutMs });
+  }
+  async quit(): Promise<void> {
+    await Promise.all(this.procs.map((p) => p.quit()));
+  }
+}
+
+/** The allocator the bench server runs with: what `meshscope serve` would choose (server/cli/allocator.ts). */
+const allocator = chooseAllocator({ env: process.env });
+const ALLOC = `allocator ${allocator.text}${allocator.env.MALLOC_CONF ? ` (MALLOC_CONF ${allocator.env.MALLOC_CONF})` : ''}`;
+const memText = (m: Record<string, unknown>) => {
+  const c = m.cache as { entries?: number } | undefined;
+  return `heap ${MiB(m.heapUsed).toFixed(0)} MiB, external ${MiB(m.external).toFixed(0)} MiB, [heap] ${MiB(m.mallocHeap ?? 0).toFixed(0)} MiB, ${c?.entries ?? '?'} cached translations`;
+};
+
 async function benchPushShape(mesh: IssueMesh, shape: Shape, mode: Mode, routes: Map<string, string[]>): Promise<PushFigures> {
   const input = await inputFor(mesh, shape);
-  const proc = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', join(REPO_ROOT, 'bench', 'pushServer.ts')], {
-    env: { ...process.env, ...input.env },
+  const proc = spawn(process.execPath, ['--expose-gc', ...SERVER_FLAGS, '--import', 'tsx', join(REPO_ROOT, 'bench', 'pushServer.ts')], {
+    env: { ...process.env, ...input.env, ...allocator.env },
     stdio: ['pipe', 'pipe', 'inherit'],
   });
   const server = new ServerChild(proc);
-  const clients: BenchClient[] = [];
-  let channels: AdsTestClient[] = [];
+  let clients: ClientProcs | undefined;
   try {
     const ready = await server.next((o) => o.event === 'ready');
     const port = ready.port as number;
     const chosen = chooseClients(ready.proxies as Array<{ id: string; type: string; namespace: string }>, K);
-    for (const p of chosen) clients.push(new BenchClient(p.id, p.namespace, mode, routes.get(p.namespace) ?? []));
-    const retries = () => clients.reduce((n, c) => n + c.retries, 0);
-    const connectAll = async (): Promise<number> => {
-      channels = [];
-      const t0 = wall();
-      await Promise.all(
-        clients.map((c, i) => {
-          if (i % STREAMS_PER_CHANNEL === 0) channels.push(new AdsTestClient(port));
-          return c.connect(channels[channels.length - 1]!);
-        }),
-      );
-      return t0;
-    };
-    const idle = MiB((await server.command('mem')).rss);
+    clients = await ClientProcs.start(
+      chosen.map((p) => ({ ...p, routes: routes.get(p.namespace) ?? [] })),
+      mode,
+      CLIENT_PROCS,
+    );
+    const idleMem = await server.command('mem');
+    const idle = MiB(idleMem.rss);
     const w0 = await work(server);
     await server.command('prof-start');
-    const t0 = await connectAll();
+    const t0 = wall();
+    const first = await clients.connect(port);
     const connectProfile = (await server.command('prof-stop')).summary as ProfileSummary;
     const w1 = await work(server);
-    const syncs = clients.map((c) => c.synced[0]! - t0);
-    const connectRetries = retries();
+    const syncs = first.synced.map((x) => x - t0);
+    const connectRetries = first.retries;
     await sleep(500);
-    const withClients = MiB((await server.command('mem')).rss);
+    const withMem = await server.command('mem');
+    const withClients = MiB(withMem.rss);
 
     // VirtualService svc-0 (ns-0): the ns-0 sidecars (Sidecar egress ./*) are affected.
-    const affected = clients.filter((c) => c.namespace === 'ns-0');
+    const vsAffected = chosen.filter((c) => c.namespace === 'ns-0').length;
     const vs: number[] = [];
     let vsOthersSent = 0;
     let vsWork = minus(w1, w1);
@@ -270,52 +333,56 @@ async function benchPushShape(mesh: IssueMesh, shape: Shape, mode: Mode, routes:
     let vsProfile: ProfileSummary | undefined;
     for (let r = 0; r < 3; r++) {
       const wa = await work(server);
-      for (const c of clients) c.received.length = 0;
+      await clients.clear();
       const events = server.events.length;
       await server.command('prof-start');
       const e0 = wall();
       input.editVs(70 - r * 10);
-      const ok = await waitUntil(() => affected.every((c) => c.received.some((x) => x.typeUrl === TYPE.route)), 120_000);
-      vs.push(ok ? Math.max(...affected.map((c) => c.received.find((x) => x.typeUrl === TYPE.route)!.at)) - e0 : Number.NaN);
+      const at = await clients.wait(TYPE.route, 'ns-0');
+      vs.push(Math.max(...at) - e0);
       await sleep(400);
       vsProfile = (await server.command('prof-stop')).summary as ProfileSummary;
       const ev = server.events.slice(events).find((o) => o.event === 'snapshot');
       vsEventMs = ev ? (ev.at as number) - e0 : Number.NaN;
-      vsOthersSent = Math.max(vsOthersSent, clients.filter((c) => c.namespace !== 'ns-0' && c.received.length > 0).length);
+      vsOthersSent = Math.max(vsOthersSent, (await clients.received('ns-0', TYPE.route)).others);
       vsWork = minus(await work(server), wa);
     }
 
     // svc-0's v1 pod moves to a new IP: EDS to the clients that watch svc-0 (ns-0's sidecars).
     const wb = await work(server);
-    for (const c of clients) c.received.length = 0;
+    await clients.clear();
     const events = server.events.length;
     await server.command('prof-start');
     const e0 = wall();
     input.editPod(1);
-    await waitUntil(() => affected.every((c) => c.received.some((x) => x.typeUrl === TYPE.endpoint)), 120_000);
+    const edsAt = await clients.wait(TYPE.endpoint, 'ns-0');
     await sleep(400);
     const edsProfile = (await server.command('prof-stop')).summary as ProfileSummary;
     const edsWork = minus(await work(server), wb);
-    const eds = affected.map((c) => (c.received.find((x) => x.typeUrl === TYPE.endpoint)?.at ?? Number.NaN) - e0);
-    const nonEds = clients.reduce((n, c) => n + c.received.filter((x) => x.typeUrl !== TYPE.endpoint).length, 0);
+    const eds = edsAt.map((x) => x - e0);
+    const nonEds = (await clients.received('ns-0', TYPE.endpoint)).notOfType;
     const edsEvent = server.events.slice(events).find((o) => o.event === 'snapshot');
 
     // Server-side drop of every stream; every client connects again (fresh channels).
     const wc = await work(server);
     await server.command('prof-start');
     const drop = await server.command('drop');
-    await waitUntil(() => clients.every((c) => c.dropped), 30_000);
-    for (const ch of channels) ch.close();
-    await connectAll();
-    const reconnect = Math.max(...clients.map((c) => c.synced[1]!)) - (drop.at as number);
-    const reconnectRetries = retries() - connectRetries;
+    await clients.dropped(30_000);
+    const again = await clients.connect(port);
+    const reconnect = Math.max(...again.synced) - (drop.at as number);
+    const reconnectRetries = again.retries - connectRetries;
     const reconnectProfile = (await server.command('prof-stop')).summary as ProfileSummary;
     const reconnectWork = minus(await work(server), wc);
 
-    for (const c of clients) c.close();
-    for (const ch of channels) ch.close();
+    await clients.quit();
+    clients = undefined;
     await sleep(2000);
-    const after = MiB((await server.command('mem')).rss);
+    const afterMem = await server.command('mem');
+    // A second look later: an allocator that purges on a timer (jemalloc's decay) has had time to, and the
+    // release grace (MESHSCOPE_XDS_RELEASE_GRACE_MS, where the server has one: what a proxy's last connection
+    // owned is kept that long for a reconnect) is over.
+    await sleep(10_000 + RELEASE_GRACE_MS);
+    const laterMem = await server.command('mem');
     return {
       shape,
       mode,
@@ -325,24 +392,24 @@ async function benchPushShape(mesh: IssueMesh, shape: Shape, mode: Mode, routes:
       connectRetries,
       reconnectRetries,
       vs,
-      vsAffected: affected.length,
+      vsAffected,
       vsOthersSent,
       vsWork,
       vsEventMs,
       edsP50: percentile(eds, 50),
       edsP99: percentile(eds, 99),
-      edsClients: affected.length,
+      edsClients: vsAffected,
       edsNonEds: nonEds,
       edsAll: edsEvent ? (edsEvent.all as boolean | undefined) : undefined,
       edsWork,
       reconnect,
       reconnectWork,
-      rss: { idle, with: withClients, after },
+      rss: { idle, with: withClients, after: MiB(afterMem.rss), later: MiB(laterMem.rss) },
+      mem: { idle: idleMem, with: withMem, after: afterMem, later: laterMem },
       profiles: { connect: connectProfile, vs: vsProfile, eds: edsProfile, reconnect: reconnectProfile },
     };
   } finally {
-    for (const c of clients) c.close();
-    for (const ch of channels) ch.close();
+    await clients?.quit();
     await server.quit();
     await input.close();
   }
@@ -361,6 +428,7 @@ function pushRows(f: PushFigures): BenchRow[] {
   const vs = median(f.vs);
   const perClient = ((f.rss.with - f.rss.idle) * 1024) / K;
   const leave = (100 * (f.rss.after - f.rss.idle)) / f.rss.idle;
+  const later = (100 * (f.rss.later - f.rss.idle)) / f.rss.idle;
   return [
     row(
       {
@@ -415,11 +483,35 @@ function pushRows(f: PushFigures): BenchRow[] {
         unit: 'kB',
         goal: 250,
         anchor: { value: 750, text: 'istiod 1.5 GB / 2,000 sidecars' },
-        detail: `RSS idle ${f.rss.idle.toFixed(0)} MiB → ${f.rss.with.toFixed(0)} MiB with clients → ${f.rss.after.toFixed(0)} MiB after they left`,
+        detail: `RSS idle ${f.rss.idle.toFixed(0)} MiB → ${f.rss.with.toFixed(0)} MiB with clients → ${f.rss.after.toFixed(0)} MiB 2 s after they left → ${f.rss.later.toFixed(0)} MiB ${LATER_S} s after; ${ALLOC}; with clients: ${memText(f.mem.with)}`,
       },
       false,
     ),
-    row({ figure: 'server RSS after clients leave, vs idle', value: leave, unit: '%', goal: 10 }, false),
+    row(
+      {
+        figure: 'server RSS after clients leave, vs idle',
+        value: later,
+        unit: '%',
+        goal: 10,
+        detail: `${LATER_S} s after the last client left; 2 s after: ${leave.toFixed(1)} %; idle: ${memText(f.mem.idle)}; 2 s after: ${memText(f.mem.after)}; ${LATER_S} s after: ${memText(f.mem.later)}`,
+      },
+      false,
+    ),
+    ...(big
+      ? [
+          row(
+            {
+              figure: 'whole server RSS with the K clients',
+              value: f.rss.with,
+              unit: 'MiB',
+              goal: 1536,
+              anchor: { value: 1536, text: 'istiod 1.5 GB (1,000 services, 2,000 sidecars)' },
+              detail: ALLOC,
+            },
+            false,
+          ),
+        ]
+      : []),
   ];
 }
 
@@ -500,7 +592,9 @@ const save = () =>
 save();
 for (const shape of shapes)
   for (const mode of modes) {
-    step(`push ${shape} ${mode} N=${N} K=${K}`);
+    step(
+      `push ${shape} ${mode} N=${N} K=${K}, ${ALLOC}${SERVER_FLAGS.length ? ` ${SERVER_FLAGS.join(' ')}` : ''}, ${CLIENT_PROCS} client process(es)`,
+    );
     try {
       const got = pushRows(await benchPushShape(mesh, shape, mode, routes));
       rows.push(...got);

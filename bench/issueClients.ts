@@ -2,9 +2,30 @@
 // asks, every response ACKed as it arrives; a client whose stream the server dropped connects again on
 // request (a fresh stream, the same handshake) and records when it is in sync again.
 import { TYPE } from '../server/envoy/typeUrls';
-import { type AdsTestClient, type DeltaTestStream, namesOf, type SotwTestStream } from '../server/xds/testing/adsTestClient';
+import { type AdsTestClient, type DeltaTestStream, resourceName, type SotwTestStream } from '../server/xds/testing/adsTestClient';
 
 export type Mode = 'sotw' | 'delta';
+
+const utf8 = new TextDecoder();
+/**
+ * A resource's name read from its bytes: field 1 (`name` of a Cluster, Listener or RouteConfiguration,
+ * `cluster_name` of a ClusterLoadAssignment) when it is encoded first, else the full decode. The bench's
+ * 2,000 clients would otherwise decode every Cluster of every CDS response just to subscribe to EDS, CPU
+ * taken from the server they measure on a 2-core machine.
+ */
+export function nameOf(any: { typeUrl: string; value: Uint8Array }): string {
+  const v = any.value;
+  if (v.length > 1 && v[0] === 0x0a) {
+    let len = 0;
+    let i = 1;
+    for (let shift = 0; i < v.length && shift < 35; shift += 7) {
+      const b = v[i++]!;
+      len += (b & 0x7f) * 2 ** shift;
+      if (b < 0x80) return i + len <= v.length ? utf8.decode(v.subarray(i, i + len)) : resourceName(any);
+    }
+  }
+  return resourceName(any);
+}
 const wall = () => performance.timeOrigin + performance.now();
 
 export interface Received {
@@ -70,7 +91,7 @@ export class BenchClient {
           if (first && r.typeUrl === TYPE.cluster) {
             const names = delta
               ? (r as Awaited<ReturnType<DeltaTestStream['next']>>).resources.map((x) => x.name)
-              : namesOf(r as Awaited<ReturnType<SotwTestStream['next']>>);
+              : (r as Awaited<ReturnType<SotwTestStream['next']>>).resources.map(nameOf);
             const eds = names.filter((n) => n.startsWith('outbound|'));
             if (delta) (s as DeltaTestStream).send({ typeUrl: TYPE.endpoint, subscribe: eds });
             else (s as SotwTestStream).send({ typeUrl: TYPE.endpoint, resourceNames: eds });

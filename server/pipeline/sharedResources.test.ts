@@ -81,4 +81,40 @@ describe('SharedResourceCache', () => {
     }
     expect(cache.stats().translations).toBe(2);
   });
+
+  it('a scope part its connected proxies use is not lost to the byte bound: no pod of the scope is translated in full again', () => {
+    // Two namespaces, 500 services visible to both: each scope's outbound part is estimated above the scope
+    // parts' 1 MiB bound, so the bounded cache cannot keep it. istiod keys its cached clusters and routes by
+    // SidecarScope (pilot/pkg/model/xds_cache.go), whatever the order its clients connect in.
+    const svcs: RawObject[] = [];
+    for (const ns of ['a', 'b'])
+      for (let i = 0; i < 250; i++) svcs.push({ ...service(`s${i}`, 'http', 80), metadata: { name: `s${i}`, namespace: ns } });
+    const pods = ['a', 'b'].flatMap((ns) =>
+      Array.from({ length: 3 }, (_, i) => ({
+        ...pod(`${ns}${i}`, `10.0.${ns === 'a' ? 1 : 2}.${i + 1}`),
+        metadata: { name: `${ns}${i}`, namespace: ns, labels: { app: 'x', n: `${i}` } },
+      })),
+    );
+    const s = snap([...svcs, ...pods]);
+    const cache = new SharedResourceCache(1024 * 1024);
+    // Round-robin over the namespaces, as a connect wave of distinct pods comes.
+    const order = ['a0.a', 'b0.b', 'a1.a', 'b1.b', 'a2.a', 'b2.b'];
+    const served = order.map((id) => {
+      const p = s.proxiesById.get(id)!;
+      return cache.resources(s, p, DEFAULT_OPTIONS, () => translateProxy(s, p, DEFAULT_OPTIONS));
+    });
+    expect(cache.stats()).toMatchObject({ translations: 2, scopeShared: 4, pinnedScopes: 2 });
+    // The scope's pods share its outbound resources by reference and get exactly what a translation of their own gives.
+    expect(served[2]!.routes).toBe(served[0]!.routes);
+    for (const [i, id] of order.entries()) {
+      const own = translateProxy(s, s.proxiesById.get(id)!, DEFAULT_OPTIONS);
+      const names = own.clusters.map((c) => String(c.name));
+      expect(served[i]!.clusters.map((c) => c.name)).toEqual(names.sort((x, y) => (x < y ? -1 : x > y ? 1 : 0)));
+    }
+    // When their proxies are gone, so are the parts kept for them.
+    cache.release(['a0.a', 'a1.a', 'a2.a']);
+    expect(cache.stats().pinnedScopes).toBe(1);
+    cache.release(['b0.b', 'b1.b', 'b2.b']);
+    expect(cache.stats()).toMatchObject({ entries: 0, pinnedScopes: 0 });
+  });
 });

@@ -91,6 +91,14 @@ export class SharedResourceCache implements BoundedCache<ProxyResources> {
 
   /** `version \0 options \0 scope key` → the outbound part of that scope (null: the scope is never shared). */
   private readonly scopes: SizedCache<ScopePart | null>;
+  /**
+   * Scope parts a connected proxy was served from, by scope key, with those proxies: found here when the
+   * scopes' byte bound evicted them. Evicting a part in use frees nothing (its proxies' entries hold the same
+   * objects) and makes the scope's next proxy translate in full: on a mesh whose scopes outgrow the bound
+   * (5,000 services in 20 scopes) a connect wave round-robin over the namespaces evicted every part before
+   * its next use and translated every pod in full. Released with their last proxy (release), never carried.
+   */
+  private readonly pinned = new Map<string, { part: ScopePart; users: Set<string> }>();
   /** Entries made from a scope part → their own (inbound) resources: what they hold alone. */
   private readonly own = new WeakMap<ProxyResources, readonly EncodedResource[]>();
   private readonly labelKeys = new WeakMap<MeshSnapshot, Set<string>>();
@@ -136,6 +144,7 @@ export class SharedResourceCache implements BoundedCache<ProxyResources> {
     this.stale.clear();
     this.lastKeys?.clear();
     this.scopes.clear();
+    this.pinned.clear();
     this.inputs.clear();
     this.scopeClas.clear();
     this.refreshed.clear();
@@ -160,6 +169,8 @@ export class SharedResourceCache implements BoundedCache<ProxyResources> {
       inboundReused: this.inboundReused,
       /** Entries no connected proxy uses, kept for the release grace (a reconnect finds them). */
       released: this.released.size,
+      /** Scope parts kept for their connected proxies beyond the scopes' byte bound (`pinned`). */
+      pinnedScopes: this.pinned.size,
       /** Keys with recorded users (bookkeeping: never more than the entries after an advance). */
       tracked: this.users.size,
       /** Encoded resources kept by content (the memo shared by the entries). */
@@ -265,12 +276,13 @@ export class SharedResourceCache implements BoundedCache<ProxyResources> {
     const sk = scopeKey(snapshot, proxy, options, labels, inputs);
     if (sk === undefined) return undefined;
     const key = `${snapshot.version}\u0000${JSON.stringify(options)}\u0000${sk}`;
-    const part = this.scopes.get(key);
+    const part = this.scopes.get(key) ?? this.pinned.get(key)?.part;
     if (part === null) return undefined;
     if (part !== undefined) {
       const inbound = this.inboundOf(snapshot, proxy, options, base, memo);
       const r = inbound && mergeScope(part, inbound, proxy, snapshot.version);
       if (!r) return undefined;
+      this.pin(key, part, proxy.id);
       this.scopeShares++;
       this.own.set(r, [...inbound.listeners, ...inbound.clusters]);
       return { shared: r };
@@ -285,6 +297,7 @@ export class SharedResourceCache implements BoundedCache<ProxyResources> {
     // Served as its scope's later proxies are (the same bytes: splitScope checked), so it shares their lists.
     const r = mergeScope(split, inbound, proxy, snapshot.version);
     if (!r) return { full };
+    this.pin(key, split, proxy.id);
     this.translations++;
     this.own.set(r, [...inbound.listeners, ...inbound.clusters]);
     return { shared: r };
@@ -351,6 +364,7 @@ export class SharedResourceCache implements BoundedCache<ProxyResources> {
     this.released.clear(); // entries nobody used were dropped above
     // A scope part is never carried: the first affected proxy of a scope builds it again (unaffected entries are carried).
     for (const [key] of [...this.scopes.entries()]) if (versionOf(key) !== to) this.scopes.delete(key);
+    for (const key of [...this.pinned.keys()]) if (versionOf(key) !== to) this.pinned.delete(key);
     for (const key of [...this.inputs.keys()]) if (versionOf(key) !== to) this.inputs.delete(key);
     for (const key of [...this.scopeClas.keys()]) if (versionOf(key) !== to) this.scopeClas.delete(key);
     for (const key of [...this.refreshed.keys()]) if (versionOf(key) !== to) this.refreshed.delete(key);
@@ -390,6 +404,10 @@ export class SharedResourceCache implements BoundedCache<ProxyResources> {
         dropped++;
       }
     }
+    for (const [key, p] of [...this.pinned]) {
+      for (const id of gone) p.users.delete(id);
+      if (p.users.size === 0) this.pinned.delete(key);
+    }
     if (this.lastKeys)
       for (const memoKey of [...this.lastKeys.keys()])
         if (gone.has(memoKey.slice(0, memoKey.indexOf('\u0000')))) this.lastKeys.delete(memoKey);
@@ -426,6 +444,7 @@ export class SharedResourceCache implements BoundedCache<ProxyResources> {
     for (const key of [...this.released.keys()]) if (!this.entries.has(key)) this.released.delete(key);
     if (this.entries.size === 0) {
       this.scopes.clear();
+      this.pinned.clear();
       this.inputs.clear();
       this.scopeClas.clear();
       this.refreshed.clear();
@@ -439,6 +458,7 @@ export class SharedResourceCache implements BoundedCache<ProxyResources> {
     const live = new Set<EncodedResource>();
     for (const [, r] of this.entries.entries()) for (const e of encodedOf(r)) live.add(e);
     for (const [, p] of this.scopes.entries()) if (p) for (const e of encodedOf(p)) live.add(e);
+    for (const { part } of this.pinned.values()) for (const e of encodedOf(part)) live.add(e);
     this.memo.retainOnly(live);
   }
 
@@ -446,6 +466,12 @@ export class SharedResourceCache implements BoundedCache<ProxyResources> {
   private dropReleased(key: string): void {
     this.drop(key);
     this.inbound.delete(key.slice(key.indexOf('\u0000') + 1));
+  }
+
+  private pin(scope: string, part: ScopePart, id: string): void {
+    const p = this.pinned.get(scope);
+    if (p?.part === part) p.users.add(id);
+    else this.pinned.set(scope, { part, users: new Set([id]) });
   }
 
   private drop(key: string): void {

@@ -8,7 +8,7 @@ import { DiscoveryResponseSchema } from '../gen/envoy/service/discovery/v3/disco
 import type { EncodedResource } from '../envoy/encode';
 import { TYPE } from '../envoy/typeUrls';
 import { AnyCache } from './cache';
-import { SotwResponseCache, subscriptionKey } from './prepared';
+import { fingerprintOf, SotwResponseCache, subscriptionKey } from './prepared';
 import { edsCluster } from './testing/fixtures';
 import { encodeDiscoveryResponse } from './wire';
 
@@ -74,5 +74,20 @@ describe('SotwResponseCache', () => {
     expect(encodeDiscoveryResponse({ versionInfo: 'v3', anys: p.anys, typeUrl: TYPE.cluster, nonce: '5', controlPlane: 'cp' })).toEqual(
       reference([], 'v3', '5', 'cp'),
     );
+  });
+
+  it('what every stream keeps of a response and a subscription stays small however many resources they name', () => {
+    // Each SotW stream keeps the fingerprint of what it was sent and its subscription key: at 5,000 services a
+    // CDS list or an EDS subscription names ~750 clusters, and the joined names were ~100 kB per stream.
+    const many = Array.from({ length: 800 }, (_, i) => edsCluster(`outbound|8080|v1|svc-${i}.ns-1.svc.cluster.local`));
+    const names = new Set(many.map((r) => r.name));
+    expect(fingerprintOf(many).length).toBeLessThanOrEqual(64);
+    expect(subscriptionKey(false, names).length).toBeLessThanOrEqual(64);
+    // Still a content fingerprint: one resource more, or another hash, is another fingerprint; the same, the same.
+    expect(fingerprintOf(many.slice(1))).not.toBe(fingerprintOf(many));
+    expect(fingerprintOf([{ ...many[0]!, hash: 'other' }, ...many.slice(1)])).not.toBe(fingerprintOf(many));
+    expect(fingerprintOf([...many])).toBe(fingerprintOf(many));
+    expect(subscriptionKey(false, new Set([...names].slice(1)))).not.toBe(subscriptionKey(false, names));
+    expect(subscriptionKey(false, new Set())).not.toBe(subscriptionKey(true, new Set()));
   });
 });

@@ -4,6 +4,7 @@
 // version, subscription) and reused; a stream only assembles them with its nonce (wire.ts
 // encodeDiscoveryResponse: one allocation, one copy). No response bytes are kept: memory stays per resource
 // (AnyCache), not per response. Held weakly by the resource map: it lives as long as its translation.
+import { createHash } from 'node:crypto';
 import type { EncodedResource } from '../envoy/encode';
 import { byteCompareBy } from '../lib/compare';
 import type { AnyCache } from './cache';
@@ -37,10 +38,26 @@ export function selectSotw(
   return out.sort(byteCompareBy((r) => r.name));
 }
 
-export const fingerprintOf = (rs: readonly EncodedResource[]): string => rs.map((r) => `${r.name}@${r.hash}`).join('\n');
+/**
+ * Content fingerprint: the SHA-256 of the names and hashes, in order. A digest, not the joined text: every
+ * stream keeps the fingerprint of what it was sent, and the text is tens of kB for a CDS list of hundreds of
+ * clusters (a pod's own merged list: per client).
+ */
+export const fingerprintOf = (rs: readonly EncodedResource[]): string =>
+  createHash('sha256')
+    .update(rs.map((r) => `${r.name}@${r.hash}`).join('\n'))
+    .digest('base64');
 
-/** A subscription as a cache key: `*`, or the names in subscription order. */
-export const subscriptionKey = (wildcard: boolean, names: ReadonlySet<string>): string => (wildcard ? '*' : `=${[...names].join('\n')}`);
+/**
+ * A subscription as a cache key: `*`, or the digest of the names in subscription order (every stream keeps
+ * its key; an EDS subscription names hundreds of clusters).
+ */
+export const subscriptionKey = (wildcard: boolean, names: ReadonlySet<string>): string =>
+  wildcard
+    ? '*'
+    : `=${createHash('sha256')
+        .update([...names].join('\n'))
+        .digest('base64')}`;
 
 export class SotwResponseCache {
   private readonly byMap = new WeakMap<ReadonlyMap<string, EncodedResource>, Map<string, PreparedSotw>>();
