@@ -145,8 +145,9 @@ const workText = (w: Work) =>
 /** The mesh as the shape gives it to a server, and how to make one edit of it. */
 interface Input {
   env: Record<string, string>;
-  editVs(w: number): void;
-  editPod(gen: number): void;
+  /** Prepares the edit (the file's text, the object) and returns the write itself: the clock starts at the write. */
+  editVs(w: number): () => void;
+  editPod(gen: number): () => void;
   close(): Promise<void>;
 }
 
@@ -155,8 +156,8 @@ async function inputFor(mesh: IssueMesh, shape: Shape): Promise<Input> {
     const d: MeshDir = writeIssueMesh(mesh, shape);
     return {
       env: { BENCH_DIR: d.dir },
-      editVs: (w) => d.write('VirtualService', withVsWeight(mesh, w)),
-      editPod: (gen) => d.write('Pod', withPodIp(mesh, gen)),
+      editVs: (w) => d.prepare('VirtualService', withVsWeight(mesh, w)),
+      editPod: (gen) => d.prepare('Pod', withPodIp(mesh, gen)),
       close: async () => rmSync(d.dir, { recursive: true, force: true }),
     };
   }
@@ -167,8 +168,14 @@ async function inputFor(mesh: IssueMesh, shape: Shape): Promise<Input> {
   });
   return {
     env: { BENCH_KUBE_URL: fake.url },
-    editVs: (w) => fake.update(withVsWeight(mesh, w)[0]! as Record<string, unknown>),
-    editPod: (gen) => fake.update(withPodIp(mesh, gen)[0]! as Record<string, unknown>),
+    editVs: (w) => {
+      const o = withVsWeight(mesh, w)[0]! as Record<string, unknown>;
+      return () => fake.update(o);
+    },
+    editPod: (gen) => {
+      const o = withPodIp(mesh, gen)[0]! as Record<string, unknown>;
+      return () => fake.update(o);
+    },
     close: () => fake.stop(),
   };
 }
@@ -336,8 +343,9 @@ async function benchPushShape(mesh: IssueMesh, shape: Shape, mode: Mode, routes:
       await clients.clear();
       const events = server.events.length;
       await server.command('prof-start');
+      const write = input.editVs(70 - r * 10);
       const e0 = wall();
-      input.editVs(70 - r * 10);
+      write();
       const at = await clients.wait(TYPE.route, 'ns-0');
       vs.push(Math.max(...at) - e0);
       await sleep(400);
@@ -353,8 +361,9 @@ async function benchPushShape(mesh: IssueMesh, shape: Shape, mode: Mode, routes:
     await clients.clear();
     const events = server.events.length;
     await server.command('prof-start');
+    const write = input.editPod(1);
     const e0 = wall();
-    input.editPod(1);
+    write();
     const edsAt = await clients.wait(TYPE.endpoint, 'ns-0');
     await sleep(400);
     const edsProfile = (await server.command('prof-stop')).summary as ProfileSummary;

@@ -202,13 +202,19 @@ export interface MeshDir {
   fileOf: (kind: MeshKind) => string;
   /** Rewrites one kind's file with `objects` (what an edit of one document in it looks like on disk). */
   write: (kind: MeshKind, objects: readonly RawObject[]) => void;
+  /** The file's text made now; the returned call writes it (what an editor's or kubectl's write is, timed alone). */
+  prepare: (kind: MeshKind, objects: readonly RawObject[]) => () => void;
 }
 
 export function writeIssueMesh(mesh: IssueMesh, shape: 'multidoc' | 'list', dir = mkdtempSync(join(tmpdir(), 'meshscope-i24-'))): MeshDir {
   const fileOf = (kind: MeshKind) => join(dir, `${kind.toLowerCase()}s.yaml`);
-  const write = (kind: MeshKind, objects: readonly RawObject[]) => writeFileSync(fileOf(kind), kindText(objects, shape));
+  const prepare = (kind: MeshKind, objects: readonly RawObject[]) => {
+    const text = kindText(objects, shape);
+    return () => writeFileSync(fileOf(kind), text);
+  };
+  const write = (kind: MeshKind, objects: readonly RawObject[]) => prepare(kind, objects)();
   for (const k of KINDS) write(k, mesh.byKind[k]);
-  return { dir, fileOf, write };
+  return { dir, fileOf, write, prepare };
 }
 
 /** The mesh with VirtualService svc-0 at weight `w` (a copy of the VS list; the other objects are the same). */
