@@ -10,7 +10,7 @@ import { REPO_ROOT } from '../testing/paths';
 import { chooseAllocator, JEMALLOC_CONF, jemallocCandidates } from './allocator';
 
 const DEBIAN = '/usr/lib/x86_64-linux-gnu/libjemalloc.so.2';
-const base = { platform: 'linux' as const, arch: 'x64', home: '/home/u' };
+const base = { platform: 'linux' as const, arch: 'x64', home: '/h/u' };
 const only =
   (...paths: string[]) =>
   (p: string) =>

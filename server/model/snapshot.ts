@@ -1,70 +1,27 @@
 // buildSnapshot: raw inputs → immutable, indexed MeshSnapshot (istiod's PushContext + service registry).
 // Pure and deterministic: no I/O, clock, env or randomness; the same inputs give the same snapshot.
 import type { IstioKind } from './istio';
-import type {
-  EndpointModel,
-  IstioConfig,
-  LoadError,
-  MeshConfigState,
-  MeshSnapshot,
-  NamespaceModel,
-  ProxyModel,
-  ServiceModel,
-} from './mesh';
+import type { EndpointModel, IstioConfig, LoadError, MeshSnapshot, NamespaceModel, ProxyModel, ServiceModel } from './mesh';
 import type { RawInput } from './inputs';
 import { buildEndpointIndex } from './parse/endpoints';
-import { type BuildState, buildIncremental, optionsKey } from './snapshotIncremental';
+import { buildIncremental, optionsKey } from './snapshotIncremental';
+import type { BuildState } from './snapshotState';
+import { type BuildSnapshotOptions, byCreation, byServiceCreation } from './snapshotOptions';
 import { podInstance, workloadEntryHealthy, workloadEntryInstance } from './parse/workloads';
 import { inputKey, locate, parseInputs } from './parse/objects';
 import { buildPods } from './parse/pods';
 import { proxyOf } from './proxyIdentity';
 import { kubeServices, serviceEntryServices } from './parse/services';
 import { byteCompare as cmp } from '../lib/compare';
-import { convertIngresses, ingressMeshOf, type IngressMeshOptions } from './ingress';
+import { convertIngresses, ingressMeshOf } from './ingress';
 import { buildSecretIndex } from './secretIndex';
-import { type MeshConfigOverride, meshStateOf } from './parse/meshSource';
+import { meshStateOf } from './parse/meshSource';
 import { convertGatewayApi } from './gatewayapi';
 import { parseGatewayApi } from './gatewayapi/parse';
-import type { SnapshotCache } from './snapshotCache';
 import { buildAmbientIndex } from './ambient';
 import { SnapshotMemo } from './snapshotMemo';
 
-export interface BuildSnapshotOptions {
-  version: number;
-  domainSuffix?: string;
-  extraErrors?: readonly LoadError[];
-  /** MeshConfig's ingress fields; by default those of the mesh config in force. */
-  ingressMesh?: IngressMeshOptions;
-  /** A Secret source is watching (kube with the opt-in Secret RBAC): Secrets are known even when there are none. */
-  secretsWatched?: boolean;
-  /** `--mesh-config FILE` (text read by the caller): replaces the ConfigMap istio-system/istio. */
-  meshConfig?: MeshConfigOverride;
-  /** A mesh config already in force (a sandbox draft over a snapshot whose mesh came from `--mesh-config`). */
-  meshState?: MeshConfigState;
-  /** istiod runs with the ambient profile (PILOT_ENABLE_AMBIENT): the snapshot carries the ambient index. */
-  ambient?: boolean;
-  /** Per-object results kept between builds (the store's); the snapshot is the same with or without it. */
-  cache?: SnapshotCache;
-}
-
-const time = (ts: string): number => {
-  const t = Date.parse(ts);
-  return Number.isNaN(t) ? 0 : t;
-};
-
-/** Istio's config order (model/config.go:configCompareByCreationTime): creation time, then name, then namespace. */
-export function byCreation<T extends { meta: { creationTimestamp: string; name: string; namespace: string } }>(a: T, b: T): number {
-  return (
-    time(a.meta.creationTimestamp) - time(b.meta.creationTimestamp) ||
-    cmp(a.meta.name, b.meta.name) ||
-    cmp(a.meta.namespace, b.meta.namespace)
-  );
-}
-
-/** push_context.go:sortServicesByCreationTime: creation time, then hostname, then namespace. */
-export function byServiceCreation(a: ServiceModel, b: ServiceModel): number {
-  return time(a.creationTimestamp) - time(b.creationTimestamp) || cmp(a.hostname, b.hostname) || cmp(a.namespace, b.namespace);
-}
+export { type BuildSnapshotOptions, byCreation, byServiceCreation } from './snapshotOptions';
 
 function deepFreeze<T>(v: T): T {
   if (v && typeof v === 'object' && !Object.isFrozen(v)) {

@@ -8,7 +8,7 @@ import type { PodEndpointMemo } from './parse/endpoints';
 import type { PodsMemo } from './parse/pods';
 import type { ServicesMemo } from './parse/services';
 import { proxyOf } from './proxyIdentity';
-import type { BuildState } from './snapshotIncremental';
+import type { BuildState } from './snapshotState';
 import { inputKey, type ParsedOne, parseOne, restamp } from './parse/objects';
 
 export class SnapshotCache {

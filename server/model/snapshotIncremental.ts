@@ -15,55 +15,19 @@
 import { byteCompare as cmp } from '../lib/compare';
 import { buildAmbientIndex, patchAmbientPods } from './ambient';
 import { convertGatewayApi } from './gatewayapi';
-import type { GatewayApiObjects } from './gatewayapi/types';
-import type { IngressOutput } from './ingress';
 import type { RawInput } from './inputs';
 import type { IstioKind } from './istio';
-import type { EndpointModel, IstioConfig, LoadError, MeshSnapshot, NamespaceModel, PodModel, ProxyModel, ServiceModel } from './mesh';
+import type { EndpointModel, IstioConfig, MeshSnapshot, PodModel, ProxyModel, ServiceModel } from './mesh';
 import { buildEndpointIndex, type EndpointIndex } from './parse/endpoints';
 import type { KubeObject, ParsedOne } from './parse/objects';
 import { ownersOf } from './parse/owners';
 import { explicitPodModel } from './parse/pods';
-import { podInstance, type WorkloadInstance } from './parse/workloads';
-import type { KubeEndpointSlice, KubePod } from './schema/kube';
-import { type BuildSnapshotOptions, byCreation } from './snapshot';
+import { podInstance } from './parse/workloads';
+import type { KubePod } from './schema/kube';
+import { type BuildSnapshotOptions, byCreation } from './snapshotOptions';
+import type { BuildState, OptionsKey, SePair } from './snapshotState';
 import type { SnapshotCache } from './snapshotCache';
 import { SnapshotMemo } from './snapshotMemo';
-
-type SePair = { service: ServiceModel; entry: IstioConfig<'ServiceEntry'>; entries?: readonly IstioConfig<'ServiceEntry'>[] };
-
-/** What a full build leaves for the next incremental one (kept by SnapshotCache). */
-export interface BuildState {
-  inputs: readonly RawInput[];
-  options: OptionsKey;
-  snapshot: MeshSnapshot;
-  /** Istio configs per kind in input order, before Ingress/Gateway API conversions were added. */
-  rawIstio: { [K in IstioKind]: IstioConfig<K>[] };
-  ingress: Pick<IngressOutput, 'gateways' | 'virtualServices'>;
-  /** Gateways and VirtualServices converted from the Gateway API. */
-  converted: { gateways: readonly IstioConfig<'Gateway'>[]; virtualServices: readonly IstioConfig<'VirtualService'>[] };
-  gwApi: GatewayApiObjects;
-  hasGatewayApi: boolean;
-  namespaces: ReadonlyMap<string, NamespaceModel>;
-  anyDeclared: boolean;
-  nodeLabels: ReadonlyMap<string, Readonly<Record<string, string>>>;
-  hasWorkloads: boolean;
-  /** Pods given an allocated IP (parse/hash IpPool): a pod IP change may move them. */
-  allocated: number;
-  k8s: readonly ServiceModel[];
-  sePairs: readonly SePair[];
-  slices: readonly KubeObject<KubeEndpointSlice>[];
-  weInstances: readonly WorkloadInstance[];
-  /** Endpoint key → its place in the index's order (parse/endpoints buildEndpointIndex). */
-  rank: ReadonlyMap<string, number>;
-  /** The snapshot's errors after the store's (extraErrors) and before the Gateway API conversion's. */
-  ownErrors: readonly LoadError[];
-  convertedErrors: readonly LoadError[];
-  /** `ns/name` → index in snapshot.pods, built on first use. */
-  podAt?: Map<string, number>;
-}
-
-type OptionsKey = Pick<BuildSnapshotOptions, 'domainSuffix' | 'ingressMesh' | 'secretsWatched' | 'meshConfig' | 'meshState' | 'ambient'>;
 
 export const optionsKey = (o: BuildSnapshotOptions): OptionsKey => ({
   domainSuffix: o.domainSuffix,
