@@ -7,9 +7,9 @@
 // (.ci/run) turns that into a failure, like the fixtures group (scripts/fixtures.mjs).
 // `node scripts/prometheus.mjs` fetches it and prints the two paths.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
-import { homedir } from 'node:os';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
+import { meshscopeCacheDir, unpackDebianPackage } from './debianPackage.mjs';
 import { REPO_ROOT } from './fixtures.mjs';
 
 export const PROMETHEUS_NOT_RUN = 'not run: no Prometheus';
@@ -17,8 +17,7 @@ export const prometheusRequired = () => process.env.MESHSCOPE_REQUIRE_PROMETHEUS
 
 /** Where the unpacked package lives: MESHSCOPE_CACHE_DIR, else $XDG_CACHE_HOME/meshscope, else ~/.cache/meshscope. */
 export function prometheusCacheDir() {
-  const base = process.env.MESHSCOPE_CACHE_DIR || join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'meshscope');
-  return resolve(base, 'prometheus');
+  return meshscopeCacheDir('prometheus');
 }
 
 /** The binaries to use, or undefined when none is at hand (nothing is fetched here). */
@@ -43,29 +42,7 @@ export function ensurePrometheus({ log = (line) => console.error(line) } = {}) {
     if (!found) log(`prometheus: PROMETHEUS_BIN=${process.env.PROMETHEUS_BIN} does not exist`);
     return found;
   }
-  const dir = prometheusCacheDir();
-  mkdirSync(join(dir, '..'), { recursive: true });
-  const work = mkdtempSync(join(dir, '..', 'prometheus-fetch-'));
-  try {
-    const dl = spawnSync('apt-get', ['download', 'prometheus'], { cwd: work, encoding: 'utf8', timeout: 300_000 });
-    const deb = readdirSync(work).find((f) => /^prometheus_.*\.deb$/.test(f));
-    if (dl.status !== 0 || !deb) {
-      log(`prometheus: apt-get download prometheus failed: ${(dl.stderr || dl.error?.message || '').trim().split('\n').pop()}`);
-      return undefined;
-    }
-    const out = join(work, 'root');
-    const x = spawnSync('dpkg-deb', ['-x', join(work, deb), out], { encoding: 'utf8', timeout: 120_000 });
-    if (x.status !== 0 || !existsSync(join(out, 'usr', 'bin', 'prometheus'))) {
-      log(`prometheus: dpkg-deb -x ${deb} failed: ${(x.stderr || x.error?.message || '').trim()}`);
-      return undefined;
-    }
-    rmSync(dir, { recursive: true, force: true });
-    renameSync(out, dir);
-    log(`prometheus: ${deb} unpacked into ${dir}`);
-    return findPrometheus();
-  } finally {
-    rmSync(work, { recursive: true, force: true });
-  }
+  return unpackDebianPackage('prometheus', prometheusCacheDir(), join('usr', 'bin', 'prometheus'), log) ? findPrometheus() : undefined;
 }
 
 /** `prometheus --version`'s first line, or undefined. */
