@@ -74,7 +74,7 @@ describe('meshscope serve, default flags (demo mesh)', () => {
   it('item 9: binds HTTP and ADS to loopback and prints the real addresses', () => {
     expect(a.line).toMatch(
       // …, the allocator its child runs on (server/cli/allocator.ts: jemalloc when at hand, else system malloc and why).
-      /^meshscope: serving the demo mesh on http:\/\/127\.0\.0\.1:\d+ \(xDS 127\.0\.0\.1:\d+, ambient profile on: the demo mesh [^)]*\), allocator: (jemalloc|system malloc)(?:[^()]|\([^)]*\))*\)(; .*)?$/,
+      /^meshscope: serving the demo mesh on http:\/\/127\.0\.0\.1:\d+ \(xDS 127\.0\.0\.1:\d+, allocator: (?:jemalloc(?:, preloaded)?|system malloc(?:, [^,()]*(?:\([^)]*\))?)?), ambient profile on: the demo mesh \([^)]*\)\)(; .*)?$/,
     );
     expect(a.httpPort).toBeGreaterThan(0);
     const xdsPort = Number(a.xds?.split(':')[1]);
