@@ -1,6 +1,7 @@
 // POST /api/sandbox/evaluate: `{draft, proxies?, requests?, contracts?}` → EvaluateResult (README "Sandbox
 // API"). A draft that does not parse or validate is still a 200 with located `errors` — only a body that is
 // not the documented shape is a 400, and one over SANDBOX_BODY_LIMIT a 413. Never throws.
+import { readLimited } from '../lib/readLimited';
 import { z } from 'zod';
 import { contractRequestSchema, contractSchema, toContract } from '../sandbox/contracts';
 import { evaluate } from '../sandbox/evaluate';
@@ -68,22 +69,9 @@ export async function readLimitedJson(
 ): Promise<{ body?: unknown; status?: number; error?: string }> {
   const declared = Number(req.headers.get('content-length') ?? '');
   if (Number.isFinite(declared) && declared > limit) return { status: 413, error: `request body is larger than ${limit} bytes` };
-  const reader = req.body?.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  if (reader) {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > limit) {
-        await reader.cancel().catch(() => undefined);
-        return { status: 413, error: `request body is larger than ${limit} bytes` };
-      }
-      chunks.push(value);
-    }
-  }
-  const text = Buffer.concat(chunks).toString('utf8');
+  const read = await readLimited(req.body, limit);
+  if (read.tooLarge) return { status: 413, error: `request body is larger than ${limit} bytes` };
+  const text = Buffer.from(read.bytes).toString('utf8');
   try {
     return { body: JSON.parse(text) as unknown };
   } catch (e) {
