@@ -34,19 +34,13 @@ const WRAPPERS: ReadonlySet<string> = new Set(
 
 interface FieldPlan {
   field: DescField;
-  /** The JSON keys fromJson reads the field under (its JSON name, and its proto name when different). */
-  keys: readonly string[];
-  /** Whether a key is also a property of Object.prototype (then looked up as an own property). */
-  inherited: boolean;
+  number: number;
   /** Printed even when zero (explicit presence: messages, oneof members, proto3 `optional`). */
   explicit: boolean;
 }
 
-interface MessagePlan {
-  /** By field number, as toJson prints them. */
-  fields: readonly FieldPlan[];
-  hasOneofs: boolean;
-}
+/** A message's fields by each JSON key fromJson reads them under (JSON name and proto name). */
+type MessagePlan = Map<string, FieldPlan>;
 
 const bail = (): never => {
   throw BAIL;
@@ -74,20 +68,17 @@ export class DumpJsonWriter {
   private plan(desc: DescMessage): MessagePlan {
     let p = this.plans.get(desc);
     if (p) return p;
-    const fields = [...desc.fields]
-      .sort((a, b) => a.number - b.number)
-      .map((field): FieldPlan => {
-        const keys = field.name === field.jsonName ? [field.jsonName] : [field.jsonName, field.name];
-        const presence = field.fieldKind === 'scalar' || field.fieldKind === 'enum' ? field.presence : undefined;
-        if (presence === LEGACY_REQUIRED) bail();
-        return {
-          field,
-          keys,
-          inherited: keys.some((k) => k in Object.prototype),
-          explicit: field.oneof !== undefined || field.fieldKind === 'message' || (presence !== undefined && presence !== IMPLICIT),
-        };
-      });
-    p = { fields, hasOneofs: desc.oneofs.length > 0 };
+    p = new Map();
+    for (const field of desc.fields) {
+      const presence = field.fieldKind === 'scalar' || field.fieldKind === 'enum' ? field.presence : undefined;
+      if (presence === LEGACY_REQUIRED) bail();
+      const f: FieldPlan = {
+        field,
+        number: field.number,
+        explicit: field.oneof !== undefined || field.fieldKind === 'message' || (presence !== undefined && presence !== IMPLICIT),
+      };
+      p.set(field.jsonName, f).set(field.name, f);
+    }
     this.plans.set(desc, p);
     return p;
   }
@@ -106,33 +97,30 @@ export class DumpJsonWriter {
     }
     if (json === null || typeof json !== 'object' || Array.isArray(json)) return bail();
     const plan = this.plan(desc);
-    const out: Obj = {};
-    let read = 0;
-    let oneofs: Set<unknown> | undefined;
-    for (const f of plan.fields) {
-      let v: JsonValue | undefined;
-      for (const k of f.keys) {
-        const x = f.inherited && !Object.hasOwn(json, k) ? undefined : json[k];
-        if (x === undefined) continue;
-        if (v !== undefined) bail(); // set by both names
-        v = x;
-        read++;
-      }
-      if (v === undefined) continue;
-      if (v === null) bail();
-      const field = f.field;
-      if (field.oneof) {
-        oneofs ??= new Set();
-        if (oneofs.has(field.oneof)) bail();
-        oneofs.add(field.oneof);
-      }
-      const printed = this.fieldValue(field, v);
-      if (printed === undefined) continue;
-      if (!f.explicit && isZero(field, printed)) continue;
-      out[field.name] = printed;
+    // The fields given, then printed in field-number order (toJson's order).
+    const given: FieldPlan[] = [];
+    const values: JsonValue[] = [];
+    for (const k in json) {
+      const f = Object.hasOwn(json, k) ? plan.get(k) : undefined;
+      const v = json[k];
+      // A key no field reads (unknown, an extension), null or undefined: fromJson's business.
+      if (f === undefined || v === null || v === undefined || given.includes(f)) return bail();
+      const oneof = f.field.oneof;
+      if (oneof && given.some((g) => g.field.oneof === oneof)) bail();
+      // insertion by field number (a few fields per object)
+      let i = given.length;
+      while (i > 0 && given[i - 1]!.number > f.number) i--;
+      given.splice(i, 0, f);
+      values.splice(i, 0, v);
     }
-    // A key no field reads (unknown, an extension, or a member whose value is undefined): fromJson's business.
-    if (read !== Object.keys(json).length) bail();
+    const out: Obj = {};
+    for (let i = 0; i < given.length; i++) {
+      const f = given[i]!;
+      const printed = this.fieldValue(f.field, values[i]!);
+      if (printed === undefined) continue;
+      if (!f.explicit && isZero(f.field, printed)) continue;
+      out[f.field.name] = printed;
+    }
     return out;
   }
 
