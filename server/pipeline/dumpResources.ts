@@ -13,15 +13,15 @@ import { buildProxyTable } from './stages';
 import type { ProxyResources } from './types';
 
 /** EncodeMemo's interface, without its content cache: dump JSON first, bytes on demand. */
-class DumpFirstEncoder extends EncodeMemo {
-  private readonly writer = new DumpJsonWriter(envoyRegistry);
+export class DumpFirstEncoder extends EncodeMemo {
+  private readonly dumpWriter = new DumpJsonWriter(envoyRegistry);
   constructor() {
     super(0);
   }
   override encode(typeUrl: TypeUrl, name: string, json: unknown, wire?: XdsGenerator['wire']): EncodedResource {
     // The WDS types have their own direct writer (and are not in a config dump).
     if (wire) return super.encode(typeUrl, name, json, wire);
-    const dump = this.writer.resource(typeUrl.slice(typeUrl.lastIndexOf('/') + 1), json);
+    const dump = this.dumpWriter.resource(typeUrl.slice(typeUrl.lastIndexOf('/') + 1), json);
     return dump ? dumpFirstResource(typeUrl, name, json, dump) : encodeResource(typeUrl, name, json);
   }
 }
