@@ -106,7 +106,7 @@ describe('entries as JSON or V8 serialization', () => {
       1n,
       new Map(),
       new Date(0),
-      [1, , 3], // a hole: JSON gives null
+      new Array(2), // holes: JSON gives nulls
       { x: shared, y: shared }, // shared: JSON gives two objects
       cyclic,
       Object.create(null),
