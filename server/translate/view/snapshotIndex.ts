@@ -11,6 +11,7 @@ const VISIBLE = Symbol('services visible per namespace');
 const TARGETS = Symbol('service targets per proxy');
 const DR_BY_NS = Symbol('DestinationRules by namespace');
 const DR_RESOLVED = Symbol('DestinationRules by namespace, hosts resolved');
+const DR_VISIBLE = Symbol('DestinationRules of a namespace visible to a namespace, by host');
 const SCOPE_SERVICES = Symbol('services a Sidecar scope imports, per Sidecar and namespace');
 const HEADLESS_ADDRESSES = Symbol('endpoint addresses of headless services');
 
@@ -101,6 +102,11 @@ export function destinationRulesByNamespace(snapshot: MeshSnapshot): ReadonlyMap
 /** A namespace's rules with their hosts resolved (per domain suffix), memoised per snapshot. */
 export function memoResolvedRules<T>(snapshot: MeshSnapshot, namespace: string, domainSuffix: string, make: () => T): T {
   return keyed(snapshot, DR_RESOLVED, [snapshot.destinationRules], `${namespace}\u0000${domainSuffix}`, make);
+}
+
+/** A namespace's DestinationRules as another namespace sees them, indexed (destinationRules.ts), per snapshot. */
+export function memoRuleIndex<T>(snapshot: MeshSnapshot, key: string, make: () => T): T {
+  return keyed(snapshot, DR_VISIBLE, [snapshot.destinationRules], key, make);
 }
 
 /** Stands for "no Sidecar with egress" in the per-Sidecar memo below. */
