@@ -5,7 +5,8 @@
 // translation of its scope, or its inbound build), then CDS, EDS, LDS, RDS prepared (xds/prepared.ts) and each
 // response assembled (wire.ts encodeDiscoveryResponse). Prints CPU per phase, counts of work, bytes, and where
 // the time went (node:inspector profile) — the measurement behind docs/performance.md "The 5× rows and the
-// second core". `node --expose-gc --import tsx bench/bigWave.ts` (BIG_N=5000 BIG_K=2000 PROFILE=1 EDIT=1).
+// second core". `node --expose-gc --import tsx bench/bigWave.ts` (BIG_N=5000 BIG_K=2000 PROFILE=1 PROFILE_FROM=20 WIRE=0
+// CLONE=1: also what handing the snapshot to a worker costs).
 import { TYPE, type TypeUrl } from '../server/envoy/typeUrls';
 import type { RawInput, RawObject } from '../server/model/inputs';
 import { optionsOf } from '../server/model/mesh';
@@ -138,3 +139,14 @@ if (summary) {
 }
 void optionsOf;
 store.close();
+if (process.env.CLONE === '1') {
+  // Goal 6's price of a worker: handing it the snapshot (V8's structured serialization, what postMessage does).
+  const { serialize, deserialize } = await import('node:v8');
+  const plain = { ...snap, memo: undefined };
+  const a = cpu();
+  const buf = serialize(plain);
+  const b = cpu();
+  deserialize(buf);
+  const c = cpu();
+  console.log(`snapshot to a worker: serialize ${(b - a).toFixed(0)} ms, ${mib(buf.length)}, deserialize ${(c - b).toFixed(0)} ms CPU`);
+}
