@@ -106,6 +106,7 @@ describe('entries as JSON or V8 serialization', () => {
       1n,
       new Map(),
       new Date(0),
+      // biome-ignore lint/suspicious/noSparseArray: the hole is the case under test
       [1, , 3], // a hole: JSON gives null
       { x: shared, y: shared }, // shared: JSON gives two objects
       cyclic,
