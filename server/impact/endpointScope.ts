@@ -11,7 +11,8 @@ import type { IstioConfig, MeshSnapshot, ProxyModel, ServiceModel, TranslateOpti
 import type { StoreChange } from '../sources/store';
 import { resolveShortname } from '../model/host';
 import { importedHosts, selectServices } from '../translate/view/sidecarScope';
-import { type AffectedProxies, exportScope, parseStoreKey } from './affected';
+import { gatewayNames, MESH_GATEWAY } from '../translate/view/virtualServices';
+import { type AffectedProxies, affectedProxies, exportScope, parseStoreKey } from './affected';
 import { ScopeMemo } from './scopeMemo';
 
 /**
@@ -54,13 +55,16 @@ const DELEGATE = '';
 
 /**
  * The namespaces whose VirtualServices route (any `host` under their routes: destinations, mirrors; short names
- * resolved in the VirtualService's namespace) to one of `hosts`, and DELEGATE when a delegate does. Conservative:
- * exportTo and gateway bindings are not looked at.
+ * resolved in the VirtualService's namespace) to one of `hosts`, and DELEGATE when a delegate does; of VirtualServices
+ * bound to the mesh only. Conservative: exportTo and the egress hosts' match are not looked at.
  */
 function routingNamespaces(snap: MeshSnapshot, hosts: ReadonlySet<string>, domainSuffix: string): Set<string> {
   const out = new Set<string>();
   for (const vs of snap.virtualServices) {
-    const ns = (vs.spec.hosts ?? []).length === 0 ? DELEGATE : vs.meta.namespace;
+    const delegate = (vs.spec.hosts ?? []).length === 0;
+    // Only VirtualServices bound to the mesh shape a sidecar's scope (a gateway's own are its alone).
+    if (!delegate && !gatewayNames(vs).includes(MESH_GATEWAY)) continue;
+    const ns = delegate ? DELEGATE : vs.meta.namespace;
     if (out.has(ns)) continue;
     let hit = false;
     const walk = (v: unknown): void => {
@@ -143,4 +147,25 @@ export function narrowEndpointChange(
   const proxies = affected.proxies.filter(keep);
   const every = new Set([...prev.proxies, ...next.proxies].map((p) => p.id));
   return { all: proxies.length > 0 && proxies.length === every.size, proxies, types: affected.types };
+}
+
+const NARROWED = Symbol('narrowed change impact');
+
+/**
+ * affectedProxies narrowed for an endpoint-only change (narrowEndpointChange), with the moved hosts: what both the
+ * push plane (xdsPlane.planChange) and the live event (changes.changeEvent) ask of every store change, computed once
+ * per change (kept in the new snapshot's memo, by the previous snapshot, the changed keys and the options).
+ */
+export function narrowedImpact(
+  prev: MeshSnapshot,
+  next: MeshSnapshot,
+  change: Pick<StoreChange, 'changed' | 'endpointsOnly'>,
+  options: TranslateOptions,
+): { hosts: Set<string> | undefined; affected: AffectedProxies } {
+  const make = () => {
+    const hosts = movedEndpointHosts(prev, next, change);
+    return { hosts, affected: narrowEndpointChange(prev, next, change, affectedProxies(prev, next, change, options), options, hosts) };
+  };
+  const from = [prev, change.changed, change.endpointsOnly, JSON.stringify(options)];
+  return next.memo ? next.memo.get(NARROWED, from, make) : make();
 }

@@ -2,7 +2,8 @@
 // (istiod's ProxyNeedsPush → SidecarScope.DependsOnConfig, asked of each proxy), and what the plane then serves is
 // what translating from scratch gives. Over generated meshes (fast-check): namespaces with no Sidecar, a default
 // Sidecar (`./*`, `*/*`, another namespace's hosts), a workload-selected Sidecar beside it, a root-namespace default;
-// services with exportTo; VirtualServices by short name, FQDN, wildcard and delegate (no hosts); a gateway. Edits: a
+// services with exportTo; VirtualServices by short name, FQDN, wildcard and delegate (no hosts), bound to the mesh, a
+// gateway or both; a gateway pod. Edits: a
 // VirtualService changed in place, a pod's IP moved. For each: (1) narrowBySidecarImports / narrowEndpointChange
 // equal the per-proxy reference below (the rules asked one proxy at a time; for endpoint moves a superset: the VirtualServices
 // routing to a moved service are taken per namespace, not per import); (2) the
@@ -122,6 +123,7 @@ const meshArb = fc.record({
       host: fc.constantFrom<'short' | 'fqdn' | 'wild' | 'other' | 'delegate'>('short', 'short', 'fqdn', 'wild', 'other', 'delegate'),
       target: fc.nat(4),
       exportTo: fc.constantFrom('all', 'all', 'own'),
+      gateways: fc.constantFrom<'none' | 'gateway' | 'both'>('none', 'none', 'gateway', 'both'),
     }),
     { minLength: 1, maxLength: 4 },
   ),
@@ -200,6 +202,7 @@ function meshInputs(m: Mesh, edit: boolean): RawInput[] {
       spec: {
         ...(hosts.length > 0 ? { hosts } : {}),
         ...(v.exportTo === 'own' ? { exportTo: ['.'] } : {}),
+        ...(v.gateways === 'none' ? {} : { gateways: v.gateways === 'both' ? ['istio-system/gw', 'mesh'] : ['istio-system/gw'] }),
         http: [
           {
             route: [
