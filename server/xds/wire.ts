@@ -2,6 +2,8 @@
 // buffer copy per resource instead of a protobuf-es message tree (see grpc-xds-client-notes.md, "manual-concat").
 // Field numbers are those of envoy/service/discovery/v3/discovery.proto and google/protobuf/any.proto.
 
+import { uninitializedBytes } from '../lib/bytes';
+
 const enc = new TextEncoder();
 const LEN = 2; // wire type: length-delimited
 
@@ -70,7 +72,7 @@ export class WireWriter {
 
   finish(): Uint8Array {
     if (this.chunks.length === 1) return this.chunks[0]!;
-    const out = new Uint8Array(this.size);
+    const out = uninitializedBytes(this.size);
     let off = 0;
     for (const c of this.chunks) {
       out.set(c, off);
@@ -99,30 +101,38 @@ export interface SotwResponseParts {
  * ControlPlane control_plane = 6 }.
  */
 export function encodeDiscoveryResponse(p: SotwResponseParts): Uint8Array {
-  // One allocation, sized first: the Any bytes (shared by every stream sending them) are copied once.
-  const version = enc.encode(p.versionInfo);
-  const typeUrl = enc.encode(p.typeUrl);
-  const nonce = enc.encode(p.nonce);
-  const cp = p.controlPlane ? enc.encode(p.controlPlane) : undefined;
-  const cpInner = cp && cp.length > 0 ? fieldSize(cp.length) : 0;
-  let size = optionalSize(version) + optionalSize(typeUrl) + optionalSize(nonce) + (cp ? fieldSize(cpInner) : 0);
+  // One allocation, sized first: the Any bytes (shared by every stream sending them) are copied once, the strings
+  // written in place (no per-string buffer: a connect wave assembles thousands of responses).
+  const version = utf8Length(p.versionInfo);
+  const typeUrl = utf8Length(p.typeUrl);
+  const nonce = utf8Length(p.nonce);
+  const cp = p.controlPlane ? utf8Length(p.controlPlane) : 0;
+  const cpInner = optionalSize(cp);
+  let size = optionalSize(version) + optionalSize(typeUrl) + optionalSize(nonce) + (cp > 0 ? fieldSize(cpInner) : 0);
   for (const a of p.anys) size += fieldSize(a.length);
-  const out = new Uint8Array(size);
-  let off = putOptional(out, 0, 1, version);
+  const out = uninitializedBytes(size);
+  let off = putString(out, 0, 1, p.versionInfo, version);
   for (const a of p.anys) off = putField(out, off, 2, a);
-  off = putOptional(out, off, 4, typeUrl);
-  off = putOptional(out, off, 5, nonce);
-  if (cp) {
+  off = putString(out, off, 4, p.typeUrl, typeUrl);
+  off = putString(out, off, 5, p.nonce, nonce);
+  if (cp > 0) {
     off = putTagLength(out, off, 6, cpInner);
-    off = putOptional(out, off, 1, cp);
+    off = putString(out, off, 1, p.controlPlane!, cp);
   }
-  return out;
+  return written(out, off, 'DiscoveryResponse');
+}
+
+/** UTF-8 length of `s` (ASCII counted in JS: the strings here are short and mostly ASCII). */
+export function utf8Length(s: string): number {
+  const n = s.length;
+  for (let i = 0; i < n; i++) if (s.charCodeAt(i) >= 0x80) return Buffer.byteLength(s, 'utf8');
+  return n;
 }
 
 /** Bytes of a length-delimited field with a one-byte tag (field numbers < 16). */
 const fieldSize = (n: number): number => 1 + varintSize(n) + n;
 /** proto3: an empty string is not written. */
-const optionalSize = (b: Uint8Array): number => (b.length === 0 ? 0 : fieldSize(b.length));
+const optionalSize = (n: number): number => (n === 0 ? 0 : fieldSize(n));
 
 function putTagLength(out: Uint8Array, off: number, field: number, n: number): number {
   out[off++] = (field << 3) | LEN;
@@ -140,22 +150,27 @@ function putField(out: Uint8Array, off: number, field: number, b: Uint8Array): n
   return off + b.length;
 }
 
-const putOptional = (out: Uint8Array, off: number, field: number, b: Uint8Array): number =>
-  b.length === 0 ? off : putField(out, off, field, b);
+/** A string field of `len` UTF-8 bytes written in place; proto3: not written when empty (unless `keepEmpty`). */
+function putString(out: Uint8Array, off: number, field: number, s: string, len: number, keepEmpty = false): number {
+  if (len === 0 && !keepEmpty) return off;
+  off = putTagLength(out, off, field, len);
+  if (len === s.length) {
+    for (let i = 0; i < len; i++) out[off + i] = s.charCodeAt(i);
+  } else enc.encodeInto(s, out.subarray(off, off + len));
+  return off + len;
+}
+
+/** The assembled buffer is not zeroed: every byte of it must have been written. */
+function written(out: Uint8Array, off: number, what: string): Uint8Array {
+  if (off !== out.length) throw new Error(`internal: ${what} sized ${out.length} bytes, ${off} written`);
+  return out;
+}
 
 /** Size of a DiscoveryResponse before building it (to refuse oversize responses cheaply). */
 export function discoveryResponseSize(p: Omit<SotwResponseParts, 'anys'> & { anySizes: readonly number[] }): number {
-  const str = (field: number, s: string | undefined) => {
-    if (!s) return 0;
-    const n = enc.encode(s).length;
-    return varintSize((field << 3) | LEN) + varintSize(n) + n;
-  };
-  let size = str(1, p.versionInfo) + str(4, p.typeUrl) + str(5, p.nonce);
-  for (const n of p.anySizes) size += 1 + varintSize(n) + n;
-  if (p.controlPlane) {
-    const inner = str(1, p.controlPlane);
-    size += 1 + varintSize(inner) + inner;
-  }
+  let size = optionalSize(utf8Length(p.versionInfo)) + optionalSize(utf8Length(p.typeUrl)) + optionalSize(utf8Length(p.nonce));
+  for (const n of p.anySizes) size += fieldSize(n);
+  if (p.controlPlane) size += fieldSize(optionalSize(utf8Length(p.controlPlane)));
   return size;
 }
 
@@ -189,12 +204,31 @@ export function encodeDeltaResourceEntry(name: string, version: string, any: Uin
   return new WireWriter().message(2, (rw) => rw.string(1, version).bytes(2, any, true).string(3, name)).finish();
 }
 
-/** encodeDeltaDiscoveryResponse with the resources already encoded by encodeDeltaResourceEntry. */
+/** encodeDeltaDiscoveryResponse with the resources already encoded by encodeDeltaResourceEntry (one allocation, like SotW's). */
 export function encodeDeltaFromEntries(p: Omit<DeltaResponseParts, 'resources'> & { entries: readonly Uint8Array[] }): Uint8Array {
-  const w = new WireWriter().string(1, p.systemVersionInfo);
-  for (const e of p.entries) w.raw(e);
-  w.string(4, p.typeUrl).string(5, p.nonce);
-  for (const name of p.removed) w.bytes(6, enc.encode(name), true);
-  if (p.controlPlane) w.message(7, (cp) => cp.string(1, p.controlPlane));
-  return w.finish();
+  const system = utf8Length(p.systemVersionInfo);
+  const typeUrl = utf8Length(p.typeUrl);
+  const nonce = utf8Length(p.nonce);
+  const removed = p.removed.map(utf8Length);
+  const cp = p.controlPlane ? utf8Length(p.controlPlane) : 0;
+  const cpInner = optionalSize(cp);
+  let size = optionalSize(system) + optionalSize(typeUrl) + optionalSize(nonce) + (cp > 0 ? fieldSize(cpInner) : 0);
+  for (const e of p.entries) size += e.length;
+  for (const n of removed) size += fieldSize(n);
+  const out = uninitializedBytes(size);
+  let off = putString(out, 0, 1, p.systemVersionInfo, system);
+  for (const e of p.entries) {
+    out.set(e, off);
+    off += e.length;
+  }
+  off = putString(out, off, 4, p.typeUrl, typeUrl);
+  off = putString(out, off, 5, p.nonce, nonce);
+  p.removed.forEach((name, i) => {
+    off = putString(out, off, 6, name, removed[i]!, true);
+  });
+  if (cp > 0) {
+    off = putTagLength(out, off, 7, cpInner);
+    off = putString(out, off, 1, p.controlPlane!, cp);
+  }
+  return written(out, off, 'DeltaDiscoveryResponse');
 }
