@@ -124,7 +124,7 @@ interface Phase {
   profile?: ProfileSummary;
 }
 
-async function run(mesh: IssueMesh, dir: string, mode: Mode, routes: Map<string, string[]>): Promise<{ first: Phase; again: Phase }> {
+async function run(dir: string, mode: Mode, routes: Map<string, string[]>): Promise<{ first: Phase; again: Phase }> {
   const allocator = chooseAllocator({ env: process.env });
   const server = new Child(
     spawn(process.execPath, ['--expose-gc', ...SERVER_FLAGS, '--import', 'tsx', join(REPO_ROOT, 'bench', 'pushServer.ts')], {
@@ -187,7 +187,7 @@ const d = writeIssueMesh(mesh, 'multidoc');
 try {
   for (const mode of modes) {
     console.error(`wave: ${mode} N=${N} K=${K}${SERVER_FLAGS.length ? ` ${SERVER_FLAGS.join(' ')}` : ''} (load ${load()})`);
-    const r = await run(mesh, d.dir, mode, routes);
+    const r = await run(d.dir, mode, routes);
     console.log(`${mode} first configs: ${text(r.first)}`);
     console.log(`${mode} reconnect:     ${text(r.again)}`);
   }
