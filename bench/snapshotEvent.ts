@@ -53,12 +53,8 @@ for (const shape of shapes) {
   };
   await src.start(store);
   store.flush();
-  let cpuAtEvent = 0;
-  store.onChange(() => {
-    mark('event');
-    cpuAtEvent = process.cpuUsage().user;
-  });
-  const plane = createXdsPlane(store);
+  store.onChange(() => mark('event'));
+  const plane = createXdsPlane(store, undefined);
   let prev = store.snapshot();
   store.onChange((snap, change) => {
     mark('plane');
@@ -83,7 +79,6 @@ for (const shape of shapes) {
       if (r === 0) continue; // warm-up
       for (const [k, v] of Object.entries(marks)) (rows[k] ??= []).push(v - t0);
     }
-    void cpuAtEvent;
     const order = ['written', 'watchFirst', 'watchLast', 'reload', 'replace', 'replaced', 'flush', 'event', 'plane', 'live'];
     console.log(
       `${what}, N=${N}, ${shape} (load ${load1()}): ${order

@@ -90,11 +90,23 @@ const splice = fc.record({
 });
 const VALUE = /10\.0\.0\.1|v1|v2|ça|p-\d|ünï/g;
 const value = fc.record({ nth: fc.nat(), to: fc.constantFrom('10.0.0.1', '10.200.200.200', 'v3', 'é', '', 'x: y') });
+/** A small splice just before, on or after a document marker or a List item's start (where a cut is decided). */
+const BOUNDARY = /\n(?:---|- | {2}- )/g;
+const near = fc.record({
+  nth: fc.nat(),
+  off: fc.integer({ min: -3, max: 5 }),
+  del: fc.nat({ max: 2 }),
+  ins: fc.constantFrom('', '\n', '-', ' ', 'x', '#', '---\n', '- '),
+});
 const edit = fc.oneof(
   splice.map((e) => ({ t: 'splice' as const, ...e })),
   value.map((e) => ({ t: 'value' as const, ...e })),
+  near.map((e) => ({ t: 'near' as const, ...e })),
 );
-type Edit = { t: 'splice'; at: number; del: number; ins: string[] } | { t: 'value'; nth: number; to: string };
+type Edit =
+  | { t: 'splice'; at: number; del: number; ins: string[] }
+  | { t: 'value'; nth: number; to: string }
+  | { t: 'near'; nth: number; off: number; del: number; ins: string };
 
 function applyEdit(text: string, e: Edit): string {
   if (e.t === 'splice') {
