@@ -71,8 +71,11 @@ export function cliBundleStale(bundle = CLI_BUNDLE, inputs = undefined, manifest
     return true;
   }
   if (!Array.isArray(files) || files.length === 0) return true;
+  // `base + sep + f`, not join(): the manifest's paths are already normal, and path.join's normalization was half
+  // of this check on every CLI start (~30 ms for ~450 inputs, before anything is compiled).
+  const prefix = base.endsWith(sep) ? base : base + sep;
   for (const f of files) {
-    const st = statSync(join(base, f), { throwIfNoEntry: false });
+    const st = statSync(prefix + f, { throwIfNoEntry: false });
     if (!st || st.mtimeMs > built) return true;
   }
   return false;

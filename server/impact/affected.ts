@@ -86,7 +86,15 @@ function push<V>(m: Map<string, V[]>, k: string, v: V): void {
   else m.set(k, [v]);
 }
 
+const INDEX = Symbol('impact index');
+
+/** The snapshot's Index, kept in its memo (a change's previous snapshot was the last change's next: built once). */
 function indexOf(snap: MeshSnapshot): Index {
+  const from = [snap.virtualServices, snap.destinationRules, snap.serviceEntries, snap.services];
+  return snap.memo ? snap.memo.get(INDEX, from, () => buildIndex(snap)) : buildIndex(snap);
+}
+
+function buildIndex(snap: MeshSnapshot): Index {
   const configs = new Map<string, IstioConfig>();
   for (const list of [snap.virtualServices, snap.destinationRules, snap.serviceEntries] as readonly (readonly IstioConfig[])[])
     for (const c of list) configs.set(refKey(c.kind, c.meta.namespace, c.meta.name), c);

@@ -5,7 +5,7 @@
 import type { MeshEvent } from './types';
 import type { MeshSnapshot, TranslateOptions } from '../model/mesh';
 import { affectedProxies } from './affected';
-import { narrowEndpointChange } from './endpointScope';
+import { narrowedImpact } from './endpointScope';
 import { TYPE } from '../envoy/typeUrls';
 import type { Store, StoreChange } from '../sources/store';
 import type { AdsServer } from '../xds/server';
@@ -58,9 +58,7 @@ export function changeEvent(
   change: Pick<StoreChange, 'changed' | 'endpointsOnly'>,
   options: TranslateOptions,
 ): MeshEvent {
-  const a = prev
-    ? narrowEndpointChange(prev, next, change, affectedProxies(prev, next, change, options), options)
-    : affectedProxies(prev, next, change, options);
+  const a = prev ? narrowedImpact(prev, next, change, options).affected : affectedProxies(prev, next, change, options);
   const compact = a.all && a.proxies.length > LIST_ALL_LIMIT;
   return {
     version: next.version,

@@ -133,6 +133,36 @@ describe('endpoint-only changes reach only the proxies that can hold the moved e
     expect([...(plan.push.types ?? [])].sort()).toEqual([TYPE.endpoint, TYPE.address, TYPE.authorization].sort());
   });
 
+  it('a sidecar whose Sidecar imports a VirtualService routing to the moved service holds its CLA and is reached (mesh-bound only)', () => {
+    // ns-1 imports only itself, but its VirtualService routes to ns-0's svc-a: istiod's SidecarScope adds the
+    // destinations of the VirtualServices it selects (pilot/pkg/model/sidecar.go), so ns-1's sidecar has svc-a's
+    // cluster and CLA. A gateway-only VirtualService of ns-1 routing to svc-a adds nothing to the sidecar's scope.
+    const vs = (name: string, gateways?: string[]) =>
+      ri({
+        apiVersion: 'networking.istio.io/v1',
+        kind: 'VirtualService',
+        metadata: { name, namespace: 'ns-1' },
+        spec: {
+          hosts: ['svc-b'],
+          ...(gateways ? { gateways } : {}),
+          http: [{ route: [{ destination: { host: 'svc-a.ns-0.svc.cluster.local' } }] }],
+        },
+      });
+    const moved = (extra: RawInput) => {
+      const before = [...base, extra];
+      const after = before.map((x) => (x === base[podIndex('a-2')] ? pod('a-2', 'ns-0', 'svc-a', '10.0.0.9') : x));
+      const { prev, next, change } = storeTransition(before, after);
+      const got = narrowEndpointChange(prev, next, change, affectedProxies(prev, next, change, DEFAULT_OPTIONS), DEFAULT_OPTIONS);
+      return { got, exact: exactDiff(typeDigests(prev), typeDigests(next)) };
+    };
+    const mesh = moved(vs('to-a'));
+    expect(mesh.exact.get('b-1.ns-1')).toEqual(['endpoints']);
+    expect(mesh.got.proxies).toContain('b-1.ns-1');
+    const gatewayOnly = moved(vs('to-a', ['istio-system/gw']));
+    expect(gatewayOnly.exact.has('b-1.ns-1')).toBe(false);
+    expect(gatewayOnly.got.proxies).not.toContain('b-1.ns-1');
+  });
+
   it('a change that is not endpoint-only is left as affected.ts says', () => {
     const inputs = base.map((x) => (x === base[podIndex('a-2')] ? pod('a-2', 'ns-0', 'svc-other', '10.0.0.2') : x));
     const { prev, next, change } = storeTransition(base, inputs);

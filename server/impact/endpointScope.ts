@@ -7,10 +7,13 @@
 // service: the service is visible to the proxy's namespace (exportTo) and, for a sidecar with a Sidecar
 // egress, imported by it (sidecarScope.selectServices), plus the moved pods' own proxies (their IP is their
 // identity). Conservative: anything unclear keeps affected.ts' answer.
-import type { MeshSnapshot, ProxyModel, ServiceModel, TranslateOptions } from '../model/mesh';
+import type { IstioConfig, MeshSnapshot, ProxyModel, ServiceModel, TranslateOptions } from '../model/mesh';
 import type { StoreChange } from '../sources/store';
-import { chooseSidecar, importedHosts, selectServices } from '../translate/view/sidecarScope';
-import { type AffectedProxies, exportScope, parseStoreKey } from './affected';
+import { resolveShortname } from '../model/host';
+import { importedHosts, selectServices } from '../translate/view/sidecarScope';
+import { gatewayNames, MESH_GATEWAY } from '../translate/view/virtualServices';
+import { type AffectedProxies, affectedProxies, exportScope, parseStoreKey } from './affected';
+import { ScopeMemo } from './scopeMemo';
 
 /**
  * The hostnames whose endpoints differ between two snapshots, when `change` only moved endpoints of
@@ -47,14 +50,65 @@ export function movedEndpointHosts(
   return hosts;
 }
 
-/** Whether `proxy` (of `snap`) may hold a cluster, hence a ClusterLoadAssignment, of `service`. */
-function mayHold(snap: MeshSnapshot, proxy: ProxyModel, service: ServiceModel, options: TranslateOptions): boolean {
-  const visible = exportScope(service.exportTo, service.namespace);
-  if (visible !== 'all' && !visible.has(proxy.namespace)) return false;
+/** A delegate VirtualService (no hosts) routes to a moved host: read through roots of any namespace. */
+const DELEGATE = '';
+
+/**
+ * The namespaces whose VirtualServices route (any `host` under their routes: destinations, mirrors; short names
+ * resolved in the VirtualService's namespace) to one of `hosts`, and DELEGATE when a delegate does; of VirtualServices
+ * bound to the mesh only. Conservative: exportTo and the egress hosts' match are not looked at.
+ */
+function routingNamespaces(snap: MeshSnapshot, hosts: ReadonlySet<string>, domainSuffix: string): Set<string> {
+  const out = new Set<string>();
+  for (const vs of snap.virtualServices) {
+    const delegate = (vs.spec.hosts ?? []).length === 0;
+    // Only VirtualServices bound to the mesh shape a sidecar's scope (a gateway's own are its alone).
+    if (!delegate && !gatewayNames(vs).includes(MESH_GATEWAY)) continue;
+    const ns = delegate ? DELEGATE : vs.meta.namespace;
+    if (out.has(ns)) continue;
+    let hit = false;
+    const walk = (v: unknown): void => {
+      if (hit) return;
+      if (Array.isArray(v)) for (const x of v) walk(x);
+      else if (v && typeof v === 'object')
+        for (const [k, x] of Object.entries(v)) {
+          if (k === 'host' && typeof x === 'string')
+            hit ||= hosts.has(x) || hosts.has(resolveShortname(x, vs.meta.namespace, domainSuffix));
+          else if (k !== 'hosts') walk(x);
+        }
+    };
+    walk(vs.spec);
+    if (hit) out.add(ns);
+  }
+  return out;
+}
+
+/**
+ * Whether `proxy`, under `sc` (the Sidecar in force for it), may hold a cluster, hence a ClusterLoadAssignment, of
+ * `service`. Reads only the proxy's kind and namespace (decided once per scope: scopeMemo.ts). A Sidecar's scope
+ * holds the services its egress imports and, beside them, every visible service a VirtualService it imports routes
+ * to (istiod's SidecarScope adds VirtualService destinations: sidecar.go "Infer more possible destinations from
+ * virtual services"; here buildProxyView's service() falls back to the visible services).
+ */
+function mayHold(
+  routing: () => ReadonlySet<string>,
+  sc: IstioConfig<'Sidecar'> | undefined,
+  proxy: ProxyModel,
+  services: readonly ServiceModel[],
+  options: TranslateOptions,
+): boolean {
+  const visible = services.filter((service) => {
+    const scope = exportScope(service.exportTo, service.namespace);
+    return scope === 'all' || scope.has(proxy.namespace);
+  });
+  if (visible.length === 0) return false;
   if (proxy.type !== 'sidecar') return true;
-  const sc = chooseSidecar(snap.sidecars, proxy, options.rootNamespace);
   if (!sc || (sc.spec.egress ?? []).length === 0) return true;
-  return selectServices([service], importedHosts(sc, proxy.namespace, options)).length > 0;
+  const imported = importedHosts(sc, proxy.namespace, options);
+  if (selectServices(visible, imported).length > 0) return true;
+  // A VirtualService of a namespace the Sidecar imports (or a delegate) that routes to a moved service.
+  for (const ns of routing()) if (ns === DELEGATE || imported.has('*') || imported.has(ns)) return true;
+  return false;
 }
 
 /**
@@ -76,16 +130,42 @@ export function narrowEndpointChange(
     const k = parseStoreKey(key);
     if (k?.kind === 'Pod') own.add(`${k.name}.${k.namespace}`);
   }
-  const moved = (snap: MeshSnapshot) => snap.services.filter((s) => hosts.has(s.hostname));
-  const services = [moved(prev), moved(next)] as const;
+  const memo = (snap: MeshSnapshot) => {
+    const services = snap.services.filter((s) => hosts.has(s.hostname));
+    let routing: Set<string> | undefined;
+    const routes = () => (routing ??= routingNamespaces(snap, hosts, options.domainSuffix));
+    return new ScopeMemo(snap, options.rootNamespace, (sc, p) => mayHold(routes, sc, p, services, options));
+  };
+  const memos = [memo(prev), memo(next)] as const;
   const keep = (id: string): boolean => {
     if (own.has(id)) return true;
     return ([prev, next] as const).some((snap, i) => {
       const p = snap.proxiesById.get(id);
-      return p !== undefined && services[i]!.some((s) => mayHold(snap, p, s, options));
+      return p !== undefined && memos[i]!.get(p);
     });
   };
   const proxies = affected.proxies.filter(keep);
   const every = new Set([...prev.proxies, ...next.proxies].map((p) => p.id));
   return { all: proxies.length > 0 && proxies.length === every.size, proxies, types: affected.types };
+}
+
+const NARROWED = Symbol('narrowed change impact');
+
+/**
+ * affectedProxies narrowed for an endpoint-only change (narrowEndpointChange), with the moved hosts: what both the
+ * push plane (xdsPlane.planChange) and the live event (changes.changeEvent) ask of every store change, computed once
+ * per change (kept in the new snapshot's memo, by the previous snapshot, the changed keys and the options).
+ */
+export function narrowedImpact(
+  prev: MeshSnapshot,
+  next: MeshSnapshot,
+  change: Pick<StoreChange, 'changed' | 'endpointsOnly'>,
+  options: TranslateOptions,
+): { hosts: Set<string> | undefined; affected: AffectedProxies } {
+  const make = () => {
+    const hosts = movedEndpointHosts(prev, next, change);
+    return { hosts, affected: narrowEndpointChange(prev, next, change, affectedProxies(prev, next, change, options), options, hosts) };
+  };
+  const from = [prev, change.changed, change.endpointsOnly, JSON.stringify(options)];
+  return next.memo ? next.memo.get(NARROWED, from, make) : make();
 }

@@ -6,8 +6,9 @@
 // kept whenever anything is unclear (not a sidecar, no Sidecar or no egress, a delegate VirtualService).
 import { resolveShortname } from '../model/host';
 import type { IstioConfig, MeshSnapshot, ProxyModel, TranslateOptions } from '../model/mesh';
-import { chooseSidecar, importedHosts, selectVirtualServices } from '../translate/view/sidecarScope';
+import { importedHosts, selectVirtualServices } from '../translate/view/sidecarScope';
 import { parseStoreKey } from './affected';
+import { ScopeMemo } from './scopeMemo';
 
 type Vs = IstioConfig<'VirtualService'>;
 
@@ -23,22 +24,23 @@ function changedVirtualServices(snap: MeshSnapshot, changed: readonly string[]):
   return out;
 }
 
-/** Whether the Sidecar in force for `proxy` may select any of `vss`. */
-function mayImport(snap: MeshSnapshot, proxy: ProxyModel | undefined, vss: readonly Vs[], options: TranslateOptions): boolean {
-  if (proxy?.type !== 'sidecar') return true;
-  const sc = chooseSidecar(snap.sidecars, proxy, options.rootNamespace);
+/** Whether `sc`, the Sidecar in force for a sidecar of `namespace`, may select any of `vss` (`resolved`: their hosts made FQDN too). */
+function mayImport(
+  sc: IstioConfig<'Sidecar'> | undefined,
+  namespace: string,
+  vss: readonly Vs[],
+  resolved: readonly Vs[],
+  options: TranslateOptions,
+): boolean {
   if (!sc || (sc.spec.egress ?? []).length === 0) return true;
   if (vss.some((v) => (v.spec.hosts ?? []).length === 0)) return true;
-  const resolved = vss.map((v) => ({
-    ...v,
-    spec: { ...v.spec, hosts: (v.spec.hosts ?? []).map((h) => resolveShortname(h, v.meta.namespace, options.domainSuffix)) },
-  }));
-  return selectVirtualServices([...vss, ...resolved], importedHosts(sc, proxy.namespace, options)).length > 0;
+  return selectVirtualServices([...vss, ...resolved], importedHosts(sc, namespace, options)).length > 0;
 }
 
 /**
  * `affected` minus the sidecars that neither snapshot's Sidecar lets see any VirtualService of `changed`;
- * `affected` itself when the change is not VirtualServices only.
+ * `affected` itself when the change is not VirtualServices only. The answer depends on a proxy's kind, namespace and
+ * Sidecar in force only, so it is decided once per scope (scopeMemo.ts), not once per proxy.
  */
 export function narrowBySidecarImports(
   prev: MeshSnapshot,
@@ -51,11 +53,16 @@ export function narrowBySidecarImports(
   const after = changedVirtualServices(next, changed);
   if (!before || !after) return [...affected];
   const vss = [...before, ...after];
-  return affected.filter(
-    (id) =>
-      !prev.proxiesById.has(id) ||
-      !next.proxiesById.has(id) ||
-      mayImport(prev, prev.proxiesById.get(id), vss, options) ||
-      mayImport(next, next.proxiesById.get(id), vss, options),
-  );
+  const resolved = vss.map((v) => ({
+    ...v,
+    spec: { ...v.spec, hosts: (v.spec.hosts ?? []).map((h) => resolveShortname(h, v.meta.namespace, options.domainSuffix)) },
+  }));
+  const decide = (sc: IstioConfig<'Sidecar'> | undefined, p: ProxyModel) =>
+    p.type !== 'sidecar' || mayImport(sc, p.namespace, vss, resolved, options);
+  const memos = [new ScopeMemo(prev, options.rootNamespace, decide), new ScopeMemo(next, options.rootNamespace, decide)] as const;
+  return affected.filter((id) => {
+    const a = prev.proxiesById.get(id);
+    const b = next.proxiesById.get(id);
+    return !a || !b || memos[0].get(a) || memos[1].get(b);
+  });
 }

@@ -18,9 +18,8 @@ import { createAdsGenerator } from '../pipeline/adsGenerator';
 import { type CacheAdvance, type ReleaseGrace, SharedResourceCache } from '../pipeline/sharedResources';
 import type { Store, StoreChange } from '../sources/store';
 import { AdsServer, type AdsServerOptions, type PushRequest } from '../xds/server';
-import { affectedProxies } from './affected';
 import { ENDPOINT_CHANGE_TYPES } from './changes';
-import { movedEndpointHosts, narrowEndpointChange } from './endpointScope';
+import { narrowedImpact } from './endpointScope';
 import { narrowBySidecarImports } from './sidecarImports';
 
 export interface XdsPlaneOptions {
@@ -52,8 +51,7 @@ export function planChange(
 ): { advance: CacheAdvance; push: PushRequest } {
   const what = change.changed.length === 1 ? change.changed[0] : `${change.changed.length} objects`;
   if (!prev) return { advance: { all: true, proxies: new Set() }, push: { proxies: 'all', reason: `config changed (${what})` } };
-  const hosts = movedEndpointHosts(prev, next, change);
-  const a = narrowEndpointChange(prev, next, change, affectedProxies(prev, next, change, options), options, hosts);
+  const { hosts, affected: a } = narrowedImpact(prev, next, change, options);
   const named = narrowBySidecarImports(prev, next, change.changed, a.proxies, options);
   const all = a.all && named.length === a.proxies.length;
   const proxies = new Set(named);

@@ -5,10 +5,10 @@
 // must not change what the snapshot says.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { MeshSnapshot } from './mesh';
 import type { RawInput, RawObject } from './inputs';
 import { buildSnapshot } from './snapshot';
 import { SnapshotCache } from './snapshotCache';
+import { applyEdit, expectSameSnapshot, serSnapshot } from './snapshotEdits.testing';
 
 const ts = (i: number) => new Date(Date.UTC(2024, 0, 1) + i * 60_000).toISOString().replace('.000Z', 'Z');
 
@@ -184,26 +184,7 @@ const input = (slot: number, variant: number): RawInput => ({
   origin: { source: 'file', file: `f${slot}.yaml`, doc: 0 },
 });
 
-function apply(list: RawInput[], e: Edit): RawInput[] {
-  const next = list.slice();
-  if (e.op === 'put') {
-    const file = `f${e.slot}.yaml`;
-    const at = next.findIndex((i) => i.origin.file === file);
-    if (at >= 0) next[at] = input(e.slot, e.variant);
-    else next.push(input(e.slot, e.variant));
-    return next;
-  }
-  if (next.length === 0) return next;
-  const at = e.at % next.length;
-  if (e.op === 'delete') next.splice(at, 1);
-  else if (e.op === 'move')
-    next.push(...next.splice(at, 1)); // moves every later object's index (synthetic timestamps)
-  else next[at] = structuredClone(next[at]!);
-  return next;
-}
-
-/** Map-order-preserving serialization (deep equality ignores Map order; iteration order is part of the snapshot). */
-const ser = (s: MeshSnapshot): string => JSON.stringify(s, (_k, v) => (v instanceof Map ? { map: [...v.entries()] } : v));
+const apply = (list: RawInput[], e: Edit): RawInput[] => applyEdit(list, e, input);
 
 describe('SnapshotCache: an incremental build equals a build from scratch', () => {
   it('after every step of random add/change/delete/move sequences on a generated mesh', () => {
@@ -219,8 +200,7 @@ describe('SnapshotCache: an incremental build equals a build from scratch', () =
             const opts = { version, secretsWatched: version % 2 === 0 };
             const incremental = buildSnapshot(inputs, { ...opts, cache });
             const scratch = buildSnapshot(inputs, opts);
-            expect(incremental).toStrictEqual(scratch);
-            expect(ser(incremental)).toBe(ser(scratch));
+            expectSameSnapshot(incremental, scratch);
           };
           check();
           for (const e of edits) {
@@ -253,7 +233,7 @@ describe('SnapshotCache: an incremental build equals a build from scratch', () =
     const inputs = [...base, squatter];
     const incremental = buildSnapshot(inputs, { version: 2, cache });
     expect(incremental.pods.find((p) => p.name === synthetic.name)!.ip).not.toBe(synthetic.ip);
-    expect(ser(incremental)).toBe(ser(buildSnapshot(inputs, { version: 2 })));
+    expect(serSnapshot(incremental)).toBe(serSnapshot(buildSnapshot(inputs, { version: 2 })));
   });
 
   it('the generated mesh exercises what the cache keeps: pods, endpoints, rejected configs, conversions, redaction', () => {

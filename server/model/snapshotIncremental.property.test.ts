@@ -8,9 +8,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { RawInput, RawObject } from './inputs';
-import type { MeshSnapshot } from './mesh';
 import { buildSnapshot } from './snapshot';
 import { SnapshotCache } from './snapshotCache';
+import { applyEdit, expectSameSnapshot, type SnapshotEdit } from './snapshotEdits.testing';
 
 const ts = (i: number) => new Date(Date.UTC(2024, 0, 1) + i * 60_000).toISOString().replace('.000Z', 'Z');
 const GROUP = 10;
@@ -191,7 +191,7 @@ function objectFor(slot: number, v: number): RawObject {
   }
 }
 
-type Edit = { op: 'put'; slot: number; variant: number } | { op: 'delete' | 'move' | 'touch'; at: number };
+type Edit = SnapshotEdit;
 
 const SLOTS = 4 * GROUP;
 /** In-place replacements of the narrowed kinds dominate; the rest keep the fallback honest. */
@@ -209,23 +209,7 @@ const input = (slot: number, variant: number): RawInput => ({
   origin: { source: 'file', file: `f${slot}.yaml`, doc: 0 },
 });
 
-function apply(list: RawInput[], e: Edit): RawInput[] {
-  const next = list.slice();
-  if (e.op === 'put') {
-    const at = next.findIndex((i) => i.origin.file === `f${e.slot}.yaml`);
-    if (at >= 0) next[at] = input(e.slot, e.variant);
-    else next.push(input(e.slot, e.variant));
-    return next;
-  }
-  if (next.length === 0) return next;
-  const at = e.at % next.length;
-  if (e.op === 'delete') next.splice(at, 1);
-  else if (e.op === 'move') next.push(...next.splice(at, 1));
-  else next[at] = structuredClone(next[at]!);
-  return next;
-}
-
-const ser = (s: MeshSnapshot): string => JSON.stringify(s, (_k, v) => (v instanceof Map ? { map: [...v.entries()] } : v));
+const apply = (list: RawInput[], e: Edit): RawInput[] => applyEdit(list, e, input);
 
 describe('incremental snapshot build: equal to a build from scratch', () => {
   const totals = { full: 0, incremental: 0 };
@@ -243,8 +227,7 @@ describe('incremental snapshot build: equal to a build from scratch', () => {
             const opts = { version, ambient, extraErrors: [{ severity: 'warning' as const, message: `v${version}` }] };
             const incremental = buildSnapshot(inputs, { ...opts, cache });
             const scratch = buildSnapshot(inputs, opts);
-            expect(incremental).toStrictEqual(scratch);
-            expect(ser(incremental)).toBe(ser(scratch));
+            expectSameSnapshot(incremental, scratch);
           };
           check();
           for (const e of edits) {

@@ -3,6 +3,7 @@ import { buildConfigDump, DUMP_SECTIONS, type DumpSection } from '../envoy/confi
 import type { EnvoyJson } from '../envoy/encode';
 import { optionsOf, type LoadError, type MeshSnapshot, type TranslateOptions } from '../model/mesh';
 import type { EnvoyFilterPatchReport, RouteProvenance } from '../translate/types';
+import { dumpResources } from './dumpResources';
 import { proxyResources, type ResourceCache } from './proxyResources';
 
 /** `--type` / `?type=`: one section or all of them. */
@@ -30,7 +31,9 @@ export interface ConfigDumpResult {
 
 /** undefined when the proxy is unknown. */
 export function configDumpFor(snapshot: MeshSnapshot, proxyId: string, opts: ConfigDumpOptions = {}): ConfigDumpResult | undefined {
-  const res = proxyResources(snapshot, proxyId, opts.options ?? optionsOf(snapshot), opts.cache);
+  const options = opts.options ?? optionsOf(snapshot);
+  // Without a cache nothing keeps the encoded resources: their dump JSON is made without the protobuf round trip.
+  const res = opts.cache ? proxyResources(snapshot, proxyId, options, opts.cache) : dumpResources(snapshot, proxyId, options);
   if (!res) return undefined;
   const type = opts.type ?? 'all';
   const sections: readonly DumpSection[] = type === 'all' ? DUMP_SECTIONS : [type];

@@ -6,6 +6,7 @@ import { TYPE, type TypeUrl } from '../envoy/typeUrls';
 import type { LoadError, ProxyModel } from '../model/mesh';
 import type { ResourceTable } from '../translate/types';
 import { createSizedCache, type SizedCache } from './cache';
+import { contentKey } from './contentKey';
 import { WireWriter } from '../translate/ztunnel/wire';
 import { GENERATORS, type ResourceListKey, tableList, type XdsGenerator } from './generators';
 import { encodeListener } from './listenerEncode';
@@ -39,7 +40,7 @@ export class EncodeMemo {
       if (typeUrl === TYPE.address) this.addresses.set(json as object, r);
       return r;
     }
-    const key = `${typeUrl}\u0000${name}\u0000${JSON.stringify(json)}`;
+    const key = `${typeUrl}\u0000${name}\u0000${contentKey(JSON.stringify(json))}`;
     const hit = this.cache.get(key);
     if (hit) {
       if (typeUrl === TYPE.address) this.addresses.set(json as object, hit);

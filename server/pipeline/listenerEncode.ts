@@ -13,6 +13,7 @@ import { FilterChainSchema } from '../gen/envoy/config/listener/v3/listener_comp
 import { ListenerSchema } from '../gen/envoy/config/listener/v3/listener_pb';
 import { envoyRegistry } from '../gen/registry';
 import type { SizedCache } from './cache';
+import { contentKey } from './contentKey';
 
 const FILTER_CHAINS = 3;
 
@@ -40,7 +41,7 @@ export function encodeListener(name: string, json: Json, chains: SizedCache<Uint
     }
     const parts: Uint8Array[] = [messageBytes(ListenerSchema, before)];
     for (const c of list as Json[]) {
-      const key = JSON.stringify(c);
+      const key = contentKey(JSON.stringify(c));
       let b = chains.get(key);
       if (!b) {
         b = new BinaryWriter().tag(FILTER_CHAINS, WireType.LengthDelimited).bytes(messageBytes(FilterChainSchema, c)).finish();

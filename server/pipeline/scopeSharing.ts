@@ -46,17 +46,28 @@ export interface ScopePart {
 const MAX_MERGED = 256;
 
 /** Keys of the label maps an outbound selector reads, per snapshot (`sourceLabels` anywhere in a VirtualService). */
-export function outboundLabelKeys(snapshot: MeshSnapshot): Set<string> {
+export function outboundLabelKeys(snapshot: MeshSnapshot, perConfig?: WeakMap<object, readonly string[]>): Set<string> {
   const keys = new Set<string>();
-  const walk = (v: unknown): void => {
-    if (Array.isArray(v)) for (const x of v) walk(x);
+  const walk = (v: unknown, out: string[]): void => {
+    if (Array.isArray(v)) for (const x of v) walk(x, out);
     else if (v && typeof v === 'object')
       for (const [k, x] of Object.entries(v)) {
-        if (k === 'sourceLabels' && x && typeof x === 'object') for (const l of Object.keys(x)) keys.add(l);
-        else walk(x);
+        if (k === 'sourceLabels' && x && typeof x === 'object') for (const l of Object.keys(x)) out.push(l);
+        else walk(x, out);
       }
   };
-  for (const vs of snapshot.virtualServices) walk(vs.spec);
+  // `perConfig`: each VirtualService's keys, remembered by object (an unchanged config keeps its identity across
+  // snapshots, so a change walks only the VirtualServices it replaced).
+  for (const vs of snapshot.virtualServices) {
+    let found = perConfig?.get(vs);
+    if (!found) {
+      const out: string[] = [];
+      walk(vs.spec, out);
+      found = out;
+      perConfig?.set(vs, found);
+    }
+    for (const l of found) keys.add(l);
+  }
   for (const dr of snapshot.destinationRules) for (const l of Object.keys(dr.spec.workloadSelector?.matchLabels ?? {})) keys.add(l);
   for (const sc of snapshot.sidecars) for (const l of Object.keys(sc.spec.workloadSelector?.labels ?? {})) keys.add(l);
   return keys;

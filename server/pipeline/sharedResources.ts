@@ -105,7 +105,11 @@ export class SharedResourceCache implements BoundedCache<ProxyResources> {
   private readonly pinned = new Map<string, { part: ScopePart; users: Set<string> }>();
   /** Entries made from a scope part → their own (inbound) resources: what they hold alone. */
   private readonly own = new WeakMap<ProxyResources, readonly EncodedResource[]>();
+  /** Each entry's estimated size, computed when it is first stored (an entry's content never changes). */
+  private readonly sizes = new WeakMap<ProxyResources, number>();
   private readonly labelKeys = new WeakMap<MeshSnapshot, Set<string>>();
+  /** The label keys each config object holds (scopeSharing.outboundLabelKeys): unchanged objects keep their identity across snapshots. */
+  private readonly configLabelKeys = new WeakMap<object, readonly string[]>();
   /** Registry proxies' translation inputs by key, until their scope key is made (fromScope). */
   private readonly inputs = new Map<string, ProxyInputs>();
   /** `version \0 options \0 scope key \0 cluster` → its ClusterLoadAssignment rebuilt by an endpoint refresh. */
@@ -124,8 +128,13 @@ export class SharedResourceCache implements BoundedCache<ProxyResources> {
   constructor(maxBytes = 128 * 1024 * 1024, grace: Partial<ReleaseGrace> = {}) {
     this.grace = { graceMs: grace.graceMs ?? 0, now: grace.now ?? Date.now };
     this.entries = createSizedCache<ProxyResources>(maxBytes, (r) => {
-      const own = this.own.get(r);
-      return own ? scopedSize(r, own) : resourcesSize(r);
+      // Sized once per entry object: advance() re-keys every carried entry on each change (1,000s per push).
+      let n = this.sizes.get(r);
+      if (n === undefined) {
+        const own = this.own.get(r);
+        this.sizes.set(r, (n = own ? scopedSize(r, own) : resourcesSize(r)));
+      }
+      return n;
     });
     this.scopes = createSizedCache<ScopePart | null>(Math.max(1024 * 1024, Math.floor(maxBytes / 2)), (p) => (p ? partSize(p) : 64));
     this.memo = new EncodeMemo(Math.max(1024 * 1024, Math.floor(maxBytes / 2)));
@@ -225,7 +234,7 @@ export class SharedResourceCache implements BoundedCache<ProxyResources> {
       if (hosts) {
         this.stale.delete(key);
         const own = this.own.get(r);
-        r = this.refreshEndpoints(snapshot, proxy, options, r, hosts, memo);
+        r = this.refreshEndpoints(snapshot, proxy, options, r, hosts, memo, this.inputs.get(base));
         if (r && own) this.own.set(r, own); // still a scope's references beside its own resources
         if (r) this.entries.set(key, r);
         else this.entries.delete(key);
@@ -273,7 +282,7 @@ export class SharedResourceCache implements BoundedCache<ProxyResources> {
     memo: EncodeMemo,
   ): { shared: ProxyResources } | { full: ProxyResources } | undefined {
     let labels = this.labelKeys.get(snapshot);
-    if (!labels) this.labelKeys.set(snapshot, (labels = outboundLabelKeys(snapshot)));
+    if (!labels) this.labelKeys.set(snapshot, (labels = outboundLabelKeys(snapshot, this.configLabelKeys)));
     const base = this.keyOf(snapshot, proxy, options);
     const inputs = this.inputs.get(base) ?? proxyInputs(snapshot, proxy, options);
     this.inputs.delete(base);
@@ -345,7 +354,7 @@ export class SharedResourceCache implements BoundedCache<ProxyResources> {
     const carried: Array<[string, ProxyResources, Set<string>]> = [];
     const unchanged = new Set<string>();
     const hosts = change.endpointHosts;
-    const hasMoved = (r: ProxyResources) => !!hosts && r.endpoints.some((e) => hosts.has(parseClusterName(e.name)?.hostname ?? ''));
+    const hasMoved = (r: ProxyResources) => !!hosts && r.endpoints.some((e) => ofHosts(e.name, hosts));
     for (const [key, value] of [...this.entries.entries()]) {
       const v = versionOf(key);
       if (v === to) continue;
@@ -498,15 +507,16 @@ export class SharedResourceCache implements BoundedCache<ProxyResources> {
     r: ProxyResources,
     hosts: ReadonlySet<string>,
     memo?: EncodeMemo,
+    inputs: ProxyInputs = proxyInputs(snapshot, proxy, options),
   ): ProxyResources | undefined {
     this.refreshes++;
-    const names = r.endpoints.map((e) => e.name).filter((n) => hosts.has(parseClusterName(n)?.hostname ?? ''));
+    const names = r.endpoints.map((e) => e.name).filter((n) => ofHosts(n, hosts));
     if (names.length === 0) return { ...r, version: snapshot.version };
     // EDS per cluster and scope (istiod's EDS cache): proxies of one scope (scopeSharing.ts, keyed on the new
     // snapshot) have the same ClusterLoadAssignments, so each moved cluster is rebuilt once per scope.
     let labels = this.labelKeys.get(snapshot);
-    if (!labels) this.labelKeys.set(snapshot, (labels = outboundLabelKeys(snapshot)));
-    const sk = scopeKey(snapshot, proxy, options, labels, proxyInputs(snapshot, proxy, options));
+    if (!labels) this.labelKeys.set(snapshot, (labels = outboundLabelKeys(snapshot, this.configLabelKeys)));
+    const sk = scopeKey(snapshot, proxy, options, labels, inputs);
     const scope = sk === undefined ? undefined : `${snapshot.version}\u0000${JSON.stringify(options)}\u0000${sk}`;
     const kept = scope === undefined ? undefined : this.refreshed.get(scope);
     if (kept && kept.from === r.endpoints && kept.hosts === [...hosts].sort().join(' '))
@@ -539,6 +549,16 @@ export class SharedResourceCache implements BoundedCache<ProxyResources> {
     if (scope !== undefined) this.refreshed.set(scope, { from: r.endpoints, hosts: [...hosts].sort().join(' '), list: endpoints });
     return { ...r, version: snapshot.version, endpoints };
   }
+}
+
+/**
+ * Whether cluster `name` is one of `hosts`' (parseClusterName's hostname): the text after the last `|` is looked up
+ * first, so the names of other hosts (every CLA of a proxy, on each endpoint change) are not split.
+ */
+function ofHosts(name: string, hosts: ReadonlySet<string>): boolean {
+  const bar = name.lastIndexOf('|');
+  if (bar >= 0 && !hosts.has(name.slice(bar + 1))) return false;
+  return hosts.has(parseClusterName(name)?.hostname ?? '');
 }
 
 /** Whether a translation's errors or provenance mention the proxy's id (then it is not shared). */

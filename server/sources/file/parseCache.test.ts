@@ -8,7 +8,7 @@ import { CORE_SCHEMA, loadAll } from 'js-yaml';
 import { afterEach, describe, expect, it } from 'vitest';
 import { bookinfo } from '../../testing/paths';
 import { loadPaths } from './loadPaths';
-import { parseCache, parseCacheDir } from './parseCache';
+import { jsonSafe, parseCache, parseCacheDir, resultCache } from './parseCache';
 import { plainYamlFastPath } from './parseFile';
 
 const dirs: string[] = [];
@@ -88,5 +88,50 @@ describe('parseCache', () => {
     expect(parseCacheDir({ MESHSCOPE_CACHE_DIR: '/c' })).toBe('/c');
     expect(parseCacheDir({ XDG_CACHE_HOME: '/x' })).toBe(join('/x', 'meshscope', 'parsed'));
     expect(parseCacheDir({ MESHSCOPE_PARSE_CACHE: '0', MESHSCOPE_CACHE_DIR: '/c' })).toBeUndefined();
+  });
+});
+
+describe('entries as JSON or V8 serialization', () => {
+  it('jsonSafe: exactly the values JSON.stringify → JSON.parse gives back equal', () => {
+    const shared = { a: 1 };
+    const cyclic: Record<string, unknown> = {};
+    cyclic.self = cyclic;
+    const safe: unknown[] = [null, 'x\uD800', true, 0, 1.5, [], [1, 'a', { b: [null] }], { k: { l: 'm' }, __proto__x: 1 }];
+    const unsafe: unknown[] = [
+      undefined,
+      { a: undefined },
+      -0,
+      Number.NaN,
+      Number.POSITIVE_INFINITY,
+      1n,
+      new Map(),
+      new Date(0),
+      // biome-ignore lint/suspicious/noSparseArray: the hole is the case under test
+      [1, , 3], // a hole: JSON gives null
+      { x: shared, y: shared }, // shared: JSON gives two objects
+      cyclic,
+      Object.create(null),
+    ];
+    for (const v of safe) expect(jsonSafe(v), JSON.stringify(v)).toBe(true);
+    for (const v of safe) expect(JSON.parse(JSON.stringify(v))).toEqual(v);
+    for (const v of unsafe) expect(jsonSafe(v)).toBe(false);
+  });
+
+  it('a JSON-safe entry is stored as JSON and read back equal; any other as V8, read back with what only V8 keeps', () => {
+    const dir = temp();
+    const store = resultCache<unknown>({ dir, minChars: 0, buildId: 'b', valid: (v): v is unknown => true });
+    const plain = { inputs: [{ kind: 'Pod', n: 1 }], errors: [] };
+    store.put('f.yaml', 'one', undefined, plain);
+    const shared = { s: 1 };
+    const rich = { inputs: [shared, shared], m: new Map([['k', undefined]]) };
+    store.put('g.yaml', 'two', undefined, rich);
+    const firstBytes = readdirSync(dir)
+      .map((f) => readFileSync(join(dir, f))[0])
+      .sort();
+    expect(firstBytes).toEqual([0x7b, 0xff]); // '{' and V8's version tag
+    expect(store.get('f.yaml', 'one', undefined)).toEqual(plain);
+    const back = store.get('g.yaml', 'two', undefined) as typeof rich;
+    expect(back.m.has('k')).toBe(true);
+    expect(back.inputs[0]).toBe(back.inputs[1]);
   });
 });

@@ -8,7 +8,7 @@ import { buildGatewayView } from './gateway/binding';
 import type { GatewayView } from './gateway/types';
 import { isVisibleTo } from './hosts';
 import { serviceTargets } from './serviceTargets';
-import { memoVisible } from './snapshotIndex';
+import { memoScopeServices, memoVisible } from './snapshotIndex';
 import {
   chooseSidecar,
   dedupeByHostname,
@@ -46,6 +46,38 @@ function routerVirtualServices(gateway: GatewayView): BoundVirtualService[] {
   return out;
 }
 
+/** The view's services by hostname. */
+function hostIndex(services: readonly ServiceModel[]): Map<string, ServiceModel[]> {
+  const byHost = new Map<string, ServiceModel[]>();
+  for (const s of services) {
+    const list = byHost.get(s.hostname);
+    if (list) list.push(s);
+    else byHost.set(s.hostname, [s]);
+  }
+  return byHost;
+}
+
+const sidecarWithEgress = (sidecar: ProxyViewBase['sidecar']) => (sidecar && (sidecar.spec.egress ?? []).length > 0 ? sidecar : undefined);
+
+/**
+ * A sidecar's services (`make`) and their hostname index, once per snapshot, Sidecar (with egress; undefined for
+ * the default scope) and namespace: they read only the services visible to the namespace, the Sidecar and the
+ * domain suffix / default exportTo (SidecarScope, one per Sidecar and push in istiod).
+ */
+function scoped(
+  snapshot: MeshSnapshot,
+  sidecar: ProxyViewBase['sidecar'],
+  namespace: string,
+  options: TranslateOptions,
+  make: () => ServiceModel[],
+): { services: ServiceModel[]; byHost: Map<string, ServiceModel[]> } {
+  const key = `${namespace}\u0000${options.domainSuffix}\u0000${(options.defaultServiceExportTo ?? []).join('\u0000')}`;
+  return memoScopeServices(snapshot, sidecar, key, () => {
+    const services = make();
+    return { services, byHost: hostIndex(services) };
+  });
+}
+
 /**
  * `part` 'inbound': a view for the inbound builders alone (translate/inboundOnly.ts): the bound VirtualServices,
  * which only outbound builders read, are left empty and their selection's findings unreported.
@@ -70,7 +102,9 @@ export function buildProxyView(
   } else {
     if (sidecar && (sidecar.spec.egress ?? []).length > 0) {
       const imported = importedHosts(sidecar, proxy.namespace, options);
-      services = dedupeByHostname(selectServices(visible, imported), proxy.namespace);
+      services = scoped(snapshot, sidecar, proxy.namespace, options, () =>
+        dedupeByHostname(selectServices(visible, imported), proxy.namespace),
+      ).services;
       if (part === 'inbound') virtualServices = [];
       else {
         // Both readers below look only at VirtualServices of imported namespaces (or every one with `*/…`).
@@ -86,18 +120,15 @@ export function buildProxyView(
       }
     } else {
       // Default scope (`*/*`); a Sidecar without egress also imports everything.
-      services = dedupeByHostname(visible, proxy.namespace);
+      services = scoped(snapshot, undefined, proxy.namespace, options, () => dedupeByHostname(visible, proxy.namespace)).services;
       virtualServices = part === 'inbound' ? [] : virtualServicesForGateway(snapshot, proxy.namespace, MESH_GATEWAY, options);
     }
   }
   const outboundTrafficPolicy = sidecar?.spec.outboundTrafficPolicy?.mode ?? options.outboundTrafficPolicy;
 
-  const byHost = new Map<string, ServiceModel[]>();
-  for (const s of services) {
-    const list = byHost.get(s.hostname);
-    if (list) list.push(s);
-    else byHost.set(s.hostname, [s]);
-  }
+  const byHost = gateway
+    ? hostIndex(services)
+    : scoped(snapshot, sidecarWithEgress(sidecar), proxy.namespace, options, () => services).byHost;
   const service = (hostname: string, preferNamespace?: string): ServiceModel | undefined => {
     const list = byHost.get(hostname) ?? visible.filter((s) => s.hostname === hostname);
     return (

@@ -7,6 +7,9 @@ import { generateMesh } from '../../../bench/generateMesh';
 import { DEFAULT_OPTIONS, type MeshSnapshot } from '../../model/mesh';
 import { buildSnapshot } from '../../model/snapshot';
 import { buildProxyView, servicesVisibleTo } from './buildProxyView';
+import { SnapshotMemo } from '../../model/snapshotMemo';
+import { proxyInputs } from '../proxyInputs';
+import { buildSnapshot as meshOf, pod, service } from '../testing/meshBuilder';
 import { findPod, serviceTargets } from './serviceTargets';
 
 const O = DEFAULT_OPTIONS;
@@ -29,7 +32,11 @@ describe('snapshot indexes', () => {
       expect(servicesVisibleTo(snap, p.namespace)).toEqual(servicesVisibleTo(bare(snap), p.namespace));
       const view = buildProxyView(snap, p, O);
       const plain = buildProxyView(bare(snap), p, O);
+      // the Sidecar scope's services (selectServices + dedupeByHostname), made once per Sidecar and namespace
+      expect(view.services).toEqual(plain.services);
+      expect(proxyInputs(snap, p, O)).toEqual(proxyInputs(bare(snap), p, O));
       for (const s of snap.services) {
+        expect(view.service(s.hostname)).toBe(plain.service(s.hostname));
         expect(view.destinationRule(s.hostname)).toEqual(plain.destinationRule(s.hostname));
         expect(view.inboundDestinationRule(s.hostname)).toEqual(plain.inboundDestinationRule(s.hostname));
         if (view.destinationRule(s.hostname)) rules++;
@@ -37,6 +44,23 @@ describe('snapshot indexes', () => {
     }
     expect(targets).toBeGreaterThan(0);
     expect(rules).toBeGreaterThan(0);
+  });
+
+  it("a Sidecar scope's services are one list per Sidecar and namespace, and follow the snapshot's Sidecars", () => {
+    const sidecars = snap.proxies.filter((x) => x.type === 'sidecar');
+    const [a, b] = sidecars.filter((x) => x.namespace === sidecars[0]!.namespace);
+    expect(b).toBeDefined();
+    const va = buildProxyView(snap, a!, O);
+    expect(buildProxyView(snap, b!, O).services).toBe(va.services);
+    // the scoped mesh's Sidecars import only their namespace (and istio-system): fewer than every visible service
+    expect(snap.sidecars.length).toBeGreaterThan(0);
+    expect(va.services.length).toBeLessThan(servicesVisibleTo(snap, a!.namespace).length);
+    // a copy without Sidecars is the default scope (every visible service), answered from its own arrays
+    const noSidecars: MeshSnapshot = { ...snap, sidecars: [] };
+    expect(noSidecars.memo).toBe(snap.memo);
+    expect(buildProxyView(noSidecars, a!, O).services).toEqual(buildProxyView(bare(noSidecars), a!, O).services);
+    expect(buildProxyView(noSidecars, a!, O).services.length).toBe(servicesVisibleTo(snap, a!.namespace).length);
+    expect(buildProxyView(snap, a!, O).services).toEqual(va.services); // (the slot was made again for the copy)
   });
 
   it('a copy with other arrays is answered from its arrays, not from the memo it carries', () => {
@@ -54,5 +78,23 @@ describe('snapshot indexes', () => {
     // and the original is still answered from its own
     expect(findPod(snap, p)).toBeDefined();
     expect(serviceTargets(snap, p).length).toBeGreaterThan(0);
+  });
+
+  it("a proxy whose IP is a headless service's endpoint is told so (selfIp), from the per-snapshot address set as from a scan", () => {
+    // outbound.ts addService: a headless service (Passthrough, no VIP) with an endpoint at the proxy's own IP
+    const mesh = meshOf({
+      services: [service('db', 'data', { resolution: 'Passthrough' }), service('web', 'data')],
+      pods: [pod('db-0', 'data', '10.0.0.5', { labels: { app: 'db' } }), pod('web-0', 'data', '10.0.0.6', { labels: { app: 'web' } })],
+    });
+    expect(mesh.memo).toBeUndefined();
+    const memoised: MeshSnapshot = { ...mesh, memo: new SnapshotMemo() };
+    const db = mesh.proxies.find((p) => p.id.startsWith('db-0'))!;
+    const web = mesh.proxies.find((p) => p.id.startsWith('web-0'))!;
+    for (const s of [mesh, memoised]) {
+      expect(proxyInputs(s, db, O).selfIp).toBe('10.0.0.5');
+      expect(proxyInputs(s, web, O).selfIp).toBeNull();
+    }
+    // the set follows the snapshot's endpoints: a copy without them is answered from its own
+    expect(proxyInputs({ ...memoised, endpoints: new Map() }, db, O).selfIp).toBeNull();
   });
 });

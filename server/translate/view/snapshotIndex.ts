@@ -11,6 +11,9 @@ const VISIBLE = Symbol('services visible per namespace');
 const TARGETS = Symbol('service targets per proxy');
 const DR_BY_NS = Symbol('DestinationRules by namespace');
 const DR_RESOLVED = Symbol('DestinationRules by namespace, hosts resolved');
+const DR_VISIBLE = Symbol('DestinationRules of a namespace visible to a namespace, by host');
+const SCOPE_SERVICES = Symbol('services a Sidecar scope imports, per Sidecar and namespace');
+const HEADLESS_ADDRESSES = Symbol('endpoint addresses of headless services');
 
 const podKey = (namespace: string, name: string) => `${namespace}/${name}`;
 
@@ -99,4 +102,34 @@ export function destinationRulesByNamespace(snapshot: MeshSnapshot): ReadonlyMap
 /** A namespace's rules with their hosts resolved (per domain suffix), memoised per snapshot. */
 export function memoResolvedRules<T>(snapshot: MeshSnapshot, namespace: string, domainSuffix: string, make: () => T): T {
   return keyed(snapshot, DR_RESOLVED, [snapshot.destinationRules], `${namespace}\u0000${domainSuffix}`, make);
+}
+
+/** A namespace's DestinationRules as another namespace sees them, indexed (destinationRules.ts), per snapshot. */
+export function memoRuleIndex<T>(snapshot: MeshSnapshot, key: string, make: () => T): T {
+  return keyed(snapshot, DR_VISIBLE, [snapshot.destinationRules], key, make);
+}
+
+/** Stands for "no Sidecar with egress" in the per-Sidecar memo below. */
+const NO_SIDECAR = {};
+
+/**
+ * A sidecar scope's services (and whatever is made from them alone), memoised per snapshot, Sidecar object and
+ * `key` (the proxy namespace and the options the selection reads): istiod builds a SidecarScope once per Sidecar
+ * and push, not per proxy; at 5,000 mesh-wide services each proxy's selection walked all of them.
+ */
+export function memoScopeServices<T>(snapshot: MeshSnapshot, sidecar: object | undefined, key: string, make: () => T): T {
+  const memo = snapshot.memo;
+  if (!memo) return make();
+  const bySidecar = memo.get(SCOPE_SERVICES, [snapshot.services, snapshot.sidecars], () => new WeakMap<object, Map<string, T>>());
+  const owner = sidecar ?? NO_SIDECAR;
+  let m = bySidecar.get(owner);
+  if (!m) bySidecar.set(owner, (m = new Map()));
+  let v = m.get(key);
+  if (v === undefined) m.set(key, (v = make()));
+  return v;
+}
+
+/** The addresses of every endpoint of a headless service (passthrough, no VIP), per snapshot; `make` builds them. */
+export function memoHeadlessAddresses(snapshot: MeshSnapshot, make: () => ReadonlySet<string>): ReadonlySet<string> {
+  return snapshot.memo ? snapshot.memo.get(HEADLESS_ADDRESSES, [snapshot.services, snapshot.endpoints], make) : make();
 }

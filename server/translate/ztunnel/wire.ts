@@ -8,134 +8,52 @@
 // null, bytes not in canonical base64, a value of the wrong type) makes it answer `undefined`: the caller then
 // encodes with protobuf-es, which also gives the located error for JSON that does not fit the schema. Pure; a
 // WireWriter owns its scratch buffer (one per encoding pass, never module state).
-
-type Json = Record<string, unknown>;
-
-/** A failure inside a writer: the whole message falls back to protobuf-es. */
-class Unsupported extends Error {}
-const UNSUPPORTED = new Unsupported('not handled by the WDS wire writer');
-
-// Wire types.
-const VARINT = 0;
-const LEN = 2;
-
-const TUNNEL_PROTOCOL: Readonly<Record<string, number>> = { NONE: 0, HBONE: 1, LEGACY_ISTIO_MTLS: 2 };
-const WORKLOAD_TYPE: Readonly<Record<string, number>> = { DEPLOYMENT: 0, CRONJOB: 1, POD: 2, JOB: 3 };
-const WORKLOAD_STATUS: Readonly<Record<string, number>> = { HEALTHY: 0, UNHEALTHY: 1 };
-const NETWORK_MODE: Readonly<Record<string, number>> = { STANDARD: 0, HOST_NETWORK: 1 };
-const APP_PROTOCOL: Readonly<Record<string, number>> = { UNKNOWN: 0, HTTP11: 1, HTTP2: 2, GRPC: 3, TCP: 4, TLS: 5 };
-const TUNNEL_APP_PROTOCOL: Readonly<Record<string, number>> = { NONE: 0, PROXY: 1 };
-const IP_FAMILIES: Readonly<Record<string, number>> = { AUTOMATIC: 0, IPV4_ONLY: 1, IPV6_ONLY: 2, DUAL: 3 };
-const VISIBILITY: Readonly<Record<string, number>> = { PUBLIC: 0, NAMESPACE: 1 };
-const LB_SCOPE: Readonly<Record<string, number>> = {
-  UNSPECIFIED_SCOPE: 0,
-  REGION: 1,
-  ZONE: 2,
-  SUBZONE: 3,
-  NODE: 4,
-  CLUSTER: 5,
-  NETWORK: 6,
-};
-const LB_MODE: Readonly<Record<string, number>> = { UNSPECIFIED_MODE: 0, STRICT: 1, FAILOVER: 2, PASSTHROUGH: 3 };
-const LB_HEALTH: Readonly<Record<string, number>> = { ONLY_HEALTHY: 0, ALLOW_ALL: 1 };
-const AUTHZ_SCOPE: Readonly<Record<string, number>> = { GLOBAL: 0, NAMESPACE: 1, WORKLOAD_SELECTOR: 2 };
-const AUTHZ_ACTION: Readonly<Record<string, number>> = { ALLOW: 0, DENY: 1 };
-
-const B64: Int8Array = (() => {
-  const t = new Int8Array(128).fill(-1);
-  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
-  for (let i = 0; i < 64; i++) t[alphabet.charCodeAt(i)] = i;
-  return t;
-})();
-
-const hasOwn = (o: object, k: string) => Object.hasOwn(o, k);
-
-/** The plain JSON object `v` with only keys from `known` (each with a defined, non-null value), else Unsupported. */
-function object(v: unknown, known: ReadonlySet<string>): Json {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw UNSUPPORTED;
-  const o = v as Json;
-  for (const k in o) {
-    if (!known.has(k) || !hasOwn(o, k)) throw UNSUPPORTED;
-    const x = o[k];
-    if (x === undefined || x === null) throw UNSUPPORTED;
-  }
-  return o;
-}
-
-const keys = (...ks: string[]): ReadonlySet<string> => new Set(ks);
-const ADDRESS_KEYS = keys('workload', 'service');
-const WORKLOAD_KEYS = keys(
-  'name',
-  'namespace',
-  'addresses',
-  'network',
-  'tunnelProtocol',
-  'trustDomain',
-  'serviceAccount',
-  'waypoint',
-  'node',
-  'canonicalName',
-  'canonicalRevision',
-  'workloadType',
-  'workloadName',
-  'nativeTunnel',
-  'authorizationPolicies',
-  'status',
-  'clusterId',
-  'networkGateway',
-  'uid',
-  'hostname',
-  'services',
-  'applicationTunnel',
-  'locality',
-  'networkMode',
-  'capacity',
-);
-const SERVICE_KEYS = keys(
-  'name',
-  'namespace',
-  'hostname',
-  'addresses',
-  'ports',
-  'subjectAltNames',
-  'waypoint',
-  'loadBalancing',
-  'ipFamilies',
-  'canonical',
-  'ingressUseWaypoint',
-  'weightedWaypoints',
-  'visibility',
-);
-const GATEWAY_KEYS = keys('hostname', 'address', 'hboneMtlsPort');
-const NETWORK_ADDRESS_KEYS = keys('network', 'address', 'length');
-const NAMESPACED_HOSTNAME_KEYS = keys('namespace', 'hostname');
-const PORT_KEYS = keys('servicePort', 'targetPort', 'appProtocol');
-const PORT_LIST_KEYS = keys('ports');
-const LOCALITY_KEYS = keys('region', 'zone', 'subzone');
-const APP_TUNNEL_KEYS = keys('protocol', 'port');
-const LB_KEYS = keys('routingPreference', 'mode', 'healthPolicy');
-const WEIGHTED_KEYS = keys('destination', 'weight');
-const AUTHZ_KEYS = keys('name', 'namespace', 'scope', 'action', 'groups', 'dryRun');
-const GROUP_KEYS = keys('rules');
-const RULES_KEYS = keys('matches');
-const MATCH_KEYS = keys(
-  'namespaces',
-  'notNamespaces',
-  'principals',
-  'notPrincipals',
-  'sourceIps',
-  'notSourceIps',
-  'destinationIps',
-  'notDestinationIps',
-  'destinationPorts',
-  'notDestinationPorts',
-  'serviceAccounts',
-  'notServiceAccounts',
-);
-const STRING_MATCH_KEYS = keys('exact', 'prefix', 'suffix', 'presence');
-const AUTHZ_ADDRESS_KEYS = keys('address', 'length');
-const SA_MATCH_KEYS = keys('namespace', 'serviceAccount');
-const NO_KEYS = keys();
+import {
+  ADDRESS_KEYS,
+  APP_PROTOCOL,
+  APP_TUNNEL_KEYS,
+  AUTHZ_ACTION,
+  AUTHZ_ADDRESS_KEYS,
+  AUTHZ_KEYS,
+  AUTHZ_SCOPE,
+  B64,
+  base64Length,
+  enumOf,
+  GATEWAY_KEYS,
+  GROUP_KEYS,
+  hasOwn,
+  IP_FAMILIES,
+  LB_HEALTH,
+  LB_KEYS,
+  LB_MODE,
+  LB_SCOPE,
+  LEN,
+  LOCALITY_KEYS,
+  MATCH_KEYS,
+  NAMESPACED_HOSTNAME_KEYS,
+  NETWORK_ADDRESS_KEYS,
+  NETWORK_MODE,
+  NO_KEYS,
+  object,
+  PORT_KEYS,
+  PORT_LIST_KEYS,
+  RULES_KEYS,
+  SA_MATCH_KEYS,
+  SERVICE_KEYS,
+  STRING_MATCH_KEYS,
+  TUNNEL_APP_PROTOCOL,
+  TUNNEL_PROTOCOL,
+  uint32Of,
+  UNSUPPORTED,
+  VARINT,
+  varintSize,
+  VISIBILITY,
+  WEIGHTED_KEYS,
+  WORKLOAD_KEYS,
+  WORKLOAD_STATUS,
+  WORKLOAD_TYPE,
+  type Json,
+} from './wireSchema';
 
 /** Writes the WDS messages into one growing scratch buffer; each call returns a fresh copy of its bytes. */
 export class WireWriter {
@@ -548,33 +466,4 @@ export class WireWriter {
     this.buf.set(bytes, this.pos);
     this.pos += bytes.length;
   }
-}
-
-const varintSize = (n: number): number => (n < 0x80 ? 1 : n < 0x4000 ? 2 : n < 0x200000 ? 3 : n < 0x10000000 ? 4 : 5);
-
-function uint32Of(v: unknown): number {
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > 0xffffffff) throw UNSUPPORTED;
-  return v;
-}
-
-function enumOf(v: unknown, values: Readonly<Record<string, number>>): number {
-  if (typeof v !== 'string' || !hasOwn(values, v)) throw UNSUPPORTED;
-  return values[v]!;
-}
-
-/** The decoded length of canonical, padded standard base64; Unsupported for anything else. */
-function base64Length(s: string): number {
-  const n = s.length;
-  if (n % 4 !== 0) throw UNSUPPORTED;
-  if (n === 0) return 0;
-  let pad = 0;
-  if (s.charCodeAt(n - 1) === 61) pad = s.charCodeAt(n - 2) === 61 ? 2 : 1;
-  for (let i = 0; i < n - pad; i++) {
-    const c = s.charCodeAt(i);
-    if (c >= 128 || B64[c]! < 0) throw UNSUPPORTED;
-  }
-  // Canonical: the bits a padded group leaves over are zero (protobuf-es would drop them; such text is not ours).
-  if (pad === 1 && (B64[s.charCodeAt(n - 2)]! & 0x3) !== 0) throw UNSUPPORTED;
-  if (pad === 2 && (B64[s.charCodeAt(n - 3)]! & 0xf) !== 0) throw UNSUPPORTED;
-  return (n / 4) * 3 - pad;
 }

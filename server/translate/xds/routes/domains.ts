@@ -1,7 +1,7 @@
 // Virtual host domains of a service as seen from a sidecar (httproute.go:generateVirtualHostDomains,
 // GenerateAltVirtualHosts, generateAltVirtualHostsForKubernetesService, dedupeDomains). Sidecars set
 // ignore_port_in_host_matching, so no `:port` variants are generated.
-import { isIP } from 'node:net';
+import { isIP, isIPv4 } from 'node:net';
 import type { ServiceModel } from '../../../model/mesh';
 
 /** util.IPv6Compliant: brackets around addresses containing ':'. */
@@ -39,10 +39,16 @@ function uniqueAndShared(fqdn: string, proxyDomain: string): { unique: string[];
   return { unique: f.slice(shared.length).reverse(), shared: shared.reverse() };
 }
 
+/**
+ * node:net's isIP(h) !== 0, without its IPv6 pattern for a text with no `:` (every IPv6 form has one): that
+ * pattern was 2 % of `meshscope translate` on 1,000 services (one call per service host per sidecar).
+ */
+const literalIp = (h: string): boolean => (h.includes(':') ? isIP(h) !== 0 : isIPv4(h));
+
 /** GenerateAltVirtualHosts (port-less form): `host.` (absolute FQDN, not for IPs), then short forms. */
 export function altVirtualHosts(hostname: string, proxyDomain: string): string[] {
   const out: string[] = [];
-  if (isIP(hostname) === 0) out.push(`${hostname}.`);
+  if (!literalIp(hostname)) out.push(`${hostname}.`);
   if (proxyDomain.includes('.svc.')) {
     if (hostname.endsWith(removeSvcNamespace(proxyDomain))) out.push(...kubeAltHosts(hostname, proxyDomain));
     return out;

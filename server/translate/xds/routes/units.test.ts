@@ -51,6 +51,10 @@ describe('host matching (host.Name.Matches, MostSpecificHostMatch)', () => {
   it('absolute FQDN is added for names but not IPs; no short forms outside the proxy .svc suffix', () => {
     expect(altVirtualHosts('10.0.0.1', 'default.svc.cluster.local')).toEqual([]);
     expect(altVirtualHosts('api.example.com', 'default.svc.cluster.local')).toEqual(['api.example.com.']);
+    // IPv6 literals are IPs too (istiod: net.ParseIP); the zone-id form as node:net's isIP has always read it here
+    expect(altVirtualHosts('2001:db8::1', 'default.svc.cluster.local')).toEqual([]);
+    expect(altVirtualHosts('fe80::1%eth0', 'default.svc.cluster.local')).toEqual([]);
+    expect(altVirtualHosts('1.2.3.256', 'default.svc.cluster.local')).toEqual(['1.2.3.256.']);
   });
 });
 

@@ -1,0 +1,63 @@
+// What a proxy's Sidecar scope decides for one change, computed once per scope instead of once per proxy. The
+// narrowing rules (sidecarImports.ts, endpointScope.ts) ask, for every proxy of the mesh on each change, a question
+// whose answer depends only on the proxy's kind, its namespace and the Sidecar in force for it (istiod computes a
+// SidecarScope once per Sidecar and namespace too: PushContext.getSidecarScope / sidecarIndex). The Sidecar in force
+// depends on the proxy's labels only when its namespace has a Sidecar with a workloadSelector; otherwise it is the
+// namespace's (or the root namespace's) default, the same for every sidecar of the namespace.
+import type { IstioConfig, MeshSnapshot, ProxyModel } from '../model/mesh';
+import { chooseSidecar } from '../translate/view/sidecarScope';
+
+type Sidecar = IstioConfig<'Sidecar'>;
+
+const selects = (s: Sidecar): boolean => Object.keys(s.spec.workloadSelector?.labels ?? {}).length > 0;
+
+/** chooseSidecar, remembered per namespace where no Sidecar of it selects by labels. Per snapshot and call. */
+export class SidecarChooser {
+  private readonly byNamespace = new Map<string, Sidecar | undefined>();
+  private readonly selecting = new Set<string>();
+
+  constructor(
+    private readonly snap: MeshSnapshot,
+    private readonly rootNamespace: string,
+  ) {
+    for (const s of snap.sidecars) if (selects(s)) this.selecting.add(s.meta.namespace);
+  }
+
+  /** The Sidecar in force for `proxy` (undefined: none, or not a sidecar): chooseSidecar's answer. */
+  of(proxy: ProxyModel): Sidecar | undefined {
+    if (proxy.type !== 'sidecar') return undefined;
+    if (this.selecting.has(proxy.namespace)) return chooseSidecar(this.snap.sidecars, proxy, this.rootNamespace);
+    if (this.byNamespace.has(proxy.namespace)) return this.byNamespace.get(proxy.namespace);
+    const sc = chooseSidecar(this.snap.sidecars, proxy, this.rootNamespace);
+    this.byNamespace.set(proxy.namespace, sc);
+    return sc;
+  }
+}
+
+/**
+ * `decide(sidecar in force, proxy)` for proxies of `snap`, computed once per (kind, namespace, Sidecar in force):
+ * `decide` must read nothing else of the proxy.
+ */
+export class ScopeMemo<T> {
+  private readonly chooser: SidecarChooser;
+  private readonly memo = new Map<Sidecar | undefined, Map<string, T>>();
+
+  constructor(
+    snap: MeshSnapshot,
+    rootNamespace: string,
+    private readonly decide: (sidecar: Sidecar | undefined, proxy: ProxyModel) => T,
+  ) {
+    this.chooser = new SidecarChooser(snap, rootNamespace);
+  }
+
+  get(proxy: ProxyModel): T {
+    const sc = this.chooser.of(proxy);
+    let byNs = this.memo.get(sc);
+    if (!byNs) this.memo.set(sc, (byNs = new Map()));
+    const key = `${proxy.type}\u0000${proxy.namespace}`;
+    if (byNs.has(key)) return byNs.get(key) as T;
+    const v = this.decide(sc, proxy);
+    byNs.set(key, v);
+    return v;
+  }
+}
