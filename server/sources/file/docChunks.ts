@@ -146,7 +146,8 @@ function cutListItems(doc: string): { head: string; indent: number; items: ItemT
     if (!BLANK_OR_COMMENT.test(doc.slice(at, end))) break;
     at = end;
   }
-  const first = /^( *)-(?:[ \t]|\r?\n?$)/.exec(doc.slice(at, doc.indexOf('\n', at) < 0 ? doc.length : doc.indexOf('\n', at) + 1));
+  const nl = doc.indexOf('\n', at);
+  const first = /^( *)-(?:[ \t]|\r?\n?$)/.exec(doc.slice(at, nl < 0 ? doc.length : nl + 1));
   if (!first) return undefined;
   const indent = first[1]!.length;
   const { items, end } = scanItems(doc, at, indent);
