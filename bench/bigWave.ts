@@ -9,7 +9,6 @@
 // CLONE=1: also what handing the snapshot to a worker costs).
 import { TYPE, type TypeUrl } from '../server/envoy/typeUrls';
 import type { RawInput, RawObject } from '../server/model/inputs';
-import { optionsOf } from '../server/model/mesh';
 import { createAdsGenerator } from '../server/pipeline/adsGenerator';
 import { SharedResourceCache } from '../server/pipeline/sharedResources';
 import { Store } from '../server/sources/store';
@@ -137,7 +136,6 @@ if (summary) {
   console.log(`profile ${summary.totalMs.toFixed(0)} ms sampled:`);
   for (const x of summary.top) console.log(`  ${x.pct.toFixed(1)}%  ${x.selfMs.toFixed(0)} ms  ${x.fn}`);
 }
-void optionsOf;
 store.close();
 if (process.env.CLONE === '1') {
   // Goal 6's price of a worker: handing it the snapshot (V8's structured serialization, what postMessage does).

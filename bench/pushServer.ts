@@ -6,7 +6,8 @@
 //   {"cmd":"drop"} → every ADS stream closed server-side, then serving again on the same port → {"reply":"drop","at":…}
 //   {"cmd":"prof-start"} / {"cmd":"prof-stop"} → {"reply":"prof-stop","summary":…} (raw profiles kept in BENCH_PROFILE_DIR if set)
 // and unprompted {"event":"snapshot","at":…,"version":…,"endpointsOnly":…} for every new snapshot
-// (`at`: performance.timeOrigin + now, comparable across processes).
+// (`at`: when the store's event fired, before any listener's work; `liveAt`: when the xDS plane's push planning
+// and the live event's diff were done; performance.timeOrigin + now, comparable across processes).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -33,6 +34,11 @@ const src = kubeUrl
   : new FileSource('file', [dir!], { watch: true });
 await src.start(store);
 store.flush();
+// The store's event, stamped before the xDS plane's listener (registered next) does its work.
+let storeAt = 0;
+store.onChange(() => {
+  storeAt = wall();
+});
 // BENCH_STALL_MS: the ADS stall guard (a stream whose response stays unread that long is reset; 30 s by
 // default, MESHSCOPE_XDS_STALLED_STREAM_CLOSE) — raised when the machine is too loaded for the bench's own
 // clients to keep up. Stream resets are counted and reported with `stats`.
@@ -53,7 +59,8 @@ store.onChange((snap, change) => {
   prevSnap = snap;
   say({
     event: 'snapshot',
-    at: wall(),
+    at: storeAt,
+    liveAt: wall(),
     version: snap.version,
     endpointsOnly: change.endpointsOnly,
     all: ev.all === true,

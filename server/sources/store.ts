@@ -35,6 +35,11 @@ export interface StoreOptions {
   domainSuffix?: string;
   /** Clock for "last good from <time>" (tests). */
   now?: () => Date;
+  /**
+   * replace() of a list that differs from the source's last one only by objects replaced in place (same
+   * position, same key) touches just those (default true; false: every list is merged whole, as tests compare).
+   */
+  inPlaceReplace?: boolean;
 }
 
 interface SourceState {
@@ -48,7 +53,12 @@ interface SourceState {
   own: LoadError[];
   /** Keys this source removes from the sources registered before it (an overlay's deletions). */
   hidden: Set<string>;
+  /** The list the last replace() was given, while `objects` is exactly what it made (upsert/remove clear it). */
+  given?: readonly RawInput[];
 }
+
+/** Most objects a replace() may have changed in place and still be applied position by position. */
+const IN_PLACE_MAX = 64;
 
 export class Store implements SourceSink {
   private readonly debounceMs: number;
@@ -75,6 +85,7 @@ export class Store implements SourceSink {
   /** Parse/validation results per stored object, reused by every rebuild (see model/snapshotCache). */
   private readonly cache = new SnapshotCache();
   private readonly now: () => Date;
+  private readonly inPlaceReplace: boolean;
   /** Why the last snapshot build failed (the previous snapshot keeps serving), until one succeeds. */
   private buildFailure: string | undefined;
   /** `--mesh-config FILE` (replaces the ConfigMap istio-system/istio) and the problems reading it. */
@@ -87,6 +98,7 @@ export class Store implements SourceSink {
     this.debounceMs = opts?.debounceMs ?? 100;
     this.maxDelayMs = opts?.maxDelayMs ?? 10_000;
     this.domainSuffix = opts?.domainSuffix;
+    this.inPlaceReplace = opts?.inPlaceReplace ?? true;
   }
 
   snapshot(): MeshSnapshot {
@@ -158,6 +170,45 @@ export class Store implements SourceSink {
 
   replace(sourceId: string, inputs: readonly RawInput[], errors: readonly LoadError[] = [], opts: ReplaceOptions = {}): void {
     const state = this.state(sourceId);
+    if (!(this.inPlaceReplace && this.replaceInPlace(state, inputs))) this.replaceAll(state, inputs);
+    if (!sameErrors(state.errors, errors)) this.pendingErrors = true;
+    state.errors = errors.slice();
+    state.given = inputs.slice(); // a copy: a source may reuse its array
+    if (opts.settled) this.prompt = true;
+    this.schedule();
+  }
+
+  /**
+   * A list that is the source's last one with a few objects replaced in place (same length; each differing
+   * position keeps its key; the last list had no duplicates and no unkeyed objects): only those positions are
+   * looked at (a file source re-reading one document of a 35,000-object mesh hands over the same objects for
+   * every other one). Leaves `objects` as replaceAll would, in the same order. False when it does not apply.
+   */
+  private replaceInPlace(state: SourceState, inputs: readonly RawInput[]): boolean {
+    const given = state.given;
+    if (!given || given.length !== inputs.length || state.own.length > 0 || state.unkeyed.length > 0) return false;
+    const diffs: number[] = [];
+    for (let i = 0; i < inputs.length; i++) if (inputs[i] !== given[i] && diffs.push(i) > IN_PLACE_MAX) return false;
+    const updates: Array<[string, RawInput]> = [];
+    for (const i of diffs) {
+      const input = this.stored(inputs[i]!);
+      const key = this.cache.keyOf(input);
+      if (key === undefined || key !== this.cache.keyOf(this.stored(given[i]!))) return false;
+      updates.push([key, input]);
+    }
+    for (const [key, given] of updates) {
+      const before = state.objects.get(key);
+      // An unchanged object keeps its stored identity, so its cached parse and validation are reused.
+      const input = before !== undefined && before !== given && sameObject(before, given) ? before : given;
+      if (before === input) continue;
+      state.objects.set(key, input); // an existing key keeps its place in the map's order
+      this.mark(key, before, input);
+    }
+    return true;
+  }
+
+  /** Merges the source's whole new list: duplicates reported, removed keys marked, every object looked at. */
+  private replaceAll(state: SourceState, inputs: readonly RawInput[]): void {
     const next = new Map<string, RawInput>();
     const unkeyed: RawInput[] = [];
     const own: LoadError[] = [];
@@ -184,18 +235,16 @@ export class Store implements SourceSink {
       if (before !== after) this.mark(key, before, after); // an equal object was given its stored identity above
     }
     for (const key of state.lastGood.keys()) if (!next.has(key)) state.lastGood.delete(key);
-    if (!sameList(state.unkeyed, unkeyed) || !sameErrors(state.errors, errors) || !sameErrors(state.own, own)) this.pendingErrors = true;
+    if (!sameList(state.unkeyed, unkeyed) || !sameErrors(state.own, own)) this.pendingErrors = true;
     state.objects = next;
     state.unkeyed = unkeyed;
-    state.errors = errors.slice();
     state.own = own;
-    if (opts.settled) this.prompt = true;
-    this.schedule();
   }
 
   upsert(sourceId: string, given: RawInput): void {
     const input = this.stored(given);
     const state = this.state(sourceId);
+    state.given = undefined;
     const key = rawKey(input.object);
     if (key === undefined) {
       state.unkeyed = [...state.unkeyed, input];
@@ -211,6 +260,7 @@ export class Store implements SourceSink {
 
   remove(sourceId: string, ref: { apiVersion: string; kind: string; namespace?: string; name: string }): void {
     const state = this.state(sourceId);
+    state.given = undefined;
     const key = rawKey({ apiVersion: ref.apiVersion, kind: ref.kind, metadata: { name: ref.name, namespace: ref.namespace } });
     if (key === undefined) return;
     const before = state.objects.get(key);

@@ -14,6 +14,7 @@ import { XDS_TYPES, xdsTypeInfo } from '../model/xdsTypes';
 import { KNOWN_TYPES, nodeProblem, truncateText, type AdsLimits } from './limits';
 import type { LogLimiter } from './logLimit';
 import { resetStream } from './streamReset';
+import type { ServerResponse } from './service';
 
 /** What a connection needs from its server. */
 export interface ConnectionContext {
@@ -93,7 +94,7 @@ export abstract class ConnectionBase<Req extends AdsRequest, W extends WatchedNa
   /** The current subscriptions by type URL; handed to the generator (by-name generators need them). */
   protected readonly watches = new Map<string, W>();
   protected readonly ctx: ConnectionContext;
-  protected readonly call: grpc.ServerDuplexStream<unknown, Uint8Array>;
+  protected readonly call: grpc.ServerDuplexStream<unknown, ServerResponse>;
   private onClose: Array<() => void> = [];
   private readonly connNumber: number;
   // Back-pressure: at most one batch of responses in flight. While one is, new responses are deferred
@@ -112,8 +113,8 @@ export abstract class ConnectionBase<Req extends AdsRequest, W extends WatchedNa
   /** Unknown type URLs this stream asked for (each answered once, empty). */
   private readonly unknownTypes = new Set<string>();
 
-  constructor(call: grpc.ServerDuplexStream<Req, Uint8Array>, ctx: ConnectionContext, connNumber: number) {
-    this.call = call as grpc.ServerDuplexStream<unknown, Uint8Array>;
+  constructor(call: grpc.ServerDuplexStream<Req, ServerResponse>, ctx: ConnectionContext, connNumber: number) {
+    this.call = call as grpc.ServerDuplexStream<unknown, ServerResponse>;
     this.ctx = ctx;
     this.connectedAt = ctx.now();
     this.connNumber = connNumber;
@@ -252,15 +253,15 @@ export abstract class ConnectionBase<Req extends AdsRequest, W extends WatchedNa
     return false;
   }
 
-  /** Writes one encoded response; resolves when grpc-js took it (its callback) or the stream closed. */
-  protected write(bytes: Uint8Array): Promise<void> {
+  /** Writes one response (bytes, or written as grpc-js frames it); resolves when grpc-js took it (its callback) or the stream closed. */
+  protected write(res: ServerResponse): Promise<void> {
     if (this.closed || this.call.destroyed || this.call.writableEnded) return Promise.resolve();
-    const written = this.writeNow(bytes);
-    this.ctx.slices.hold(bytes.length, written);
+    const written = this.writeNow(res);
+    this.ctx.slices.hold(res instanceof Uint8Array ? res.length : res.size, written);
     return written;
   }
 
-  private writeNow(bytes: Uint8Array): Promise<void> {
+  private writeNow(res: ServerResponse): Promise<void> {
     return new Promise((resolve) => {
       let done = false;
       const finish = () => {
@@ -272,7 +273,7 @@ export abstract class ConnectionBase<Req extends AdsRequest, W extends WatchedNa
       this.pendingWrites.add(finish);
       this.began();
       try {
-        this.call.write(bytes, () => {
+        this.call.write(res, () => {
           this.taken();
           finish();
         });

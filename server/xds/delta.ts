@@ -11,7 +11,7 @@ import type { EncodedResource } from '../envoy/encode';
 import { ConnectionBase, shortType, type AdsConnection } from './connection';
 import { WILDCARD_TYPES } from './shouldRespond';
 import { resourceVersion } from './cache';
-import { encodeDeltaDiscoveryResponse, encodeDeltaFromEntries } from './wire';
+import { deltaResponse, encodeDeltaDiscoveryResponse } from './wire';
 import type { ResourceSet, TypeUrl } from './types';
 import { byteCompareBy } from '../lib/compare';
 
@@ -143,7 +143,8 @@ export class DeltaConnection extends ConnectionBase<DeltaDiscoveryRequest, Delta
     // Each resource's entry (version, Any, name) is encoded once and shared by every stream sending it.
     const entries = resources.map((r) => cache.deltaEntry(r));
     const nonce = this.nextNonce();
-    const bytes = encodeDeltaFromEntries({
+    // Written as grpc-js frames it (service.ts): no buffer of its own.
+    const res = deltaResponse({
       systemVersionInfo: set.version,
       entries: entries.map((e) => e.bytes),
       typeUrl: w.typeUrl,
@@ -151,12 +152,12 @@ export class DeltaConnection extends ConnectionBase<DeltaDiscoveryRequest, Delta
       removed,
       controlPlane: this.ctx.controlPlane,
     });
-    if (!this.checkSize(w.typeUrl, bytes.length, resources.length)) return Promise.resolve();
+    if (!this.checkSize(w.typeUrl, res.size, resources.length)) return Promise.resolve();
     resources.forEach((r, i) => w.known.set(r.name, entries[i]!.version));
     for (const n of removed) w.known.delete(n);
     w.syncedTo = synced;
     w.nonceSent = nonce;
     this.tracker(w.typeUrl).sent(set.version, nonce, resources.length, this.ctx.now());
-    return this.write(bytes);
+    return this.write(res);
   }
 }

@@ -11,7 +11,7 @@ import { DeltaConnection } from './delta';
 import { DEFAULT_LIMITS, type AdsLimits } from './limits';
 import { LogLimiter } from './logLimit';
 import { PushQueue } from './pushQueue';
-import { adsServerDefinition } from './service';
+import { adsServerDefinition, type ServerResponse } from './service';
 import { SotwConnection } from './sotw';
 import { syncStatusOf } from './status';
 import type { AdsGenerator, ConnectionStatus, PushRequest, SyncStatus, TypeUrl } from './types';
@@ -105,10 +105,10 @@ export class AdsServer {
   start(port: number, host = '0.0.0.0'): Promise<number> {
     if (this.server) return Promise.reject(new Error('AdsServer already started'));
     const server = new grpc.Server({ 'grpc.max_receive_message_length': this.limits.maxRequestBytes });
-    server.addService(adsServerDefinition, {
-      StreamAggregatedResources: (call: grpc.ServerDuplexStream<DiscoveryRequest, Uint8Array>) =>
+    server.addService(adsServerDefinition(), {
+      StreamAggregatedResources: (call: grpc.ServerDuplexStream<DiscoveryRequest, ServerResponse>) =>
         this.track(new SotwConnection(call, this.ctx, ++this.connCounter)),
-      DeltaAggregatedResources: (call: grpc.ServerDuplexStream<DeltaDiscoveryRequest, Uint8Array>) =>
+      DeltaAggregatedResources: (call: grpc.ServerDuplexStream<DeltaDiscoveryRequest, ServerResponse>) =>
         this.track(new DeltaConnection(call, this.ctx, ++this.connCounter)),
     });
     this.server = server;

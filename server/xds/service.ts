@@ -10,6 +10,7 @@ import {
   DiscoveryRequestSchema,
   DiscoveryResponseSchema,
 } from '../gen/envoy/service/discovery/v3/discovery_pb';
+import { type WireMessage, WireScratch } from './wire';
 
 export const ADS_SERVICE = 'envoy.service.discovery.v3.AggregatedDiscoveryService';
 export const SOTW_PATH = `/${ADS_SERVICE}/StreamAggregatedResources`;
@@ -35,8 +36,18 @@ function method<Req extends Message, Res>(
   } as const;
 }
 
-/** Responses that are already wire bytes (the server assembles them from cached Any bytes). */
-const preEncoded = { serialize: (b: Uint8Array): Buffer => asBuffer(b), deserialize: (b: Buffer): Uint8Array => b };
+/** What the server writes on a stream: wire bytes, or a response written into `scratch` as grpc-js frames it. */
+export type ServerResponse = Uint8Array | WireMessage;
+
+/**
+ * Responses that are already wire bytes, or sized WireMessages written into one scratch buffer: grpc-js calls
+ * serialize and copies its result into the frame it sends at once (server-interceptors serializeMessage), so the
+ * scratch is free again when the next response is serialized (server/xds/scratch.test.ts pins this).
+ */
+const preEncoded = (scratch: WireScratch) => ({
+  serialize: (m: ServerResponse): Buffer => asBuffer(m instanceof Uint8Array ? m : scratch.bytes(m)),
+  deserialize: (b: Buffer): Uint8Array => b,
+});
 
 /** Responses encoded/decoded by protobuf-es. */
 const typed = <Res extends Message>(schema: GenMessage<Res>) => ({
@@ -44,11 +55,14 @@ const typed = <Res extends Message>(schema: GenMessage<Res>) => ({
   deserialize: (b: Buffer) => fromBinary(schema, b),
 });
 
-/** Server-side definition: typed requests in, pre-encoded response bytes out. */
-export const adsServerDefinition = {
-  StreamAggregatedResources: method(SOTW_PATH, DiscoveryRequestSchema, preEncoded),
-  DeltaAggregatedResources: method(DELTA_PATH, DeltaDiscoveryRequestSchema, preEncoded),
-} satisfies grpc.ServiceDefinition;
+/** Server-side definition (one per server: its scratch buffer): typed requests in, pre-encoded responses out. */
+export function adsServerDefinition() {
+  const out = preEncoded(new WireScratch());
+  return {
+    StreamAggregatedResources: method(SOTW_PATH, DiscoveryRequestSchema, out),
+    DeltaAggregatedResources: method(DELTA_PATH, DeltaDiscoveryRequestSchema, out),
+  } satisfies grpc.ServiceDefinition;
+}
 
 /** Client-side definition: typed requests and typed responses. */
 export const adsClientDefinition = {

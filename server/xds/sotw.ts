@@ -7,7 +7,7 @@ import { ConnectionBase, type AdsConnection } from './connection';
 import { isGrpcListenerRequest } from './node';
 import { TYPE } from '../envoy/typeUrls';
 import { shouldRespond } from './shouldRespond';
-import { discoveryResponseSize, encodeDiscoveryResponse } from './wire';
+import { encodeDiscoveryResponse, sotwResponse } from './wire';
 import { subscriptionKey } from './prepared';
 import type { ResourceSet, TypeUrl } from './types';
 
@@ -99,12 +99,12 @@ export class SotwConnection extends ConnectionBase<DiscoveryRequest, SotwWatch> 
     if (fp === w.nackedFingerprint) return Promise.resolve();
     if (!requested && fp === w.sentFingerprint) return Promise.resolve();
     const nonce = this.nextNonce();
-    const parts = { versionInfo: set.version, typeUrl: w.typeUrl, nonce, controlPlane: this.ctx.controlPlane };
-    const size = discoveryResponseSize({ ...parts, anySizes: p.anys.map((a) => a.length) });
-    if (!this.checkSize(w.typeUrl, size, p.resources.length)) return Promise.resolve();
+    // Written as grpc-js frames it (service.ts): no buffer of its own.
+    const res = sotwResponse({ versionInfo: set.version, typeUrl: w.typeUrl, nonce, controlPlane: this.ctx.controlPlane, anys: p.anys });
+    if (!this.checkSize(w.typeUrl, res.size, p.resources.length)) return Promise.resolve();
     w.nonceSent = nonce;
     w.sentFingerprint = fp;
     this.tracker(w.typeUrl).sent(set.version, nonce, p.resources.length, this.ctx.now());
-    return this.write(encodeDiscoveryResponse({ ...parts, anys: p.anys }));
+    return this.write(res);
   }
 }

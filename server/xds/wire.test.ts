@@ -5,7 +5,8 @@ import { DeltaDiscoveryResponseSchema, DiscoveryResponseSchema } from '../gen/en
 import { envoyRegistry } from '../gen/registry';
 import { TYPE } from '../envoy/typeUrls';
 import { AnyCache, resourceVersion } from './cache';
-import { discoveryResponseSize, encodeDeltaDiscoveryResponse, encodeDeltaFromEntries, encodeDiscoveryResponse } from './wire';
+import { discoveryResponseSize, encodeDeltaDiscoveryResponse, encodeDeltaFromEntries, encodeDiscoveryResponse, utf8Length } from './wire';
+import type { EncodedResource } from '../envoy/encode';
 import { edsCluster, loadAssignment } from './testing/fixtures';
 import type { Cluster } from '../gen/envoy/config/cluster/v3/cluster_pb';
 
@@ -105,5 +106,78 @@ describe('wire: hand-assembled DiscoveryResponse / DeltaDiscoveryResponse', () =
     expect(local.any(c1)).toBe(a);
     expect(local.any({ ...c1 })).toBe(a); // same (type, name, hash) from a fresh object
     expect(local.size).toBe(1);
+  });
+
+  // The responses are assembled in place, in buffers that are not zeroed (server/lib/bytes.ts): they must be
+  // exactly what protobuf-es encodes for the same message (fields in number order, proto3 omitting empty
+  // strings, repeated strings kept even when empty), for responses small and large (> 4 kB: unzeroed memory),
+  // with non-ASCII text (UTF-8 lengths), shared resources (the same Any bytes in many responses) and a pod's own.
+  const shared = [edsCluster('outbound|9080||reviews.default.svc.cluster.local'), edsCluster('outbound|80||x'.padEnd(3000, 'x'))];
+  const own = (pod: string) => [edsCluster(`inbound|9080||${pod}`), edsCluster(`inbound|15021||${pod}-é`)];
+  const cases: Array<{ version: string; nonce: string; controlPlane?: string; resources: EncodedResource[] }> = [
+    { version: '12', nonce: '1', controlPlane: '{"Component":"meshscope"}', resources: [...own('a'), ...shared] },
+    { version: '12', nonce: '2', controlPlane: '{"Component":"meshscope"}', resources: [...own('b'), ...shared] },
+    { version: '', nonce: '3', resources: [] },
+    { version: 'v-ü/7', nonce: 'n-日本', controlPlane: 'cp-ß', resources: own('c') },
+    { version: '1', nonce: '4', controlPlane: '', resources: [...shared, ...shared, ...shared] },
+  ];
+  it('SotW responses equal protobuf-es encoding of the same DiscoveryResponse, byte for byte', () => {
+    const local = new AnyCache();
+    for (const c of cases) {
+      const parts = {
+        versionInfo: c.version,
+        typeUrl: TYPE.cluster,
+        nonce: c.nonce,
+        ...(c.controlPlane !== undefined ? { controlPlane: c.controlPlane } : {}),
+      };
+      const ours = encodeDiscoveryResponse({ ...parts, anys: c.resources.map((r) => local.any(r)) });
+      const theirs = toBinary(
+        DiscoveryResponseSchema,
+        create(DiscoveryResponseSchema, {
+          versionInfo: c.version,
+          resources: c.resources.map((r) => ({ typeUrl: r.typeUrl, value: r.bytes })),
+          typeUrl: TYPE.cluster,
+          nonce: c.nonce,
+          ...(c.controlPlane ? { controlPlane: { identifier: c.controlPlane } } : {}),
+        }),
+      );
+      expect(ours).toEqual(theirs);
+      expect(discoveryResponseSize({ ...parts, anySizes: c.resources.map((r) => local.any(r).length) })).toBe(theirs.length);
+    }
+  });
+
+  it('Delta responses equal protobuf-es encoding of the same DeltaDiscoveryResponse, removals included', () => {
+    const local = new AnyCache();
+    for (const [i, c] of cases.entries()) {
+      const removed = i % 2 === 0 ? [] : ['gone', '', 'gönë'.repeat(i)];
+      const ours = encodeDeltaFromEntries({
+        systemVersionInfo: c.version,
+        entries: c.resources.map((r) => local.deltaEntry(r).bytes),
+        typeUrl: TYPE.cluster,
+        nonce: c.nonce,
+        removed,
+        ...(c.controlPlane !== undefined ? { controlPlane: c.controlPlane } : {}),
+      });
+      const theirs = toBinary(
+        DeltaDiscoveryResponseSchema,
+        create(DeltaDiscoveryResponseSchema, {
+          systemVersionInfo: c.version,
+          resources: c.resources.map((r) => ({
+            name: r.name,
+            version: resourceVersion(r),
+            resource: { typeUrl: r.typeUrl, value: r.bytes },
+          })),
+          typeUrl: TYPE.cluster,
+          nonce: c.nonce,
+          removedResources: removed,
+          ...(c.controlPlane ? { controlPlane: { identifier: c.controlPlane } } : {}),
+        }),
+      );
+      expect(ours).toEqual(theirs);
+    }
+  });
+
+  it('utf8Length counts UTF-8 bytes', () => {
+    for (const s of ['', 'abc', 'é', '日本', '😀x', 'a\u0000b']) expect(utf8Length(s)).toBe(new TextEncoder().encode(s).length);
   });
 });

@@ -1,33 +1,60 @@
 // Document-level narrowing of a changed file (issue 24): a YAML stream is cut at its document markers (`---`
-// at column 0), and a `kind: List` document into its items, and each piece is parsed on its own and cached
-// by its text, so an edit of one document (or one List item) in a 1,000-document file re-parses that piece
-// only, and every unchanged piece gives back the very same RawInput objects (the store and the snapshot
-// cache then skip them by identity). YAML documents are independent of each other (anchors, tags and
-// directives are per document), and a line starting with `---` or `...` can never be content (YAML 1.2
-// §9.1.4, c-forbidden), so cutting there is exact; the pieces' results joined equal a parse of the whole
-// text (docChunks.property.test.ts checks it against parseText over random edits). Anything unusual —
-// directives (`%`), document end markers (`...`), a piece with an error or a warning, a List whose items are
-// not a plain block sequence, an object count over the limit — is not narrowed: the caller parses the whole
-// text as before, so every error keeps its file-level location.
+// at column 0), and a `kind: List` document into its items, and each piece is parsed on its own, so an edit
+// of one document (or one List item) in a 1,000-document file re-parses that piece only, and every unchanged
+// piece gives back the very same RawInput objects (the store and the snapshot cache then skip them by
+// identity). YAML documents are independent of each other (anchors, tags and directives are per document),
+// and a line starting with `---` or `...` can never be content (YAML 1.2 §9.1.4, c-forbidden), so cutting
+// there is exact; the pieces' results joined equal a parse of the whole text (docChunks.property.test.ts
+// checks it against parseTextAsync over random edits). Anything unusual — directives (`%`), document end
+// markers (`...`), a piece with an error or a warning, a List whose items are not a plain block sequence, an
+// object count over the limit, bytes that are not UTF-8 — is not narrowed: the caller parses the whole text
+// as before, so every error keeps its file-level location.
+//
+// An edit is found in the bytes, not the text (issue 24 goal 5): the new bytes are compared with the last
+// load's (common prefix and suffix, memcmp in blocks), and only the pieces around the bytes that differ are
+// decoded and cut again — the rest of the file is never decoded, hashed, split into lines or looked up. A cut
+// decision at byte q reads bytes q-1 (the line start) to q+3 (`---` and what follows), a List item's start
+// up to its indent + 3, so the re-cut region is widened until its ends are piece boundaries that no
+// differing byte can move. Within the region, pieces whose text is unchanged (a moved document) are still
+// reused by text.
+import { isUtf8 } from 'node:buffer';
 import { parseAllDocuments } from 'yaml';
 import type { RawInput } from '../types';
 import { type FileLimits, fromValues, type LoadResult, plainYamlFastPath } from './parseFile';
 
-/**
- * Parsed pieces of a file's last load by their text (the same text may be several documents, each with its
- * index): what the next load of the same file may reuse.
- */
-export type DocMemo = Map<string, Piece[]>;
+/** A file's last narrowed load: its bytes and their pieces in file order (their lengths add up to the bytes'). */
+export interface DocMemo {
+  readonly bytes: Buffer;
+  readonly pieces: readonly Piece[];
+}
 
 interface Piece {
-  /** The document index the inputs carry (`origin.doc`). */
-  doc: number;
+  /** Length in bytes. */
+  len: number;
+  /** A document (false: comments or nothing before the first marker). */
+  doc: boolean;
+  /** Its objects (`origin.doc`: its document index); a List's are its items' in order. */
   inputs: RawInput[];
+  /** A List cut into items: `head` bytes before the first item, then the items; the rest is its tail. */
+  list?: { head: number; indent: number; items: Item[] };
+}
+
+interface Item {
+  len: number;
+  inputs: RawInput[];
+}
+
+export interface Narrowed {
+  result: LoadResult;
+  memo: DocMemo;
+  /** Documents, List items and List heads parsed (the rest reused). */
+  parsedPieces: number;
 }
 
 const MARKER = /^---(?:[ \t\r\n]|$)/;
 const UNSAFE = /^(?:%|\.\.\.(?:[ \t\r]|$))/m;
 const BLANK_OR_COMMENT = /^[ \t]*(?:#.*)?\r?\n?$/;
+const ITEMS_KEY = /^items:[ \t]*\r?\n?$/;
 const LIST_KIND = /^kind:[ \t]*["']?[A-Za-z]*List["']?[ \t]*\r?$/m;
 /** Pieces parsed between two event-loop turns. */
 const PIECES_PER_TURN = 100;
@@ -50,33 +77,80 @@ export function splitDocuments(text: string): string[] {
   return out;
 }
 
+/** An item of a List's block sequence: its span in the text, and its text dedented to a one-item sequence. */
+interface ItemText {
+  start: number;
+  end: number;
+  text: string;
+}
+
 /**
- * A List document cut into its head (the document with `items: []` in place of the items) and one text per
- * item (dedented to a one-item block sequence), when its items are a block sequence under a top-level
- * `items:` key; else undefined.
+ * The items of a block sequence at `indent` in `text` from `from` (a line start): each item runs from its
+ * `- ` line over the lines indented deeper and blank or comment lines (kept as empty lines), until a line that
+ * is none of these. `end`: where the sequence ends.
  */
-export function splitListItems(doc: string): { head: string; items: string[] } | undefined {
-  const lines = doc.split(/(?<=\n)/);
-  const at = lines.findIndex((l) => /^items:[ \t]*\r?\n?$/.test(l));
-  if (at < 0) return undefined;
-  let i = at + 1;
-  while (i < lines.length && BLANK_OR_COMMENT.test(lines[i]!)) i++;
-  const first = /^( *)-(?:[ \t]|\r?\n?$)/.exec(lines[i] ?? '');
-  if (!first) return undefined;
-  const indent = first[1]!.length;
+function scanItems(text: string, from: number, indent: number): { items: ItemText[]; end: number } {
   const itemStart = new RegExp(`^ {${indent}}-(?:[ \\t]|\\r?\\n?$)`);
   const inside = new RegExp(`^ {${indent + 1}}`);
-  const items: string[][] = [];
-  let end = i;
-  for (; end < lines.length; end++) {
-    const l = lines[end]!;
-    if (itemStart.test(l)) items.push([l.slice(indent)]);
-    else if (inside.test(l)) items[items.length - 1]!.push(l.slice(indent));
-    else if (BLANK_OR_COMMENT.test(l)) items[items.length - 1]!.push(l.endsWith('\n') ? '\n' : '');
+  const items: ItemText[] = [];
+  let lines: string[] = [];
+  let at = from;
+  const close = () => {
+    const last = items[items.length - 1];
+    if (last) {
+      last.end = at;
+      last.text = lines.join('');
+    }
+  };
+  while (at < text.length) {
+    const nl = text.indexOf('\n', at);
+    const end = nl < 0 ? text.length : nl + 1;
+    const l = text.slice(at, end);
+    if (itemStart.test(l)) {
+      close();
+      items.push({ start: at, end, text: '' });
+      lines = [l.slice(indent)];
+    } else if (items.length > 0 && inside.test(l)) lines.push(l.slice(indent));
+    else if (items.length > 0 && BLANK_OR_COMMENT.test(l)) lines.push(l.endsWith('\n') ? '\n' : '');
     else break;
+    at = end;
   }
-  const head = [...lines.slice(0, at), 'items: []\n', ...lines.slice(end)].join('');
-  return { head, items: items.map((l) => l.join('')) };
+  close();
+  return { items, end: at };
+}
+
+/**
+ * A List document cut into its head (the document with `items: []` in place of the items) and its items, when
+ * its items are a block sequence under a top-level `items:` key; else undefined. Offsets are in `doc`.
+ */
+function cutListItems(doc: string): { head: string; indent: number; items: ItemText[] } | undefined {
+  let at = 0;
+  let keyLine = -1;
+  let keyEnd = 0;
+  while (at < doc.length) {
+    const nl = doc.indexOf('\n', at);
+    const end = nl < 0 ? doc.length : nl + 1;
+    if (ITEMS_KEY.test(doc.slice(at, end))) {
+      keyLine = at;
+      keyEnd = end;
+      break;
+    }
+    at = end;
+  }
+  if (keyLine < 0) return undefined;
+  // Blank and comment lines between `items:` and the first item belong to neither.
+  at = keyEnd;
+  while (at < doc.length) {
+    const nl = doc.indexOf('\n', at);
+    const end = nl < 0 ? doc.length : nl + 1;
+    if (!BLANK_OR_COMMENT.test(doc.slice(at, end))) break;
+    at = end;
+  }
+  const first = /^( *)-(?:[ \t]|\r?\n?$)/.exec(doc.slice(at, doc.indexOf('\n', at) < 0 ? doc.length : doc.indexOf('\n', at) + 1));
+  if (!first) return undefined;
+  const indent = first[1]!.length;
+  const { items, end } = scanItems(doc, at, indent);
+  return { head: `${doc.slice(0, keyLine)}items: []\n${doc.slice(end)}`, indent, items };
 }
 
 /** The documents of one piece of YAML, or undefined when it has an error or warning (then nothing is narrowed). */
@@ -95,87 +169,320 @@ function parsePiece(text: string): unknown[] | undefined {
 
 const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-/** The inputs of one document value at index `doc`, or undefined when it does not read cleanly. */
-function inputsOf(value: unknown, doc: number, file: string, namespace: string | undefined, limits: FileLimits): RawInput[] | undefined {
-  const r = fromValues([value], file, namespace, limits, doc);
-  return r.errors.length > 0 || r.refused ? undefined : r.inputs;
+/** Earlier pieces by their text (`item\0…` for a List item): what a re-cut reuses for a text that did not change. */
+type Reuse = Map<string, Array<{ doc: number; inputs: RawInput[] }>>;
+
+/** The inputs of `seen` for document `doc`: the very same objects for the same index, else re-labelled (a moved document). */
+function relabel(inputs: RawInput[], from: number, doc: number): RawInput[] {
+  return from === doc ? inputs : inputs.map((i) => ({ object: i.object, origin: { ...i.origin, doc } }));
 }
 
-/**
- * A piece's inputs: the cached ones when the same text was parsed before — the very same objects when its
- * document index is the same, else re-labelled with the new index (a document that moved).
- */
-function cached(prev: DocMemo | undefined, next: DocMemo, key: string, doc: number): RawInput[] | undefined {
-  const seen = prev?.get(key) ?? next.get(key);
+function reused(reuse: Reuse, key: string, doc: number): RawInput[] | undefined {
+  const seen = reuse.get(key);
   if (!seen) return undefined;
-  const same = seen.find((p) => p.doc === doc);
-  const inputs = same ? same.inputs : seen[0]!.inputs.map((i) => ({ object: i.object, origin: { ...i.origin, doc } }));
-  remember(next, key, doc, inputs);
-  return inputs;
+  const same = seen.find((p) => p.doc === doc) ?? seen[0]!;
+  return relabel(same.inputs, same.doc, doc);
 }
 
-function remember(memo: DocMemo, key: string, doc: number, inputs: RawInput[]): void {
-  const list = memo.get(key);
-  if (!list) memo.set(key, [{ doc, inputs }]);
+function remember(reuse: Reuse, key: string, doc: number, inputs: RawInput[]): void {
+  const list = reuse.get(key);
+  if (!list) reuse.set(key, [{ doc, inputs }]);
   else if (!list.some((p) => p.doc === doc)) list.push({ doc, inputs });
 }
 
+const itemKey = (text: string) => `item\u0000${text}`;
+
+/** Cuts and parses texts into pieces; counts what it parsed. */
+class Cutter {
+  parsed = 0;
+  constructor(
+    private readonly file: string,
+    private readonly namespace: string | undefined,
+    private readonly limits: FileLimits,
+    /** Byte length of a piece of the text (its UTF-16 length when the file is ASCII). */
+    readonly blen: (s: string) => number,
+  ) {}
+
+  private async parse(t: string): Promise<unknown[] | undefined> {
+    if (++this.parsed % PIECES_PER_TURN === 0) await turn();
+    return parsePiece(t);
+  }
+
+  private inputsOf(value: unknown, doc: number): RawInput[] | undefined {
+    const r = fromValues([value], this.file, this.namespace, this.limits, doc);
+    return r.errors.length > 0 || r.refused ? undefined : r.inputs;
+  }
+
+  /** One List item's inputs (its text dedented), reused by text or parsed; undefined when it does not read cleanly. */
+  async item(it: ItemText, doc: number, reuse: Reuse): Promise<Item | undefined> {
+    const key = itemKey(it.text);
+    let inputs = reused(reuse, key, doc);
+    if (!inputs) {
+      const values = await this.parse(it.text);
+      if (values?.length !== 1 || !Array.isArray(values[0]) || values[0].length !== 1) return undefined;
+      inputs = this.inputsOf({ kind: 'List', items: values[0] }, doc);
+      if (!inputs) return undefined;
+    }
+    remember(reuse, key, doc, inputs);
+    return { len: 0, inputs }; // its byte length is set by the caller, who knows its span
+  }
+
+  /**
+   * `text` (whole documents, starting at a document's start) cut into pieces, the first document numbered
+   * `firstDoc`; undefined when it cannot be narrowed exactly.
+   */
+  async cut(text: string, firstDoc: number, reuse: Reuse): Promise<{ pieces: Piece[]; docs: number } | undefined> {
+    if (UNSAFE.test(text)) return undefined;
+    const pieces: Piece[] = [];
+    let doc = firstDoc;
+    for (const chunk of splitDocuments(text)) {
+      const split = LIST_KIND.test(chunk) ? cutListItems(chunk) : undefined;
+      if (split) {
+        const head = await this.parse(split.head);
+        const h = head?.[0] as { kind?: unknown; items?: unknown } | undefined;
+        if (head?.length !== 1 || !h || typeof h.kind !== 'string' || !h.kind.endsWith('List') || !Array.isArray(h.items)) return undefined;
+        const items: Item[] = [];
+        const inputs: RawInput[] = [];
+        for (const it of split.items) {
+          const item = await this.item(it, doc, reuse);
+          if (!item) return undefined;
+          item.len = this.blen(chunk.slice(it.start, it.end));
+          items.push(item);
+          for (const i of item.inputs) inputs.push(i);
+        }
+        const head0 = split.items[0]!.start;
+        pieces.push({
+          len: this.blen(chunk),
+          doc: true,
+          inputs,
+          list: { head: this.blen(chunk.slice(0, head0)), indent: split.indent, items },
+        });
+        doc++;
+      } else {
+        let inputs = reused(reuse, chunk, doc);
+        if (!inputs) {
+          const values = await this.parse(chunk);
+          if (!values || values.length > 1) return undefined;
+          if (values.length === 0) {
+            // Comments or nothing before the first marker: no document.
+            pieces.push({ len: this.blen(chunk), doc: false, inputs: [] });
+            continue;
+          }
+          inputs = this.inputsOf(values[0], doc);
+          if (!inputs) return undefined;
+        }
+        remember(reuse, chunk, doc, inputs);
+        pieces.push({ len: this.blen(chunk), doc: true, inputs });
+        doc++;
+      }
+    }
+    return { pieces, docs: doc - firstDoc };
+  }
+}
+
+/** The pieces' texts (as `Cutter.cut` keys them) with their inputs: the reuse map of a region about to be cut again. */
+function reuseOf(text: string, pieces: readonly Piece[], firstDoc: number): Reuse {
+  const reuse: Reuse = new Map();
+  const chunks = splitDocuments(text);
+  if (chunks.length !== pieces.length) return reuse;
+  let doc = firstDoc;
+  chunks.forEach((chunk, n) => {
+    const p = pieces[n]!;
+    if (!p.doc) return;
+    if (p.list) {
+      const split = cutListItems(chunk);
+      if (split?.items.length === p.list.items.length)
+        split.items.forEach((it, k) => remember(reuse, itemKey(it.text), doc, p.list!.items[k]!.inputs));
+    } else remember(reuse, chunk, doc, p.inputs);
+    doc++;
+  });
+  return reuse;
+}
+
+function result(pieces: readonly Piece[], bytes: Buffer, parsedPieces: number, limits: FileLimits): Narrowed | undefined {
+  const inputs: RawInput[] = [];
+  let docs = 0;
+  for (const p of pieces) {
+    if (p.doc) docs++;
+    for (const i of p.inputs) inputs.push(i);
+  }
+  if (inputs.length > limits.maxObjectsPerFile) return undefined;
+  return { result: { inputs, errors: [], docs }, memo: { bytes, pieces }, parsedPieces };
+}
+
+/** Length of the common prefix of `a` and `b`: equal blocks skipped by memcmp, 64 KiB down to one byte. */
+function commonPrefix(a: Buffer, b: Buffer): number {
+  const n = Math.min(a.length, b.length);
+  let at = 0;
+  for (const step of [65536, 4096, 256, 16, 1]) while (at + step <= n && b.compare(a, at, at + step, at, at + step) === 0) at += step;
+  return at;
+}
+
+/** Length of the common suffix of `a` and `b`, at most `max`. */
+function commonSuffix(a: Buffer, b: Buffer, max: number): number {
+  let k = 0;
+  for (const step of [65536, 4096, 256, 16, 1])
+    while (k + step <= max && b.compare(a, a.length - k - step, a.length - k, b.length - k - step, b.length - k) === 0) k += step;
+  return k;
+}
+
 /**
- * Parses `text` piece by piece, reusing the pieces of `prev` (the same file's last load) whose text is
- * unchanged; undefined when the text is one plain document or cannot be narrowed exactly (see above).
+ * Parses a file's bytes piece by piece: with `prev` (the same file's last narrowed load), only the pieces
+ * around the bytes that differ are cut and parsed again. Undefined when the text is one plain document or
+ * cannot be narrowed exactly (see above). `text`: the bytes decoded, when the caller has it.
  */
 export async function parseNarrowed(
-  text: string,
+  input: Buffer | string,
   file: string,
   namespace: string | undefined,
   limits: FileLimits,
   prev: DocMemo | undefined,
-): Promise<{ result: LoadResult; memo: DocMemo; parsedPieces: number } | undefined> {
-  if (UNSAFE.test(text)) return undefined;
-  const chunks = splitDocuments(text);
-  const lists = LIST_KIND.test(text);
-  if (chunks.length < 2 && !lists) return undefined;
-  const memo: DocMemo = new Map();
-  const inputs: RawInput[] = [];
-  let doc = 0;
-  let parsedPieces = 0;
-  const parse = async (t: string): Promise<unknown[] | undefined> => {
-    if (++parsedPieces % PIECES_PER_TURN === 0) await turn();
-    return parsePiece(t);
-  };
-  for (const chunk of chunks) {
-    const split = lists && LIST_KIND.test(chunk) ? splitListItems(chunk) : undefined;
-    if (split) {
-      const head = await parse(split.head);
-      const h = head?.[0] as { kind?: unknown; items?: unknown } | undefined;
-      if (head?.length !== 1 || !h || typeof h.kind !== 'string' || !h.kind.endsWith('List') || !Array.isArray(h.items)) return undefined;
-      for (const item of split.items) {
-        const key = `item\u0000${item}`;
-        let got = cached(prev, memo, key, doc);
-        if (!got) {
-          const values = await parse(item);
-          if (values?.length !== 1 || !Array.isArray(values[0]) || values[0].length !== 1) return undefined;
-          got = inputsOf({ kind: 'List', items: values[0] }, doc, file, namespace, limits);
-          if (!got) return undefined;
-          remember(memo, key, doc, got);
-        }
-        for (const i of got) inputs.push(i);
-      }
-      doc++;
-    } else {
-      let got = cached(prev, memo, chunk, doc);
-      if (!got) {
-        const values = await parse(chunk);
-        if (!values || values.length > 1) return undefined;
-        if (values.length === 0) continue; // comments or nothing before the first marker: no document
-        got = inputsOf(values[0], doc, file, namespace, limits);
-        if (!got) return undefined;
-        remember(memo, chunk, doc, got);
-      }
-      for (const i of got) inputs.push(i);
-      doc++;
-    }
-    if (inputs.length > limits.maxObjectsPerFile) return undefined;
+  decoded?: string,
+): Promise<Narrowed | undefined> {
+  const bytes = typeof input === 'string' ? Buffer.from(input, 'utf8') : input;
+  if (!isUtf8(bytes)) return undefined;
+  if (prev) {
+    if (prev.bytes.equals(bytes))
+      return { result: result(prev.pieces, bytes, 0, limits)!.result, memo: { bytes, pieces: prev.pieces }, parsedPieces: 0 };
+    return narrowEdit(prev, bytes, file, namespace, limits);
   }
-  return { result: { inputs, errors: [], docs: doc }, memo, parsedPieces };
+  const text = decoded ?? (typeof input === 'string' ? input : bytes.toString('utf8'));
+  const ascii = text.length === bytes.length;
+  const cutter = new Cutter(file, namespace, limits, ascii ? (s) => s.length : (s) => Buffer.byteLength(s));
+  if (splitDocuments(text).length < 2 && !LIST_KIND.test(text)) return undefined;
+  const cut = await cutter.cut(text, 0, new Map());
+  return cut && result(cut.pieces, bytes, cutter.parsed, limits);
+}
+
+/** The pieces of `prev` after `from`, their document indexes moved by `shift`. */
+function shifted(pieces: readonly Piece[], from: number, firstDoc: number, shift: number): Piece[] {
+  const out: Piece[] = [];
+  let doc = firstDoc;
+  for (let n = from; n < pieces.length; n++) {
+    const p = pieces[n]!;
+    if (shift === 0 || !p.doc) out.push(p);
+    else if (!p.list) out.push({ ...p, inputs: relabel(p.inputs, doc - shift, doc) });
+    else {
+      const items = p.list.items.map((it) => ({ len: it.len, inputs: relabel(it.inputs, doc - shift, doc) }));
+      out.push({ ...p, inputs: items.flatMap((it) => it.inputs), list: { ...p.list, items } });
+    }
+    if (p.doc) doc++;
+  }
+  return out;
+}
+
+async function narrowEdit(
+  prev: DocMemo,
+  bytes: Buffer,
+  file: string,
+  namespace: string | undefined,
+  limits: FileLimits,
+): Promise<Narrowed | undefined> {
+  const old = prev.bytes;
+  const p = commonPrefix(old, bytes);
+  const s = commonSuffix(old, bytes, Math.min(old.length, bytes.length) - p);
+  const oldHi = old.length - s; // old bytes [p, oldHi) became new bytes [p, bytes.length - s)
+  const delta = bytes.length - old.length;
+  const cutter = new Cutter(file, namespace, limits, (t) => Buffer.byteLength(t));
+  // The pieces the differing bytes can reach: a marker at q reads bytes q-1 … q+3.
+  const lo = Math.max(0, p - 4);
+  const hi = Math.min(old.length, oldHi + 1);
+  let first = -1;
+  let last = -1;
+  let firstStart = 0;
+  let lastEnd = 0;
+  let firstDoc = 0;
+  let pos = 0;
+  let docs = 0;
+  for (let n = 0; n < prev.pieces.length; n++) {
+    const piece = prev.pieces[n]!;
+    const end = pos + piece.len;
+    if (pos < hi && end > lo) {
+      if (first < 0) {
+        first = n;
+        firstStart = pos;
+        firstDoc = docs;
+      }
+      last = n;
+      lastEnd = end;
+    }
+    if (piece.doc) docs++;
+    pos = end;
+  }
+  if (first < 0 || pos !== old.length) return undefined;
+  const piece = prev.pieces[first]!;
+  if (first === last && piece.list) {
+    const items = await narrowItems(prev, bytes, piece, firstStart, firstDoc, p, oldHi, delta, cutter);
+    if (items) {
+      const pieces = [...prev.pieces.slice(0, first), items, ...prev.pieces.slice(first + 1)];
+      return result(pieces, bytes, cutter.parsed, limits);
+    }
+  }
+  const oldText = old.toString('utf8', firstStart, lastEnd);
+  const reuse = reuseOf(oldText, prev.pieces.slice(first, last + 1), firstDoc);
+  const cut = await cutter.cut(bytes.toString('utf8', firstStart, lastEnd + delta), firstDoc, reuse);
+  if (!cut) return undefined;
+  const oldDocs = prev.pieces.slice(first, last + 1).filter((x) => x.doc).length;
+  const pieces = [
+    ...prev.pieces.slice(0, first),
+    ...cut.pieces,
+    ...shifted(prev.pieces, last + 1, firstDoc + cut.docs, cut.docs - oldDocs),
+  ];
+  return result(pieces, bytes, cutter.parsed, limits);
+}
+
+/**
+ * An edit inside one List document's items: only the items the differing bytes can reach are cut and parsed
+ * again (an item's start line reads bytes q-1 … q+indent+2). Undefined when the edit reaches the List's head
+ * or tail, or the new items are not a block sequence of the same indent: then the document is cut again whole.
+ */
+async function narrowItems(
+  prev: DocMemo,
+  bytes: Buffer,
+  piece: Piece,
+  start: number,
+  doc: number,
+  p: number,
+  oldHi: number,
+  delta: number,
+  cutter: Cutter,
+): Promise<Piece | undefined> {
+  const list = piece.list!;
+  const lo = p - (list.indent + 4);
+  const hi = oldHi + 1;
+  const itemsStart = start + list.head;
+  let pos = itemsStart;
+  let first = -1;
+  let last = -1;
+  let firstStart = 0;
+  let lastEnd = 0;
+  for (let n = 0; n < list.items.length; n++) {
+    const end = pos + list.items[n]!.len;
+    if (pos < hi && end > lo) {
+      if (first < 0) {
+        first = n;
+        firstStart = pos;
+      }
+      last = n;
+      lastEnd = end;
+    }
+    pos = end;
+  }
+  if (first < 0 || lo < itemsStart || hi > pos) return undefined;
+  const text = bytes.toString('utf8', firstStart, lastEnd + delta);
+  const scan = scanItems(text, 0, list.indent);
+  if (scan.end !== text.length || scan.items.length === 0 || scan.items[0]!.start !== 0) return undefined;
+  const reuse: Reuse = new Map();
+  const before = scanItems(prev.bytes.toString('utf8', firstStart, lastEnd), 0, list.indent);
+  if (before.items.length === last - first + 1)
+    before.items.forEach((it, k) => remember(reuse, itemKey(it.text), doc, list.items[first + k]!.inputs));
+  const fresh: Item[] = [];
+  for (const it of scan.items) {
+    const item = await cutter.item(it, doc, reuse);
+    if (!item) return undefined;
+    item.len = Buffer.byteLength(text.slice(it.start, it.end));
+    fresh.push(item);
+  }
+  const items = [...list.items.slice(0, first), ...fresh, ...list.items.slice(last + 1)];
+  return { len: piece.len + delta, doc: true, inputs: items.flatMap((it) => it.inputs), list: { ...list, items } };
 }

@@ -15,9 +15,10 @@ import { DEFAULT_FILE_LIMITS, type FileLimits, type LoadResult, parseTextAsync }
 
 interface FileEntry {
   sig: string;
-  hash: string;
+  /** SHA-256 of its bytes; not kept for a file narrowed by document (its bytes are, in `docs`). */
+  hash?: string;
   result: LoadResult;
-  /** Its documents (and List items) parsed one by one, by text: an edit re-parses only the ones that changed (./docChunks). */
+  /** Its bytes and their documents (and List items) parsed one by one: an edit re-parses only the ones that changed (./docChunks). */
   docs?: DocMemo;
   /** The file's objects the last time it loaded without error, and when. */
   good?: { inputs: RawInput[]; at: string };
@@ -58,7 +59,7 @@ export const BACKGROUND_PARSE_BYTES = 512 * 1024;
 /** A background parse: the content it is reading, and the newest content waiting for it to finish. */
 interface Parsing {
   hash: string;
-  next?: { sig: string; hash: string; text: string };
+  next?: { sig: string; hash: string; bytes: Buffer; text: string };
 }
 
 const code = (e: unknown): string => (e as NodeJS.ErrnoException).code ?? String(e);
@@ -182,25 +183,41 @@ export class FileSet {
         return { result: undefined, fresh: false };
       }
       if (!force && entry && entry.sig === sig) return { result: entry.result, fresh: false };
-      const text = await readFile(file, 'utf8');
-      const hash = createHash('sha256').update(text).digest('hex');
+      const bytes = await readFile(file);
+      const ns = this.opts.namespace;
+      if (entry?.docs) {
+        // A multi-document file or List parsed by document before: its bytes are compared with the last load's
+        // and only the documents (items) around the bytes that differ are cut and parsed again (./docChunks); the
+        // rest is never decoded or hashed, so this is cheap enough to do in the scan even for a big file.
+        if (entry.docs.bytes.equals(bytes)) {
+          entry.sig = sig;
+          return { result: entry.result, fresh: false };
+        }
+        const n = await parseNarrowed(bytes, file, ns, this.limits, entry.docs);
+        if (n) {
+          this.pieces += n.parsedPieces;
+          const next: FileEntry = { sig, result: n.result, docs: n.memo };
+          if (entry.good) next.good = entry.good;
+          this.entries.set(file, next);
+          return { result: n.result, fresh: true };
+        }
+      }
+      const hash = createHash('sha256').update(bytes).digest('hex');
       if (entry && entry.hash === hash) {
         entry.sig = sig;
         return { result: entry.result, fresh: false };
       }
-      const ns = this.opts.namespace;
-      // A multi-document file or List parsed by document before: only the documents (items) whose text changed
-      // are parsed again (./docChunks), which is cheap enough to do in the scan even for a big file.
-      const narrowed = entry?.docs ? await parseNarrowed(text, file, ns, this.limits, entry.docs) : undefined;
-      if (!narrowed && background && text.length >= BACKGROUND_PARSE_BYTES) {
-        this.parseInBackground(file, sig, hash, text);
+      const text = bytes.toString('utf8');
+      if (background && text.length >= BACKGROUND_PARSE_BYTES) {
+        this.parseInBackground(file, sig, hash, bytes, text);
         // Its previous state stays (a new file: nothing yet) until the parse is done.
         return { result: entry?.result ?? { inputs: [], errors: [] }, fresh: false };
       }
-      const n = narrowed ?? (entry?.docs ? undefined : await parseNarrowed(text, file, ns, this.limits, undefined));
+      // A file narrowed before whose edit could not be narrowed is parsed whole (its errors located in the file).
+      const n = entry?.docs ? undefined : await parseNarrowed(bytes, file, ns, this.limits, undefined, text);
       if (n) this.pieces += n.parsedPieces;
       const result = n?.result ?? (await parseTextAsync(text, file, ns, this.limits));
-      const next: FileEntry = { sig, hash, result, ...(n ? { docs: n.memo } : {}) };
+      const next: FileEntry = { sig, result, ...(n ? { docs: n.memo } : { hash }) };
       if (entry?.good) next.good = entry.good;
       this.entries.set(file, next);
       return { result, fresh: true };
@@ -212,27 +229,27 @@ export class FileSet {
   }
 
   /** Parses `text` off the scan; one parse per file at a time, the newest content parsed next. */
-  private parseInBackground(file: string, sig: string, hash: string, text: string): void {
+  private parseInBackground(file: string, sig: string, hash: string, bytes: Buffer, text: string): void {
     const cur = this.parsing.get(file);
     if (cur) {
-      if (cur.hash !== hash) cur.next = { sig, hash, text };
+      if (cur.hash !== hash) cur.next = { sig, hash, bytes, text };
       else delete cur.next;
       return;
     }
     const state: Parsing = { hash };
     this.parsing.set(file, state);
     const parse = async (): Promise<{ result: LoadResult; memo?: DocMemo }> =>
-      (await parseNarrowed(text, file, this.opts.namespace, this.limits, undefined)) ?? {
+      (await parseNarrowed(bytes, file, this.opts.namespace, this.limits, undefined, text)) ?? {
         result: await parseTextAsync(text, file, this.opts.namespace, this.limits),
       };
     void parse().then(
       ({ result, memo }) => {
         const prev = this.entries.get(file);
-        const next: FileEntry = { sig, hash, result, ...(memo ? { docs: memo } : {}) };
+        const next: FileEntry = { sig, result, ...(memo ? { docs: memo } : { hash }) };
         if (prev?.good) next.good = prev.good;
         this.entries.set(file, next);
         this.parsing.delete(file);
-        if (state.next) this.parseInBackground(file, state.next.sig, state.next.hash, state.next.text);
+        if (state.next) this.parseInBackground(file, state.next.sig, state.next.hash, state.next.bytes, state.next.text);
         else this.opts.onBackgroundParsed?.(file);
       },
       () => this.parsing.delete(file), // parseTextAsync never throws; a bug still frees the slot

@@ -280,6 +280,14 @@ describe('DestinationRule lookup (push_context.go:destinationRule, mergeDestinat
     expect(mk([dr('plain', 'client-ns', {}), sel]).destinationRule(reviews)?.from[0]?.meta.name).toBe('sel');
     const elsewhere = dr('sel', 'bookinfo', { workloadSelector: { matchLabels: { app: 'c' } } });
     expect(mk([elsewhere]).destinationRule(reviews)).toBeUndefined();
+    // a selector rule of its namespace that does not select it: the selector-less rule, as if the other were not there
+    const other = dr('other', 'client-ns', { workloadSelector: { matchLabels: { app: 'not-c' } } });
+    expect(
+      mk([other, dr('plain', 'client-ns', {})])
+        .destinationRule(reviews)
+        ?.from.map((c) => c.meta.name),
+    ).toEqual(['plain']);
+    expect(mk([other]).destinationRule(reviews)).toBeUndefined();
   });
 });
 

@@ -7,7 +7,9 @@ import { generateMesh } from '../../../bench/generateMesh';
 import { DEFAULT_OPTIONS, type MeshSnapshot } from '../../model/mesh';
 import { buildSnapshot } from '../../model/snapshot';
 import { buildProxyView, servicesVisibleTo } from './buildProxyView';
+import { SnapshotMemo } from '../../model/snapshotMemo';
 import { proxyInputs } from '../proxyInputs';
+import { buildSnapshot as meshOf, pod, service } from '../testing/meshBuilder';
 import { findPod, serviceTargets } from './serviceTargets';
 
 const O = DEFAULT_OPTIONS;
@@ -76,5 +78,23 @@ describe('snapshot indexes', () => {
     // and the original is still answered from its own
     expect(findPod(snap, p)).toBeDefined();
     expect(serviceTargets(snap, p).length).toBeGreaterThan(0);
+  });
+
+  it("a proxy whose IP is a headless service's endpoint is told so (selfIp), from the per-snapshot address set as from a scan", () => {
+    // outbound.ts addService: a headless service (Passthrough, no VIP) with an endpoint at the proxy's own IP
+    const mesh = meshOf({
+      services: [service('db', 'data', { resolution: 'Passthrough' }), service('web', 'data')],
+      pods: [pod('db-0', 'data', '10.0.0.5', { labels: { app: 'db' } }), pod('web-0', 'data', '10.0.0.6', { labels: { app: 'web' } })],
+    });
+    expect(mesh.memo).toBeUndefined();
+    const memoised: MeshSnapshot = { ...mesh, memo: new SnapshotMemo() };
+    const db = mesh.proxies.find((p) => p.id.startsWith('db-0'))!;
+    const web = mesh.proxies.find((p) => p.id.startsWith('web-0'))!;
+    for (const s of [mesh, memoised]) {
+      expect(proxyInputs(s, db, O).selfIp).toBe('10.0.0.5');
+      expect(proxyInputs(s, web, O).selfIp).toBeNull();
+    }
+    // the set follows the snapshot's endpoints: a copy without them is answered from its own
+    expect(proxyInputs({ ...memoised, endpoints: new Map() }, db, O).selfIp).toBeNull();
   });
 });

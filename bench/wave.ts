@@ -1,0 +1,196 @@
+// Issue 24 goal 2's two wave rows alone, for iterating on the per-client cost of a connect wave and a reconnect
+// wave: the bench server (bench/pushServer.ts, 7 multi-document files, the allocator `meshscope serve` chooses) and
+// K distinct-pod clients (bench/clientProc.ts: real ADS, CDS→EDS, LDS→RDS, every response ACKed), then
+//   1. all K first configs ACKed (server CPU, client-process CPU, work counts)
+//   2. every stream dropped server-side → all K in sync again (same figures)
+// The full bench (bench/issue24.ts) prints these rows too, beside the VS-edit, EDS and RSS rows.
+//   BENCH_I24_N / BENCH_I24_K (1000 / 1000), BENCH_MODES (sotw,delta), BENCH_SERVER_NODE_FLAGS (comma-separated),
+//   BENCH_STALL_MS (the server's stall guard), BENCH_PROFILE_DIR (raw server profiles), BENCH_WAVE_PROFILE=0 (none)
+// Run: `node --import tsx bench/wave.ts`. Not a test: nothing asserts a time.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync, rmSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { chooseAllocator } from '../server/cli/allocator';
+import { DEFAULT_OPTIONS } from '../server/model/mesh';
+import { buildSnapshot } from '../server/model/snapshot';
+import { REPO_ROOT } from '../server/testing/paths';
+import { translateProxy } from '../server/translate/index';
+import type { Mode } from './issueClients';
+import { type IssueMesh, issueMesh, KINDS, writeIssueMesh } from './issueMesh';
+import { formatSummary, type ProfileSummary } from './profile';
+
+const list = (v: string | undefined, d: string) => (v ?? d).split(',').filter(Boolean);
+const N = Number(process.env.BENCH_I24_N ?? 1000);
+const K = Number(process.env.BENCH_I24_K ?? 1000);
+const modes = list(process.env.BENCH_MODES, 'sotw,delta') as Mode[];
+const SERVER_FLAGS = list(process.env.BENCH_SERVER_NODE_FLAGS, '');
+const PROFILE = process.env.BENCH_WAVE_PROFILE !== '0';
+const wall = () => performance.timeOrigin + performance.now();
+const load = () => loadavg()[0]!.toFixed(2);
+const TICK_MS = 1000 / 100; // USER_HZ on Linux
+
+/** utime + stime of a process, in ms (/proc/PID/stat fields 14 and 15). */
+function procCpuMs(pid: number): number {
+  const s = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const f = s.slice(s.lastIndexOf(')') + 2).split(' ');
+  return (Number(f[11]) + Number(f[12])) * TICK_MS;
+}
+
+/** A child speaking one JSON line per message (pushServer.ts, clientProc.ts). */
+class Child {
+  private waiters: Array<(o: Record<string, unknown>) => void> = [];
+  private seen: Array<Record<string, unknown>> = [];
+  constructor(readonly proc: ChildProcess) {
+    createInterface({ input: proc.stdout! }).on('line', (l) => {
+      let o: Record<string, unknown>;
+      try {
+        o = JSON.parse(l) as Record<string, unknown>;
+      } catch {
+        return;
+      }
+      this.seen.push(o);
+      const w = this.waiters;
+      this.waiters = [];
+      for (const f of w) f(o);
+    });
+  }
+  next(pred: (o: Record<string, unknown>) => boolean): Promise<Record<string, unknown>> {
+    const hit = this.seen.find(pred);
+    if (hit) return Promise.resolve(hit);
+    return new Promise((resolve) => {
+      const wait = (o: Record<string, unknown>) => (pred(o) ? resolve(o) : this.waiters.push(wait));
+      this.waiters.push(wait);
+    });
+  }
+  command(cmd: string, args: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
+    this.seen = [];
+    const p = this.next((o) => o.reply === cmd);
+    this.proc.stdin!.write(`${JSON.stringify({ cmd, ...args })}\n`);
+    return p;
+  }
+  async quit(): Promise<void> {
+    this.proc.stdin!.write(`${JSON.stringify({ cmd: 'quit' })}\n`);
+    await new Promise((r) => {
+      const t = setTimeout(() => {
+        this.proc.kill('SIGKILL');
+        r(undefined);
+      }, 5000);
+      this.proc.once('exit', () => {
+        clearTimeout(t);
+        r(undefined);
+      });
+    });
+  }
+}
+
+/** Route names per namespace (as bench/issue24.ts: a namespace's pods share its Sidecar, so its route names). */
+function routeNames(mesh: IssueMesh): Map<string, string[]> {
+  const inputs = KINDS.flatMap((k) => mesh.byKind[k]).map((object, doc) => ({ object, origin: { source: 'demo' as const, doc } }));
+  const snap = buildSnapshot(inputs, { version: 1 });
+  const out = new Map<string, string[]>();
+  for (const p of snap.proxies)
+    if (p.type === 'sidecar' && !out.has(p.namespace))
+      out.set(
+        p.namespace,
+        translateProxy(snap, p, DEFAULT_OPTIONS).routes.map((r) => r.name ?? ''),
+      );
+  return out;
+}
+
+/** K distinct sidecar pods round-robin over the namespaces, svc-0's excluded (as bench/issue24.ts chooses them). */
+function chooseClients(proxies: Array<{ id: string; type: string; namespace: string }>, k: number) {
+  const byNs = new Map<string, Array<{ id: string; namespace: string }>>();
+  for (const p of proxies) {
+    if (p.type !== 'sidecar' || p.id.startsWith('svc-0-')) continue;
+    byNs.set(p.namespace, [...(byNs.get(p.namespace) ?? []), { id: p.id, namespace: p.namespace }]);
+  }
+  const lists = [...byNs.values()];
+  const out: Array<{ id: string; namespace: string }> = [];
+  for (let i = 0; out.length < k && lists.some((l) => l.length > i); i++)
+    for (const l of lists) if (out.length < k && l[i]) out.push(l[i]!);
+  return out;
+}
+
+interface Phase {
+  wallMs: number;
+  serverCpuMs: number;
+  clientCpuMs: number;
+  translations: number;
+  scopeShared: number;
+  retries: number;
+  load: string;
+  profile?: ProfileSummary;
+}
+
+async function run(dir: string, mode: Mode, routes: Map<string, string[]>): Promise<{ first: Phase; again: Phase }> {
+  const allocator = chooseAllocator({ env: process.env });
+  const server = new Child(
+    spawn(process.execPath, ['--expose-gc', ...SERVER_FLAGS, '--import', 'tsx', join(REPO_ROOT, 'bench', 'pushServer.ts')], {
+      env: { ...process.env, BENCH_DIR: dir, ...allocator.env },
+      stdio: ['pipe', 'pipe', 'inherit'],
+    }),
+  );
+  const env: NodeJS.ProcessEnv = { ...process.env, BENCH_MODE: mode };
+  delete env.LD_PRELOAD;
+  const clients = new Child(
+    spawn(process.execPath, ['--import', 'tsx', join(REPO_ROOT, 'bench', 'clientProc.ts')], { env, stdio: ['pipe', 'pipe', 'inherit'] }),
+  );
+  try {
+    const ready = await server.next((o) => o.event === 'ready');
+    const port = ready.port as number;
+    const chosen = chooseClients(ready.proxies as Array<{ id: string; type: string; namespace: string }>, K);
+    await clients.command('init', { clients: chosen.map((c) => ({ ...c, routes: routes.get(c.namespace) ?? [] })) });
+    const phase = async (start: () => Promise<number>): Promise<Phase> => {
+      const s0 = await server.command('stats');
+      const c0 = procCpuMs(clients.proc.pid!);
+      if (PROFILE) await server.command('prof-start');
+      const t0 = await start();
+      const r = await clients.command('connect', { port });
+      const done = Math.max(...(r.synced as number[]));
+      const profile = PROFILE ? ((await server.command('prof-stop')).summary as ProfileSummary) : undefined;
+      const s1 = await server.command('stats');
+      const cache = (s: Record<string, unknown>) => s.cache as { translations: number; scopeShared?: number };
+      return {
+        wallMs: done - t0,
+        serverCpuMs: (s1.cpuMs as number) - (s0.cpuMs as number),
+        clientCpuMs: procCpuMs(clients.proc.pid!) - c0,
+        translations: cache(s1).translations - cache(s0).translations,
+        scopeShared: (cache(s1).scopeShared ?? 0) - (cache(s0).scopeShared ?? 0),
+        retries: r.retries as number,
+        load: load(),
+        ...(profile ? { profile } : {}),
+      };
+    };
+    const first = await phase(async () => wall());
+    const again = await phase(async () => {
+      const drop = await server.command('drop');
+      await clients.command('dropped', { timeoutMs: 30_000 });
+      return drop.at as number;
+    });
+    return { first, again };
+  } finally {
+    await clients.quit();
+    await server.quit();
+  }
+}
+
+const text = (p: Phase) =>
+  `${(p.wallMs / 1000).toFixed(2)} s; server CPU ${(p.serverCpuMs / 1000).toFixed(2)} s (${(p.serverCpuMs / K).toFixed(2)} ms/client); ` +
+  `client process CPU ${(p.clientCpuMs / 1000).toFixed(2)} s; ${p.translations} translations, ${p.scopeShared} inbound-only; ` +
+  `${p.retries} retries; load ${p.load}${p.profile ? `\n    profile: ${formatSummary(p.profile)}` : ''}`;
+
+const mesh = issueMesh(N);
+const routes = routeNames(mesh);
+const d = writeIssueMesh(mesh, 'multidoc');
+try {
+  for (const mode of modes) {
+    console.error(`wave: ${mode} N=${N} K=${K}${SERVER_FLAGS.length ? ` ${SERVER_FLAGS.join(' ')}` : ''} (load ${load()})`);
+    const r = await run(d.dir, mode, routes);
+    console.log(`${mode} first configs: ${text(r.first)}`);
+    console.log(`${mode} reconnect:     ${text(r.again)}`);
+  }
+} finally {
+  rmSync(d.dir, { recursive: true, force: true });
+}
