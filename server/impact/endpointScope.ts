@@ -53,12 +53,53 @@ export function movedEndpointHosts(
 /** A delegate VirtualService (no hosts) routes to a moved host: read through roots of any namespace. */
 const DELEGATE = '';
 
+type Vs = MeshSnapshot['virtualServices'][number];
+
+/** Every string under a `host` key of a VirtualService's routes (destinations, mirrors), as written. */
+function routeHosts(vs: Vs): string[] {
+  const out: string[] = [];
+  const walk = (v: unknown): void => {
+    if (Array.isArray(v)) for (const x of v) walk(x);
+    else if (v && typeof v === 'object')
+      for (const [k, x] of Object.entries(v)) {
+        if (k === 'host' && typeof x === 'string') out.push(x);
+        else if (k !== 'hosts') walk(x);
+      }
+  };
+  walk(vs.spec);
+  return out;
+}
+
+const ROUTE_HOSTS = Symbol('route hosts per VirtualService');
+type RouteHosts = { map?: Map<Vs, readonly string[]> };
+
+/**
+ * routeHosts of each VirtualService of `snap`, kept in its memo; those of `seed` (the previous snapshot) are reused for
+ * the same objects (an unchanged VirtualService keeps its identity across incremental builds), so a change walks only
+ * the VirtualServices it replaced.
+ */
+function routeHostsOf(snap: MeshSnapshot, seed?: MeshSnapshot): ReadonlyMap<Vs, readonly string[]> {
+  const holder = (x: MeshSnapshot): RouteHosts | undefined => x.memo?.get(ROUTE_HOSTS, [x.virtualServices], (): RouteHosts => ({}));
+  const h = holder(snap);
+  if (h?.map) return h.map;
+  const before = seed ? holder(seed)?.map : undefined;
+  const map = new Map<Vs, readonly string[]>();
+  for (const vs of snap.virtualServices) map.set(vs, before?.get(vs) ?? routeHosts(vs));
+  if (h) h.map = map;
+  return map;
+}
+
 /**
  * The namespaces whose VirtualServices route (any `host` under their routes: destinations, mirrors; short names
  * resolved in the VirtualService's namespace) to one of `hosts`, and DELEGATE when a delegate does; of VirtualServices
  * bound to the mesh only. Conservative: exportTo and the egress hosts' match are not looked at.
  */
-function routingNamespaces(snap: MeshSnapshot, hosts: ReadonlySet<string>, domainSuffix: string): Set<string> {
+function routingNamespaces(
+  snap: MeshSnapshot,
+  routed: ReadonlyMap<Vs, readonly string[]>,
+  hosts: ReadonlySet<string>,
+  domainSuffix: string,
+): Set<string> {
   const out = new Set<string>();
   for (const vs of snap.virtualServices) {
     const delegate = (vs.spec.hosts ?? []).length === 0;
@@ -66,19 +107,8 @@ function routingNamespaces(snap: MeshSnapshot, hosts: ReadonlySet<string>, domai
     if (!delegate && !gatewayNames(vs).includes(MESH_GATEWAY)) continue;
     const ns = delegate ? DELEGATE : vs.meta.namespace;
     if (out.has(ns)) continue;
-    let hit = false;
-    const walk = (v: unknown): void => {
-      if (hit) return;
-      if (Array.isArray(v)) for (const x of v) walk(x);
-      else if (v && typeof v === 'object')
-        for (const [k, x] of Object.entries(v)) {
-          if (k === 'host' && typeof x === 'string')
-            hit ||= hosts.has(x) || hosts.has(resolveShortname(x, vs.meta.namespace, domainSuffix));
-          else if (k !== 'hosts') walk(x);
-        }
-    };
-    walk(vs.spec);
-    if (hit) out.add(ns);
+    const list = routed.get(vs) ?? routeHosts(vs);
+    if (list.some((h) => hosts.has(h) || hosts.has(resolveShortname(h, vs.meta.namespace, domainSuffix)))) out.add(ns);
   }
   return out;
 }
@@ -130,13 +160,13 @@ export function narrowEndpointChange(
     const k = parseStoreKey(key);
     if (k?.kind === 'Pod') own.add(`${k.name}.${k.namespace}`);
   }
-  const memo = (snap: MeshSnapshot) => {
+  const memo = (snap: MeshSnapshot, seed?: MeshSnapshot) => {
     const services = snap.services.filter((s) => hosts.has(s.hostname));
     let routing: Set<string> | undefined;
-    const routes = () => (routing ??= routingNamespaces(snap, hosts, options.domainSuffix));
+    const routes = () => (routing ??= routingNamespaces(snap, routeHostsOf(snap, seed), hosts, options.domainSuffix));
     return new ScopeMemo(snap, options.rootNamespace, (sc, p) => mayHold(routes, sc, p, services, options));
   };
-  const memos = [memo(prev), memo(next)] as const;
+  const memos = [memo(prev), memo(next, prev)] as const;
   const keep = (id: string): boolean => {
     if (own.has(id)) return true;
     return ([prev, next] as const).some((snap, i) => {
