@@ -1,8 +1,8 @@
 // SotW responses shared across streams: every stream served the same resources of a type (the same shared
 // translation, the same subscription, the same snapshot version) gets the same response but for its nonce.
 // The selection, its content fingerprint and the resources' Any bytes are worked out once per (resource map,
-// version, subscription) and reused; a stream only assembles them with its nonce (wire.ts
-// encodeDiscoveryResponse: one allocation, one copy). No response bytes are kept: memory stays per resource
+// version, subscription) and reused; a stream only assembles them with its nonce (wire.ts sotwResponse, written
+// into the server's scratch buffer as grpc-js frames it: no allocation of its own). No response bytes are kept: memory stays per resource
 // (AnyCache), not per response. Held weakly by the resource map: it lives as long as its translation.
 import { createHash } from 'node:crypto';
 import type { EncodedResource } from '../envoy/encode';
