@@ -25,6 +25,7 @@ import { FakeApiServer } from '../server/sources/kube/testing/fakeApiServer';
 import { REPO_ROOT } from '../server/testing/paths';
 import { translateProxy } from '../server/translate/index';
 import { chooseAllocator } from '../server/cli/allocator';
+import { quitChild } from './childProc';
 import { type Mode, wall } from './issueClients';
 import {
   type IssueMesh,
@@ -94,18 +95,8 @@ class ServerChild {
     this.proc.stdin!.write(`${JSON.stringify({ cmd, ...args })}\n`);
     return p;
   }
-  async quit(): Promise<void> {
-    this.proc.stdin!.write(`${JSON.stringify({ cmd: 'quit' })}\n`);
-    await new Promise((r) => {
-      const t = setTimeout(() => {
-        this.proc.kill('SIGKILL');
-        r(undefined);
-      }, 5000);
-      this.proc.once('exit', () => {
-        clearTimeout(t);
-        r(undefined);
-      });
-    });
+  quit(): Promise<void> {
+    return quitChild(this.proc);
   }
 }
 

@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { stringify } from 'yaml';
 import { TYPE } from '../server/envoy/typeUrls';
+import { quitChild } from './childProc';
 import { DEFAULT_OPTIONS } from '../server/model/mesh';
 import { buildSnapshot } from '../server/model/snapshot';
 import { loadPaths } from '../server/sources/file/loadPaths';
@@ -378,17 +379,7 @@ export async function benchPush(mode: Mode, k: number, services: number, rounds 
   } finally {
     for (const c of clients) c.close();
     for (const ch of channels) ch.close();
-    server.proc.stdin!.write(`${JSON.stringify({ cmd: 'quit' })}\n`);
-    await new Promise((r) => {
-      const t = setTimeout(() => {
-        server.proc.kill('SIGKILL');
-        r(undefined);
-      }, 5000);
-      server.proc.once('exit', () => {
-        clearTimeout(t);
-        r(undefined);
-      });
-    });
+    await quitChild(server.proc);
     rmSync(files.dir, { recursive: true, force: true });
   }
 }

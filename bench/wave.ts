@@ -17,6 +17,7 @@ import { DEFAULT_OPTIONS } from '../server/model/mesh';
 import { buildSnapshot } from '../server/model/snapshot';
 import { REPO_ROOT } from '../server/testing/paths';
 import { translateProxy } from '../server/translate/index';
+import { quitChild } from './childProc';
 import type { Mode } from './issueClients';
 import { type IssueMesh, issueMesh, KINDS, writeIssueMesh } from './issueMesh';
 import { formatSummary, type ProfileSummary } from './profile';
@@ -70,18 +71,8 @@ class Child {
     this.proc.stdin!.write(`${JSON.stringify({ cmd, ...args })}\n`);
     return p;
   }
-  async quit(): Promise<void> {
-    this.proc.stdin!.write(`${JSON.stringify({ cmd: 'quit' })}\n`);
-    await new Promise((r) => {
-      const t = setTimeout(() => {
-        this.proc.kill('SIGKILL');
-        r(undefined);
-      }, 5000);
-      this.proc.once('exit', () => {
-        clearTimeout(t);
-        r(undefined);
-      });
-    });
+  quit(): Promise<void> {
+    return quitChild(this.proc);
   }
 }
 
