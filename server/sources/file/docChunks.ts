@@ -388,29 +388,9 @@ async function narrowEdit(
   // The pieces the differing bytes can reach: a marker at q reads bytes q-1 … q+3.
   const lo = Math.max(0, p - 4);
   const hi = Math.min(old.length, oldHi + 1);
-  let first = -1;
-  let last = -1;
-  let firstStart = 0;
-  let lastEnd = 0;
-  let firstDoc = 0;
-  let pos = 0;
-  let docs = 0;
-  for (let n = 0; n < prev.pieces.length; n++) {
-    const piece = prev.pieces[n]!;
-    const end = pos + piece.len;
-    if (pos < hi && end > lo) {
-      if (first < 0) {
-        first = n;
-        firstStart = pos;
-        firstDoc = docs;
-      }
-      last = n;
-      lastEnd = end;
-    }
-    if (piece.doc) docs++;
-    pos = end;
-  }
-  if (first < 0 || pos !== old.length) return undefined;
+  const { first, last, firstStart, lastEnd, end } = overlapping(prev.pieces, 0, lo, hi);
+  if (first < 0 || end !== old.length) return undefined;
+  const firstDoc = prev.pieces.slice(0, first).filter((x) => x.doc).length;
   const piece = prev.pieces[first]!;
   if (first === last && piece.list) {
     const items = await narrowItems(prev, bytes, piece, firstStart, firstDoc, p, oldHi, delta, cutter);
@@ -433,6 +413,37 @@ async function narrowEdit(
 }
 
 /**
+ * The run of consecutive spans (their lengths laid end to end from `start`) that overlap the bytes [lo, hi): the
+ * first and last of them (first = -1 when none does), where the first starts and the last ends, and where the
+ * spans end.
+ */
+function overlapping(
+  spans: readonly { len: number }[],
+  start: number,
+  lo: number,
+  hi: number,
+): { first: number; last: number; firstStart: number; lastEnd: number; end: number } {
+  let first = -1;
+  let last = -1;
+  let firstStart = 0;
+  let lastEnd = 0;
+  let pos = start;
+  for (let n = 0; n < spans.length; n++) {
+    const end = pos + spans[n]!.len;
+    if (pos < hi && end > lo) {
+      if (first < 0) {
+        first = n;
+        firstStart = pos;
+      }
+      last = n;
+      lastEnd = end;
+    }
+    pos = end;
+  }
+  return { first, last, firstStart, lastEnd, end: pos };
+}
+
+/**
  * An edit inside one List document's items: only the items the differing bytes can reach are cut and parsed
  * again (an item's start line reads bytes q-1 … q+indent+2). Undefined when the edit reaches the List's head
  * or tail, or the new items are not a block sequence of the same indent: then the document is cut again whole.
@@ -452,24 +463,8 @@ async function narrowItems(
   const lo = p - (list.indent + 4);
   const hi = oldHi + 1;
   const itemsStart = start + list.head;
-  let pos = itemsStart;
-  let first = -1;
-  let last = -1;
-  let firstStart = 0;
-  let lastEnd = 0;
-  for (let n = 0; n < list.items.length; n++) {
-    const end = pos + list.items[n]!.len;
-    if (pos < hi && end > lo) {
-      if (first < 0) {
-        first = n;
-        firstStart = pos;
-      }
-      last = n;
-      lastEnd = end;
-    }
-    pos = end;
-  }
-  if (first < 0 || lo < itemsStart || hi > pos) return undefined;
+  const { first, last, firstStart, lastEnd, end } = overlapping(list.items, itemsStart, lo, hi);
+  if (first < 0 || lo < itemsStart || hi > end) return undefined;
   const text = bytes.toString('utf8', firstStart, lastEnd + delta);
   const scan = scanItems(text, 0, list.indent);
   if (scan.end !== text.length || scan.items.length === 0 || scan.items[0]!.start !== 0) return undefined;
