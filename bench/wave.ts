@@ -21,6 +21,7 @@ import { quitChild } from './childProc';
 import type { Mode } from './issueClients';
 import { type IssueMesh, issueMesh, KINDS, writeIssueMesh } from './issueMesh';
 import { formatSummary, type ProfileSummary } from './profile';
+import { type Traffic, trafficText } from './clientTraffic';
 
 const list = (v: string | undefined, d: string) => (v ?? d).split(',').filter(Boolean);
 const N = Number(process.env.BENCH_I24_N ?? 1000);
@@ -112,6 +113,8 @@ interface Phase {
   scopeShared: number;
   retries: number;
   load: string;
+  /** What the clients received and how much of it was checked by a full decode (bench/clientProc.ts). */
+  traffic?: Traffic;
   profile?: ProfileSummary;
 }
 
@@ -151,6 +154,7 @@ async function run(dir: string, mode: Mode, routes: Map<string, string[]>): Prom
         scopeShared: (cache(s1).scopeShared ?? 0) - (cache(s0).scopeShared ?? 0),
         retries: r.retries as number,
         load: load(),
+        ...(r.traffic ? { traffic: r.traffic as Traffic } : {}),
         ...(profile ? { profile } : {}),
       };
     };
@@ -170,7 +174,7 @@ async function run(dir: string, mode: Mode, routes: Map<string, string[]>): Prom
 const text = (p: Phase) =>
   `${(p.wallMs / 1000).toFixed(2)} s; server CPU ${(p.serverCpuMs / 1000).toFixed(2)} s (${(p.serverCpuMs / K).toFixed(2)} ms/client); ` +
   `client process CPU ${(p.clientCpuMs / 1000).toFixed(2)} s; ${p.translations} translations, ${p.scopeShared} inbound-only; ` +
-  `${p.retries} retries; load ${p.load}${p.profile ? `\n    profile: ${formatSummary(p.profile)}` : ''}`;
+  `${p.retries} retries; load ${p.load}${p.traffic ? `\n    ${trafficText(p.traffic)}` : ''}${p.profile ? `\n    profile: ${formatSummary(p.profile)}` : ''}`;
 
 const mesh = issueMesh(N);
 const routes = routeNames(mesh);
