@@ -77,9 +77,9 @@ export class Verifier {
       if (name !== w.name || (delta && r.version !== w.version)) bad(`resource ${i}: name/version ${name} ≠ ${w.name}`);
       if (typeUrl === TYPE.cluster) {
         const t = (msg as Cluster).clusterDiscoveryType;
-        if ((t.case === 'type' && t.value === 3) !== isEdsCluster(w.value)) bad(`cluster ${name}: EDS or not`);
+        if ((t.case === 'type' && t.value === 3) !== isEdsCluster(seen.bytes, w.start, w.end)) bad(`cluster ${name}: EDS or not`);
       }
-      if (typeUrl === TYPE.listener && hcmRdsNames(msg as Listener).join('\n') !== rdsNames(w.value).join('\n'))
+      if (typeUrl === TYPE.listener && hcmRdsNames(msg as Listener).join('\n') !== rdsNames(seen.bytes, w.start, w.end).join('\n'))
         bad(`listener ${name}: RDS names differ`);
     });
   }

@@ -130,12 +130,12 @@ export class BenchClient {
         if (first && want !== undefined && r.resources.length !== want)
           this.verifier.fail(`${this.proxy}: first ${r.typeUrl} response carries ${r.resources.length} of ${want} subscribed`);
         if (first && r.typeUrl === TYPE.cluster) {
-          const eds = r.resources.filter((x) => isEdsCluster(x.value)).map((x) => x.name);
+          const eds = r.resources.filter((x) => isEdsCluster(r.bytes, x.start, x.end)).map((x) => x.name);
           subscribed.set(TYPE.endpoint, eds.length);
           request(TYPE.endpoint, eds, this.versions.get(TYPE.endpoint));
         }
         if (first && r.typeUrl === TYPE.listener) {
-          const rds = [...new Set(r.resources.flatMap((x) => rdsNames(x.value)))].sort();
+          const rds = [...new Set(r.resources.flatMap((x) => rdsNames(r.bytes, x.start, x.end)))].sort();
           this.rdsFromLds = rds;
           subscribed.set(TYPE.route, rds.length);
           request(TYPE.route, rds, this.versions.get(TYPE.route));

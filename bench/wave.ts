@@ -5,6 +5,7 @@
 //   2. every stream dropped server-side → all K in sync again (same figures)
 // The full bench (bench/issue24.ts) prints these rows too, beside the VS-edit, EDS and RSS rows.
 //   BENCH_I24_N / BENCH_I24_K (1000 / 1000), BENCH_MODES (sotw,delta), BENCH_SERVER_NODE_FLAGS (comma-separated),
+//   BENCH_CLIENT_NODE_FLAGS (the client process's, e.g. --cpu-prof,--cpu-prof-dir=/tmp/p),
 //   BENCH_STALL_MS (the server's stall guard), BENCH_PROFILE_DIR (raw server profiles), BENCH_WAVE_PROFILE=0 (none)
 // Run: `node --import tsx bench/wave.ts`. Not a test: nothing asserts a time.
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -28,6 +29,7 @@ const N = Number(process.env.BENCH_I24_N ?? 1000);
 const K = Number(process.env.BENCH_I24_K ?? 1000);
 const modes = list(process.env.BENCH_MODES, 'sotw,delta') as Mode[];
 const SERVER_FLAGS = list(process.env.BENCH_SERVER_NODE_FLAGS, '');
+const CLIENT_FLAGS = list(process.env.BENCH_CLIENT_NODE_FLAGS, '');
 const PROFILE = process.env.BENCH_WAVE_PROFILE !== '0';
 const wall = () => performance.timeOrigin + performance.now();
 const load = () => loadavg()[0]!.toFixed(2);
@@ -129,7 +131,10 @@ async function run(dir: string, mode: Mode, routes: Map<string, string[]>): Prom
   const env: NodeJS.ProcessEnv = { ...process.env, BENCH_MODE: mode };
   delete env.LD_PRELOAD;
   const clients = new Child(
-    spawn(process.execPath, ['--import', 'tsx', join(REPO_ROOT, 'bench', 'clientProc.ts')], { env, stdio: ['pipe', 'pipe', 'inherit'] }),
+    spawn(process.execPath, [...CLIENT_FLAGS, '--import', 'tsx', join(REPO_ROOT, 'bench', 'clientProc.ts')], {
+      env,
+      stdio: ['pipe', 'pipe', 'inherit'],
+    }),
   );
   try {
     const ready = await server.next((o) => o.event === 'ready');

@@ -31,6 +31,7 @@ import {
   readDeltaResponse,
   readSotwResponse,
   resourceNameOf,
+  resourceBytes,
 } from './xdsWire';
 
 let store: Store;
@@ -90,14 +91,14 @@ describe('the bench clients read what protobuf-es decodes', () => {
     const full = fromBinary(DiscoveryResponseSchema, cdsB!);
     expect([cds.typeUrl, cds.version, cds.nonce]).toEqual([full.typeUrl, full.versionInfo, full.nonce]);
     expect(cds.resources.length).toBe(full.resources.length);
-    expect(cds.resources.map((r) => [...r.value])).toEqual(full.resources.map((a) => [...a.value]));
-    const eds = cds.resources.filter((r) => isEdsCluster(r.value)).map((r) => r.name);
+    expect(cds.resources.map((r) => [...resourceBytes(cds, r)])).toEqual(full.resources.map((a) => [...a.value]));
+    const eds = cds.resources.filter((r) => isEdsCluster(cds.bytes, r.start, r.end)).map((r) => r.name);
     // Not vacuous: the pod sees outbound EDS clusters and non-EDS ones (inbound, BlackHole/Passthrough).
     expect(eds.length).toBeGreaterThan(1);
     expect(eds.length).toBeLessThan(cds.resources.length);
 
     const lds = readSotwResponse(ldsB!);
-    const rds = [...new Set(lds.resources.flatMap((r) => rdsNames(r.value)))].sort();
+    const rds = [...new Set(lds.resources.flatMap((r) => rdsNames(lds.bytes, r.start, r.end)))].sort();
     const expected = translateProxy(store.snapshot(), store.snapshot().proxies.find((p) => p.id === sidecar.id)!, DEFAULT_OPTIONS);
     expect(rds).toEqual(expected.routes.map((r) => r.name ?? '').sort());
     expect(rds.length).toBeGreaterThan(0);
@@ -162,7 +163,7 @@ describe('the bench clients read what protobuf-es decodes', () => {
       const r = readDeltaResponse(b);
       const full = fromBinary(DeltaDiscoveryResponseSchema, b);
       expect([r.typeUrl, r.version, r.nonce, r.removed]).toEqual([full.typeUrl, full.systemVersionInfo, full.nonce, full.removedResources]);
-      expect(r.resources.map((x) => [x.name, x.version, resourceNameOf(x.value)])).toEqual(
+      expect(r.resources.map((x) => [x.name, x.version, resourceNameOf(r.bytes, x.start, x.end)])).toEqual(
         full.resources.map((x) => [x.name, x.version, x.name]),
       );
       const v = new Verifier();
