@@ -35,11 +35,11 @@ const wall = () => performance.timeOrigin + performance.now();
 const load = () => loadavg()[0]!.toFixed(2);
 const TICK_MS = 1000 / 100; // USER_HZ on Linux
 
-/** utime + stime of a process, in ms (/proc/PID/stat fields 14 and 15). */
-function procCpuMs(pid: number): number {
-  const s = readFileSync(`/proc/${pid}/stat`, 'utf8');
+/** utime + stime (or one of them) of a process, or of one of its threads (/proc/PID/[task/TID/]stat fields 14 and 15). */
+function procCpuMs(pid: number, which: 'both' | 'sys' = 'both', tid?: number): number {
+  const s = readFileSync(tid === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${tid}/stat`, 'utf8');
   const f = s.slice(s.lastIndexOf(')') + 2).split(' ');
-  return (Number(f[11]) + Number(f[12])) * TICK_MS;
+  return ((which === 'sys' ? 0 : Number(f[11])) + Number(f[12])) * TICK_MS;
 }
 
 /** A child speaking one JSON line per message (pushServer.ts, clientProc.ts). */
@@ -111,6 +111,9 @@ interface Phase {
   wallMs: number;
   serverCpuMs: number;
   clientCpuMs: number;
+  /** Of it, system time and the main thread's (the rest: GC helper threads, libuv, the tsx loader's thread). */
+  clientSysMs: number;
+  clientMainMs: number;
   translations: number;
   scopeShared: number;
   retries: number;
@@ -144,6 +147,8 @@ async function run(dir: string, mode: Mode, routes: Map<string, string[]>): Prom
     const phase = async (start: () => Promise<number>): Promise<Phase> => {
       const s0 = await server.command('stats');
       const c0 = procCpuMs(clients.proc.pid!);
+      const cs0 = procCpuMs(clients.proc.pid!, 'sys');
+      const cm0 = procCpuMs(clients.proc.pid!, 'both', clients.proc.pid!);
       if (PROFILE) await server.command('prof-start');
       const t0 = await start();
       const r = await clients.command('connect', { port });
@@ -155,6 +160,8 @@ async function run(dir: string, mode: Mode, routes: Map<string, string[]>): Prom
         wallMs: done - t0,
         serverCpuMs: (s1.cpuMs as number) - (s0.cpuMs as number),
         clientCpuMs: procCpuMs(clients.proc.pid!) - c0,
+        clientSysMs: procCpuMs(clients.proc.pid!, 'sys') - cs0,
+        clientMainMs: procCpuMs(clients.proc.pid!, 'both', clients.proc.pid!) - cm0,
         translations: cache(s1).translations - cache(s0).translations,
         scopeShared: (cache(s1).scopeShared ?? 0) - (cache(s0).scopeShared ?? 0),
         retries: r.retries as number,
@@ -178,7 +185,8 @@ async function run(dir: string, mode: Mode, routes: Map<string, string[]>): Prom
 
 const text = (p: Phase) =>
   `${(p.wallMs / 1000).toFixed(2)} s; server CPU ${(p.serverCpuMs / 1000).toFixed(2)} s (${(p.serverCpuMs / K).toFixed(2)} ms/client); ` +
-  `client process CPU ${(p.clientCpuMs / 1000).toFixed(2)} s; ${p.translations} translations, ${p.scopeShared} inbound-only; ` +
+  `client process CPU ${(p.clientCpuMs / 1000).toFixed(2)} s (system ${(p.clientSysMs / 1000).toFixed(2)} s; main thread ${(p.clientMainMs / 1000).toFixed(2)} s); ` +
+  `${p.translations} translations, ${p.scopeShared} inbound-only; ` +
   `${p.retries} retries; load ${p.load}${p.traffic ? `\n    ${trafficText(p.traffic)}` : ''}${p.profile ? `\n    profile: ${formatSummary(p.profile)}` : ''}`;
 
 const mesh = issueMesh(N);
