@@ -5,10 +5,9 @@
 // names; the EDS clusters of a CDS response, the RDS names in an LDS response's HttpConnectionManagers) and
 // ACKs with a hand-encoded request; a deterministic sample is decoded in full with protobuf-es and compared
 // (bench/clientVerify.ts). Decoding everything with protobuf-es made the client process as busy as the server.
-import type * as grpc from '@grpc/grpc-js';
 import { TYPE } from '../server/envoy/typeUrls';
 import type { Verifier } from './clientVerify';
-import type { RawAdsChannel } from './rawAds';
+import type { RawAdsChannel, RawStream } from './rawAds';
 import { encodeDeltaRequest, encodeNode, encodeSotwRequest, isEdsCluster, rdsNames, readDeltaResponse, readSotwResponse } from './xdsWire';
 
 export type Mode = 'sotw' | 'delta';
@@ -37,7 +36,7 @@ export class BenchClient {
   traffic: Counts = { responses: 0, resources: 0, bytes: 0 };
   /** The RDS names read from this client's first LDS response (compared with `routes` by the caller). */
   rdsFromLds: string[] | undefined;
-  private call: grpc.ClientDuplexStream<Buffer, Buffer> | undefined;
+  private call: RawStream | undefined;
   /** Responses received over this client's life (the verification sample's index). */
   private count = 0;
   /** SotW: the last version ACKed per type (sent again on a reconnect, as Envoy does). */
@@ -78,9 +77,8 @@ export class BenchClient {
 
   private connectOnce(ch: RawAdsChannel): Promise<void> {
     const delta = this.mode === 'delta';
-    const call = ch.open(delta);
-    this.call = call;
     this.dropped = false;
+    let call: RawStream;
     let node: Buffer | undefined = encodeNode(`sidecar~10.0.0.1~${this.proxy}~${this.namespace}.svc.cluster.local`);
     const take = () => {
       const n = node;
@@ -102,7 +100,7 @@ export class BenchClient {
     const acked = new Set<string>();
     let done = false;
     return new Promise((resolve, reject) => {
-      call.on('data', (b: Buffer) => {
+      const onMessage = (b: Buffer) => {
         const r = delta ? readDeltaResponse(b) : readSotwResponse(b);
         const at = wall();
         const n = this.count++;
@@ -146,14 +144,12 @@ export class BenchClient {
           this.synced.push(wall());
           resolve();
         }
-      });
-      call.on('status', (s: grpc.StatusObject) => {
+      };
+      call = ch.open(delta, onMessage, (status) => {
         this.dropped = true;
-        if (!done) reject(new Error(`stream ended: ${s.code} ${s.details}`));
+        if (!done) reject(new Error(`stream ended: ${status}`));
       });
-      call.on('error', () => {
-        /* reported through 'status' */
-      });
+      this.call = call;
       request(TYPE.cluster, [], this.versions.get(TYPE.cluster));
       request(TYPE.listener, [], this.versions.get(TYPE.listener));
     });
