@@ -220,11 +220,23 @@ export function buildIncremental(
   return snap;
 }
 
+/** The indexes of `list`'s items by `key`, ascending. */
+function groupBy<T>(list: readonly T[], key: (item: T) => string): Map<string, number[]> {
+  const out = new Map<string, number[]>();
+  list.forEach((item, i) => {
+    const k = key(item);
+    const at = out.get(k);
+    if (at) at.push(i);
+    else out.set(k, [i]);
+  });
+  return out;
+}
+
 interface PodPatch {
   pods: PodModel[];
   changed: { before: PodModel; after: PodModel }[];
   endpoints: Map<string, ReadonlyMap<number, readonly EndpointModel[]>>;
-  rank: Map<string, number>;
+  rank: ReadonlyMap<string, number>;
   proxies: ProxyModel[];
   proxiesById: Map<string, ProxyModel>;
 }
@@ -264,10 +276,12 @@ function patchPods(st: BuildState, changes: readonly Change[], cache: SnapshotCa
   }
   const spaces = new Set<string>();
   let allPods = false;
+  const k8sIn = (st.k8sIn ??= groupBy(st.k8s, (s) => s.namespace));
   for (const { before, after } of changed) {
     const ns = after.namespace;
-    for (const svc of st.k8s) {
-      if (svc.namespace !== ns || !svc.selector || sliceOwned.has(`${svc.namespace}/${svc.name}`)) continue;
+    for (const i of k8sIn.get(ns) ?? []) {
+      const svc = st.k8s[i]!;
+      if (!svc.selector || sliceOwned.has(`${svc.namespace}/${svc.name}`)) continue;
       if (selects(svc.selector, before.labels) || selects(svc.selector, after.labels)) affected.add(`${svc.namespace}/${svc.hostname}`);
     }
     for (const p of st.sePairs)
@@ -293,16 +307,19 @@ function patchPods(st: BuildState, changes: readonly Change[], cache: SnapshotCa
   for (const k of affected) spaces.add(k.slice(0, k.indexOf('/')));
 
   const endpoints = new Map(prev.endpoints as Map<string, ReadonlyMap<number, readonly EndpointModel[]>>);
-  const rank = new Map(st.rank);
+  let rank = st.rank; // copied when a key's place changes
   if (affected.size > 0) {
     const services: ServiceModel[] = [];
     const serviceAt: number[] = [];
-    st.k8s.forEach((s, i) => {
+    // The affected keys' namespaces' Services, in `k8s` order.
+    const candidates = [...spaces].flatMap((ns) => k8sIn.get(ns) ?? []).sort((a, b) => a - b);
+    for (const i of candidates) {
+      const s = st.k8s[i]!;
       if (affected.has(`${s.namespace}/${s.hostname}`)) {
         services.push(s);
         serviceAt.push(i);
       }
-    });
+    }
     const pairs: SePair[] = [];
     const pairAt: number[] = [];
     st.sePairs.forEach((p, i) => {
@@ -311,7 +328,13 @@ function patchPods(st: BuildState, changes: readonly Change[], cache: SnapshotCa
         pairAt.push(i);
       }
     });
-    const scoped = allPods ? pods : pods.filter((p) => spaces.has(p.namespace));
+    const podsIn = (st.podsIn ??= groupBy(prev.pods, (p) => p.namespace));
+    const scoped = allPods
+      ? pods
+      : [...spaces]
+          .flatMap((ns) => podsIn.get(ns) ?? [])
+          .sort((a, b) => a - b)
+          .map((i) => pods[i]!);
     const instances = [...scoped.filter((p) => p.ready && p.ip && spaces.has(p.namespace)).map(podInstance), ...st.weInstances];
     const sub: { index: EndpointIndex; rank: Map<string, number> } = buildEndpointIndex({
       services,
@@ -327,13 +350,16 @@ function patchPods(st: BuildState, changes: readonly Change[], cache: SnapshotCa
     let inPlace = true;
     for (const k of affected) {
       const r = sub.rank.get(k);
-      if (r !== rank.get(k)) inPlace = false;
+      if (r !== rank.get(k)) {
+        inPlace = false;
+        if (rank === st.rank) rank = new Map(st.rank);
+      }
       if (r === undefined) {
         endpoints.delete(k);
-        rank.delete(k);
+        (rank as Map<string, number>).delete(k);
       } else {
         endpoints.set(k, sub.index.get(k)!);
-        rank.set(k, r);
+        if (!inPlace) (rank as Map<string, number>).set(k, r);
       }
     }
     if (!inPlace) {
