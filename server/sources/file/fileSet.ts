@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import { sep } from 'node:path';
 import type { LoadError } from '../../model/mesh';
+import { hasIdentity } from '../../model/parse/objects';
 import { rawKey } from '../storeKeys';
 import type { RawInput } from '../types';
 import { expandPaths, sizeError } from './loadPaths';
@@ -286,12 +287,10 @@ export class FileSet {
       if (e.doc === undefined) whole = true;
       else failedDocs.add(e.doc);
     }
-    const present = new Set<string>();
     for (const i of current) {
       inputs.push(i);
-      const k = rawKey(i.object);
-      if (k !== undefined) present.add(k);
-      else if (i.origin.doc !== undefined) failedDocs.add(i.origin.doc);
+      if (hasIdentity(i.object)) continue;
+      if (i.origin.doc !== undefined) failedDocs.add(i.origin.doc);
       else whole = true;
     }
     if (!whole && failedDocs.size === 0) {
@@ -300,6 +299,12 @@ export class FileSet {
     }
     const good = entry?.good;
     if (!good) return;
+    // Keys are made only here (a file with errors): a clean 10,000-object file is not keyed on every edit.
+    const present = new Set<string>();
+    for (const i of current) {
+      const k = rawKey(i.object);
+      if (k !== undefined) present.add(k);
+    }
     // A failing last document may have swallowed the ones that followed it: they count as failing too.
     const last = (result?.docs ?? 1) - 1;
     const tail = failedDocs.has(last) ? last : Number.POSITIVE_INFINITY;
