@@ -4,8 +4,10 @@
 // without identity, unreadable, over a limit) keeps serving its last good objects, each reported as
 // "stale: last good from <time>" next to the located error; documents that still parse use their new objects.
 import { createHash } from 'node:crypto';
-import { readFile, stat } from 'node:fs/promises';
+import { readFile as readFileCb } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { sep } from 'node:path';
+import { promisify } from 'node:util';
 import type { LoadError } from '../../model/mesh';
 import { hasIdentity } from '../../model/parse/objects';
 import { rawKey } from '../storeKeys';
@@ -69,6 +71,12 @@ interface Span {
   n: number;
   errors: number;
 }
+
+/**
+ * A whole file's bytes through fs.readFile's callback form: fs/promises' readFile reads a big file in 512 KiB
+ * chunks, one promise turn each, and took 4–60 ms for the 13 MB Pod export where this takes 3–4 ms (Node 20).
+ */
+const readFile = promisify(readFileCb);
 
 const code = (e: unknown): string => (e as NodeJS.ErrnoException).code ?? String(e);
 
