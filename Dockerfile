@@ -39,7 +39,7 @@ RUN npm install --omit=dev --ignore-scripts && npm cache clean --force
 FROM ${NODE_IMAGE} AS runtime
 WORKDIR /app
 ENV NODE_ENV=production NEXT_TELEMETRY_DISABLED=1 MESHSCOPE_ADDRESS=0.0.0.0
-# jemalloc for the server (docs/performance.md, "the allocator"): glibc keeps the native memory a connect wave
+# jemalloc for the server (docs/perf/issue24-allocator.md): glibc keeps the native memory a connect wave
 # freed mapped; jemalloc gives it back and holds less per client. Preloaded for every process of the image at
 # one arch-independent path; `serve` adds its MALLOC_CONF (server/cli/allocator.ts) and says so on its start-up
 # line. `-e LD_PRELOAD=` turns it off.

@@ -4,7 +4,7 @@
 // bench/issue24.ts chooses its clients). Per client, as the ADS server does for a SotW stream: generate (the
 // translation of its scope, or its inbound build), then CDS, EDS, LDS, RDS prepared (xds/prepared.ts) and each
 // response assembled (wire.ts encodeDiscoveryResponse). Prints CPU per phase, counts of work, bytes, and where
-// the time went (node:inspector profile) — the measurement behind docs/performance.md "The 5× rows and the
+// the time went (node:inspector profile) — the measurement behind docs/perf/issue24-5x.md "The 5× rows and the
 // second core". `node --expose-gc --import tsx bench/bigWave.ts` (BIG_N=5000 BIG_K=2000 PROFILE=1 PROFILE_FROM=20 WIRE=0
 // CLONE=1: also what handing the snapshot to a worker costs).
 import { TYPE, type TypeUrl } from '../server/envoy/typeUrls';

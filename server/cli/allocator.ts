@@ -1,4 +1,4 @@
-// The memory allocator of the server process `meshscope serve` starts (docs/performance.md, "Issue 24: the
+// The memory allocator of the server process `meshscope serve` starts (docs/perf/issue24-allocator.md, "The
 // allocator"). glibc's malloc keeps the native memory of a connect wave (HTTP/2 sessions, their buffers)
 // mapped after the clients leave: it returns memory to the system only from the top of its heap. jemalloc
 // purges freed pages on its own (decay) and keeps per-client memory lower, so the server runs with it when
@@ -16,7 +16,7 @@ export const JEMALLOC_LIB = 'libjemalloc.so.2';
  * jemalloc's options for the server, unless MALLOC_CONF is set: a background thread purges freed pages on
  * jemalloc's own decay (10 s) while the server is idle, so RSS goes back after a connect wave even when
  * nothing allocates any more (without it jemalloc purges only on allocation). Measured against a shorter
- * decay (1 s, muzzy 0, 2 arenas: lower RSS right after a wave, more CPU) in docs/performance.md.
+ * decay (1 s, muzzy 0, 2 arenas: lower RSS right after a wave, more CPU) in docs/perf/issue24-allocator.md.
  */
 export const JEMALLOC_CONF = 'background_thread:true';
 
