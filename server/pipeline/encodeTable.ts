@@ -7,6 +7,8 @@ import type { LoadError, ProxyModel } from '../model/mesh';
 import type { ResourceTable } from '../translate/types';
 import { createSizedCache, type SizedCache } from './cache';
 import { contentKey } from './contentKey';
+import { applyTemplate, type EncodeTemplate, makeTemplate, varyKey } from './encodeTemplate';
+import { uninitializedBytes } from '../lib/bytes';
 import { WireWriter } from '../translate/ztunnel/wire';
 import { GENERATORS, type ResourceListKey, tableList, type XdsGenerator } from './generators';
 import { encodeListener } from './listenerEncode';
@@ -21,15 +23,30 @@ export class EncodeMemo {
   private readonly cache: SizedCache<EncodedResource>;
   /** A listener's filter chains' field bytes by content (listenerEncode.ts): chains repeat across listeners. */
   private readonly chains: SizedCache<Uint8Array>;
+  /** Templates by content with the varying names left out (encodeTemplate.ts; null: that content has none). */
+  private readonly templates: SizedCache<EncodeTemplate | null>;
+  /** Resources already looked at as a template (or written from one) with their `vary`. */
+  private readonly sources = new WeakSet<EncodedResource>();
+  /** Resources written from a template instead of encoded. */
+  templated = 0;
   /** Encoded Addresses by the identity of their JSON (weak: an entry lives as long as its translation). */
   private readonly addresses = new WeakMap<object, EncodedResource>();
   constructor(maxBytes = 64 * 1024 * 1024) {
     this.cache = createSizedCache<EncodedResource>(maxBytes, (r, key) => 2 * key.length + 4 * r.bytes.length + 256);
     this.chains = createSizedCache<Uint8Array>(Math.max(256 * 1024, Math.floor(maxBytes / 4)), (b, key) => 2 * key.length + b.length + 64);
+    this.templates = createSizedCache<EncodeTemplate | null>(
+      Math.max(256 * 1024, Math.floor(maxBytes / 8)),
+      (t, key) => 2 * key.length + 64 + (t ? t.bytes.length + 8 * t.offsets.flat().length : 0),
+    );
   }
   /** The WDS types' direct binary writer (translate/ztunnel/wire.ts) and its scratch buffer. */
   private writer: WireWriter | undefined;
-  encode(typeUrl: TypeUrl, name: string, json: unknown, wire?: XdsGenerator['wire']): EncodedResource {
+  /**
+   * `vary`: names this resource may have where another resource of the same shape has others of the same length
+   * (encodeTemplate.ts varyOrder: a sidecar's Service hostnames, names, namespace): such resources are written from
+   * the first one's bytes.
+   */
+  encode(typeUrl: TypeUrl, name: string, json: unknown, wire?: XdsGenerator['wire'], vary?: readonly string[]): EncodedResource {
     // An Address reused by the ztunnel memo (translate/ztunnel/memo.ts) is the same, never mutated object.
     const same = typeUrl === TYPE.address ? this.addresses.get(json as object) : undefined;
     if (same && same.name === name) return same;
@@ -40,24 +57,51 @@ export class EncodeMemo {
       if (typeUrl === TYPE.address) this.addresses.set(json as object, r);
       return r;
     }
-    const key = `${typeUrl}\u0000${name}\u0000${contentKey(JSON.stringify(json))}`;
+    const text = JSON.stringify(json);
+    const key = `${typeUrl}\u0000${name}\u0000${contentKey(text)}`;
     const hit = this.cache.get(key);
     if (hit) {
       if (typeUrl === TYPE.address) this.addresses.set(json as object, hit);
+      // Encoded without `vary` before (a scope's full translation): the template of its shape from now on.
+      if (vary && !this.sources.has(hit)) this.template(typeUrl, text, vary, hit);
       return hit;
     }
-    const r =
-      typeUrl === TYPE.listener ? encodeListener(name, json as Record<string, unknown>, this.chains) : encodeResource(typeUrl, name, json);
+    const vk = vary && typeUrl !== TYPE.address ? varyKey(text, vary) : undefined;
+    const tkey = vk && `${typeUrl}\u0000${contentKey(vk.key)}`;
+    const t = tkey ? this.templates.get(tkey) : undefined;
+    let r: EncodedResource;
+    if (t && vary) {
+      r = encodedFromBytes(typeUrl, name, applyTemplate(t, vary, uninitializedBytes(t.bytes.length)));
+      this.templated++;
+    } else {
+      r =
+        typeUrl === TYPE.listener
+          ? encodeListener(name, json as Record<string, unknown>, this.chains)
+          : encodeResource(typeUrl, name, json);
+      if (tkey && vk && vary && t === undefined) this.templates.set(tkey, makeTemplate(r.bytes, vary, vk.counts) ?? null);
+    }
+    if (vary) this.sources.add(r);
     this.cache.set(key, r);
     if (typeUrl === TYPE.address) this.addresses.set(json as object, r);
     return r;
+  }
+  /** Makes `r` (the encoding of `text`) the template of its shape unless that shape has one. */
+  private template(typeUrl: TypeUrl, text: string, vary: readonly string[], r: EncodedResource): void {
+    this.sources.add(r);
+    const vk = typeUrl !== TYPE.address ? varyKey(text, vary) : undefined;
+    if (!vk) return;
+    const tkey = `${typeUrl}\u0000${contentKey(vk.key)}`;
+    if (!this.templates.has(tkey)) this.templates.set(tkey, makeTemplate(r.bytes, vary, vk.counts) ?? null);
   }
   get size(): number {
     return this.cache.size;
   }
   /** Drops every entry whose resource is not in `live` (its translations are gone). */
   retainOnly(live: ReadonlySet<EncodedResource>): void {
-    if (live.size === 0) this.chains.clear();
+    if (live.size === 0) {
+      this.chains.clear();
+      this.templates.clear();
+    }
     for (const [key, r] of [...this.cache.entries()]) if (!live.has(r)) this.cache.delete(key);
   }
   /** Estimated bytes held. */
@@ -65,13 +109,19 @@ export class EncodeMemo {
     return this.cache.total;
   }
 }
-function encodeAll(g: XdsGenerator, items: readonly unknown[], errors: LoadError[], memo: EncodeMemo | undefined): EncodedResource[] {
+function encodeAll(
+  g: XdsGenerator,
+  items: readonly unknown[],
+  errors: LoadError[],
+  memo: EncodeMemo | undefined,
+  vary: readonly string[] | undefined,
+): EncodedResource[] {
   const out: EncodedResource[] = [];
   const writer = g.wire && !memo ? new WireWriter() : undefined;
   items.forEach((item, i) => {
     const name = g.nameOf(item) ?? '';
     try {
-      if (memo) out.push(memo.encode(g.typeUrl, name, item, g.wire));
+      if (memo) out.push(memo.encode(g.typeUrl, name, item, g.wire, vary));
       else {
         // The direct writer when it has one and knows every field; protobuf-es otherwise (and for its errors).
         const bytes = writer && g.wire?.(writer, item);
@@ -102,8 +152,17 @@ export function translateSafely(proxy: ProxyModel, build: () => ResourceTable): 
   }
 }
 
-/** A translated table → encoded resources, one list per registered generator: the table's errors first, then any encoder failures. */
-export function encodeTable(proxy: ProxyModel, version: number, table: ResourceTable, memo?: EncodeMemo): ProxyResources {
+/**
+ * A translated table → encoded resources, one list per registered generator: the table's errors first, then any
+ * encoder failures. `vary` (with a memo): EncodeMemo.encode's.
+ */
+export function encodeTable(
+  proxy: ProxyModel,
+  version: number,
+  table: ResourceTable,
+  memo?: EncodeMemo,
+  vary?: readonly string[],
+): ProxyResources {
   const errors: LoadError[] = [...table.errors];
   const out: ProxyResources = {
     proxy,
@@ -118,7 +177,7 @@ export function encodeTable(proxy: ProxyModel, version: number, table: ResourceT
   if (table.envoyFilters) out.envoyFilters = table.envoyFilters;
   for (const g of GENERATORS) {
     const items = tableList(table, g);
-    if (items.length > 0 || !OPTIONAL_LISTS.has(g.list)) out[g.list] = encodeAll(g, items, errors, memo);
+    if (items.length > 0 || !OPTIONAL_LISTS.has(g.list)) out[g.list] = encodeAll(g, items, errors, memo, vary);
   }
   return out;
 }

@@ -23,7 +23,9 @@ import { proxyKind } from '../model/proxyKinds';
 import type { RouteProvenance } from '../translate/types';
 import { translateSidecarInbound } from '../translate/inboundOnly';
 import type { ProxyInputs } from '../translate/proxyInputs';
+import { serviceTargets } from '../translate/view/serviceTargets';
 import { type EncodeMemo, encodeTable } from './encodeTable';
+import { varyOrder } from './encodeTemplate';
 import type { ProxyResources } from './types';
 
 /** The outbound part of one scope's translation: every resource of it but the inbound ones. */
@@ -136,11 +138,14 @@ export function inboundResources(
 ): ProxyResources | undefined {
   const inbound = translateSidecarInbound(snapshot, proxy, options);
   if (!inbound || inbound.errors.length > 0) return undefined;
+  // What differs between the inbound resources of pods of different Services of one shape (encodeTemplate.ts).
+  const vary = varyOrder(serviceTargets(snapshot, proxy).flatMap((t) => [t.service.hostname, t.service.name, t.service.namespace]));
   const r = encodeTable(
     proxy,
     snapshot.version,
     { listeners: inbound.listeners, routes: [], clusters: inbound.clusters, endpoints: [], errors: [], provenance: [] },
     memo,
+    vary,
   );
   return r.errors.length > 0 ? undefined : r;
 }

@@ -104,18 +104,23 @@ const meshArb = fc.record({
   peerAuths: fc.array(peerAuthArb, { maxLength: 3 }),
   clientDrs: fc.array(clientDrArb, { maxLength: 2 }),
   envoyFilters: fc.array(envoyFilterArb, { maxLength: 1 }),
+  longNames: fc.boolean(),
+  samePort: fc.boolean(),
 });
 
 type Generated = typeof meshArb extends fc.Arbitrary<infer T> ? T : never;
-type Optional = 'authz' | 'clientDrs' | 'envoyFilters' | 'services';
+type Optional = 'authz' | 'clientDrs' | 'envoyFilters' | 'services' | 'longNames' | 'samePort';
 /** The hand-written meshes below leave out the AuthorizationPolicies, client DestinationRules, EnvoyFilters and exportTo. */
 type Mesh = Omit<Generated, Optional> & {
   services: Array<Omit<Generated['services'][number], 'exportTo'> & { exportTo?: Generated['services'][number]['exportTo'] }>;
-} & Partial<Pick<Generated, 'authz' | 'clientDrs' | 'envoyFilters'>>;
+} & Partial<Pick<Generated, 'authz' | 'clientDrs' | 'envoyFilters' | 'longNames' | 'samePort'>>;
 
 const EXPORT_TO = { all: undefined, own: ['.'], a: ['a'] } as const;
 
 function objects(m: Mesh): RawObject[] {
+  // Long service names on one port: pods of different services in a namespace then have inbound resources that
+  // differ only in the service's hostname and name (of one length), written from one template (encodeTemplate.ts).
+  const sn = (i: number) => (m.longNames ? `svc-${i}` : `s${i}`);
   const out: RawObject[] = NS.map((n) => ({
     apiVersion: 'v1',
     kind: 'Namespace',
@@ -129,7 +134,7 @@ function objects(m: Mesh): RawObject[] {
       apiVersion: 'v1',
       kind: 'Service',
       metadata: {
-        name: `s${i}`,
+        name: sn(i),
         namespace: s.ns,
         ...(EXPORT_TO[s.exportTo ?? 'all']
           ? { annotations: { 'networking.istio.io/exportTo': EXPORT_TO[s.exportTo ?? 'all']!.join(',') } }
@@ -138,25 +143,25 @@ function objects(m: Mesh): RawObject[] {
       spec: {
         selector: { app: s.app },
         ...(s.headless ? { clusterIP: 'None' } : {}),
-        ports: [{ name: s.tcp ? 'tcp' : 'http', port: 80 + i, targetPort: s.namedTarget ? 'web' : 8080 }],
+        ports: [{ name: s.tcp ? 'tcp' : 'http', port: m.samePort ? 80 : 80 + i, targetPort: s.namedTarget ? 'web' : 8080 }],
       },
     });
     out.push({
       apiVersion: 'networking.istio.io/v1',
       kind: 'DestinationRule',
-      metadata: { name: `s${i}`, namespace: s.ns },
-      spec: { host: `s${i}`, subsets: ['v1', 'v2'].map((v) => ({ name: v, labels: { version: v } })) },
+      metadata: { name: sn(i), namespace: s.ns },
+      spec: { host: sn(i), subsets: ['v1', 'v2'].map((v) => ({ name: v, labels: { version: v } })) },
     });
     if (m.sourceLabelsRoute && s.tcp)
       out.push({
         apiVersion: 'networking.istio.io/v1',
         kind: 'VirtualService',
-        metadata: { name: `s${i}`, namespace: s.ns },
+        metadata: { name: sn(i), namespace: s.ns },
         spec: {
-          hosts: [`s${i}`],
+          hosts: [sn(i)],
           tcp: [
-            { match: [{ sourceLabels: { version: 'v2' } }], route: [{ destination: { host: `s${i}`, subset: 'v2' } }] },
-            { route: [{ destination: { host: `s${i}`, subset: 'v1' } }] },
+            { match: [{ sourceLabels: { version: 'v2' } }], route: [{ destination: { host: sn(i), subset: 'v2' } }] },
+            { route: [{ destination: { host: sn(i), subset: 'v1' } }] },
           ],
         },
       });
@@ -164,12 +169,12 @@ function objects(m: Mesh): RawObject[] {
       out.push({
         apiVersion: 'networking.istio.io/v1',
         kind: 'VirtualService',
-        metadata: { name: `s${i}`, namespace: s.ns },
+        metadata: { name: sn(i), namespace: s.ns },
         spec: {
-          hosts: [`s${i}`],
+          hosts: [sn(i)],
           http: [
-            { match: [{ sourceLabels: { version: 'v1' } }], route: [{ destination: { host: `s${i}`, subset: 'v2' } }] },
-            { route: [{ destination: { host: `s${i}`, subset: 'v1' } }] },
+            { match: [{ sourceLabels: { version: 'v1' } }], route: [{ destination: { host: sn(i), subset: 'v2' } }] },
+            { route: [{ destination: { host: sn(i), subset: 'v1' } }] },
           ],
         },
       });
@@ -207,7 +212,7 @@ function objects(m: Mesh): RawObject[] {
       kind: 'DestinationRule',
       metadata: { name: `client-dr${i}`, namespace: dr.ns },
       spec: {
-        host: `s${dr.service % m.services.length}.${s.ns}.svc.cluster.local`,
+        host: `${sn(dr.service % m.services.length)}.${s.ns}.svc.cluster.local`,
         ...(dr.selectVersion ? { workloadSelector: { matchLabels: { version: dr.selectVersion } } } : {}),
         trafficPolicy: { loadBalancer: { simple: dr.lb } },
         exportTo: ['.'],
@@ -278,6 +283,7 @@ describe('translation sharing (property: shared output = un-shared translation)'
   it('every proxy of a generated mesh, served in any order through one shared cache, gets its own translation', () => {
     let sharedSome = 0;
     let scopeSome = 0;
+    let templatedSome = 0;
     fc.assert(
       fc.property(meshArb, fc.infiniteStream(fc.nat()), (m, rand) => {
         const snap = snapshotOf(m);
@@ -290,6 +296,7 @@ describe('translation sharing (property: shared output = un-shared translation)'
         }
         if (cache.stats().translations + cache.stats().scopeShared < snap.proxies.length) sharedSome++;
         if (cache.stats().scopeShared > 0) scopeSome++;
+        if (cache.memo.templated > 0) templatedSome++;
       }),
       { numRuns: 200, seed: 12 },
     );
@@ -297,6 +304,9 @@ describe('translation sharing (property: shared output = un-shared translation)'
     // some had distinct proxies of one scope, served the scope's outbound part beside their own inbound.
     expect(sharedSome).toBeGreaterThan(10);
     expect(scopeSome).toBeGreaterThan(10);
+    // and a few had pods of different services whose inbound resources were written from one template (the
+    // dedicated check, over meshes made for it: encodeTemplate.property.test.ts).
+    expect(templatedSome).toBeGreaterThan(0);
   }, 600_000);
 
   it('two replicas of one workload (same labels, other IP and name) share one translation and its bytes', () => {
