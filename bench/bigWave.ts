@@ -41,7 +41,7 @@ store.flush();
 const snap = store.snapshot();
 console.log(`N=${N}: ${inputs.length} objects, ${snap.proxies.length} proxies; mesh + snapshot ${(cpu() - t).toFixed(0)} ms CPU`);
 
-// K distinct sidecars, round-robin over the namespaces, svc-0's pods left out (bench/issue24.ts chooseClients).
+// K distinct sidecars, round-robin over the namespaces, svc-0's pods left out (bench/issue24Input.ts chooseClients).
 const byNs = new Map<string, string[]>();
 for (const p of snap.proxies) {
   if (p.type !== 'sidecar' || p.id.startsWith('svc-0-')) continue;

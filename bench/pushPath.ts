@@ -85,7 +85,7 @@ store.onChange((snap, change) => {
 });
 const port = await plane.ads.start(0, '127.0.0.1');
 
-// K distinct sidecar pods round-robin over the namespaces, svc-0's own left out (bench/issue24.ts chooseClients).
+// K distinct sidecar pods round-robin over the namespaces, svc-0's own left out (bench/issue24Input.ts chooseClients).
 const snap = store.snapshot();
 const byNs = new Map<string, string[]>();
 for (const p of snap.proxies) {

@@ -2,7 +2,7 @@
 // that exists, and a `#fragment` into a Markdown file names one of its headings as GitHub renders it: the
 // anchor is the heading's text lower-cased, with everything but letters, marks, digits, `_`, `-` and spaces
 // dropped and spaces turned into `-`; a repeated anchor gets `-1`, `-2`, … (github-slugger, which GitHub's
-// Markdown renderer uses for heading ids).
+// Markdown renderer uses for heading ids). Source comments that name a docs/….md file name one that exists.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, normalize } from 'node:path';
@@ -73,6 +73,20 @@ describe('Markdown links', () => {
     const links = files.flatMap((f) => linkTargets(readFileSync(join(REPO_ROOT, f), 'utf8')).map((t) => [f, t] as const));
     expect(links.length).toBeGreaterThan(30);
     expect(links.flatMap(([f, t]) => deadLink(f, t, readRepo) ?? [])).toEqual([]);
+  });
+
+  it('every docs/….md a source file, Dockerfile or workflow names exists', () => {
+    const files = execFileSync('git', ['ls-files'], { cwd: REPO_ROOT, encoding: 'utf8' })
+      .split('\n')
+      .filter(
+        (f) =>
+          /\.(ts|tsx|mts|mjs|js|cjs|ya?ml)$|(^|\/)Dockerfile$/.test(f) && !f.startsWith('server/gen/') && f !== 'scripts/docLinks.test.ts',
+      );
+    const named = files.flatMap((f) =>
+      [...readFileSync(join(REPO_ROOT, f), 'utf8').matchAll(/\bdocs\/[\w./-]+?\.md\b/g)].map((m) => [f, m[0]] as const),
+    );
+    expect(named.length).toBeGreaterThan(10);
+    expect(named.filter(([, doc]) => !existsSync(join(REPO_ROOT, doc))).map(([f, doc]) => `${f}: ${doc}`)).toEqual([]);
   });
 
   it('anchors follow GitHub: punctuation and symbols dropped, spaces to hyphens, repeats numbered', () => {

@@ -1,0 +1,138 @@
+// The issue-24 bench's child processes: the bench server (bench/pushServer.ts) and the client processes
+// (bench/clientProc.ts), both spoken to in JSON lines over stdin/stdout; and the server's counts of work.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { REPO_ROOT } from '../server/testing/paths';
+import { quitChild } from './childProc';
+import { sumTraffic, type Traffic } from './clientTraffic';
+import type { Mode } from './issueClients';
+
+export class ServerChild {
+  readonly events: Array<Record<string, unknown>> = [];
+  private waiters: Array<(o: Record<string, unknown>) => void> = [];
+  constructor(readonly proc: ChildProcess) {
+    const lines = createInterface({ input: proc.stdout! });
+    lines.on('line', (l) => {
+      let o: Record<string, unknown>;
+      try {
+        o = JSON.parse(l) as Record<string, unknown>;
+      } catch {
+        return;
+      }
+      if (o.event) this.events.push(o);
+      const w = this.waiters;
+      this.waiters = [];
+      for (const f of w) f(o);
+    });
+  }
+  next(pred: (o: Record<string, unknown>) => boolean, timeoutMs = 600_000): Promise<Record<string, unknown>> {
+    const seen = this.events.find(pred);
+    if (seen) return Promise.resolve(seen);
+    return new Promise((resolve, reject) => {
+      const t = setTimeout(() => reject(new Error('bench server did not answer')), timeoutMs);
+      const wait = (o: Record<string, unknown>) => {
+        if (pred(o)) {
+          clearTimeout(t);
+          resolve(o);
+        } else this.waiters.push(wait);
+      };
+      this.waiters.push(wait);
+    });
+  }
+  async command(cmd: string, args: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
+    const p = this.next((o) => o.reply === cmd);
+    this.proc.stdin!.write(`${JSON.stringify({ cmd, ...args })}\n`);
+    return p;
+  }
+  quit(): Promise<void> {
+    return quitChild(this.proc);
+  }
+}
+
+export interface Work {
+  translations: number;
+  /** Proxies served their scope's outbound part beside their own inbound resources (pipeline/scopeSharing.ts). */
+  scopeShared: number;
+  endpointRefreshes: number;
+  clas: number;
+  cpuMs: number;
+  /** Streams the server reset (its stall guard). */
+  resets: number;
+}
+export async function work(server: ServerChild): Promise<Work> {
+  const reply = await server.command('stats');
+  const c = reply.cache as { translations: number; endpointRefreshes: number; clasRecomputed?: number; scopeShared?: number };
+  return {
+    translations: c.translations,
+    scopeShared: c.scopeShared ?? 0,
+    endpointRefreshes: c.endpointRefreshes,
+    clas: c.clasRecomputed ?? Number.NaN,
+    cpuMs: reply.cpuMs as number,
+    resets: (reply.resets as number | undefined) ?? 0,
+  };
+}
+export const minus = (b: Work, a: Work): Work => ({
+  translations: b.translations - a.translations,
+  scopeShared: b.scopeShared - a.scopeShared,
+  endpointRefreshes: b.endpointRefreshes - a.endpointRefreshes,
+  clas: b.clas - a.clas,
+  cpuMs: b.cpuMs - a.cpuMs,
+  resets: b.resets - a.resets,
+});
+export const workText = (w: Work) =>
+  `server: ${w.translations} translations, ${w.scopeShared} inbound-only beside a shared scope, CLAs refreshed for ${w.endpointRefreshes} proxies${Number.isNaN(w.clas) ? '' : ` (${w.clas} CLAs recomputed)`}, CPU ${w.cpuMs.toFixed(0)} ms${w.resets > 0 ? `, ${w.resets} streams reset by the stall guard` : ''}`;
+
+/** The bench's clients, split over BENCH_CLIENT_PROCS processes (bench/clientProc.ts), one controller view. */
+export class ClientProcs {
+  private constructor(readonly procs: ServerChild[]) {}
+  static async start(clients: Array<{ id: string; namespace: string; routes: string[] }>, mode: Mode, n: number): Promise<ClientProcs> {
+    const per = Math.ceil(clients.length / n);
+    const procs: ServerChild[] = [];
+    for (let i = 0; i < n; i++) {
+      const slice = clients.slice(i * per, (i + 1) * per);
+      if (slice.length === 0) break;
+      // The clients run on the system allocator whatever the server's (BENCH_ALLOCATOR concerns the server).
+      const env: NodeJS.ProcessEnv = { ...process.env, BENCH_MODE: mode };
+      delete env.LD_PRELOAD;
+      const proc = spawn(process.execPath, ['--import', 'tsx', join(REPO_ROOT, 'bench', 'clientProc.ts')], {
+        env,
+        stdio: ['pipe', 'pipe', 'inherit'],
+      });
+      const child = new ServerChild(proc);
+      await child.command('init', { clients: slice });
+      procs.push(child);
+    }
+    return new ClientProcs(procs);
+  }
+  private async all(cmd: string, args: Record<string, unknown> = {}): Promise<Array<Record<string, unknown>>> {
+    return Promise.all(this.procs.map((p) => p.command(cmd, args)));
+  }
+  /** Connects every client; when each was in sync (wall clock) and how many streams were opened again. */
+  async connect(port: number): Promise<{ synced: number[]; retries: number; traffic: Traffic | undefined }> {
+    const r = await this.all('connect', { port });
+    return {
+      synced: r.flatMap((x) => x.synced as number[]),
+      retries: r.reduce((n, x) => n + (x.retries as number), 0),
+      traffic: sumTraffic(r.map((x) => x.traffic as Traffic)),
+    };
+  }
+  async clear(): Promise<void> {
+    await this.all('clear');
+  }
+  /** Waits until every client of `namespace` got `typeUrl`; each one's first arrival (NaN: none). */
+  async wait(typeUrl: string, namespace: string, timeoutMs = 120_000): Promise<number[]> {
+    const r = await this.all('wait', { typeUrl, namespace, timeoutMs });
+    return r.flatMap((x) => (x.at as Array<number | null>).map((v) => v ?? Number.NaN));
+  }
+  async received(namespace: string, typeUrl: string): Promise<{ others: number; notOfType: number }> {
+    const r = await this.all('received', { namespace, typeUrl });
+    return { others: r.reduce((n, x) => n + (x.others as number), 0), notOfType: r.reduce((n, x) => n + (x.notOfType as number), 0) };
+  }
+  async dropped(timeoutMs: number): Promise<void> {
+    await this.all('dropped', { timeoutMs });
+  }
+  async quit(): Promise<void> {
+    await Promise.all(this.procs.map((p) => p.quit()));
+  }
+}
