@@ -5,7 +5,10 @@
 // each on stdout:
 //   {"cmd":"init","clients":[{id,namespace,routes}…]} → {"reply":"init"}
 //   {"cmd":"connect","port":P} → every client connects (fresh channels, 100 streams each) and ACKs its first
-//                                config → {"reply":"connect","synced":[…],"retries":n} (wall-clock ms per client)
+//                                config → {"reply":"connect","synced":[…],"retries":n,"traffic":{…}} (wall-clock ms per
+//                                client; traffic: what the clients received during the connect — responses,
+//                                resources, bytes, per client min/median/max —, how many responses were decoded in
+//                                full with protobuf-es to check the wire reading, and the mismatches)
 //   {"cmd":"clear"}            → forget what was received → {"reply":"clear"}
 //   {"cmd":"wait","typeUrl":T,"namespace":NS,"timeoutMs":t} → until every client of NS received T
 //                                → {"reply":"wait","ok":bool,"at":[…first arrival per client of NS (null: none)]}
@@ -15,28 +18,69 @@
 //   {"cmd":"quit"}
 // Times are performance.timeOrigin + now(): comparable across processes.
 import { createInterface } from 'node:readline';
-import { AdsTestClient } from '../server/xds/testing/adsTestClient';
+import { Verifier, VERIFY_CLIENTS, VERIFY_EVERY } from './clientVerify';
 import { BenchClient, type Mode, waitUntil } from './issueClients';
+import type { Traffic } from './clientTraffic';
+import { RawAdsChannel } from './rawAds';
 
 const STREAMS_PER_CHANNEL = 100;
 const mode = process.env.BENCH_MODE as Mode;
 type Spec = { id: string; namespace: string; routes: string[] };
 let clients: BenchClient[] = [];
-let channels: AdsTestClient[] = [];
+let channels: RawAdsChannel[] = [];
+let verifier = new Verifier();
 const say = (o: unknown) => process.stdout.write(`${JSON.stringify(o)}\n`);
 const num = (x: number) => (Number.isFinite(x) ? x : null);
+
+/** Starts counting afresh (a connect's traffic and checks are its own). */
+function resetTraffic(): Verifier {
+  const v = new Verifier();
+  for (const c of clients) c.resetTraffic(v);
+  return v;
+}
+
+/** What the clients received since the last reset, and the wire reading's check. */
+function traffic(): Traffic {
+  const spread = (xs: number[]) => {
+    const s = [...xs].sort((a, b) => a - b);
+    return [s[0] ?? 0, s[Math.floor(s.length / 2)] ?? 0, s[s.length - 1] ?? 0];
+  };
+  let routeMismatch = 0;
+  for (const c of clients) {
+    const want = [...new Set(c.routes)].sort().join('\n');
+    if (c.rdsFromLds !== undefined && c.rdsFromLds.join('\n') !== want) {
+      routeMismatch++;
+      verifier.fail(`${c.proxy}: LDS names ${c.rdsFromLds.length} routes, the controller expects ${c.routes.length}`);
+    }
+  }
+  return {
+    clients: clients.length,
+    responses: clients.reduce((n, c) => n + c.traffic.responses, 0),
+    resources: clients.reduce((n, c) => n + c.traffic.resources, 0),
+    bytes: clients.reduce((n, c) => n + c.traffic.bytes, 0),
+    perClientBytes: spread(clients.map((c) => c.traffic.bytes)),
+    perClientResources: spread(clients.map((c) => c.traffic.resources)),
+    verified: verifier.verified,
+    verifyEvery: VERIFY_EVERY,
+    verifyClients: Math.min(VERIFY_CLIENTS, clients.length),
+    mismatches: verifier.mismatches,
+    routeMismatch,
+    firstMismatches: verifier.first,
+  };
+}
 
 for await (const line of createInterface({ input: process.stdin })) {
   const m = JSON.parse(line) as { cmd: string; clients?: Spec[]; port?: number; typeUrl?: string; namespace?: string; timeoutMs?: number };
   if (m.cmd === 'init') {
-    clients = (m.clients ?? []).map((s) => new BenchClient(s.id, s.namespace, mode, s.routes));
+    clients = (m.clients ?? []).map((s, i) => new BenchClient(s.id, s.namespace, mode, s.routes, i, verifier));
     say({ reply: 'init' });
   } else if (m.cmd === 'connect') {
     for (const ch of channels) ch.close();
     channels = [];
+    verifier = resetTraffic();
     await Promise.all(
       clients.map((c, i) => {
-        if (i % STREAMS_PER_CHANNEL === 0) channels.push(new AdsTestClient(m.port!));
+        if (i % STREAMS_PER_CHANNEL === 0) channels.push(new RawAdsChannel(m.port!));
         return c.connect(channels[channels.length - 1]!);
       }),
     );
@@ -44,6 +88,7 @@ for await (const line of createInterface({ input: process.stdin })) {
       reply: 'connect',
       synced: clients.map((c) => c.synced[c.synced.length - 1]!),
       retries: clients.reduce((n, c) => n + c.retries, 0),
+      traffic: traffic(),
     });
   } else if (m.cmd === 'clear') {
     for (const c of clients) c.received.length = 0;

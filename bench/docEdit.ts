@@ -6,7 +6,8 @@
 // and each row's ratio to the same edit in the one-object-per-file layout (goal 5: ≤ 2×).
 //   BENCH_I24_N (default 1000; a comma list for several sizes), BENCH_I24_BIG=1 (N = 1,000 and 5,000),
 //   BENCH_DOCEDIT_LAYOUTS (`files,multidoc,list`), BENCH_DOCEDIT_REPS (default 7),
-//   BENCH_PROFILE=1 (a CPU profile summary of each row's reps, taken in a second pass)
+//   BENCH_PROFILE=1 (a CPU profile summary of each row's reps, taken in a second pass; BENCH_PROFILE_DIR: keep
+//   each raw .cpuprofile there)
 //   run: node --import tsx bench/docEdit.ts
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,7 +17,7 @@ import { FileSource } from '../server/sources/file/fileSource';
 import { Store } from '../server/sources/store';
 import type { RawObject } from '../server/sources/types';
 import { type IssueMesh, issueMesh, KINDS, type MeshKind, withPodIp, withVsWeight, writeIssueMesh } from './issueMesh';
-import { formatSummary, profiled } from './profile';
+import { formatSummary, startProfile } from './profile';
 import { type BenchRow, load1, median, printTable } from './table';
 
 interface Layout {
@@ -115,9 +116,11 @@ async function measure(l: Layout, mesh: IssueMesh, reps: number, base: Map<strin
     };
     if (process.env.BENCH_PROFILE === '1') {
       const writes = prepared(reps);
-      const { summary } = await profiled(async () => {
-        for (const w of writes) await once(w);
-      });
+      const keep = process.env.BENCH_PROFILE_DIR;
+      const name = `${mesh.services}-${l.name.replace(/[^a-z0-9]+/gi, '_')}-${kind}.cpuprofile`;
+      const stop = await startProfile(keep ? join(keep, name) : undefined);
+      for (const w of writes) await once(w);
+      const summary = await stop();
       row.detail += `; profile (${reps} edits): ${formatSummary(summary)}`;
     }
     rows.push(row);

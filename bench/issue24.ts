@@ -26,6 +26,7 @@ import { REPO_ROOT } from '../server/testing/paths';
 import { translateProxy } from '../server/translate/index';
 import { chooseAllocator } from '../server/cli/allocator';
 import { quitChild } from './childProc';
+import { sumTraffic, type Traffic, trafficText } from './clientTraffic';
 import { type Mode, wall } from './issueClients';
 import {
   type IssueMesh,
@@ -231,6 +232,9 @@ interface PushFigures {
   /** Streams that ended before they were in sync and were opened again. */
   connectRetries: number;
   reconnectRetries: number;
+  /** What the clients received in each wave (and how much of it was decoded in full to check the wire reading). */
+  connectTraffic: Traffic | undefined;
+  reconnectTraffic: Traffic | undefined;
   rss: { idle: number; with: number; after: number; later: number };
   /** The server's `mem` replies: V8 heap, external, glibc's [heap], cached translations. */
   mem: Record<'idle' | 'with' | 'after' | 'later', Record<string, unknown>>;
@@ -263,9 +267,13 @@ class ClientProcs {
     return Promise.all(this.procs.map((p) => p.command(cmd, args)));
   }
   /** Connects every client; when each was in sync (wall clock) and how many streams were opened again. */
-  async connect(port: number): Promise<{ synced: number[]; retries: number }> {
+  async connect(port: number): Promise<{ synced: number[]; retries: number; traffic: Traffic | undefined }> {
     const r = await this.all('connect', { port });
-    return { synced: r.flatMap((x) => x.synced as number[]), retries: r.reduce((n, x) => n + (x.retries as number), 0) };
+    return {
+      synced: r.flatMap((x) => x.synced as number[]),
+      retries: r.reduce((n, x) => n + (x.retries as number), 0),
+      traffic: sumTraffic(r.map((x) => x.traffic as Traffic)),
+    };
   }
   async clear(): Promise<void> {
     await this.all('clear');
@@ -397,6 +405,8 @@ async function benchPushShape(mesh: IssueMesh, shape: Shape, mode: Mode, routes:
       connect: minus(w1, w0),
       connectRetries,
       reconnectRetries,
+      connectTraffic: first.traffic,
+      reconnectTraffic: again.traffic,
       vs,
       vsAffected,
       vsOthersSent,
@@ -445,7 +455,7 @@ function pushRows(f: PushFigures): BenchRow[] {
         value: f.firstAll,
         unit: 'ms',
         goal: goals.first,
-        detail: `p50 ${f.firstP50.toFixed(0)} ms; streams ended before in sync and opened again: ${f.connectRetries}; ${workText(f.connect)}`,
+        detail: `p50 ${f.firstP50.toFixed(0)} ms; streams ended before in sync and opened again: ${f.connectRetries}; ${workText(f.connect)}${f.connectTraffic ? `; ${trafficText(f.connectTraffic)}` : ''}`,
       },
       f.firstAll > goals.first,
       f.profiles.connect,
@@ -480,7 +490,7 @@ function pushRows(f: PushFigures): BenchRow[] {
         value: f.reconnect,
         unit: 'ms',
         goal: big ? undefined : 3000,
-        detail: `from the drop to the last client's ACK of all four types (fresh channels); streams opened again: ${f.reconnectRetries}; ${workText(f.reconnectWork)}`,
+        detail: `from the drop to the last client's ACK of all four types (fresh channels); streams opened again: ${f.reconnectRetries}; ${workText(f.reconnectWork)}${f.reconnectTraffic ? `; ${trafficText(f.reconnectTraffic)}` : ''}`,
       } as Omit<BenchRow, 'load' | 'size'>,
       f.reconnect > 3000,
       f.profiles.reconnect,

@@ -1,36 +1,30 @@
 // The bench's ADS clients for issue 24: one per distinct pod, SotW or Delta, CDS→EDS and LDS→RDS as Envoy
 // asks, every response ACKed as it arrives; a client whose stream the server dropped connects again on
 // request (a fresh stream, the same handshake) and records when it is in sync again.
+// Each client reads of a response only what an xDS client must (bench/xdsWire.ts: type URL, version, nonce,
+// names; the EDS clusters of a CDS response, the RDS names in an LDS response's HttpConnectionManagers) and
+// ACKs with a hand-encoded request; a deterministic sample is decoded in full with protobuf-es and compared
+// (bench/clientVerify.ts). Decoding everything with protobuf-es made the client process as busy as the server.
+import type * as grpc from '@grpc/grpc-js';
 import { TYPE } from '../server/envoy/typeUrls';
-import { type AdsTestClient, type DeltaTestStream, resourceName, type SotwTestStream } from '../server/xds/testing/adsTestClient';
+import type { Verifier } from './clientVerify';
+import type { RawAdsChannel } from './rawAds';
+import { encodeDeltaRequest, encodeNode, encodeSotwRequest, isEdsCluster, rdsNames, readDeltaResponse, readSotwResponse } from './xdsWire';
 
 export type Mode = 'sotw' | 'delta';
 
-const utf8 = new TextDecoder();
-/**
- * A resource's name read from its bytes: field 1 (`name` of a Cluster, Listener or RouteConfiguration,
- * `cluster_name` of a ClusterLoadAssignment) when it is encoded first, else the full decode. The bench's
- * 2,000 clients would otherwise decode every Cluster of every CDS response just to subscribe to EDS, CPU
- * taken from the server they measure on a 2-core machine.
- */
-export function nameOf(any: { typeUrl: string; value: Uint8Array }): string {
-  const v = any.value;
-  if (v.length > 1 && v[0] === 0x0a) {
-    let len = 0;
-    let i = 1;
-    for (let shift = 0; i < v.length && shift < 35; shift += 7) {
-      const b = v[i++]!;
-      len += (b & 0x7f) * 2 ** shift;
-      if (b < 0x80) return i + len <= v.length ? utf8.decode(v.subarray(i, i + len)) : resourceName(any);
-    }
-  }
-  return resourceName(any);
-}
 const wall = () => performance.timeOrigin + performance.now();
 
 export interface Received {
   typeUrl: string;
   at: number;
+}
+
+/** What a client received since the counters were last reset. */
+export interface Counts {
+  responses: number;
+  resources: number;
+  bytes: number;
 }
 
 export class BenchClient {
@@ -40,20 +34,38 @@ export class BenchClient {
   dropped = false;
   /** Streams that ended before they were in sync (the server's stall guard, an overloaded machine): connected again. */
   retries = 0;
-  private stream: SotwTestStream | DeltaTestStream | undefined;
+  traffic: Counts = { responses: 0, resources: 0, bytes: 0 };
+  /** The RDS names read from this client's first LDS response (compared with `routes` by the caller). */
+  rdsFromLds: string[] | undefined;
+  private call: grpc.ClientDuplexStream<Buffer, Buffer> | undefined;
+  /** Responses received over this client's life (the verification sample's index). */
+  private count = 0;
+  /** SotW: the last version ACKed per type (sent again on a reconnect, as Envoy does). */
+  private readonly versions = new Map<string, string>();
 
   constructor(
     readonly proxy: string,
     readonly namespace: string,
     readonly mode: Mode,
-    private readonly routes: readonly string[],
+    /** The route names the controller expects this pod's listeners to name (a check; the client subscribes to what LDS names). */
+    readonly routes: readonly string[],
+    /** This client's index in its process (the verification sample). */
+    private readonly index: number,
+    private verifier: Verifier,
   ) {}
+
+  /** Zeroes the traffic counters; `v` checks from now on. */
+  resetTraffic(v: Verifier): void {
+    this.traffic = { responses: 0, resources: 0, bytes: 0 };
+    this.rdsFromLds = undefined;
+    this.verifier = v;
+  }
 
   /**
    * Opens a stream on `ch` and resolves once the four types were received and ACKed; a stream that ends
    * before that is opened again (as Envoy does), up to 5 times.
    */
-  async connect(ch: AdsTestClient): Promise<void> {
+  async connect(ch: RawAdsChannel): Promise<void> {
     for (let attempt = 0; ; attempt++) {
       try {
         return await this.connectOnce(ch);
@@ -64,58 +76,91 @@ export class BenchClient {
     }
   }
 
-  private connectOnce(ch: AdsTestClient): Promise<void> {
-    const node = { id: `sidecar~10.0.0.1~${this.proxy}~${this.namespace}.svc.cluster.local` };
+  private connectOnce(ch: RawAdsChannel): Promise<void> {
     const delta = this.mode === 'delta';
-    const s = delta ? ch.delta(node) : ch.sotw(node);
-    this.stream = s;
+    const call = ch.open(delta);
+    this.call = call;
     this.dropped = false;
+    let node: Buffer | undefined = encodeNode(`sidecar~10.0.0.1~${this.proxy}~${this.namespace}.svc.cluster.local`);
+    const take = () => {
+      const n = node;
+      node = undefined;
+      return n;
+    };
+    /** SotW: the names last requested per type (an ACK repeats them, as Envoy does). */
+    const names = new Map<string, readonly string[]>();
+    const request = (typeUrl: string, resourceNames: readonly string[] = [], versionInfo = '', responseNonce = '') => {
+      const n = take();
+      if (delta) call.write(encodeDeltaRequest({ typeUrl, ...(n ? { node: n } : {}), subscribe: resourceNames, responseNonce }));
+      else {
+        names.set(typeUrl, resourceNames);
+        call.write(encodeSotwRequest({ typeUrl, ...(n ? { node: n } : {}), resourceNames, versionInfo, responseNonce }));
+      }
+    };
+    /** The names subscribed per type on this stream, for the first response's count check. */
+    const subscribed = new Map<string, number>();
     const acked = new Set<string>();
     let done = false;
     return new Promise((resolve, reject) => {
-      const loop = async () => {
-        for (;;) {
-          let r: Awaited<ReturnType<SotwTestStream['next']>> | Awaited<ReturnType<DeltaTestStream['next']>>;
-          try {
-            r = await s.next(600_000);
-          } catch (e) {
-            this.dropped = true;
-            if (!done) reject(e);
-            return;
-          }
-          this.received.push({ typeUrl: r.typeUrl, at: wall() });
-          if (delta) (s as DeltaTestStream).ack(r as Awaited<ReturnType<DeltaTestStream['next']>>);
-          else (s as SotwTestStream).ack(r as Awaited<ReturnType<SotwTestStream['next']>>);
-          if (done) continue;
-          const first = !acked.has(r.typeUrl);
-          if (first && r.typeUrl === TYPE.cluster) {
-            const names = delta
-              ? (r as Awaited<ReturnType<DeltaTestStream['next']>>).resources.map((x) => x.name)
-              : (r as Awaited<ReturnType<SotwTestStream['next']>>).resources.map(nameOf);
-            const eds = names.filter((n) => n.startsWith('outbound|'));
-            if (delta) (s as DeltaTestStream).send({ typeUrl: TYPE.endpoint, subscribe: eds });
-            else (s as SotwTestStream).send({ typeUrl: TYPE.endpoint, resourceNames: eds });
-          }
-          if (first && r.typeUrl === TYPE.listener) {
-            if (delta) (s as DeltaTestStream).send({ typeUrl: TYPE.route, subscribe: [...this.routes] });
-            else (s as SotwTestStream).send({ typeUrl: TYPE.route, resourceNames: [...this.routes] });
-          }
-          acked.add(r.typeUrl);
-          if (acked.size === 4) {
-            done = true;
-            this.synced.push(wall());
-            resolve();
-          }
+      call.on('data', (b: Buffer) => {
+        const r = delta ? readDeltaResponse(b) : readSotwResponse(b);
+        const at = wall();
+        const n = this.count++;
+        this.traffic.responses++;
+        this.traffic.resources += r.resources.length;
+        this.traffic.bytes += b.length;
+        this.received.push({ typeUrl: r.typeUrl, at });
+        if (this.verifier.sampled(this.index, n)) this.verifier.check(this.proxy, delta, b, r);
+        // ACK: Delta names only the nonce; SotW repeats the names with the version it accepts.
+        if (delta) call.write(encodeDeltaRequest({ typeUrl: r.typeUrl, responseNonce: r.nonce }));
+        else {
+          this.versions.set(r.typeUrl, r.version);
+          call.write(
+            encodeSotwRequest({
+              typeUrl: r.typeUrl,
+              resourceNames: names.get(r.typeUrl) ?? [],
+              versionInfo: r.version,
+              responseNonce: r.nonce,
+            }),
+          );
         }
-      };
-      void loop();
-      s.send({ typeUrl: TYPE.cluster });
-      s.send({ typeUrl: TYPE.listener });
+        if (done) return;
+        const first = !acked.has(r.typeUrl);
+        const want = subscribed.get(r.typeUrl);
+        if (first && want !== undefined && r.resources.length !== want)
+          this.verifier.fail(`${this.proxy}: first ${r.typeUrl} response carries ${r.resources.length} of ${want} subscribed`);
+        if (first && r.typeUrl === TYPE.cluster) {
+          const eds = r.resources.filter((x) => isEdsCluster(r.bytes, x.start, x.end)).map((x) => x.name);
+          subscribed.set(TYPE.endpoint, eds.length);
+          request(TYPE.endpoint, eds, this.versions.get(TYPE.endpoint));
+        }
+        if (first && r.typeUrl === TYPE.listener) {
+          const rds = [...new Set(r.resources.flatMap((x) => rdsNames(r.bytes, x.start, x.end)))].sort();
+          this.rdsFromLds = rds;
+          subscribed.set(TYPE.route, rds.length);
+          request(TYPE.route, rds, this.versions.get(TYPE.route));
+        }
+        acked.add(r.typeUrl);
+        if (acked.size === 4) {
+          done = true;
+          this.synced.push(wall());
+          resolve();
+        }
+      });
+      call.on('status', (s: grpc.StatusObject) => {
+        this.dropped = true;
+        if (!done) reject(new Error(`stream ended: ${s.code} ${s.details}`));
+      });
+      call.on('error', () => {
+        /* reported through 'status' */
+      });
+      request(TYPE.cluster, [], this.versions.get(TYPE.cluster));
+      request(TYPE.listener, [], this.versions.get(TYPE.listener));
     });
   }
 
   close(): void {
-    this.stream?.cancel();
+    this.call?.cancel();
   }
 }
 

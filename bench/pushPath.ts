@@ -6,7 +6,7 @@
 // snapshot event. Prints per change: the plane's synchronous work (planChange + cache.advance + dispatch), the
 // live event (changeEvent, what the SSE stream is told), the first and last affected client's arrival, the
 // server's CPU and counts of work; with PUSH_PROF_DIR a CPU profile per change.
-// `node --import tsx bench/pushPath.ts` (PUSH_N, PUSH_K, PUSH_MODE=sotw|delta, PUSH_ROUNDS, PUSH_PROF_DIR).
+// `node --import tsx bench/pushPath.ts` (PUSH_N, PUSH_K, PUSH_MODE=sotw|delta, PUSH_ROUNDS, PUSH_CHANGES=vs,eds, PUSH_PROF_DIR).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -25,6 +25,8 @@ const K = Number(process.env.PUSH_K ?? 1000);
 const MODE = process.env.PUSH_MODE ?? 'sotw';
 const ROUNDS = Number(process.env.PUSH_ROUNDS ?? 3);
 const PROF = process.env.PUSH_PROF_DIR;
+/** Which changes to time: `vs`, `eds` or both (default). */
+const CHANGES = new Set((process.env.PUSH_CHANGES ?? 'vs,eds').split(','));
 const wall = () => performance.timeOrigin + performance.now();
 const cpuMs = () => {
   const c = process.cpuUsage();
@@ -123,9 +125,30 @@ console.log(
 await new Promise((r) => setTimeout(r, 1000));
 
 const stat = () => plane.cache.stats();
+/** Per connection: how many responses of `typeUrl` it was sent and how many resources the last one carried. */
+const sent = (typeUrl: string) =>
+  new Map(
+    plane.ads.connections().map((c) => {
+      const t = c.types.find((x) => x.typeUrl === typeUrl);
+      return [c.id, { n: t?.pushCount ?? 0, count: t?.sentCount ?? 0 }] as const;
+    }),
+  );
+/** Responses of `typeUrl` sent between two `sent()` readings, and the resources they carried (one response per stream). */
+const sentSince = (before: ReturnType<typeof sent>, after: ReturnType<typeof sent>) => {
+  let responses = 0;
+  let resources = 0;
+  for (const [id, a] of after) {
+    const d = a.n - (before.get(id)?.n ?? 0);
+    if (d <= 0) continue;
+    responses += d;
+    resources += a.count * d;
+  }
+  return { responses, resources };
+};
 async function change(label: string, list: RawInput[], typeUrl: string, n: number): Promise<void> {
   await clients.command('clear');
   const s0 = stat();
+  const sent0 = sent(typeUrl);
   const stop = PROF ? await startProfile(join(PROF, `${MODE}-${label}-${n}.cpuprofile`)) : undefined;
   const cpu0 = cpuMs();
   store.replace('file', list);
@@ -138,20 +161,21 @@ async function change(label: string, list: RawInput[], typeUrl: string, n: numbe
   const summary = stop ? await stop() : undefined;
   const at = (w.at as Array<number | null>).map((x) => x ?? Number.NaN);
   const s1 = stat();
+  const out = sentSince(sent0, sent(typeUrl));
   const others = await clients.command('received', { namespace: 'ns-0', typeUrl });
   console.log(
     `${label} #${n}: build ${(tEvent - tb).toFixed(1)} ms; plane (plan+advance+dispatch) ${(tPlane - tEvent).toFixed(1)} ms; live event ${(tLive - tPlane).toFixed(1)} ms; ` +
       `${at.length} affected: first ${(Math.min(...at) - tEvent).toFixed(1)} ms, last ${(Math.max(...at) - tEvent).toFixed(1)} ms after the event; queue idle ${(tIdle - tEvent).toFixed(1)} ms; ` +
-      `CPU ${cpu.toFixed(0)} ms; translations +${s1.translations - s0.translations}, inbound reused +${s1.inboundReused - s0.inboundReused}, scopeShared +${s1.scopeShared - s0.scopeShared}, CLAs +${s1.clasRecomputed - s0.clasRecomputed}, refreshes +${s1.endpointRefreshes - s0.endpointRefreshes}; others sent ${others.others}, not of type ${others.notOfType}`,
+      `CPU ${cpu.toFixed(0)} ms; translations +${s1.translations - s0.translations}, inbound reused +${s1.inboundReused - s0.inboundReused}, scopeShared +${s1.scopeShared - s0.scopeShared}, CLAs +${s1.clasRecomputed - s0.clasRecomputed}, refreshes +${s1.endpointRefreshes - s0.endpointRefreshes}; ${out.responses} responses of the type carrying ${out.resources} resources; others sent ${others.others}, not of type ${others.notOfType}`,
   );
   if (summary) console.log(`  profile: ${formatSummary(summary)}`);
 }
 
-for (let r = 0; r < ROUNDS; r++) {
+for (let r = 0; r < (CHANGES.has('vs') ? ROUNDS : 0); r++) {
   await change('vs', edited('VirtualService', withVsWeight(mesh, 70 - r * 10), 0), TYPE.route, r);
   await new Promise((res) => setTimeout(res, 300));
 }
-for (let r = 0; r < ROUNDS; r++) {
+for (let r = 0; r < (CHANGES.has('eds') ? ROUNDS : 0); r++) {
   await change('eds', edited('Pod', withPodIp(mesh, r + 1), 0), TYPE.endpoint, r);
   await new Promise((res) => setTimeout(res, 300));
 }

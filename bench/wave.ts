@@ -5,6 +5,7 @@
 //   2. every stream dropped server-side → all K in sync again (same figures)
 // The full bench (bench/issue24.ts) prints these rows too, beside the VS-edit, EDS and RSS rows.
 //   BENCH_I24_N / BENCH_I24_K (1000 / 1000), BENCH_MODES (sotw,delta), BENCH_SERVER_NODE_FLAGS (comma-separated),
+//   BENCH_CLIENT_NODE_FLAGS (the client process's, e.g. --cpu-prof,--cpu-prof-dir=/tmp/p),
 //   BENCH_STALL_MS (the server's stall guard), BENCH_PROFILE_DIR (raw server profiles), BENCH_WAVE_PROFILE=0 (none)
 // Run: `node --import tsx bench/wave.ts`. Not a test: nothing asserts a time.
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -21,22 +22,24 @@ import { quitChild } from './childProc';
 import type { Mode } from './issueClients';
 import { type IssueMesh, issueMesh, KINDS, writeIssueMesh } from './issueMesh';
 import { formatSummary, type ProfileSummary } from './profile';
+import { type Traffic, trafficText } from './clientTraffic';
 
 const list = (v: string | undefined, d: string) => (v ?? d).split(',').filter(Boolean);
 const N = Number(process.env.BENCH_I24_N ?? 1000);
 const K = Number(process.env.BENCH_I24_K ?? 1000);
 const modes = list(process.env.BENCH_MODES, 'sotw,delta') as Mode[];
 const SERVER_FLAGS = list(process.env.BENCH_SERVER_NODE_FLAGS, '');
+const CLIENT_FLAGS = list(process.env.BENCH_CLIENT_NODE_FLAGS, '');
 const PROFILE = process.env.BENCH_WAVE_PROFILE !== '0';
 const wall = () => performance.timeOrigin + performance.now();
 const load = () => loadavg()[0]!.toFixed(2);
 const TICK_MS = 1000 / 100; // USER_HZ on Linux
 
-/** utime + stime of a process, in ms (/proc/PID/stat fields 14 and 15). */
-function procCpuMs(pid: number): number {
-  const s = readFileSync(`/proc/${pid}/stat`, 'utf8');
+/** utime + stime (or one of them) of a process, or of one of its threads (/proc/PID/[task/TID/]stat fields 14 and 15). */
+function procCpuMs(pid: number, which: 'both' | 'sys' = 'both', tid?: number): number {
+  const s = readFileSync(tid === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${tid}/stat`, 'utf8');
   const f = s.slice(s.lastIndexOf(')') + 2).split(' ');
-  return (Number(f[11]) + Number(f[12])) * TICK_MS;
+  return ((which === 'sys' ? 0 : Number(f[11])) + Number(f[12])) * TICK_MS;
 }
 
 /** A child speaking one JSON line per message (pushServer.ts, clientProc.ts). */
@@ -108,10 +111,15 @@ interface Phase {
   wallMs: number;
   serverCpuMs: number;
   clientCpuMs: number;
+  /** Of it, system time and the main thread's (the rest: GC helper threads, libuv, the tsx loader's thread). */
+  clientSysMs: number;
+  clientMainMs: number;
   translations: number;
   scopeShared: number;
   retries: number;
   load: string;
+  /** What the clients received and how much of it was checked by a full decode (bench/clientProc.ts). */
+  traffic?: Traffic;
   profile?: ProfileSummary;
 }
 
@@ -126,7 +134,10 @@ async function run(dir: string, mode: Mode, routes: Map<string, string[]>): Prom
   const env: NodeJS.ProcessEnv = { ...process.env, BENCH_MODE: mode };
   delete env.LD_PRELOAD;
   const clients = new Child(
-    spawn(process.execPath, ['--import', 'tsx', join(REPO_ROOT, 'bench', 'clientProc.ts')], { env, stdio: ['pipe', 'pipe', 'inherit'] }),
+    spawn(process.execPath, [...CLIENT_FLAGS, '--import', 'tsx', join(REPO_ROOT, 'bench', 'clientProc.ts')], {
+      env,
+      stdio: ['pipe', 'pipe', 'inherit'],
+    }),
   );
   try {
     const ready = await server.next((o) => o.event === 'ready');
@@ -136,6 +147,8 @@ async function run(dir: string, mode: Mode, routes: Map<string, string[]>): Prom
     const phase = async (start: () => Promise<number>): Promise<Phase> => {
       const s0 = await server.command('stats');
       const c0 = procCpuMs(clients.proc.pid!);
+      const cs0 = procCpuMs(clients.proc.pid!, 'sys');
+      const cm0 = procCpuMs(clients.proc.pid!, 'both', clients.proc.pid!);
       if (PROFILE) await server.command('prof-start');
       const t0 = await start();
       const r = await clients.command('connect', { port });
@@ -147,10 +160,13 @@ async function run(dir: string, mode: Mode, routes: Map<string, string[]>): Prom
         wallMs: done - t0,
         serverCpuMs: (s1.cpuMs as number) - (s0.cpuMs as number),
         clientCpuMs: procCpuMs(clients.proc.pid!) - c0,
+        clientSysMs: procCpuMs(clients.proc.pid!, 'sys') - cs0,
+        clientMainMs: procCpuMs(clients.proc.pid!, 'both', clients.proc.pid!) - cm0,
         translations: cache(s1).translations - cache(s0).translations,
         scopeShared: (cache(s1).scopeShared ?? 0) - (cache(s0).scopeShared ?? 0),
         retries: r.retries as number,
         load: load(),
+        ...(r.traffic ? { traffic: r.traffic as Traffic } : {}),
         ...(profile ? { profile } : {}),
       };
     };
@@ -169,8 +185,9 @@ async function run(dir: string, mode: Mode, routes: Map<string, string[]>): Prom
 
 const text = (p: Phase) =>
   `${(p.wallMs / 1000).toFixed(2)} s; server CPU ${(p.serverCpuMs / 1000).toFixed(2)} s (${(p.serverCpuMs / K).toFixed(2)} ms/client); ` +
-  `client process CPU ${(p.clientCpuMs / 1000).toFixed(2)} s; ${p.translations} translations, ${p.scopeShared} inbound-only; ` +
-  `${p.retries} retries; load ${p.load}${p.profile ? `\n    profile: ${formatSummary(p.profile)}` : ''}`;
+  `client process CPU ${(p.clientCpuMs / 1000).toFixed(2)} s (system ${(p.clientSysMs / 1000).toFixed(2)} s; main thread ${(p.clientMainMs / 1000).toFixed(2)} s); ` +
+  `${p.translations} translations, ${p.scopeShared} inbound-only; ` +
+  `${p.retries} retries; load ${p.load}${p.traffic ? `\n    ${trafficText(p.traffic)}` : ''}${p.profile ? `\n    profile: ${formatSummary(p.profile)}` : ''}`;
 
 const mesh = issueMesh(N);
 const routes = routeNames(mesh);

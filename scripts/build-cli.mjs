@@ -130,14 +130,13 @@ export function withBuildId(outputFiles) {
 }
 
 /**
- * Builds the bundle. Every file is written beside its target, then renamed; chunks (content-hashed names)
- * and the manifest before main.mjs, so a concurrent reader sees either the old entry or the new one with
- * all it imports. The entry's mtime is set to the build's start: a source saved during the build is newer.
+ * esbuild's options for the bundle. Paths in its metafile are relative to absWorkingDir (default: the process's
+ * cwd), so it is the repo root: a rebuild by a `meshscope` started in another directory must still write a
+ * manifest of repo-relative paths, or every later start finds the listed inputs missing and rebuilds again.
  */
-export async function buildCli() {
-  const started = Date.now();
-  const { build } = await import('esbuild');
-  const res = await build({
+export function cliBuildOptions() {
+  return {
+    absWorkingDir: root,
     entryPoints: { main: ENTRY, cpuWorker: WORKER_ENTRY },
     outdir: OUT_DIR,
     write: false,
@@ -164,7 +163,18 @@ export async function buildCli() {
     tsconfig: join(root, 'tsconfig.json'),
     plugins: [fastFileDesc],
     define: { MESHSCOPE_BUILD_ID: JSON.stringify(BUILD_ID_PLACEHOLDER) },
-  });
+  };
+}
+
+/**
+ * Builds the bundle. Every file is written beside its target, then renamed; chunks (content-hashed names)
+ * and the manifest before main.mjs, so a concurrent reader sees either the old entry or the new one with
+ * all it imports. The entry's mtime is set to the build's start: a source saved during the build is newer.
+ */
+export async function buildCli() {
+  const started = Date.now();
+  const { build } = await import('esbuild');
+  const res = await build(cliBuildOptions());
   withBuildId(res.outputFiles);
   const tmpSuffix = `.tmp-${process.pid}`;
   const put = (path, contents) => {

@@ -1,9 +1,12 @@
 // The compiled CLI never runs stale code: any source newer than the bundle makes it stale (and the bin
 // then rebuilds it); test files and testdata do not count. The bin checks the files the build read
 // (dist/cli/main.inputs.json), and each command is a chunk of its own.
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { BUILD_ID_PLACEHOLDER, cliBundleStale, manifestInputs, withBuildId } from './build-cli.mjs';
 import { REPO_ROOT } from './fixtures.mjs';
@@ -81,6 +84,28 @@ describe('manifestInputs', () => {
       REPO_ROOT,
     );
     expect(files).toEqual(['package.json', 'scripts/build-cli.mjs', 'server/cli/main.ts', 'server/model/mesh.ts', 'tsconfig.json']);
+  });
+});
+
+describe('a build started in another directory', () => {
+  it('still writes repo-relative inputs (else every later start finds them missing and rebuilds)', () => {
+    // A process of its own: esbuild takes its default working directory from the cwd when it is first loaded.
+    const elsewhere = mkdtempSync(join(tmpdir(), 'meshscope-cli-cwd-'));
+    const url = (p: string) => JSON.stringify(pathToFileURL(p).href);
+    const script = [
+      `const { cliBuildOptions, manifestInputs } = await import(${url(join(REPO_ROOT, 'scripts', 'build-cli.mjs'))});`,
+      `const { build } = await import(${url(createRequire(join(REPO_ROOT, 'package.json')).resolve('esbuild'))});`,
+      `const res = await build({ ...cliBuildOptions(), entryPoints: { main: ${JSON.stringify(join(REPO_ROOT, 'server', 'cli', 'args.ts'))} } });`,
+      'console.log(JSON.stringify(manifestInputs(res.metafile)));',
+    ].join('\n');
+    try {
+      const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: elsewhere, encoding: 'utf8' });
+      const inputs = JSON.parse(out) as string[];
+      expect(inputs).toContain('server/cli/args.ts');
+      expect(inputs.filter((f) => f.startsWith('..') || f.startsWith('/'))).toEqual([]);
+    } finally {
+      rmSync(elsewhere, { recursive: true, force: true });
+    }
   });
 });
 

@@ -10,7 +10,7 @@ import { nestedTypes } from '@bufbuild/protobuf/reflect';
 import { FileDescriptorProtoSchema } from '@bufbuild/protobuf/wkt';
 import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../testing/paths';
-import { fileDesc } from './fileDesc';
+import { fileDesc, fileDescDirect } from './fileDesc';
 
 const GEN = join(REPO_ROOT, 'server', 'gen');
 const DESC = /export const (file_\w+): GenFile = \/\*@__PURE__\*\/\s*fileDesc\("([^"]+)"/g;
@@ -82,5 +82,34 @@ describe('fileDesc for the CLI bundle', () => {
       }
     }
     expect(checked).toBe(files.length);
+  });
+
+  it('builds every generated file from its direct imports alone (no fallback to the transitive ones)', async () => {
+    let direct = 0;
+    for (const path of files) {
+      const mod = (await import(pathToFileURL(path).href)) as Record<string, DescFile>;
+      for (const [, name, b64] of readFileSync(path, 'utf8').matchAll(DESC)) {
+        const ref = mod[name as string] as DescFile;
+        if (ref.dependencies.length === 0) continue;
+        expect(shape(fileDescDirect(b64 as string, ref.dependencies)), `${name}`).toEqual(shape(ref));
+        direct++;
+      }
+    }
+    expect(direct).toBeGreaterThan(50);
+  });
+
+  it('falls back to the transitive dependencies when a file names a type of an import of an import', async () => {
+    // Like `import public`: cluster.proto handed one import that declares the first of its direct imports' types
+    // and imports the others. Built from that import alone, a field's type is not found (protobuf-es asserts);
+    // fileDesc then builds it with every transitive dependency, to the same types resolved to the same objects.
+    const cluster = join(GEN, 'envoy', 'config', 'cluster', 'v3', 'cluster_pb.ts');
+    const mod = (await import(pathToFileURL(cluster).href)) as Record<string, DescFile>;
+    const ref = mod.file_envoy_config_cluster_v3_cluster as DescFile;
+    const [, , b64] = [...readFileSync(cluster, 'utf8').matchAll(DESC)][0]!;
+    const publicImport: DescFile = Object.create(ref.dependencies[0]!, { dependencies: { value: ref.dependencies } });
+    expect(() => fileDescDirect(b64 as string, [publicImport])).toThrow(/not found/);
+    const built = fileDesc(b64 as string, [publicImport]);
+    expect(built.dependencies).toEqual([publicImport]);
+    expect(shape(built).types).toEqual(shape(ref).types);
   });
 });

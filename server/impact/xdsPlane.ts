@@ -19,7 +19,7 @@ import { type CacheAdvance, type ReleaseGrace, SharedResourceCache } from '../pi
 import type { Store, StoreChange } from '../sources/store';
 import { AdsServer, type AdsServerOptions, type PushRequest } from '../xds/server';
 import { ENDPOINT_CHANGE_TYPES } from './changes';
-import { narrowedImpact } from './endpointScope';
+import { keepRouteHosts, narrowedImpact } from './endpointScope';
 import { narrowBySidecarImports } from './sidecarImports';
 
 export interface XdsPlaneOptions {
@@ -123,8 +123,10 @@ export function createXdsPlane(store: Store, options: TranslateOptions | undefin
     onClosed,
   });
   let prev: MeshSnapshot | undefined = store.snapshot();
+  keepRouteHosts(undefined, prev);
   const unwire = store.onChange((next, change) => {
     const { advance, push } = planChange(prev, next, change, options ?? optionsOf(next));
+    keepRouteHosts(prev, next);
     const unchanged = cache.advance(prev?.version ?? -1, next.version, advance);
     if (unchanged.size > 0 && push.proxies instanceof Set) for (const id of unchanged) push.proxies.delete(id);
     else if (unchanged.size > 0 && push.proxies === 'all')

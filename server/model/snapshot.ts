@@ -27,6 +27,8 @@ function deepFreeze<T>(v: T): T {
   if (v && typeof v === 'object' && !Object.isFrozen(v)) {
     Object.freeze(v);
     if (v instanceof Map) for (const x of v.values()) deepFreeze(x);
+    // An array is walked in place (Object.values would copy a 10,000-pod list on every change).
+    else if (Array.isArray(v)) for (const x of v) deepFreeze(x);
     else for (const x of Object.values(v)) deepFreeze(x);
   }
   return v;

@@ -123,6 +123,22 @@ export function buildIncremental(
     list[at] = c.after;
     (istio as Record<string, IstioConfig[]>)[c.kind] = list;
   }
+  // A kind whose replaced configs all keep their creation time, name and namespace keeps its order: the last
+  // snapshot's sorted list with those configs swapped in place (byCreation compares nothing else, so a sort
+  // would make the same permutation). Sorting 5,000 VirtualServices again parses two timestamps per comparison.
+  const sameOrder = (kind: IstioKind) => changes.every((c) => c.type !== 'istio' || c.kind !== kind || byCreation(c.before, c.after) === 0);
+  const swapped = <K extends IstioKind>(kind: K, list: readonly IstioConfig<K>[]): IstioConfig<K>[] | undefined => {
+    const out = list.slice();
+    for (const c of changes) {
+      if (c.type !== 'istio' || c.kind !== kind) continue;
+      const at = out.indexOf(c.before as IstioConfig<K>);
+      if (at < 0) return undefined;
+      out[at] = c.after as IstioConfig<K>;
+    }
+    return out;
+  };
+  const inPlace = <K extends IstioKind>(kind: K, last: readonly IstioConfig<K>[]): IstioConfig<K>[] | undefined =>
+    sameOrder(kind) ? swapped(kind, last) : undefined;
   const sorted = <K extends IstioKind>(kind: K, extra: readonly IstioConfig<K>[] = []): IstioConfig<K>[] =>
     extra.length ? [...istio[kind], ...extra].sort(byCreation) : istio[kind].slice().sort(byCreation);
   const kindChanged = (k: IstioKind) => istio[k] !== st.rawIstio[k];
@@ -157,11 +173,16 @@ export function buildIncremental(
   }
   const merge = <K extends IstioKind>(list: IstioConfig<K>[], extra: readonly IstioConfig<K>[]) =>
     extra.length ? [...list, ...extra].sort(byCreation) : list;
+  // With the same Gateway API conversion, the last lists (ingress and converted configs merged in) are reused.
+  const sameConverted = converted === st.converted;
   const gateways =
-    kindChanged('Gateway') || converted !== st.converted ? merge(sorted('Gateway', st.ingress.gateways), converted.gateways) : undefined;
+    kindChanged('Gateway') || !sameConverted
+      ? (sameConverted && inPlace('Gateway', prev.gateways)) || merge(sorted('Gateway', st.ingress.gateways), converted.gateways)
+      : undefined;
   const virtualServices =
-    kindChanged('VirtualService') || converted !== st.converted
-      ? merge(sorted('VirtualService', st.ingress.virtualServices), converted.virtualServices)
+    kindChanged('VirtualService') || !sameConverted
+      ? (sameConverted && inPlace('VirtualService', prev.virtualServices)) ||
+        merge(sorted('VirtualService', st.ingress.virtualServices), converted.virtualServices)
       : undefined;
 
   let ambient = prev.ambient;
@@ -176,12 +197,18 @@ export function buildIncremental(
     version: opts.version,
     ...(pods ? { pods: pods.pods, endpoints: pods.endpoints, proxies: pods.proxies, proxiesById: pods.proxiesById } : {}),
     ...(virtualServices ? { virtualServices } : {}),
-    ...(kindChanged('DestinationRule') ? { destinationRules: sorted('DestinationRule') } : {}),
+    ...(kindChanged('DestinationRule')
+      ? { destinationRules: inPlace('DestinationRule', prev.destinationRules) ?? sorted('DestinationRule') }
+      : {}),
     ...(gateways ? { gateways } : {}),
-    ...(kindChanged('Sidecar') ? { sidecars: sorted('Sidecar') } : {}),
-    ...(kindChanged('AuthorizationPolicy') ? { authorizationPolicies: sorted('AuthorizationPolicy') } : {}),
-    ...(kindChanged('PeerAuthentication') ? { peerAuthentications: sorted('PeerAuthentication') } : {}),
-    ...(kindChanged('EnvoyFilter') ? { envoyFilters: sorted('EnvoyFilter') } : {}),
+    ...(kindChanged('Sidecar') ? { sidecars: inPlace('Sidecar', prev.sidecars) ?? sorted('Sidecar') } : {}),
+    ...(kindChanged('AuthorizationPolicy')
+      ? { authorizationPolicies: inPlace('AuthorizationPolicy', prev.authorizationPolicies) ?? sorted('AuthorizationPolicy') }
+      : {}),
+    ...(kindChanged('PeerAuthentication')
+      ? { peerAuthentications: inPlace('PeerAuthentication', prev.peerAuthentications) ?? sorted('PeerAuthentication') }
+      : {}),
+    ...(kindChanged('EnvoyFilter') ? { envoyFilters: inPlace('EnvoyFilter', prev.envoyFilters ?? []) ?? sorted('EnvoyFilter') } : {}),
     ...(prev.gatewayApi ? { gatewayApi } : {}),
     ...(prev.ambient ? { ambient } : {}),
     errors: [...(opts.extraErrors ?? []).map((e) => ({ ...e })), ...st.ownErrors, ...convertedErrors],
@@ -193,11 +220,23 @@ export function buildIncremental(
   return snap;
 }
 
+/** The indexes of `list`'s items by `key`, ascending. */
+function groupBy<T>(list: readonly T[], key: (item: T) => string): Map<string, number[]> {
+  const out = new Map<string, number[]>();
+  list.forEach((item, i) => {
+    const k = key(item);
+    const at = out.get(k);
+    if (at) at.push(i);
+    else out.set(k, [i]);
+  });
+  return out;
+}
+
 interface PodPatch {
   pods: PodModel[];
   changed: { before: PodModel; after: PodModel }[];
   endpoints: Map<string, ReadonlyMap<number, readonly EndpointModel[]>>;
-  rank: Map<string, number>;
+  rank: ReadonlyMap<string, number>;
   proxies: ProxyModel[];
   proxiesById: Map<string, ProxyModel>;
 }
@@ -237,10 +276,12 @@ function patchPods(st: BuildState, changes: readonly Change[], cache: SnapshotCa
   }
   const spaces = new Set<string>();
   let allPods = false;
+  const k8sIn = (st.k8sIn ??= groupBy(st.k8s, (s) => s.namespace));
   for (const { before, after } of changed) {
     const ns = after.namespace;
-    for (const svc of st.k8s) {
-      if (svc.namespace !== ns || !svc.selector || sliceOwned.has(`${svc.namespace}/${svc.name}`)) continue;
+    for (const i of k8sIn.get(ns) ?? []) {
+      const svc = st.k8s[i]!;
+      if (!svc.selector || sliceOwned.has(`${svc.namespace}/${svc.name}`)) continue;
       if (selects(svc.selector, before.labels) || selects(svc.selector, after.labels)) affected.add(`${svc.namespace}/${svc.hostname}`);
     }
     for (const p of st.sePairs)
@@ -266,16 +307,19 @@ function patchPods(st: BuildState, changes: readonly Change[], cache: SnapshotCa
   for (const k of affected) spaces.add(k.slice(0, k.indexOf('/')));
 
   const endpoints = new Map(prev.endpoints as Map<string, ReadonlyMap<number, readonly EndpointModel[]>>);
-  const rank = new Map(st.rank);
+  let rank = st.rank; // copied when a key's place changes
   if (affected.size > 0) {
     const services: ServiceModel[] = [];
     const serviceAt: number[] = [];
-    st.k8s.forEach((s, i) => {
+    // The affected keys' namespaces' Services, in `k8s` order.
+    const candidates = [...spaces].flatMap((ns) => k8sIn.get(ns) ?? []).sort((a, b) => a - b);
+    for (const i of candidates) {
+      const s = st.k8s[i]!;
       if (affected.has(`${s.namespace}/${s.hostname}`)) {
         services.push(s);
         serviceAt.push(i);
       }
-    });
+    }
     const pairs: SePair[] = [];
     const pairAt: number[] = [];
     st.sePairs.forEach((p, i) => {
@@ -284,7 +328,13 @@ function patchPods(st: BuildState, changes: readonly Change[], cache: SnapshotCa
         pairAt.push(i);
       }
     });
-    const scoped = allPods ? pods : pods.filter((p) => spaces.has(p.namespace));
+    const podsIn = (st.podsIn ??= groupBy(prev.pods, (p) => p.namespace));
+    const scoped = allPods
+      ? pods
+      : [...spaces]
+          .flatMap((ns) => podsIn.get(ns) ?? [])
+          .sort((a, b) => a - b)
+          .map((i) => pods[i]!);
     const instances = [...scoped.filter((p) => p.ready && p.ip && spaces.has(p.namespace)).map(podInstance), ...st.weInstances];
     const sub: { index: EndpointIndex; rank: Map<string, number> } = buildEndpointIndex({
       services,
@@ -300,13 +350,16 @@ function patchPods(st: BuildState, changes: readonly Change[], cache: SnapshotCa
     let inPlace = true;
     for (const k of affected) {
       const r = sub.rank.get(k);
-      if (r !== rank.get(k)) inPlace = false;
+      if (r !== rank.get(k)) {
+        inPlace = false;
+        if (rank === st.rank) rank = new Map(st.rank);
+      }
       if (r === undefined) {
         endpoints.delete(k);
-        rank.delete(k);
+        (rank as Map<string, number>).delete(k);
       } else {
         endpoints.set(k, sub.index.get(k)!);
-        rank.set(k, r);
+        if (!inPlace) (rank as Map<string, number>).set(k, r);
       }
     }
     if (!inPlace) {

@@ -41,6 +41,10 @@ export interface BuildState {
   convertedErrors: readonly LoadError[];
   /** `ns/name` → index in snapshot.pods, built on first use. */
   podAt?: Map<string, number>;
+  /** Namespace → the indexes of its pods in snapshot.pods, ascending; built on first use (pods keep their place). */
+  podsIn?: Map<string, number[]>;
+  /** Per namespace: the indexes in `k8s` of its Services (ascending), built on first use. */
+  k8sIn?: Map<string, number[]>;
 }
 
 /** The build options a derived snapshot must share with the last build (BuildSnapshotOptions' fields, spelled out). */

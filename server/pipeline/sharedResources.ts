@@ -49,6 +49,8 @@ export function sharedResourceKey(snapshot: MeshSnapshot, proxy: ProxyModel, opt
 }
 
 const versionOf = (key: string): number => Number(key.slice(0, key.indexOf('\u0000')));
+/** How many versions' entries advance() carries without re-keying them (find() looks each up on a miss). */
+const MAX_CARRIED_VERSIONS = 8;
 const withVersion = (key: string, version: number): string => `${version}${key.slice(key.indexOf('\u0000'))}`;
 
 /** What a change did to the snapshot, for SharedResourceCache.advance. */
@@ -124,6 +126,14 @@ export class SharedResourceCache implements BoundedCache<ProxyResources> {
   /** Entries whose last user left (key → when), kept for `grace.graceMs` so a reconnecting wave finds them. */
   private readonly released = new Map<string, number>();
   private readonly grace: ReleaseGrace;
+  /** The version the last `advance` went to. */
+  private at: number | undefined;
+  /**
+   * Versions whose entries `advance` carried to `at` as they are, without re-keying them (their keys still
+   * say the old version): `find` moves one to its `at` key on first use. A change re-keyed every carried
+   * entry (1,000 proxies' entries on every pod IP change) though it pushes to 50.
+   */
+  private readonly carried = new Set<number>();
 
   constructor(maxBytes = 128 * 1024 * 1024, grace: Partial<ReleaseGrace> = {}) {
     this.grace = { graceMs: grace.graceMs ?? 0, now: grace.now ?? Date.now };
@@ -142,7 +152,8 @@ export class SharedResourceCache implements BoundedCache<ProxyResources> {
 
   /** An entry by key (undefined while its endpoints are stale: `resources` refreshes them). */
   get(key: string): ProxyResources | undefined {
-    return this.stale.has(key) ? undefined : this.entries.get(key);
+    const r = this.find(key);
+    return this.stale.has(key) ? undefined : r;
   }
   set(key: string, value: ProxyResources): void {
     this.entries.set(key, value);
@@ -162,6 +173,7 @@ export class SharedResourceCache implements BoundedCache<ProxyResources> {
     this.scopeClas.clear();
     this.refreshed.clear();
     this.released.clear();
+    this.carried.clear();
     this.inbound.clear();
     this.memo.retainOnly(new Set());
   }
@@ -228,7 +240,7 @@ export class SharedResourceCache implements BoundedCache<ProxyResources> {
     const base = this.keyOf(snapshot, proxy, options);
     const key = this.perProxy.has(base) ? `${base}\u0000${proxy.id}` : base;
     const registry = !base.startsWith('node\u0000');
-    let r = this.entries.get(key);
+    let r = this.find(key);
     if (r) {
       const hosts = this.stale.get(key);
       if (hosts) {
@@ -339,7 +351,8 @@ export class SharedResourceCache implements BoundedCache<ProxyResources> {
   peek(snapshot: MeshSnapshot, proxy: ProxyModel, options: TranslateOptions): ProxyResources | undefined {
     const base = this.keyOf(snapshot, proxy, options);
     const key = this.perProxy.has(base) ? `${base}\u0000${proxy.id}` : base;
-    return this.stale.has(key) ? undefined : this.entries.get(key);
+    const r = this.find(key);
+    return this.stale.has(key) ? undefined : r;
   }
 
   /**
@@ -351,28 +364,36 @@ export class SharedResourceCache implements BoundedCache<ProxyResources> {
    * have no CLA for): they need no push.
    */
   advance(from: number, to: number, change: CacheAdvance): Set<string> {
-    const carried: Array<[string, ProxyResources, Set<string>]> = [];
     const unchanged = new Set<string>();
     const hosts = change.endpointHosts;
     const hasMoved = (r: ProxyResources) => !!hosts && r.endpoints.some((e) => ofHosts(e.name, hosts));
+    // The versions whose entries stand for `from`'s: `from` and, when `from` is where the last advance went, those it
+    // carried lazily. Carried entries keep their keys (find() re-keys them on first use); affected ones are dropped
+    // or marked stale where they are.
+    const live = new Set<number>([from]);
+    if (this.at === from) for (const v of this.carried) live.add(v);
     for (const [key, value] of [...this.entries.entries()]) {
       const v = versionOf(key);
       if (v === to) continue;
       const users = this.users.get(key);
+      if (!live.has(v) || !users || users.size === 0) {
+        this.drop(key);
+        continue;
+      }
+      let hit = change.all;
+      if (!hit) for (const id of users) if (change.proxies.has(id)) hit = true;
       const wasStale = this.stale.get(key);
-      this.drop(key);
-      if (v !== from || !users || users.size === 0) continue;
-      let hit = change.all || [...users].some((id) => change.proxies.has(id));
       if (hit && hosts && !hasMoved(value) && !wasStale) {
         // An endpoint-only change of services this proxy has no CLA for: nothing of it changes.
         hit = false;
         for (const id of users) unchanged.add(id);
       }
-      if (hit && !hosts) continue;
-      const next = withVersion(key, to);
-      carried.push([next, value, users]);
-      if (hit || wasStale) this.stale.set(next, new Set([...(wasStale ?? []), ...(hit ? (hosts ?? []) : [])]));
+      if (hit && !hosts) this.drop(key);
+      else if (hit) this.stale.set(key, new Set([...(wasStale ?? []), ...hosts!]));
     }
+    this.carried.clear();
+    for (const v of live) this.carried.add(v);
+    this.at = to;
     this.inbound.advance(change.changed, !!hosts);
     this.released.clear(); // entries nobody used were dropped above
     // A scope part is never carried: the first affected proxy of a scope builds it again (unaffected entries are carried).
@@ -383,16 +404,44 @@ export class SharedResourceCache implements BoundedCache<ProxyResources> {
     for (const key of [...this.refreshed.keys()]) if (versionOf(key) !== to) this.refreshed.delete(key);
     for (const key of [...this.perProxy]) {
       this.perProxy.delete(key);
-      if (versionOf(key) === from) this.perProxy.add(withVersion(key, to));
-    }
-    for (const [key, value, users] of carried) {
-      this.entries.set(key, value);
-      this.users.set(key, users);
+      if (live.has(versionOf(key))) this.perProxy.add(withVersion(key, to));
     }
     // Entries the byte bound evicted leave their bookkeeping behind: drop it with them.
     for (const key of [...this.users.keys()]) if (!this.entries.has(key)) this.users.delete(key);
     for (const key of [...this.stale.keys()]) if (!this.entries.has(key)) this.stale.delete(key);
+    // Bounded lookups: after a few changes nobody looked at, the carried entries are re-keyed at once.
+    if (this.carried.size > MAX_CARRIED_VERSIONS) {
+      for (const [key] of [...this.entries.entries()]) if (this.carried.has(versionOf(key))) this.move(key, withVersion(key, to));
+      this.carried.clear();
+    }
     return unchanged;
+  }
+
+  /** The entry at `key`, or, at the version of the last advance, the one carried there as it was (moved to `key` now). */
+  private find(key: string): ProxyResources | undefined {
+    const r = this.entries.get(key);
+    if (r || this.carried.size === 0 || versionOf(key) !== this.at) return r;
+    for (const v of this.carried) {
+      const old = withVersion(key, v);
+      if (this.entries.has(old)) return this.move(old, key);
+    }
+    return undefined;
+  }
+
+  /** Re-keys an entry with its users, stale hosts and release time. */
+  private move(from: string, to: string): ProxyResources | undefined {
+    const r = this.entries.get(from);
+    if (!r) return undefined;
+    const users = this.users.get(from);
+    const stale = this.stale.get(from);
+    const released = this.released.get(from);
+    this.drop(from);
+    this.released.delete(from);
+    this.entries.set(to, r);
+    if (users) this.users.set(to, users);
+    if (stale) this.stale.set(to, stale);
+    if (released !== undefined) this.released.set(to, released);
+    return r;
   }
 
   /**

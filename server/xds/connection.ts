@@ -11,6 +11,7 @@ import type { AdsGenerator, ClientInfo, ConnectionStatus, ResourceSet, TypeUrl, 
 import { TypeTracker } from './status';
 import { parseNode } from './node';
 import { XDS_TYPES, xdsTypeInfo } from '../model/xdsTypes';
+import { TYPE } from '../envoy/typeUrls';
 import { KNOWN_TYPES, nodeProblem, truncateText, type AdsLimits } from './limits';
 import type { LogLimiter } from './logLimit';
 import { resetStream } from './streamReset';
@@ -175,9 +176,16 @@ export abstract class ConnectionBase<Req extends AdsRequest, W extends WatchedNa
 
   /**
    * Sends one watched type from `set` (this client's current resources). `requested`: answering a request
-   * (sent even when unchanged); `justSubscribed`: names a Delta request just subscribed. Resolves when written.
+   * (sent even when unchanged); `justSubscribed`: names a Delta request just subscribed; `partialEds`: the batch
+   * is a push without CDS (an endpoint push), so SotW may send only the changed CLAs (sotw.ts). Resolves when written.
    */
-  protected abstract sendType(w: W, set: ResourceSet | undefined, requested: boolean, justSubscribed: ReadonlySet<string>): Promise<void>;
+  protected abstract sendType(
+    w: W,
+    set: ResourceSet | undefined,
+    requested: boolean,
+    justSubscribed: ReadonlySet<string>,
+    partialEds: boolean,
+  ): Promise<void>;
 
   /** `SotW` / `Delta` (log lines). */
   protected abstract modeName(): string;
@@ -336,10 +344,11 @@ export abstract class ConnectionBase<Req extends AdsRequest, W extends WatchedNa
     const d = this.deferred;
     this.deferred = new Map();
     const set = this.generate();
+    const partialEds = !d.has(TYPE.cluster);
     for (const t of orderTypes(d.keys())) {
       const w = this.watches.get(t);
       const x = d.get(t)!;
-      if (w) void this.sendType(w, set, x.requested, x.justSubscribed);
+      if (w) void this.sendType(w, set, x.requested, x.justSubscribed, partialEds);
     }
   }
 
@@ -386,7 +395,9 @@ export abstract class ConnectionBase<Req extends AdsRequest, W extends WatchedNa
     }
     const set = this.generate();
     if (!set) return Promise.resolve();
-    const writes = list.map((t) => this.sendType(this.watches.get(t)!, set, false, NONE));
+    // An endpoint push (types without CDS) may send EDS incrementally; a full push sends every CLA after CDS.
+    const partialEds = types !== undefined && !types.has(TYPE.cluster);
+    const writes = list.map((t) => this.sendType(this.watches.get(t)!, set, false, NONE, partialEds));
     return untilDeadline(Promise.all(writes), this.ctx.limits.writeTimeoutMs);
   }
 

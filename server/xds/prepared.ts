@@ -6,7 +6,7 @@
 // (AnyCache), not per response. Held weakly by the resource map: it lives as long as its translation.
 import { createHash } from 'node:crypto';
 import type { EncodedResource } from '../envoy/encode';
-import { byteCompareBy } from '../lib/compare';
+import { byteCompare, byteCompareBy } from '../lib/compare';
 import type { AnyCache } from './cache';
 
 export interface PreparedSotw {
@@ -14,8 +14,25 @@ export interface PreparedSotw {
   resources: readonly EncodedResource[];
   /** Content fingerprint (names + hashes): equal fingerprints, equal content. */
   fingerprint: string;
-  /** The resources' google.protobuf.Any bytes, in order. */
-  anys: readonly Uint8Array[];
+  /** The resources' google.protobuf.Any bytes, in order (made on first read: a partial EDS push never needs them all). */
+  readonly anys: readonly Uint8Array[];
+}
+
+/**
+ * The resources of `next` that `sent` does not hold with the same content (new names, or a changed hash):
+ * what an incremental EDS push sends (istiod eds.go buildEndpoints with a partial push sends only the updated
+ * services' ClusterLoadAssignments). Both lists are sorted by name (selectSotw); one merge walk.
+ */
+export function changedSince(next: readonly EncodedResource[], sent: readonly EncodedResource[]): EncodedResource[] {
+  const out: EncodedResource[] = [];
+  let j = 0;
+  for (const r of next) {
+    while (j < sent.length && byteCompare(sent[j]!.name, r.name) < 0) j++;
+    const o = sent[j];
+    if (o === r || (o !== undefined && o.name === r.name && o.hash === r.hash)) continue;
+    out.push(r);
+  }
+  return out;
 }
 
 /** Picks the resources a watch gets from one type's resources, in a stable order. */
@@ -61,6 +78,8 @@ export const subscriptionKey = (wildcard: boolean, names: ReadonlySet<string>): 
 
 export class SotwResponseCache {
   private readonly byMap = new WeakMap<ReadonlyMap<string, EncodedResource>, Map<string, PreparedSotw>>();
+  /** changedSince answers by (sent list, current list): the streams of one scope share both lists, so one walk. */
+  private readonly diffs = new WeakMap<readonly EncodedResource[], WeakMap<readonly EncodedResource[], EncodedResource[]>>();
   /** Without a resource map (the type has no resources): one per version and type. */
   private readonly empty = new Map<string, PreparedSotw>();
 
@@ -83,10 +102,15 @@ export class SotwResponseCache {
     const hit = m?.get(key);
     if (hit) return hit;
     const resources = selectSotw(all, wildcard, names);
+    const anyCache = this.anys;
+    let anys: Uint8Array[] | undefined;
     const p: PreparedSotw = {
       resources,
       fingerprint: fingerprintOf(resources),
-      anys: resources.map((r) => this.anys.any(r)),
+      get anys() {
+        anys ??= resources.map((r) => anyCache.any(r));
+        return anys;
+      },
     };
     if (!m) {
       m = new Map();
@@ -95,5 +119,20 @@ export class SotwResponseCache {
     if (m.size >= this.perMap) m.delete(m.keys().next().value as string);
     m.set(key, p);
     return p;
+  }
+
+  /** The resources of `p` that `sent` (a list this cache prepared earlier) does not hold with the same content, with their Any bytes. */
+  changed(p: PreparedSotw, sent: readonly EncodedResource[]): { resources: readonly EncodedResource[]; anys: Uint8Array[] } {
+    let bySent = this.diffs.get(p.resources);
+    if (!bySent) {
+      bySent = new WeakMap();
+      this.diffs.set(p.resources, bySent);
+    }
+    let resources = bySent.get(sent);
+    if (!resources) {
+      resources = changedSince(p.resources, sent);
+      bySent.set(sent, resources);
+    }
+    return { resources, anys: resources.map((r) => this.anys.any(r)) };
   }
 }

@@ -1,7 +1,14 @@
 // State-of-the-world ADS (StreamAggregatedResources), one instance per stream.
 // Rules: shouldRespond.ts for requests; every response carries the full subscribed set of its type
 // (LDS/CDS clients delete what a response leaves out); a NACKed content is never resent (wait for new
-// config); a push re-sends a type only when its content for this client changed.
+// config); a push re-sends a type only when its content for this client changed. One exception, istiod's:
+// an endpoint-only push (no CDS in the batch) sends EDS incrementally — only the ClusterLoadAssignments whose
+// content changed since this stream's last EDS response (pilot/pkg/xds/eds.go buildEndpoints with a partial
+// push computes and sends only the updated services' CLAs, and pushXds sends nothing when none is left). In
+// SotW only LDS and CDS are full state: an EDS response leaves the CLAs it does not carry as they are (Envoy's
+// GrpcMuxImpl updates only the watches a response names; grpc-js-xds: allResourcesRequiredInSotW() is false
+// for EDS). A request (a new stream, a changed subscription) and any batch with CDS get the full set: an
+// updated cluster warms on the CLA sent after it, as istiod's full pushes send every CLA after CDS.
 import type { DiscoveryRequest } from '../gen/envoy/service/discovery/v3/discovery_pb';
 import { ConnectionBase, type AdsConnection } from './connection';
 import { isGrpcListenerRequest } from './node';
@@ -10,6 +17,7 @@ import { shouldRespond } from './shouldRespond';
 import { encodeDiscoveryResponse, sotwResponse } from './wire';
 import { subscriptionKey } from './prepared';
 import type { ResourceSet, TypeUrl } from './types';
+import type { EncodedResource } from '../envoy/encode';
 
 interface SotwWatch {
   typeUrl: string;
@@ -22,6 +30,8 @@ interface SotwWatch {
   nackedFingerprint?: string;
   /** subscriptionKey of wildcard + names (recomputed when they change). */
   key: string;
+  /** EDS: the whole list the client holds after the last response sent (what an incremental push diffs against). */
+  sentResources?: readonly EncodedResource[];
 }
 
 export class SotwConnection extends ConnectionBase<DiscoveryRequest, SotwWatch> implements AdsConnection {
@@ -53,6 +63,7 @@ export class SotwConnection extends ConnectionBase<DiscoveryRequest, SotwWatch> 
       case 'nack': {
         const w = watch!;
         w.nackedFingerprint = w.sentFingerprint;
+        w.sentResources = undefined; // the client kept its older state: the next EDS response is the full set
         this.recordNack(
           typeUrl,
           req.responseNonce,
@@ -89,8 +100,17 @@ export class SotwConnection extends ConnectionBase<DiscoveryRequest, SotwWatch> 
     }
   }
 
-  /** Sends the watch's full set. `requested`: answering a request (sent even when unchanged). */
-  protected sendType(w: SotwWatch, set: ResourceSet | undefined, requested: boolean): Promise<void> {
+  /**
+   * Sends the watch's full set (for EDS in a `partialEds` push: only what changed). `requested`: answering a
+   * request (sent even when unchanged).
+   */
+  protected sendType(
+    w: SotwWatch,
+    set: ResourceSet | undefined,
+    requested: boolean,
+    _subscribed: ReadonlySet<string>,
+    partialEds: boolean,
+  ): Promise<void> {
     if (!set) return Promise.resolve();
     // Shared by every stream sent the same resources: selection, fingerprint and Any bytes (prepared.ts).
     const p = this.ctx.sotwResponses.prepare(set.byType.get(w.typeUrl as TypeUrl), w.typeUrl, set.version, w.wildcard, w.names, w.key);
@@ -98,13 +118,29 @@ export class SotwConnection extends ConnectionBase<DiscoveryRequest, SotwWatch> 
     // Never resend what the client rejected; wait for new config (istiod / xDS protocol NACK rule).
     if (fp === w.nackedFingerprint) return Promise.resolve();
     if (!requested && fp === w.sentFingerprint) return Promise.resolve();
+    const isEds = w.typeUrl === TYPE.endpoint;
+    const part = !requested && partialEds && isEds && w.sentResources ? this.ctx.sotwResponses.changed(p, w.sentResources) : undefined;
+    if (part && part.resources.length === 0) {
+      // Only CLAs left the list: the client keeps them either way (EDS is not full state); istiod sends nothing.
+      w.sentFingerprint = fp;
+      w.sentResources = p.resources;
+      return Promise.resolve();
+    }
     const nonce = this.nextNonce();
+    const count = part ? part.resources.length : p.resources.length;
     // Written as grpc-js frames it (service.ts): no buffer of its own.
-    const res = sotwResponse({ versionInfo: set.version, typeUrl: w.typeUrl, nonce, controlPlane: this.ctx.controlPlane, anys: p.anys });
-    if (!this.checkSize(w.typeUrl, res.size, p.resources.length)) return Promise.resolve();
+    const res = sotwResponse({
+      versionInfo: set.version,
+      typeUrl: w.typeUrl,
+      nonce,
+      controlPlane: this.ctx.controlPlane,
+      anys: part ? part.anys : p.anys,
+    });
+    if (!this.checkSize(w.typeUrl, res.size, count)) return Promise.resolve();
     w.nonceSent = nonce;
     w.sentFingerprint = fp;
-    this.tracker(w.typeUrl).sent(set.version, nonce, p.resources.length, this.ctx.now());
+    if (isEds) w.sentResources = p.resources;
+    this.tracker(w.typeUrl).sent(set.version, nonce, count, this.ctx.now());
     return this.write(res);
   }
 }

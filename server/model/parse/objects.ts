@@ -54,9 +54,20 @@ export interface ParsedInputs {
 
 /** `group/version/kind/namespace/name` of a raw object (the store's identity), or undefined without apiVersion, kind or name. */
 export function rawKey(o: RawObject): string | undefined {
-  const md = (o.metadata && typeof o.metadata === 'object' ? o.metadata : {}) as Record<string, unknown>;
-  if (typeof o.apiVersion !== 'string' || typeof o.kind !== 'string' || typeof md.name !== 'string') return undefined;
-  return objectKey(o.apiVersion, o.kind, typeof md.namespace === 'string' ? md.namespace : undefined, md.name);
+  if (!hasIdentity(o)) return undefined;
+  const md = o.metadata as Record<string, unknown>;
+  return objectKey(
+    o.apiVersion as string,
+    o.kind as string,
+    typeof md.namespace === 'string' ? md.namespace : undefined,
+    md.name as string,
+  );
+}
+
+/** Whether rawKey(o) is defined (apiVersion, kind and metadata.name are strings), without making the key. */
+export function hasIdentity(o: RawObject): boolean {
+  const md = o.metadata && typeof o.metadata === 'object' ? (o.metadata as Record<string, unknown>) : undefined;
+  return typeof o.apiVersion === 'string' && typeof o.kind === 'string' && typeof md?.name === 'string';
 }
 
 /** The identity of a raw input: its object's rawKey. */

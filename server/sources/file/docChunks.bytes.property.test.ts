@@ -5,7 +5,10 @@
 // List`, directives, `...`, comments, indentation — whatever the narrowed load gives equals a parse of the
 // whole new text (parseTextAsync: objects, origins with document indexes, the document count); whatever it
 // cannot narrow exactly it leaves to the whole parse (undefined). Plus: one edited Pod IP in a 2,000-document
-// export and in a 2,000-item List parses one piece and keeps every other RawInput object.
+// export and in a 2,000-item List parses one piece and keeps every other RawInput object. And byte edits that split
+// or break a multi-byte character: only the changed bytes are checked for UTF-8, and bytes that are not UTF-8 are
+// never narrowed.
+import { isUtf8 } from 'node:buffer';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
@@ -152,6 +155,54 @@ describe('narrowing by bytes equals a whole parse', () => {
     );
     // Not a vacuous property: many edits keep the file parseable and are narrowed.
     expect(narrowedEdits).toBeGreaterThan(200);
+  }, 180_000);
+
+  /** A byte splice at (or just around) the nth multi-byte character, or anywhere: fragments and whole characters. */
+  const byteEdit = fc.record({
+    nth: fc.nat(),
+    off: fc.integer({ min: -2, max: 3 }),
+    anywhere: fc.boolean(),
+    at: fc.double({ min: 0, max: 1, noNaN: true }),
+    del: fc.nat({ max: 3 }),
+    ins: fc.constantFrom([], [0xc3], [0xa9], [0xc3, 0xa9], [0xff], [0x78], [0xe2, 0x82], [0x82, 0xac], [0xe2, 0x82, 0xac], [0x0a]),
+  });
+  const applyBytes = (
+    b: Buffer,
+    e: { nth: number; off: number; anywhere: boolean; at: number; del: number; ins: readonly number[] },
+  ): Buffer => {
+    const leads: number[] = [];
+    for (let i = 0; i < b.length; i++) if (b[i]! >= 0xc0) leads.push(i);
+    const base = e.anywhere || leads.length === 0 ? Math.floor(e.at * b.length) : leads[e.nth % leads.length]!;
+    const at = Math.min(b.length, Math.max(0, base + (e.anywhere ? 0 : e.off)));
+    return Buffer.concat([b.subarray(0, at), Buffer.from(e.ins), b.subarray(Math.min(b.length, at + e.del))]);
+  };
+
+  it('bytes that are not UTF-8 are never narrowed, whichever character an edit splits or breaks', async () => {
+    let broken = 0;
+    let narrowedEdits = 0;
+    await fc.assert(
+      fc.asyncProperty(file, fc.array(byteEdit, { minLength: 1, maxLength: 6 }), async (f, edits) => {
+        let bytes: Buffer = Buffer.from(render(f as FileSpec), 'utf8');
+        let memo: DocMemo | undefined = (await parseNarrowed(bytes, FILE, 'ns-default', DEFAULT_FILE_LIMITS, undefined))?.memo;
+        for (const e of edits) {
+          bytes = applyBytes(bytes, e);
+          const valid = isUtf8(bytes);
+          if (!valid && memo) broken++;
+          const narrowed = memo ? await parseNarrowed(bytes, FILE, 'ns-default', DEFAULT_FILE_LIMITS, memo) : undefined;
+          if (narrowed) {
+            narrowedEdits++;
+            expect(valid).toBe(true);
+            const whole = await parseTextAsync(bytes.toString('utf8'), FILE, 'ns-default', DEFAULT_FILE_LIMITS);
+            expect(shape(narrowed.result.inputs)).toEqual(shape(whole.inputs));
+          }
+          memo = narrowed?.memo ?? (await parseNarrowed(bytes, FILE, 'ns-default', DEFAULT_FILE_LIMITS, undefined))?.memo;
+        }
+      }),
+      { numRuns: 300 },
+    );
+    // Not vacuous: many edits broke the UTF-8 of a narrowed file, and many others were narrowed.
+    expect(broken).toBeGreaterThan(100);
+    expect(narrowedEdits).toBeGreaterThan(100);
   }, 180_000);
 
   const pods = (n: number, ipOf: (i: number) => string): Obj[] =>

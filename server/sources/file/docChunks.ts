@@ -341,18 +341,34 @@ export async function parseNarrowed(
   decoded?: string,
 ): Promise<Narrowed | undefined> {
   const bytes = typeof input === 'string' ? Buffer.from(input, 'utf8') : input;
-  if (!isUtf8(bytes)) return undefined;
   if (prev) {
     if (prev.bytes.equals(bytes))
       return { result: result(prev.pieces, bytes, 0, limits)!.result, memo: { bytes, pieces: prev.pieces }, parsedPieces: 0 };
-    return narrowEdit(prev, bytes, file, namespace, limits);
+    return narrowEdit(prev, bytes, file, namespace, limits); // checks the UTF-8 of the bytes that differ
   }
+  if (!isUtf8(bytes)) return undefined;
   const text = decoded ?? (typeof input === 'string' ? input : bytes.toString('utf8'));
   const ascii = text.length === bytes.length;
   const cutter = new Cutter(file, namespace, limits, ascii ? (s) => s.length : (s) => Buffer.byteLength(s));
   if (splitDocuments(text).length < 2 && !LIST_KIND.test(text)) return undefined;
   const cut = await cutter.cut(text, 0, new Map());
   return cut && result(cut.pieces, bytes, cutter.parsed, limits);
+}
+
+const continuation = (b: Buffer, at: number): boolean => at < b.length && (b[at]! & 0xc0) === 0x80;
+
+/**
+ * The new bytes to check for UTF-8 after `old` bytes [p, oldHi) became new bytes [p, oldHi + delta): the changed
+ * span widened to characters of the old bytes (valid UTF-8: a narrowed file's bytes were checked when first
+ * parsed, and every edit since). The unchanged prefix before `from` and suffix from `to` are whole characters of
+ * the old bytes, so the new bytes are UTF-8 exactly when [from, to) is (the whole file is never checked again).
+ */
+function changedChars(old: Buffer, p: number, oldHi: number, delta: number): [number, number] {
+  let from = p;
+  while (from > 0 && continuation(old, from)) from--;
+  let to = oldHi;
+  while (continuation(old, to)) to++;
+  return [from, to + delta];
 }
 
 /** The pieces of `prev` after `from`, their document indexes moved by `shift`. */
@@ -384,6 +400,7 @@ async function narrowEdit(
   const s = commonSuffix(old, bytes, Math.min(old.length, bytes.length) - p);
   const oldHi = old.length - s; // old bytes [p, oldHi) became new bytes [p, bytes.length - s)
   const delta = bytes.length - old.length;
+  if (!isUtf8(bytes.subarray(...changedChars(old, p, oldHi, delta)))) return undefined;
   const cutter = new Cutter(file, namespace, limits, (t) => Buffer.byteLength(t));
   // The pieces the differing bytes can reach: a marker at q reads bytes q-1 … q+3.
   const lo = Math.max(0, p - 4);

@@ -151,10 +151,16 @@ describe('live ADS path: store → grpcgen → ADS → @grpc/grpc-js-xds', () =>
     const after = pushes();
     expect(after[TYPE.endpoint]).toBeGreaterThan(before[TYPE.endpoint]!);
     for (const t of [TYPE.listener, TYPE.route, TYPE.cluster]) expect(after[t]).toBe(before[t]);
+    // An incremental EDS push (istiod eds.go partial push): only subset v2's CLA was sent, not v1's.
+    expect(typeOf(TYPE.endpoint)).toMatchObject({ subscribed: expect.arrayContaining([expect.stringContaining('|v1|')]), sentCount: 1 });
     // v2 now round-robins over two endpoints: both get calls (jason → v2 only).
     const counts = await count(200, { 'end-user': 'jason' });
     expect(Object.keys(counts).sort()).toEqual(['reviews-v2', 'reviews-v2b']);
     expect(counts['reviews-v2b']).toBeGreaterThan(50);
+    // The client kept v1's CLA, which the push left out (EDS is not full state in SotW): v1 still gets its share.
+    const split = await count(300);
+    expect(Object.keys(split).sort()).toEqual(['reviews-v1', 'reviews-v2', 'reviews-v2b']);
+    expect(split['reviews-v1']).toBeGreaterThan(20);
   });
 
   it('NACK path: a translated route gRPC rejects is recorded with the client text in syncz, not resent; the next good config is accepted', async () => {
