@@ -7,7 +7,8 @@ import type { LoadError, ProxyModel } from '../model/mesh';
 import type { ResourceTable } from '../translate/types';
 import { createSizedCache, type SizedCache } from './cache';
 import { contentKey } from './contentKey';
-import { applyTemplate, type EncodeTemplate, makeTemplate, varyKey } from './encodeTemplate';
+import { applyTemplate, type EncodeTemplate, makeTemplate, varyKey, varyOrder } from './encodeTemplate';
+import { parseClusterName } from '../translate/names';
 import { uninitializedBytes } from '../lib/bytes';
 import { WireWriter } from '../translate/ztunnel/wire';
 import { GENERATORS, type ResourceListKey, tableList, type XdsGenerator } from './generators';
@@ -121,7 +122,7 @@ function encodeAll(
   items.forEach((item, i) => {
     const name = g.nameOf(item) ?? '';
     try {
-      if (memo) out.push(memo.encode(g.typeUrl, name, item, g.wire, vary));
+      if (memo) out.push(memo.encode(g.typeUrl, name, item, g.wire, vary ?? (g.typeUrl === TYPE.cluster ? outboundVary(name) : undefined)));
       else {
         // The direct writer when it has one and knows every field; protobuf-es otherwise (and for its errors).
         const bytes = writer && g.wire?.(writer, item);
@@ -136,6 +137,17 @@ function encodeAll(
     }
   });
   return out;
+}
+
+/**
+ * An outbound cluster's names that differ between the clusters of same-shaped services (encodeTemplate.ts): its
+ * hostname and that hostname's first two labels (a Kubernetes Service's name and namespace). A scope's outbound
+ * clusters (`outbound|port|subset|host`) then cost one encoding per shape, not one per service.
+ */
+function outboundVary(name: string): string[] | undefined {
+  const c = parseClusterName(name);
+  if (c?.direction !== 'outbound') return undefined;
+  return varyOrder([c.hostname, ...c.hostname.split('.').slice(0, 2)]);
 }
 
 /** Runs a translator; one that throws (it must not) yields an empty table with the failure as its error. */

@@ -2,9 +2,10 @@
 // sidecar's inbound listener and clusters are the same for every pod of a Service, and for pods of different
 // Services of one shape (same ports, same policies) they differ only in the Service's hostname, name and namespace
 // (the inbound route's decorator `host:port/*`, the cluster's `istio.services` metadata): measured on issue 24's
-// mesh (docs/perf). istiod builds them per proxy (pilot/pkg/networking/core/listener_inbound.go,
-// cluster_builder.go buildInboundClusters) and its XdsCache does not cache them; here the bytes of one are
-// the template of the others.
+// mesh (docs/perf/issue24-sharing.md). istiod builds them per proxy (pilot/pkg/networking/core/listener_inbound.go,
+// cluster.go buildInboundClusters) and its XdsCache does not cache them; here the bytes of one are the
+// template of the others. Outbound clusters of same-shaped services likewise differ only in the service's
+// hostname, name and namespace (encodeTable.ts outboundVary).
 //
 // How it is exact. `vary` are the strings the caller says may differ (each DNS-label text, at least 4 characters,
 // with a letter). A resource's template key is its JSON text with each occurrence of vary[0], then vary[1], …
