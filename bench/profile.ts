@@ -1,8 +1,8 @@
 // CPU profiles for bench figures that miss their goal: node:inspector's Profiler around a piece of work (in
 // this process, or in the bench server child on request), summarised as the top functions by self time.
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
-import { basename } from 'node:path';
+import { basename, dirname } from 'node:path';
 
 interface CallFrame {
   functionName: string;
@@ -82,7 +82,11 @@ export async function startProfile(saveTo?: string): Promise<() => Promise<Profi
   return async () => {
     const { profile } = (await session.post('Profiler.stop')) as unknown as { profile: CpuProfile };
     session.disconnect();
-    if (saveTo) writeFileSync(saveTo, JSON.stringify(profile));
+    if (saveTo) {
+      // A profile directory that does not exist yet is made (a missing one used to throw in the bench server child).
+      mkdirSync(dirname(saveTo), { recursive: true });
+      writeFileSync(saveTo, JSON.stringify(profile));
+    }
     return summarise(profile);
   };
 }
