@@ -1,54 +1,13 @@
 // The issue-24 bench's child processes: the bench server (bench/pushServer.ts) and the client processes
 // (bench/clientProc.ts), both spoken to in JSON lines over stdin/stdout; and the server's counts of work.
-import { type ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { REPO_ROOT } from '../server/testing/paths';
-import { quitChild } from './childProc';
+import { ServerChild } from './childProc';
 import { sumTraffic, type Traffic } from './clientTraffic';
 import type { Mode } from './issueClients';
 
-export class ServerChild {
-  readonly events: Array<Record<string, unknown>> = [];
-  private waiters: Array<(o: Record<string, unknown>) => void> = [];
-  constructor(readonly proc: ChildProcess) {
-    const lines = createInterface({ input: proc.stdout! });
-    lines.on('line', (l) => {
-      let o: Record<string, unknown>;
-      try {
-        o = JSON.parse(l) as Record<string, unknown>;
-      } catch {
-        return;
-      }
-      if (o.event) this.events.push(o);
-      const w = this.waiters;
-      this.waiters = [];
-      for (const f of w) f(o);
-    });
-  }
-  next(pred: (o: Record<string, unknown>) => boolean, timeoutMs = 600_000): Promise<Record<string, unknown>> {
-    const seen = this.events.find(pred);
-    if (seen) return Promise.resolve(seen);
-    return new Promise((resolve, reject) => {
-      const t = setTimeout(() => reject(new Error('bench server did not answer')), timeoutMs);
-      const wait = (o: Record<string, unknown>) => {
-        if (pred(o)) {
-          clearTimeout(t);
-          resolve(o);
-        } else this.waiters.push(wait);
-      };
-      this.waiters.push(wait);
-    });
-  }
-  async command(cmd: string, args: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
-    const p = this.next((o) => o.reply === cmd);
-    this.proc.stdin!.write(`${JSON.stringify({ cmd, ...args })}\n`);
-    return p;
-  }
-  quit(): Promise<void> {
-    return quitChild(this.proc);
-  }
-}
+export { ServerChild };
 
 export interface Work {
   translations: number;

@@ -7,13 +7,12 @@
 //    whether anything but EDS was sent;
 //  - server RSS idle, with the K clients, and after they left.
 // Every client ACKs every response as it arrives. Times are from the file write (the one 100 ms debounce included).
-import { type ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { stringify } from 'yaml';
 import { TYPE } from '../server/envoy/typeUrls';
-import { quitChild } from './childProc';
+import { quitChild, ServerChild } from './childProc';
 import { DEFAULT_OPTIONS } from '../server/model/mesh';
 import { buildSnapshot } from '../server/model/snapshot';
 import { loadPaths } from '../server/sources/file/loadPaths';
@@ -23,6 +22,8 @@ import { AdsTestClient, type DeltaTestStream, namesOf, type SotwTestStream } fro
 import { type MeshFiles, vsWithWeight, writeMeshFiles } from './meshFiles';
 import { type ProfileSummary, startProfile } from './profile';
 import { load1, median, percentile, type BenchRow } from './table';
+
+export { ServerChild };
 
 const wall = () => performance.timeOrigin + performance.now();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -42,51 +43,6 @@ export interface Client {
   received: Received[];
   synced?: number;
   close(): void;
-}
-
-export class ServerChild {
-  private lines: AsyncIterator<string>;
-  readonly events: Array<Record<string, unknown>> = [];
-  private waiters: Array<(o: Record<string, unknown>) => void> = [];
-  constructor(readonly proc: ChildProcess) {
-    this.lines = createInterface({ input: proc.stdout! })[Symbol.asyncIterator]();
-    void this.pump();
-  }
-  private async pump() {
-    for (;;) {
-      const r = await this.lines.next();
-      if (r.done) return;
-      let o: Record<string, unknown>;
-      try {
-        o = JSON.parse(r.value) as Record<string, unknown>;
-      } catch {
-        continue;
-      }
-      if (o.event) this.events.push(o);
-      const w = this.waiters;
-      this.waiters = [];
-      for (const f of w) f(o);
-    }
-  }
-  next(pred: (o: Record<string, unknown>) => boolean, timeoutMs = 600_000): Promise<Record<string, unknown>> {
-    const seen = this.events.find(pred);
-    if (seen) return Promise.resolve(seen);
-    return new Promise((resolve, reject) => {
-      const t = setTimeout(() => reject(new Error('bench server did not answer')), timeoutMs);
-      const wait = (o: Record<string, unknown>) => {
-        if (pred(o)) {
-          clearTimeout(t);
-          resolve(o);
-        } else this.waiters.push(wait);
-      };
-      this.waiters.push(wait);
-    });
-  }
-  async command(cmd: string): Promise<Record<string, unknown>> {
-    const p = this.next((o) => o.reply === cmd);
-    this.proc.stdin!.write(`${JSON.stringify({ cmd })}\n`);
-    return p;
-  }
 }
 
 export async function startServer(
