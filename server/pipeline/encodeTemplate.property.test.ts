@@ -8,14 +8,11 @@
 // (the pod IP lands in the listener), pods selected by two services or by none, IPv6 pods.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_OPTIONS, type MeshSnapshot, type ProxyModel } from '../model/mesh';
-import { buildSnapshot } from '../model/snapshot';
-import type { RawInput, RawObject } from '../sources/types';
-import { encodeTable } from './encodeTable';
-import { resourcesDigest } from './proxyResources';
+import { DEFAULT_OPTIONS, type MeshSnapshot } from '../model/mesh';
+import type { RawObject } from '../sources/types';
 import { SharedResourceCache } from './sharedResources';
+import { alone, fingerprint, snapshotOfObjects } from './sharing.testing';
 import { buildProxyTable } from './stages';
-import type { ProxyResources } from './types';
 
 const NS = ['ns-a', 'ns-b', 'ns-cc'];
 const PREFIX = ['svc-', 'svc-', 'svc-1', 'ab'];
@@ -120,18 +117,7 @@ function objects(m: Mesh): RawObject[] {
   return out;
 }
 
-const snapshotOf = (m: Mesh): MeshSnapshot =>
-  buildSnapshot(
-    objects(m).map((object, doc): RawInput => ({ object, origin: { source: 'demo', file: 'generated', doc } })),
-    { version: 1 },
-  );
-
-const fingerprint = (r: ProxyResources) => ({
-  digest: resourcesDigest(r),
-  errors: JSON.stringify(r.errors),
-  provenance: JSON.stringify(r.provenance),
-});
-const alone = (snap: MeshSnapshot, p: ProxyModel) => encodeTable(p, snap.version, buildProxyTable(snap, p, DEFAULT_OPTIONS));
+const snapshotOf = (m: Mesh): MeshSnapshot => snapshotOfObjects(objects(m));
 
 describe('inbound resources written from a template (property: = their own encoding)', () => {
   it('every sidecar of a generated many-service mesh, served in any order through one cache, gets its own bytes', () => {

@@ -15,13 +15,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_OPTIONS, type MeshSnapshot, type ProxyModel } from '../model/mesh';
-import { buildSnapshot } from '../model/snapshot';
-import type { RawInput, RawObject } from '../sources/types';
+import type { RawObject } from '../sources/types';
 import { proxyInputsKey } from '../translate/proxyInputs';
-import { encodeTable } from './encodeTable';
 import { buildProxyTable } from './stages';
 import { resourcesDigest } from './proxyResources';
 import { SharedResourceCache } from './sharedResources';
+import { alone, fingerprint, snapshotOfObjects } from './sharing.testing';
 import type { ProxyResources } from './types';
 
 const NS = ['a', 'b'];
@@ -262,21 +261,8 @@ function objects(m: Mesh): RawObject[] {
   return out;
 }
 
-const snapshotOf = (m: Mesh): MeshSnapshot =>
-  buildSnapshot(
-    objects(m).map((object, doc): RawInput => ({ object, origin: { source: 'demo', file: 'generated', doc } })),
-    { version: 1 },
-  );
+const snapshotOf = (m: Mesh): MeshSnapshot => snapshotOfObjects(objects(m));
 
-/** What a proxy is sent and told: every resource's bytes (by hash), errors, provenance. */
-const fingerprint = (r: ProxyResources) => ({
-  digest: resourcesDigest(r),
-  errors: JSON.stringify(r.errors),
-  provenance: JSON.stringify(r.provenance),
-});
-
-/** What the pipeline serves a proxy built alone: translation, the EnvoyFilter stage, encoding. */
-const alone = (snap: MeshSnapshot, p: ProxyModel) => encodeTable(p, snap.version, buildProxyTable(snap, p, DEFAULT_OPTIONS));
 const build = (snap: MeshSnapshot, p: ProxyModel) => () => buildProxyTable(snap, p, DEFAULT_OPTIONS);
 
 describe('translation sharing (property: shared output = un-shared translation)', () => {
