@@ -8,11 +8,9 @@
 // (the pod IP lands in the listener), pods selected by two services or by none, IPv6 pods.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_OPTIONS, type MeshSnapshot } from '../model/mesh';
+import type { MeshSnapshot } from '../model/mesh';
 import type { RawObject } from '../sources/types';
-import { SharedResourceCache } from './sharedResources';
-import { alone, fingerprint, snapshotOfObjects } from './sharing.testing';
-import { buildProxyTable } from './stages';
+import { serveInRandomOrder, snapshotOfObjects } from './sharing.testing';
 
 const NS = ['ns-a', 'ns-b', 'ns-cc'];
 const PREFIX = ['svc-', 'svc-', 'svc-1', 'ab'];
@@ -126,12 +124,7 @@ describe('inbound resources written from a template (property: = their own encod
     fc.assert(
       fc.property(meshArb, fc.infiniteStream(fc.nat()), (m, rand) => {
         const snap = snapshotOf(m);
-        const order = [...snap.proxies].map((p) => ({ p, k: rand.next().value as number })).sort((x, y) => x.k - y.k);
-        const cache = new SharedResourceCache();
-        for (const { p } of order) {
-          const shared = cache.resources(snap, p, DEFAULT_OPTIONS, () => buildProxyTable(snap, p, DEFAULT_OPTIONS));
-          expect(fingerprint(shared), p.id).toEqual(fingerprint(alone(snap, p)));
-        }
+        const cache = serveInRandomOrder(snap, rand);
         if (cache.memo.templated > 0) templatedSome++;
         templated += cache.memo.templated;
       }),
