@@ -13,6 +13,7 @@ import { uninitializedBytes } from '../lib/bytes';
 import { WireWriter } from '../translate/ztunnel/wire';
 import { GENERATORS, type ResourceListKey, tableList, type XdsGenerator } from './generators';
 import { encodeListener } from './listenerEncode';
+import { encodeRouteConfiguration, type RouteParts } from './routeEncode';
 import type { ProxyResources } from './types';
 
 /**
@@ -26,6 +27,8 @@ export class EncodeMemo {
   private readonly chains: SizedCache<Uint8Array>;
   /** Templates by content with the varying names left out (encodeTemplate.ts; null: that content has none). */
   private readonly templates: SizedCache<EncodeTemplate | null>;
+  /** A RouteConfiguration's virtual hosts' bytes and templates (routeEncode.ts), in the two caches above. */
+  private readonly routeParts: RouteParts;
   /** Resources already looked at as a template (or written from one) with their `vary`. */
   private readonly sources = new WeakSet<EncodedResource>();
   /** Resources written from a template instead of encoded. */
@@ -39,6 +42,11 @@ export class EncodeMemo {
       Math.max(256 * 1024, Math.floor(maxBytes / 8)),
       (t, key) => 2 * key.length + 64 + (t ? t.bytes.length + 8 * t.offsets.flat().length : 0),
     );
+    this.routeParts = { bytes: this.chains, templates: this.templates, templated: 0 };
+  }
+  /** Virtual hosts written from a template (routeEncode.ts). */
+  get templatedVirtualHosts(): number {
+    return this.routeParts.templated;
   }
   /** The WDS types' direct binary writer (translate/ztunnel/wire.ts) and its scratch buffer. */
   private writer: WireWriter | undefined;
@@ -78,7 +86,9 @@ export class EncodeMemo {
       r =
         typeUrl === TYPE.listener
           ? encodeListener(name, json as Record<string, unknown>, this.chains)
-          : encodeResource(typeUrl, name, json);
+          : typeUrl === TYPE.route
+            ? encodeRouteConfiguration(name, json as Record<string, unknown>, this.routeParts)
+            : encodeResource(typeUrl, name, json);
       if (tkey && vk && vary && t === undefined) this.templates.set(tkey, makeTemplate(r.bytes, vary, vk.counts) ?? null);
     }
     if (vary) this.sources.add(r);
