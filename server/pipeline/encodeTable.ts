@@ -33,6 +33,8 @@ export class EncodeMemo {
   private readonly sources = new WeakSet<EncodedResource>();
   /** Resources written from a template instead of encoded. */
   templated = 0;
+  /** Of them, ClusterLoadAssignments (encodeTable.ts endpointVary). */
+  templatedEndpoints = 0;
   /** Encoded Addresses by the identity of their JSON (weak: an entry lives as long as its translation). */
   private readonly addresses = new WeakMap<object, EncodedResource>();
   constructor(maxBytes = 64 * 1024 * 1024) {
@@ -82,6 +84,7 @@ export class EncodeMemo {
     if (t && vary) {
       r = encodedFromBytes(typeUrl, name, applyTemplate(t, vary, uninitializedBytes(t.bytes.length)));
       this.templated++;
+      if (typeUrl === TYPE.endpoint) this.templatedEndpoints++;
     } else {
       r =
         typeUrl === TYPE.listener
@@ -132,7 +135,7 @@ function encodeAll(
   items.forEach((item, i) => {
     const name = g.nameOf(item) ?? '';
     try {
-      if (memo) out.push(memo.encode(g.typeUrl, name, item, g.wire, vary ?? (g.typeUrl === TYPE.cluster ? outboundVary(name) : undefined)));
+      if (memo) out.push(memo.encode(g.typeUrl, name, item, g.wire, vary ?? typeVary(g.typeUrl, name, item)));
       else {
         // The direct writer when it has one and knows every field; protobuf-es otherwise (and for its errors).
         const bytes = writer && g.wire?.(writer, item);
@@ -158,6 +161,37 @@ function outboundVary(name: string): string[] | undefined {
   const c = parseClusterName(name);
   if (c?.direction !== 'outbound') return undefined;
   return varyOrder([c.hostname, ...c.hostname.split('.').slice(0, 2)]);
+}
+
+/**
+ * An outbound ClusterLoadAssignment's names that differ between the CLAs of same-shaped services: the cluster's
+ * hostname and its first two labels (as outboundVary), each endpoint's IPv4 address and the pod name, namespace and
+ * app of its `istio.workload` metadata (istiod `endpoints.go` buildIstioEndpoint: `name;namespace;app;version;cluster`).
+ * A scope's first (full) translation then writes its ~150 CLAs from a few templates instead of encoding each.
+ */
+function endpointVary(name: string, item: unknown): string[] | undefined {
+  const c = parseClusterName(name);
+  if (c?.direction !== 'outbound') return undefined;
+  const names = [c.hostname, ...c.hostname.split('.').slice(0, 2)];
+  const localities = (item as { endpoints?: unknown }).endpoints;
+  if (Array.isArray(localities))
+    for (const l of localities as Array<{ lbEndpoints?: unknown }>) {
+      if (!Array.isArray(l?.lbEndpoints)) continue;
+      for (const e of l.lbEndpoints as Array<Record<string, any>>) {
+        const address = e?.endpoint?.address?.socketAddress?.address;
+        if (typeof address === 'string') names.push(address);
+        const workload = e?.metadata?.filterMetadata?.istio?.workload;
+        if (typeof workload === 'string') names.push(...workload.split(';').slice(0, 3));
+      }
+    }
+  return varyOrder(names);
+}
+
+/** What may differ between same-shaped resources of a full translation's type (encodeTemplate.ts). */
+function typeVary(typeUrl: TypeUrl, name: string, item: unknown): string[] | undefined {
+  if (typeUrl === TYPE.cluster) return outboundVary(name);
+  if (typeUrl === TYPE.endpoint) return endpointVary(name, item);
+  return undefined;
 }
 
 /** Runs a translator; one that throws (it must not) yields an empty table with the failure as its error. */

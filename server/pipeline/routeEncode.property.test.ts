@@ -5,6 +5,9 @@
 // namespaces of one length, one port or another, and VirtualServices that differ between same-shaped services in
 // what a virtual host carries besides the service's own names (istiod route.BuildSidecarVirtualHostWrapper): a
 // header match on the service's own name or on a fixed value, weights, a timeout, a route to another service.
+// The services' pods make their ClusterLoadAssignments templates too (encodeTable.ts endpointVary: the cluster's
+// host, each endpoint's IPv4 address and pod name): pod IPs and names of equal and of different lengths, one or two
+// pods, a pod that is not ready (istiod: its health status), versions (subset CLAs).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { RawObject } from '../sources/types';
@@ -18,6 +21,16 @@ const meshArb = fc.record({
       /** The ClusterIP's third octet (`10.96.<octet>.<index + 1>`): IPs of one length or of another. */
       octet: fc.constantFrom(0, 0, 0, 10),
       port: fc.constantFrom(80, 80, 80, 9080),
+      /** The pods' app label is the service's name (else `app-<index>`: in their CLAs' istio.workload metadata). */
+      app: fc.constantFrom(true, true, false),
+      pods: fc.array(
+        fc.record({
+          octet: fc.constantFrom(0, 0, 0, 20),
+          version: fc.constantFrom('v1', 'v1', 'v2'),
+          ready: fc.constantFrom(true, true, true, false),
+        }),
+        { maxLength: 2 },
+      ),
       vs: fc.option(
         fc.record({
           header: fc.constantFrom('own', 'own', 'fixed', 'none'),
@@ -49,7 +62,7 @@ function objects(m: Mesh): RawObject[] {
       apiVersion: 'v1',
       kind: 'Service',
       metadata: { name: name(i), namespace: s.ns },
-      spec: { clusterIP: ip, selector: { app: `app-${i}` }, ports: [{ name: 'http', port: s.port, targetPort: 8080 }] },
+      spec: { clusterIP: ip, selector: { app: s.app ? name(i) : `app-${i}` }, ports: [{ name: 'http', port: s.port, targetPort: 8080 }] },
     });
     out.push({
       apiVersion: 'networking.istio.io/v1',
@@ -62,6 +75,25 @@ function objects(m: Mesh): RawObject[] {
           { name: 'v2', labels: { version: 'v2' } },
         ],
       },
+    });
+    s.pods.forEach((p, k) => {
+      const podIp = `10.16.${p.octet}.${i * 2 + k + 1}`;
+      out.push({
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: {
+          name: `${name(i)}-${p.version}-${k}`,
+          namespace: s.ns,
+          labels: { app: s.app ? name(i) : `app-${i}`, version: p.version },
+        },
+        spec: { containers: [{ name: 'app', image: 'app', ports: [{ containerPort: 8080 }] }] },
+        status: {
+          phase: 'Running',
+          podIP: podIp,
+          podIPs: [{ ip: podIp }],
+          conditions: [{ type: 'Ready', status: p.ready ? 'True' : 'False' }],
+        },
+      });
     });
     if (!s.vs) return;
     const to = s.vs.other ? (i + 1) % m.services.length : i;
@@ -96,20 +128,27 @@ function objects(m: Mesh): RawObject[] {
   return out;
 }
 
-describe('virtual hosts written from a template (property: = their own encoding)', () => {
+describe('virtual hosts and CLAs written from a template (property: = their own encoding)', () => {
   it('every sidecar of a generated mesh with VirtualServices, served in any order through one cache, gets its own bytes', () => {
     let templatedSome = 0;
     let templated = 0;
+    let endpointsSome = 0;
+    let endpoints = 0;
     fc.assert(
       fc.property(meshArb, fc.infiniteStream(fc.nat()), (m, rand) => {
         const cache = serveInRandomOrder(snapshotOfObjects(objects(m)), rand);
         if (cache.memo.templatedVirtualHosts > 0) templatedSome++;
         templated += cache.memo.templatedVirtualHosts;
+        if (cache.memo.templatedEndpoints > 0) endpointsSome++;
+        endpoints += cache.memo.templatedEndpoints;
       }),
       { numRuns: 150, seed: 24 },
     );
     // Not vacuous: many runs wrote some virtual hosts from another service's template.
     expect(templatedSome).toBeGreaterThan(25);
     expect(templated).toBeGreaterThan(40);
+    // … and some services' CLAs from another's.
+    expect(endpointsSome).toBeGreaterThan(60);
+    expect(endpoints).toBeGreaterThan(200);
   }, 600_000);
 });
