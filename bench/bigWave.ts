@@ -80,8 +80,11 @@ function send(set: ResourceSet, typeUrl: TypeUrl, wildcard: boolean, names: Set<
   return encodeDiscoveryResponse({ versionInfo: set.version, anys: p.anys, typeUrl, nonce: String(nonce), controlPlane: 'istiod' }).length;
 }
 
-// PROFILE_FROM: start the profile at that client (e.g. 20: after every scope's first translation); WIRE=0: generate only.
+// PROFILE_FROM: start the profile at that client (e.g. 20: after every scope's first translation), PROFILE_TO: stop it
+// before that client (e.g. 20: the scopes' first translations alone); WIRE=0: generate only.
 const from = Number(process.env.PROFILE_FROM ?? 0);
+const to = Number(process.env.PROFILE_TO ?? Number.POSITIVE_INFINITY);
+let summary: import('./profile').ProfileSummary | undefined;
 const wire = process.env.WIRE !== '0';
 let stop: (() => Promise<import('./profile').ProfileSummary>) | undefined;
 let genMs = 0;
@@ -94,6 +97,10 @@ const c0 = cpu();
 const sets: ResourceSet[] = [];
 for (const [i, id] of chosen.entries()) {
   if (process.env.PROFILE === '1' && i === from) stop = await startProfile(process.env.PROFILE_OUT);
+  if (stop && i === to) {
+    summary = await stop();
+    stop = undefined;
+  }
   const a = cpu();
   const set = gen.generate(client(id))!;
   const b = cpu();
@@ -113,7 +120,7 @@ for (const [i, id] of chosen.entries()) {
   wireMs += cpu() - b;
 }
 const total = cpu() - c0;
-const summary = stop ? await stop() : undefined;
+if (stop) summary = await stop();
 const s = cache.stats();
 console.log(
   `wave K=${chosen.length}: CPU ${total.toFixed(0)} ms (${(total / chosen.length).toFixed(2)} ms/client); generate ${genMs.toFixed(0)} ms ` +

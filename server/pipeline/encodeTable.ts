@@ -13,6 +13,7 @@ import { uninitializedBytes } from '../lib/bytes';
 import { WireWriter } from '../translate/ztunnel/wire';
 import { GENERATORS, type ResourceListKey, tableList, type XdsGenerator } from './generators';
 import { encodeListener } from './listenerEncode';
+import { encodeRouteConfiguration, type RouteParts } from './routeEncode';
 import type { ProxyResources } from './types';
 
 /**
@@ -26,10 +27,14 @@ export class EncodeMemo {
   private readonly chains: SizedCache<Uint8Array>;
   /** Templates by content with the varying names left out (encodeTemplate.ts; null: that content has none). */
   private readonly templates: SizedCache<EncodeTemplate | null>;
+  /** A RouteConfiguration's virtual hosts' bytes and templates (routeEncode.ts), in the two caches above. */
+  private readonly routeParts: RouteParts;
   /** Resources already looked at as a template (or written from one) with their `vary`. */
   private readonly sources = new WeakSet<EncodedResource>();
   /** Resources written from a template instead of encoded. */
   templated = 0;
+  /** Of them, ClusterLoadAssignments (encodeTable.ts endpointVary). */
+  templatedEndpoints = 0;
   /** Encoded Addresses by the identity of their JSON (weak: an entry lives as long as its translation). */
   private readonly addresses = new WeakMap<object, EncodedResource>();
   constructor(maxBytes = 64 * 1024 * 1024) {
@@ -39,6 +44,11 @@ export class EncodeMemo {
       Math.max(256 * 1024, Math.floor(maxBytes / 8)),
       (t, key) => 2 * key.length + 64 + (t ? t.bytes.length + 8 * t.offsets.flat().length : 0),
     );
+    this.routeParts = { bytes: this.chains, templates: this.templates, templated: 0 };
+  }
+  /** Virtual hosts written from a template (routeEncode.ts). */
+  get templatedVirtualHosts(): number {
+    return this.routeParts.templated;
   }
   /** The WDS types' direct binary writer (translate/ztunnel/wire.ts) and its scratch buffer. */
   private writer: WireWriter | undefined;
@@ -74,11 +84,14 @@ export class EncodeMemo {
     if (t && vary) {
       r = encodedFromBytes(typeUrl, name, applyTemplate(t, vary, uninitializedBytes(t.bytes.length)));
       this.templated++;
+      if (typeUrl === TYPE.endpoint) this.templatedEndpoints++;
     } else {
       r =
         typeUrl === TYPE.listener
           ? encodeListener(name, json as Record<string, unknown>, this.chains)
-          : encodeResource(typeUrl, name, json);
+          : typeUrl === TYPE.route
+            ? encodeRouteConfiguration(name, json as Record<string, unknown>, this.routeParts)
+            : encodeResource(typeUrl, name, json);
       if (tkey && vk && vary && t === undefined) this.templates.set(tkey, makeTemplate(r.bytes, vary, vk.counts) ?? null);
     }
     if (vary) this.sources.add(r);
@@ -122,7 +135,7 @@ function encodeAll(
   items.forEach((item, i) => {
     const name = g.nameOf(item) ?? '';
     try {
-      if (memo) out.push(memo.encode(g.typeUrl, name, item, g.wire, vary ?? (g.typeUrl === TYPE.cluster ? outboundVary(name) : undefined)));
+      if (memo) out.push(memo.encode(g.typeUrl, name, item, g.wire, vary ?? typeVary(g.typeUrl, name, item)));
       else {
         // The direct writer when it has one and knows every field; protobuf-es otherwise (and for its errors).
         const bytes = writer && g.wire?.(writer, item);
@@ -148,6 +161,37 @@ function outboundVary(name: string): string[] | undefined {
   const c = parseClusterName(name);
   if (c?.direction !== 'outbound') return undefined;
   return varyOrder([c.hostname, ...c.hostname.split('.').slice(0, 2)]);
+}
+
+/**
+ * An outbound ClusterLoadAssignment's names that differ between the CLAs of same-shaped services: the cluster's
+ * hostname and its first two labels (as outboundVary), each endpoint's IPv4 address and the pod name, namespace and
+ * app of its `istio.workload` metadata (istiod `endpoints.go` buildIstioEndpoint: `name;namespace;app;version;cluster`).
+ * A scope's first (full) translation then writes its ~150 CLAs from a few templates instead of encoding each.
+ */
+function endpointVary(name: string, item: unknown): string[] | undefined {
+  const c = parseClusterName(name);
+  if (c?.direction !== 'outbound') return undefined;
+  const names = [c.hostname, ...c.hostname.split('.').slice(0, 2)];
+  const localities = (item as { endpoints?: unknown }).endpoints;
+  if (Array.isArray(localities))
+    for (const l of localities as Array<{ lbEndpoints?: unknown }>) {
+      if (!Array.isArray(l?.lbEndpoints)) continue;
+      for (const e of l.lbEndpoints as Array<Record<string, any>>) {
+        const address = e?.endpoint?.address?.socketAddress?.address;
+        if (typeof address === 'string') names.push(address);
+        const workload = e?.metadata?.filterMetadata?.istio?.workload;
+        if (typeof workload === 'string') names.push(...workload.split(';').slice(0, 3));
+      }
+    }
+  return varyOrder(names);
+}
+
+/** What may differ between same-shaped resources of a full translation's type (encodeTemplate.ts). */
+function typeVary(typeUrl: TypeUrl, name: string, item: unknown): string[] | undefined {
+  if (typeUrl === TYPE.cluster) return outboundVary(name);
+  if (typeUrl === TYPE.endpoint) return endpointVary(name, item);
+  return undefined;
 }
 
 /** Runs a translator; one that throws (it must not) yields an empty table with the failure as its error. */

@@ -29,7 +29,9 @@ describe('encode templates', () => {
       'ns-1',
     ]);
     expect(varyOrder(['a', 'x1', 'UPPER', 'with space'])).toBeUndefined(); // too short, not DNS-ish
-    expect(varyOrder(['1234', '10.0.0.1'])).toBeUndefined(); // no letter: could be a number in the JSON
+    expect(varyOrder(['1234', '10.0.1', '1.25e10'])).toBeUndefined(); // no letter: could be (part of) a number in the JSON
+    // A dotted IPv4 address (a virtual host's ClusterIP domain, routeEncode.ts) cannot: a JSON number has one dot at most.
+    expect(varyOrder(['10.0.0.1', '1234'])).toEqual(['10.0.0.1']);
     const a = varyKey('{"h":"svc-1.ns-1.svc.cluster.local","n":"svc-1","o":"svc-10"}', ['svc-1.ns-1.svc.cluster.local', 'svc-1']);
     const b = varyKey('{"h":"svc-2.ns-1.svc.cluster.local","n":"svc-2","o":"svc-10"}', ['svc-2.ns-1.svc.cluster.local', 'svc-2']);
     expect(a?.counts).toEqual([1, 2]); // "svc-10" holds "svc-1": replaced too (and found in the bytes too)

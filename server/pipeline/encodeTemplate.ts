@@ -8,7 +8,7 @@
 // hostname, name and namespace (encodeTable.ts outboundVary).
 //
 // How it is exact. `vary` are the strings the caller says may differ (each DNS-label text, at least 4 characters,
-// with a letter). A resource's template key is its JSON text with each occurrence of vary[0], then vary[1], …
+// with a letter, or an IPv4 address). A resource's template key is its JSON text with each occurrence of vary[0], then vary[1], …
 // replaced by a placeholder made of characters JSON.stringify never leaves raw (so the replacement is invertible:
 // the key and `vary` give back the JSON text), plus each string's length. Two resources with equal keys therefore
 // have JSON texts J_B = J_A with A's strings replaced by B's of the same UTF-8 length. Protobuf writes a string
@@ -28,11 +28,16 @@ export interface VaryKey {
   counts: number[];
 }
 
-/** A string safe to look for in JSON text and in bytes: a DNS-ish name, long enough not to occur by chance. */
+/**
+ * A string safe to look for in JSON text and in bytes: a DNS-ish name, long enough not to occur by chance, with a
+ * letter (a digits-only text could be part of a JSON number) or a dotted IPv4 address (a JSON number has at most
+ * one dot; a ClusterIP in a virtual host's domains, routeEncode.ts).
+ */
 const SAFE = /^[a-z0-9][a-z0-9.-]{3,252}$/;
 const LETTER = /[a-df-z]/;
+const IPV4 = /^\d{1,3}(\.\d{1,3}){3}$/;
 
-export const usableVary = (s: string): boolean => SAFE.test(s) && LETTER.test(s);
+export const usableVary = (s: string): boolean => SAFE.test(s) && (LETTER.test(s) || IPV4.test(s));
 
 /**
  * `vary` in the order it must be applied (longer strings first, so a hostname goes before the name inside it),
