@@ -12,8 +12,8 @@ import type { StoreChange } from '../sources/store';
 import { resolveShortname } from '../model/host';
 import { importedHosts, selectServices } from '../translate/view/sidecarScope';
 import { gatewayNames, MESH_GATEWAY } from '../translate/view/virtualServices';
-import { type AffectedProxies, affectedProxies, exportScope, parseStoreKey } from './affected';
-import { ScopeMemo } from './scopeMemo';
+import { type AffectedProxies, affectedProxies, changedTypes, exportScope, parseStoreKey } from './affected';
+import { scopeGroups } from './scopeMemo';
 
 /**
  * The hostnames whose endpoints differ between two snapshots, when `change` only moved endpoints of
@@ -157,9 +157,46 @@ function mayHold(
 }
 
 /**
+ * The proxies that may hold a CLA of a moved service (`hosts`, movedEndpointHosts), in either snapshot, and the moved
+ * pods' own proxies; `all` when that is every proxy of both. Decided once per Sidecar scope (scopeMemo.scopeGroups:
+ * mayHold reads a proxy's kind and namespace and the Sidecar in force only) and expanded to the ids of the scopes that
+ * may hold one: O(scopes + services + the proxies it names), not O(proxies), once the snapshots' groups are made.
+ * It is not intersected with affectedProxies' answer (narrowEndpointChange does that): never fewer proxies than the
+ * intersection; the same ones unless a service of another namespace shares a moved hostname.
+ */
+export function endpointProxies(
+  prev: MeshSnapshot,
+  next: MeshSnapshot,
+  change: Pick<StoreChange, 'changed'>,
+  hosts: ReadonlySet<string>,
+  options: TranslateOptions,
+): { all: boolean; ids: Set<string> } {
+  const ids = new Set<string>();
+  for (const key of change.changed) {
+    const k = parseStoreKey(key);
+    const id = k?.kind === 'Pod' ? `${k.name}.${k.namespace}` : undefined;
+    if (id !== undefined && (prev.proxiesById.has(id) || next.proxiesById.has(id))) ids.add(id);
+  }
+  const left: (readonly string[])[] = [];
+  for (const [snap, seed] of [
+    [prev, undefined],
+    [next, prev],
+  ] as const) {
+    const services = snap.services.filter((s) => hosts.has(s.hostname));
+    let routing: Set<string> | undefined;
+    const routes = () => (routing ??= routingNamespaces(snap, routeHostsOf(snap, seed), hosts, options.domainSuffix));
+    for (const g of scopeGroups(snap, options.rootNamespace)) {
+      if (services.length > 0 && mayHold(routes, g.sidecar, g.proxy, services, options)) for (const id of g.ids) ids.add(id);
+      else left.push(g.ids);
+    }
+  }
+  const all = ids.size > 0 && left.every((group) => group.every((id) => ids.has(id)));
+  return { all, ids };
+}
+
+/**
  * `affected` narrowed for an endpoint-only change of EDS services (`hosts`, movedEndpointHosts; undefined:
- * not such a change, `affected` as it is): its proxies that may hold a CLA of a moved service, in either
- * snapshot, and the proxies of the changed pods themselves. Types are kept as they are.
+ * not such a change, `affected` as it is): its proxies that endpointProxies names. Types are kept as they are.
  */
 export function narrowEndpointChange(
   prev: MeshSnapshot,
@@ -170,26 +207,8 @@ export function narrowEndpointChange(
   hosts: ReadonlySet<string> | undefined = movedEndpointHosts(prev, next, change),
 ): AffectedProxies {
   if (!hosts) return affected;
-  const own = new Set<string>();
-  for (const key of change.changed) {
-    const k = parseStoreKey(key);
-    if (k?.kind === 'Pod') own.add(`${k.name}.${k.namespace}`);
-  }
-  const memo = (snap: MeshSnapshot, seed?: MeshSnapshot) => {
-    const services = snap.services.filter((s) => hosts.has(s.hostname));
-    let routing: Set<string> | undefined;
-    const routes = () => (routing ??= routingNamespaces(snap, routeHostsOf(snap, seed), hosts, options.domainSuffix));
-    return new ScopeMemo(snap, options.rootNamespace, (sc, p) => mayHold(routes, sc, p, services, options));
-  };
-  const memos = [memo(prev), memo(next, prev)] as const;
-  const keep = (id: string): boolean => {
-    if (own.has(id)) return true;
-    return ([prev, next] as const).some((snap, i) => {
-      const p = snap.proxiesById.get(id);
-      return p !== undefined && memos[i]!.get(p);
-    });
-  };
-  const proxies = affected.proxies.filter(keep);
+  const { ids } = endpointProxies(prev, next, change, hosts, options);
+  const proxies = affected.proxies.filter((id) => ids.has(id));
   const every = new Set([...prev.proxies, ...next.proxies].map((p) => p.id));
   return { all: proxies.length > 0 && proxies.length === every.size, proxies, types: affected.types };
 }
@@ -209,7 +228,12 @@ export function narrowedImpact(
 ): { hosts: Set<string> | undefined; affected: AffectedProxies } {
   const make = () => {
     const hosts = movedEndpointHosts(prev, next, change);
-    return { hosts, affected: narrowEndpointChange(prev, next, change, affectedProxies(prev, next, change, options), options, hosts) };
+    // An endpoint-only change (no MeshConfig change rides with it) skips affectedProxies' walk of every proxy: its
+    // answer for moved endpoints is the proxies the moved services are visible to, a superset of endpointProxies'.
+    if (!hosts || JSON.stringify(prev.mesh?.config) !== JSON.stringify(next.mesh?.config))
+      return { hosts, affected: narrowEndpointChange(prev, next, change, affectedProxies(prev, next, change, options), options, hosts) };
+    const { all, ids } = endpointProxies(prev, next, change, hosts, options);
+    return { hosts, affected: { all, proxies: [...ids].sort(), types: changedTypes(prev, next, change.changed) } };
   };
   const from = [prev, change.changed, change.endpointsOnly, JSON.stringify(options)];
   return next.memo ? next.memo.get(NARROWED, from, make) : make();

@@ -61,3 +61,39 @@ export class ScopeMemo<T> {
     return v;
   }
 }
+
+/** The proxies of one scope: a kind, a namespace and the Sidecar in force for them (`proxy`: any one of them). */
+export interface ScopeGroup {
+  readonly sidecar: Sidecar | undefined;
+  readonly proxy: ProxyModel;
+  readonly ids: readonly string[];
+}
+
+const GROUPS = Symbol('proxies by Sidecar scope');
+
+/**
+ * `snap`'s proxies grouped by (kind, namespace, Sidecar in force), kept in its memo: a question whose answer depends on
+ * those three only (ScopeMemo's `decide`) is asked once per group and expanded to the group's ids only where it holds.
+ */
+export function scopeGroups(snap: MeshSnapshot, rootNamespace: string): readonly ScopeGroup[] {
+  const make = (): ScopeGroup[] => {
+    const chooser = new SidecarChooser(snap, rootNamespace);
+    const bySidecar = new Map<Sidecar | undefined, Map<string, { sidecar: Sidecar | undefined; proxy: ProxyModel; ids: string[] }>>();
+    const out: ScopeGroup[] = [];
+    for (const p of snap.proxies) {
+      const sc = chooser.of(p);
+      let byKind = bySidecar.get(sc);
+      if (!byKind) bySidecar.set(sc, (byKind = new Map()));
+      const key = `${p.type}\u0000${p.namespace}`;
+      const g = byKind.get(key);
+      if (g) g.ids.push(p.id);
+      else {
+        const fresh = { sidecar: sc, proxy: p, ids: [p.id] };
+        byKind.set(key, fresh);
+        out.push(fresh);
+      }
+    }
+    return out;
+  };
+  return snap.memo ? snap.memo.get(GROUPS, [snap.proxies, snap.sidecars, rootNamespace], make) : make();
+}
