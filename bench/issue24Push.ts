@@ -71,8 +71,9 @@ export async function benchPushShape(mesh: IssueMesh, shape: Shape, mode: Mode, 
     await server.command('prof-start');
     const t0 = wall();
     const first = await clients.connect(port);
-    const connectProfile = (await server.command('prof-stop')).summary as ProfileSummary;
+    // Each row's work is read before the profiler stops (its stop, serialising the profile, is no part of the row).
     const w1 = await work(server);
+    const connectProfile = (await server.command('prof-stop')).summary as ProfileSummary;
     const syncs = first.synced.map((x) => x - t0);
     const connectRetries = first.retries;
     await sleep(500);
@@ -98,12 +99,13 @@ export async function benchPushShape(mesh: IssueMesh, shape: Shape, mode: Mode, 
       const at = await clients.wait(TYPE.route, 'ns-0');
       vs.push(Math.max(...at) - e0);
       await sleep(400);
+      const wv = await work(server);
       vsProfile = (await server.command('prof-stop')).summary as ProfileSummary;
       const ev = server.events.slice(events).find((o) => o.event === 'snapshot');
       vsEventMs = ev ? (ev.at as number) - e0 : Number.NaN;
       vsLiveMs = ev ? (ev.liveAt as number) - e0 : Number.NaN;
       vsOthersSent = Math.max(vsOthersSent, (await clients.received('ns-0', TYPE.route)).others);
-      vsWork = minus(await work(server), wa);
+      vsWork = minus(wv, wa);
     }
 
     // svc-0's v1 pod moves to a new IP: EDS to the clients that watch svc-0 (ns-0's sidecars).
@@ -116,8 +118,8 @@ export async function benchPushShape(mesh: IssueMesh, shape: Shape, mode: Mode, 
     write();
     const edsAt = await clients.wait(TYPE.endpoint, 'ns-0');
     await sleep(400);
-    const edsProfile = (await server.command('prof-stop')).summary as ProfileSummary;
     const edsWork = minus(await work(server), wb);
+    const edsProfile = (await server.command('prof-stop')).summary as ProfileSummary;
     const eds = edsAt.map((x) => x - e0);
     const nonEds = (await clients.received('ns-0', TYPE.endpoint)).notOfType;
     const edsEvent = server.events.slice(events).find((o) => o.event === 'snapshot');
@@ -130,8 +132,8 @@ export async function benchPushShape(mesh: IssueMesh, shape: Shape, mode: Mode, 
     const again = await clients.connect(port);
     const reconnect = Math.max(...again.synced) - (drop.at as number);
     const reconnectRetries = again.retries - connectRetries;
-    const reconnectProfile = (await server.command('prof-stop')).summary as ProfileSummary;
     const reconnectWork = minus(await work(server), wc);
+    const reconnectProfile = (await server.command('prof-stop')).summary as ProfileSummary;
 
     await clients.quit();
     clients = undefined;

@@ -2,7 +2,8 @@
 // the runtime wires them (server/impact/xdsPlane.ts), on 127.0.0.1:0. A child of bench/push.ts so its memory
 // and CPU are its own. Protocol: one JSON line per message on stdout; commands, one JSON line each, on stdin:
 //   {"cmd":"mem"} → {"reply":"mem","rss":…,"heapUsed":…,"external":…,"arrayBuffers":…,"mallocHeap":…,"cache":…} (after two GCs; run with --expose-gc)
-//   {"cmd":"stats"} → {"reply":"stats","cache":…,"cpuMs":…} (translations, CLA refreshes, shared hits, bytes; process CPU)
+//   {"cmd":"stats"} → {"reply":"stats","cache":…,"cpuMs":…,"sysMs":…,"minorFaults":…,"gc":…} (translations, CLA refreshes,
+//     shared hits, bytes; process CPU and its system part, minor page faults, GCs so far by kind: count and ms)
 //   {"cmd":"drop"} → every ADS stream closed server-side, then serving again on the same port → {"reply":"drop","at":…}
 //   {"cmd":"prof-start"} / {"cmd":"prof-stop"} → {"reply":"prof-stop","summary":…} (raw profiles kept in BENCH_PROFILE_DIR if set)
 // and unprompted {"event":"snapshot","at":…,"version":…,"endpointsOnly":…} for every new snapshot
@@ -10,6 +11,7 @@
 // and the live event's diff were done; performance.timeOrigin + now, comparable across processes).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { PerformanceObserver } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 import { FileSource } from '../server/sources/file/fileSource';
 import { KubeSource } from '../server/sources/kube/kubeSource';
@@ -78,6 +80,18 @@ say({
 
 const gc = (globalThis as { gc?: () => void }).gc;
 
+/** GCs so far by kind (perf_hooks 'gc' entries: minor = scavenge, major = mark-compact), count and pause ms. */
+const gcs: Record<string, { n: number; ms: number }> = {};
+const GC_KINDS: Record<number, string> = { 1: 'minor', 2: 'major', 4: 'incremental', 8: 'weakcb' };
+new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) {
+    const kind = GC_KINDS[(e as { detail?: { kind?: number } }).detail?.kind ?? 0] ?? 'other';
+    const g = (gcs[kind] ??= { n: 0, ms: 0 });
+    g.n++;
+    g.ms += e.duration;
+  }
+}).observe({ entryTypes: ['gc'] });
+
 /** Resident bytes of the C heap (glibc's main arena, the `[heap]` mapping): where freed native memory stays. */
 function mallocHeapBytes(): number | undefined {
   try {
@@ -111,7 +125,16 @@ for await (const line of createInterface({ input: process.stdin })) {
     });
   } else if (cmd === 'stats') {
     const cpu = process.cpuUsage();
-    say({ reply: 'stats', cache: plane.cache.stats(), cpuMs: (cpu.user + cpu.system) / 1000, resets });
+    const ru = process.resourceUsage();
+    say({
+      reply: 'stats',
+      cache: plane.cache.stats(),
+      cpuMs: (cpu.user + cpu.system) / 1000,
+      sysMs: cpu.system / 1000,
+      minorFaults: ru.minorPageFault,
+      gc: structuredClone(gcs),
+      resets,
+    });
   } else if (cmd === 'prof-start') {
     // BENCH_PROFILE_DIR: keep each raw profile (server-<n>.cpuprofile) for a closer look.
     const keep = process.env.BENCH_PROFILE_DIR;

@@ -3,7 +3,8 @@
 // bench/pushServer.ts wires them (no clients). Per edit: the write, the watcher's first and last event, the
 // reload (debounce end → the store's replace), the store's flush, its listeners (the store event, then the
 // plane's and the live event's work). Prints medians of `BENCH_EVENT_REPS` (default 7) edits per row.
-//   BENCH_I24_N (default 1000), BENCH_I24_SHAPES (`multidoc,list`)   run: node --import tsx bench/snapshotEvent.ts
+//   BENCH_I24_N (default 1000), BENCH_I24_SHAPES (`multidoc,list`), BENCH_PROFILE_DIR (a CPU profile of each
+//   measured edit, the write to the live event, saved there)   run: node --import tsx bench/snapshotEvent.ts
 import { rmSync } from 'node:fs';
 import { changeEvent } from '../server/impact/changes';
 import { createXdsPlane } from '../server/impact/xdsPlane';
@@ -11,6 +12,7 @@ import { optionsOf } from '../server/model/mesh';
 import { FileSource } from '../server/sources/file/fileSource';
 import { Store } from '../server/sources/store';
 import { issueMesh, withPodIp, withVsWeight, writeIssueMesh } from './issueMesh';
+import { formatSummary, startProfile } from './profile';
 import { load1, median } from './table';
 
 const N = Number(process.env.BENCH_I24_N ?? 1000);
@@ -71,10 +73,13 @@ for (const shape of shapes) {
     for (let r = 0; r < reps + 1; r++) {
       const write = d.prepare(kind, edit(r));
       marks = {};
+      const prof = process.env.BENCH_PROFILE_DIR;
+      const stop = prof && r > 0 ? await startProfile(`${prof}/${shape}-${kind}-${r}.cpuprofile`) : undefined;
       const t0 = performance.now();
       write();
       marks.written = performance.now();
       while (marks.live === undefined) await sleep(5);
+      if (stop) console.log(`  ${kind} #${r}: ${formatSummary(await stop())}`);
       await sleep(300);
       if (r === 0) continue; // warm-up
       for (const [k, v] of Object.entries(marks)) (rows[k] ??= []).push(v - t0);

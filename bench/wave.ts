@@ -6,7 +6,11 @@
 // The full bench (bench/issue24.ts) prints these rows too, beside the VS-edit, EDS and RSS rows.
 //   BENCH_I24_N / BENCH_I24_K (1000 / 1000), BENCH_MODES (sotw,delta), BENCH_SERVER_NODE_FLAGS (comma-separated),
 //   BENCH_CLIENT_NODE_FLAGS (the client process's, e.g. --cpu-prof,--cpu-prof-dir=/tmp/p),
-//   BENCH_STALL_MS (the server's stall guard), BENCH_PROFILE_DIR (raw server profiles), BENCH_WAVE_PROFILE=0 (none)
+//   BENCH_STALL_MS (the server's stall guard), BENCH_PROFILE_DIR (raw server profiles), BENCH_WAVE_PROFILE=0 (none),
+//   BENCH_WAVE_ECHO=1 (the server's non-protocol stdout, e.g. BENCH_SERVER_NODE_FLAGS=--trace-gc, echoed to stderr
+//   between '--- phase start' / '--- phase end' marks)
+// Each row prints the server's CPU with its system time, its main thread's, its minor page faults and its GCs by
+// kind (count, pause ms), all read before the profiler stops.
 // Run: `node --import tsx bench/wave.ts`. Not a test: nothing asserts a time.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
@@ -31,6 +35,7 @@ const modes = list(process.env.BENCH_MODES, 'sotw,delta') as Mode[];
 const SERVER_FLAGS = list(process.env.BENCH_SERVER_NODE_FLAGS, '');
 const CLIENT_FLAGS = list(process.env.BENCH_CLIENT_NODE_FLAGS, '');
 const PROFILE = process.env.BENCH_WAVE_PROFILE !== '0';
+const ECHO = process.env.BENCH_WAVE_ECHO === '1';
 const wall = () => performance.timeOrigin + performance.now();
 const load = () => loadavg()[0]!.toFixed(2);
 const TICK_MS = 1000 / 100; // USER_HZ on Linux
@@ -52,6 +57,8 @@ class Child {
       try {
         o = JSON.parse(l) as Record<string, unknown>;
       } catch {
+        // Not a protocol line (e.g. the server's --trace-gc output): echoed when BENCH_WAVE_ECHO=1.
+        if (ECHO) console.error(`  | ${l}`);
         return;
       }
       this.seen.push(o);
@@ -107,9 +114,25 @@ function chooseClients(proxies: Array<{ id: string; type: string; namespace: str
   return out;
 }
 
+type Gcs = Record<string, { n: number; ms: number }>;
+/** GCs in a phase by kind: `kind n (ms)`. */
+function gcText(a: Gcs, b: Gcs): string {
+  const parts: string[] = [];
+  for (const k of Object.keys(b)) {
+    const n = b[k]!.n - (a[k]?.n ?? 0);
+    if (n > 0) parts.push(`${k} ${n} (${(b[k]!.ms - (a[k]?.ms ?? 0)).toFixed(0)} ms)`);
+  }
+  return parts.join(', ') || 'none';
+}
+
 interface Phase {
   wallMs: number;
   serverCpuMs: number;
+  /** Of it, system time and the main thread's; minor page faults; GCs by kind. */
+  serverSysMs: number;
+  serverMainMs: number;
+  serverFaults: number;
+  serverGc: string;
   clientCpuMs: number;
   /** Of it, system time and the main thread's (the rest: GC helper threads, libuv, the tsx loader's thread). */
   clientSysMs: number;
@@ -146,19 +169,28 @@ async function run(dir: string, mode: Mode, routes: Map<string, string[]>): Prom
     await clients.command('init', { clients: chosen.map((c) => ({ ...c, routes: routes.get(c.namespace) ?? [] })) });
     const phase = async (start: () => Promise<number>): Promise<Phase> => {
       const s0 = await server.command('stats');
+      const sm0 = procCpuMs(server.proc.pid!, 'both', server.proc.pid!);
       const c0 = procCpuMs(clients.proc.pid!);
       const cs0 = procCpuMs(clients.proc.pid!, 'sys');
       const cm0 = procCpuMs(clients.proc.pid!, 'both', clients.proc.pid!);
       if (PROFILE) await server.command('prof-start');
+      if (ECHO) console.error('  | --- phase start');
       const t0 = await start();
       const r = await clients.command('connect', { port });
       const done = Math.max(...(r.synced as number[]));
-      const profile = PROFILE ? ((await server.command('prof-stop')).summary as ProfileSummary) : undefined;
+      if (ECHO) console.error('  | --- phase end');
+      // The server's figures are read before the profiler stops: its stop (serialising the profile) is ~0.1-0.2 s of
+      // the server's CPU that is no part of the wave.
       const s1 = await server.command('stats');
+      const profile = PROFILE ? ((await server.command('prof-stop')).summary as ProfileSummary) : undefined;
       const cache = (s: Record<string, unknown>) => s.cache as { translations: number; scopeShared?: number };
       return {
         wallMs: done - t0,
         serverCpuMs: (s1.cpuMs as number) - (s0.cpuMs as number),
+        serverSysMs: (s1.sysMs as number) - (s0.sysMs as number),
+        serverMainMs: procCpuMs(server.proc.pid!, 'both', server.proc.pid!) - sm0,
+        serverFaults: (s1.minorFaults as number) - (s0.minorFaults as number),
+        serverGc: gcText(s0.gc as Gcs, s1.gc as Gcs),
         clientCpuMs: procCpuMs(clients.proc.pid!) - c0,
         clientSysMs: procCpuMs(clients.proc.pid!, 'sys') - cs0,
         clientMainMs: procCpuMs(clients.proc.pid!, 'both', clients.proc.pid!) - cm0,
@@ -184,7 +216,8 @@ async function run(dir: string, mode: Mode, routes: Map<string, string[]>): Prom
 }
 
 const text = (p: Phase) =>
-  `${(p.wallMs / 1000).toFixed(2)} s; server CPU ${(p.serverCpuMs / 1000).toFixed(2)} s (${(p.serverCpuMs / K).toFixed(2)} ms/client); ` +
+  `${(p.wallMs / 1000).toFixed(2)} s; server CPU ${(p.serverCpuMs / 1000).toFixed(2)} s (${(p.serverCpuMs / K).toFixed(2)} ms/client; ` +
+  `system ${(p.serverSysMs / 1000).toFixed(2)} s; main thread ${(p.serverMainMs / 1000).toFixed(2)} s; ${p.serverFaults} minor faults; GC ${p.serverGc}); ` +
   `client process CPU ${(p.clientCpuMs / 1000).toFixed(2)} s (system ${(p.clientSysMs / 1000).toFixed(2)} s; main thread ${(p.clientMainMs / 1000).toFixed(2)} s); ` +
   `${p.translations} translations, ${p.scopeShared} inbound-only; ` +
   `${p.retries} retries; load ${p.load}${p.traffic ? `\n    ${trafficText(p.traffic)}` : ''}${p.profile ? `\n    profile: ${formatSummary(p.profile)}` : ''}`;

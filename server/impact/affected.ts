@@ -192,6 +192,23 @@ function endpointTypes(prev: MeshSnapshot | undefined, next: MeshSnapshot, names
 }
 
 /**
+ * The resource types a change of `changed` may move (affectedProxies' `types`): every type for any key but an
+ * EndpointSlice (or a kind meshscope does not read); for EndpointSlices, EDS, plus every type when a service of their
+ * namespace is not EDS (endpointTypes).
+ */
+export function changedTypes(prev: MeshSnapshot | undefined, next: MeshSnapshot, changed: readonly string[]): ResourceKind[] {
+  const types = new Set<ResourceKind>();
+  const sliceNamespaces: string[] = [];
+  for (const key of changed) {
+    const k = parseStoreKey(key);
+    if (k?.kind === 'EndpointSlice') sliceNamespaces.push(k.namespace);
+    else if (!k || !IGNORED_KINDS.has(k.kind)) return [...RESOURCE_KINDS];
+  }
+  if (sliceNamespaces.length > 0) for (const t of endpointTypes(prev, next, sliceNamespaces)) types.add(t);
+  return RESOURCE_KINDS.filter((t) => types.has(t));
+}
+
+/**
  * The proxies (of `prev` or `next`) whose Envoy config may differ between the two snapshots after `change`,
  * and which resource types may. `prev` undefined (nothing seen before) means everything. Never throws.
  */
@@ -211,18 +228,13 @@ export function affectedProxies(
     return { all: everyProxy.size > 0, proxies: allIds(), types: [...RESOURCE_KINDS] };
 
   const scope: Scope = { all: false, namespaces: new Set(), routers: false, types: new Set() };
-  const sliceNamespaces: string[] = [];
   const indexes = [indexOf(prev), indexOf(next)];
   const seenNs = new Set<string>();
   for (const key of change.changed) {
-    if (scope.all && scope.types.size === RESOURCE_KINDS.length) break;
+    if (scope.all) break;
     scopeOfKey(scope, key, indexes, options, seenNs);
-    const k = parseStoreKey(key);
-    if (k?.kind === 'EndpointSlice') sliceNamespaces.push(k.namespace);
-    else if (!k || !IGNORED_KINDS.has(k.kind)) for (const t of RESOURCE_KINDS) scope.types.add(t);
   }
-  if (sliceNamespaces.length > 0) for (const t of endpointTypes(prev, next, sliceNamespaces)) scope.types.add(t);
-  const types = RESOURCE_KINDS.filter((t) => scope.types.has(t));
+  const types = changedTypes(prev, next, change.changed);
   if (scope.all) return { all: everyProxy.size > 0, proxies: allIds(), types };
 
   const ids: string[] = [];

@@ -12,8 +12,8 @@ import type { StoreChange } from '../sources/store';
 import { resolveShortname } from '../model/host';
 import { importedHosts, selectServices } from '../translate/view/sidecarScope';
 import { gatewayNames, MESH_GATEWAY } from '../translate/view/virtualServices';
-import { type AffectedProxies, affectedProxies, exportScope, parseStoreKey } from './affected';
-import { ScopeMemo } from './scopeMemo';
+import { type AffectedProxies, affectedProxies, changedTypes, exportScope, parseStoreKey } from './affected';
+import { scopeGroups } from './scopeMemo';
 
 /**
  * The hostnames whose endpoints differ between two snapshots, when `change` only moved endpoints of
@@ -38,15 +38,15 @@ export function movedEndpointHosts(
       if (!namespaces.has(s.namespace)) continue;
       if (s.resolution !== 'ClientSideLB') return undefined;
     }
-  const keys = new Set([...prev.endpoints.keys(), ...next.endpoints.keys()]);
-  for (const k of keys) {
-    const ns = k.slice(0, k.indexOf('/'));
-    if (!namespaces.has(ns)) continue;
-    const a = prev.endpoints.get(k);
-    const b = next.endpoints.get(k);
-    if (a === b) continue;
-    if (JSON.stringify(a ? [...a] : null) !== JSON.stringify(b ? [...b] : null)) hosts.add(k.slice(k.indexOf('/') + 1));
-  }
+  const prefixes = [...namespaces].map((ns) => `${ns}/`);
+  const inChanged = (k: string) => prefixes.some((p) => k.startsWith(p));
+  const compare = (k: string, a: unknown, b: unknown) => {
+    if (a === b || !inChanged(k)) return;
+    const list = (x: unknown) => (x ? [...(x as Iterable<unknown>)] : null);
+    if (JSON.stringify(list(a)) !== JSON.stringify(list(b))) hosts.add(k.slice(k.indexOf('/') + 1));
+  };
+  for (const [k, a] of prev.endpoints) compare(k, a, next.endpoints.get(k));
+  for (const [k, b] of next.endpoints) if (!prev.endpoints.has(k)) compare(k, undefined, b);
   return hosts;
 }
 
@@ -83,6 +83,11 @@ function routeHostsOf(snap: MeshSnapshot, seed?: MeshSnapshot): ReadonlyMap<Vs, 
   const h = holder(snap);
   if (h?.map) return h.map;
   const before = seed ? holder(seed)?.map : undefined;
+  // The same VirtualService list (a pod move): the same map.
+  if (before && seed!.virtualServices === snap.virtualServices) {
+    if (h) h.map = before as Map<Vs, readonly string[]>;
+    return before;
+  }
   const map = new Map<Vs, readonly string[]>();
   for (const vs of snap.virtualServices) map.set(vs, before?.get(vs) ?? routeHosts(vs));
   if (h) h.map = map;
@@ -104,27 +109,49 @@ export function keepRouteHosts(prev: MeshSnapshot | undefined, next: MeshSnapsho
   if (had?.map) routeHostsOf(next, prev);
 }
 
-/**
- * The namespaces whose VirtualServices route (any `host` under their routes: destinations, mirrors; short names
- * resolved in the VirtualService's namespace) to one of `hosts`, and DELEGATE when a delegate does; of VirtualServices
- * bound to the mesh only. Conservative: exportTo and the egress hosts' match are not looked at.
- */
-function routingNamespaces(
-  snap: MeshSnapshot,
-  routed: ReadonlyMap<Vs, readonly string[]>,
-  hosts: ReadonlySet<string>,
-  domainSuffix: string,
-): Set<string> {
-  const out = new Set<string>();
+/** Route host (as written, and resolved in its VirtualService's namespace) → the namespaces routing to it (DELEGATE: a delegate). */
+type RoutingIndex = { suffix: string; byHost: Map<string, Set<string>> };
+const ROUTING = Symbol('namespaces routing to each host');
+
+function buildRouting(snap: MeshSnapshot, routed: ReadonlyMap<Vs, readonly string[]>, suffix: string): RoutingIndex {
+  const byHost = new Map<string, Set<string>>();
+  const add = (h: string, ns: string) => {
+    const set = byHost.get(h);
+    if (set) set.add(ns);
+    else byHost.set(h, new Set([ns]));
+  };
   for (const vs of snap.virtualServices) {
     const delegate = (vs.spec.hosts ?? []).length === 0;
     // Only VirtualServices bound to the mesh shape a sidecar's scope (a gateway's own are its alone).
     if (!delegate && !gatewayNames(vs).includes(MESH_GATEWAY)) continue;
     const ns = delegate ? DELEGATE : vs.meta.namespace;
-    if (out.has(ns)) continue;
-    const list = routed.get(vs) ?? routeHosts(vs);
-    if (list.some((h) => hosts.has(h) || hosts.has(resolveShortname(h, vs.meta.namespace, domainSuffix)))) out.add(ns);
+    for (const h of routed.get(vs) ?? routeHosts(vs)) {
+      add(h, ns);
+      add(resolveShortname(h, vs.meta.namespace, suffix), ns);
+    }
   }
+  return { suffix, byHost };
+}
+
+/**
+ * The namespaces whose VirtualServices route (any `host` under their routes: destinations, mirrors; short names
+ * resolved in the VirtualService's namespace) to one of `hosts`, and DELEGATE when a delegate does; of VirtualServices
+ * bound to the mesh only. Conservative: exportTo and the egress hosts' match are not looked at. From an index of
+ * `snap`'s VirtualServices (in its memo; taken over from `seed`, the previous snapshot, when both have the same
+ * VirtualService list, as after a pod move), so a change costs O(hosts), not O(VirtualServices).
+ */
+function routingNamespaces(snap: MeshSnapshot, seed: MeshSnapshot | undefined, hosts: ReadonlySet<string>, suffix: string): Set<string> {
+  const holder = (x: MeshSnapshot) => x.memo?.get(ROUTING, [x.virtualServices], (): { index?: RoutingIndex } => ({}));
+  const h = holder(snap);
+  let index = h?.index?.suffix === suffix ? h.index : undefined;
+  if (!index && seed && seed.virtualServices === snap.virtualServices) {
+    const had = holder(seed)?.index;
+    if (had?.suffix === suffix) index = had;
+  }
+  index ??= buildRouting(snap, routeHostsOf(snap, seed), suffix);
+  if (h) h.index = index;
+  const out = new Set<string>();
+  for (const host of hosts) for (const ns of index.byHost.get(host) ?? []) out.add(ns);
   return out;
 }
 
@@ -157,9 +184,46 @@ function mayHold(
 }
 
 /**
+ * The proxies that may hold a CLA of a moved service (`hosts`, movedEndpointHosts), in either snapshot, and the moved
+ * pods' own proxies; `all` when that is every proxy of both. Decided once per Sidecar scope (scopeMemo.scopeGroups:
+ * mayHold reads a proxy's kind and namespace and the Sidecar in force only) and expanded to the ids of the scopes that
+ * may hold one: O(scopes + services + the proxies it names), not O(proxies), once the snapshots' groups are made.
+ * It is not intersected with affectedProxies' answer (narrowEndpointChange does that): never fewer proxies than the
+ * intersection; the same ones unless a service of another namespace shares a moved hostname.
+ */
+export function endpointProxies(
+  prev: MeshSnapshot,
+  next: MeshSnapshot,
+  change: Pick<StoreChange, 'changed'>,
+  hosts: ReadonlySet<string>,
+  options: TranslateOptions,
+): { all: boolean; ids: Set<string> } {
+  const ids = new Set<string>();
+  for (const key of change.changed) {
+    const k = parseStoreKey(key);
+    const id = k?.kind === 'Pod' ? `${k.name}.${k.namespace}` : undefined;
+    if (id !== undefined && (prev.proxiesById.has(id) || next.proxiesById.has(id))) ids.add(id);
+  }
+  const left: (readonly string[])[] = [];
+  for (const [snap, seed] of [
+    [prev, undefined],
+    [next, prev],
+  ] as const) {
+    const services = snap.services.filter((s) => hosts.has(s.hostname));
+    let routing: Set<string> | undefined;
+    const routes = () => (routing ??= routingNamespaces(snap, seed, hosts, options.domainSuffix));
+    for (const g of scopeGroups(snap, options.rootNamespace, seed)) {
+      if (services.length > 0 && mayHold(routes, g.sidecar, g.proxy, services, options)) for (const id of g.ids) ids.add(id);
+      else left.push(g.ids);
+    }
+  }
+  const all = ids.size > 0 && left.every((group) => group.every((id) => ids.has(id)));
+  return { all, ids };
+}
+
+/**
  * `affected` narrowed for an endpoint-only change of EDS services (`hosts`, movedEndpointHosts; undefined:
- * not such a change, `affected` as it is): its proxies that may hold a CLA of a moved service, in either
- * snapshot, and the proxies of the changed pods themselves. Types are kept as they are.
+ * not such a change, `affected` as it is): its proxies that endpointProxies names. Types are kept as they are.
  */
 export function narrowEndpointChange(
   prev: MeshSnapshot,
@@ -170,26 +234,8 @@ export function narrowEndpointChange(
   hosts: ReadonlySet<string> | undefined = movedEndpointHosts(prev, next, change),
 ): AffectedProxies {
   if (!hosts) return affected;
-  const own = new Set<string>();
-  for (const key of change.changed) {
-    const k = parseStoreKey(key);
-    if (k?.kind === 'Pod') own.add(`${k.name}.${k.namespace}`);
-  }
-  const memo = (snap: MeshSnapshot, seed?: MeshSnapshot) => {
-    const services = snap.services.filter((s) => hosts.has(s.hostname));
-    let routing: Set<string> | undefined;
-    const routes = () => (routing ??= routingNamespaces(snap, routeHostsOf(snap, seed), hosts, options.domainSuffix));
-    return new ScopeMemo(snap, options.rootNamespace, (sc, p) => mayHold(routes, sc, p, services, options));
-  };
-  const memos = [memo(prev), memo(next, prev)] as const;
-  const keep = (id: string): boolean => {
-    if (own.has(id)) return true;
-    return ([prev, next] as const).some((snap, i) => {
-      const p = snap.proxiesById.get(id);
-      return p !== undefined && memos[i]!.get(p);
-    });
-  };
-  const proxies = affected.proxies.filter(keep);
+  const { ids } = endpointProxies(prev, next, change, hosts, options);
+  const proxies = affected.proxies.filter((id) => ids.has(id));
   const every = new Set([...prev.proxies, ...next.proxies].map((p) => p.id));
   return { all: proxies.length > 0 && proxies.length === every.size, proxies, types: affected.types };
 }
@@ -209,7 +255,12 @@ export function narrowedImpact(
 ): { hosts: Set<string> | undefined; affected: AffectedProxies } {
   const make = () => {
     const hosts = movedEndpointHosts(prev, next, change);
-    return { hosts, affected: narrowEndpointChange(prev, next, change, affectedProxies(prev, next, change, options), options, hosts) };
+    // An endpoint-only change (no MeshConfig change rides with it) skips affectedProxies' walk of every proxy: its
+    // answer for moved endpoints is the proxies the moved services are visible to, a superset of endpointProxies'.
+    if (!hosts || JSON.stringify(prev.mesh?.config) !== JSON.stringify(next.mesh?.config))
+      return { hosts, affected: narrowEndpointChange(prev, next, change, affectedProxies(prev, next, change, options), options, hosts) };
+    const { all, ids } = endpointProxies(prev, next, change, hosts, options);
+    return { hosts, affected: { all, proxies: [...ids].sort(), types: changedTypes(prev, next, change.changed) } };
   };
   const from = [prev, change.changed, change.endpointsOnly, JSON.stringify(options)];
   return next.memo ? next.memo.get(NARROWED, from, make) : make();

@@ -23,7 +23,7 @@ import { chooseSidecar, importedHosts, selectServices, selectVirtualServices } f
 import { MESH_GATEWAY, virtualServicesForGateway } from '../translate/view/virtualServices';
 import { affectedProxies, exportScope, parseStoreKey } from './affected';
 import { storeTransition } from './affected.testing';
-import { movedEndpointHosts, narrowEndpointChange } from './endpointScope';
+import { movedEndpointHosts, narrowEndpointChange, narrowedImpact } from './endpointScope';
 import { narrowBySidecarImports } from './sidecarImports';
 import { planChange } from './xdsPlane';
 
@@ -261,6 +261,17 @@ describe('the affected set decided per Sidecar scope equals the per-proxy answer
             for (const id of ref) expect(got.has(id), `${id} is missing`).toBe(true);
             if (got.size === ref.length) exact++;
           }
+          // The plane's own answer (narrowedImpact: per scope, with no affectedProxies walk first) holds every proxy
+          // the per-proxy rule names over the whole mesh (istiod DefaultProxyNeedsPush → SidecarScope.DependsOnConfig,
+          // asked of each proxy) and every proxy the narrowed affectedProxies answer names; `all` only when it is all.
+          const plane = narrowedImpact(prev, next, change, O).affected;
+          const named = new Set(plane.proxies);
+          for (const id of refEndpointProxies(prev, next, change.changed, hosts, every))
+            expect(named.has(id), `${id} is not pushed`).toBe(true);
+          for (const id of narrowEndpointChange(prev, next, change, affected, O, hosts).proxies) expect(named.has(id), id).toBe(true);
+          expect(plane.proxies).toEqual([...named].sort());
+          expect(plane.all).toBe(named.size === every.length);
+          expect(plane.types).toEqual(affected.types);
         }
 
         // (2) never misses a proxy whose bytes changed; (3) the advanced cache serves what a fresh translation gives

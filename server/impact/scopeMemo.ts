@@ -61,3 +61,66 @@ export class ScopeMemo<T> {
     return v;
   }
 }
+
+/** The proxies of one scope: a kind, a namespace and the Sidecar in force for them (`proxy`: any one of them). */
+export interface ScopeGroup {
+  readonly sidecar: Sidecar | undefined;
+  readonly proxy: ProxyModel;
+  readonly ids: readonly string[];
+}
+
+const GROUPS = Symbol('proxies by Sidecar scope');
+
+function buildGroups(snap: MeshSnapshot, rootNamespace: string): ScopeGroup[] {
+  const chooser = new SidecarChooser(snap, rootNamespace);
+  const bySidecar = new Map<Sidecar | undefined, Map<string, { sidecar: Sidecar | undefined; proxy: ProxyModel; ids: string[] }>>();
+  const out: ScopeGroup[] = [];
+  for (const p of snap.proxies) {
+    const sc = chooser.of(p);
+    let byKind = bySidecar.get(sc);
+    if (!byKind) bySidecar.set(sc, (byKind = new Map()));
+    const key = `${p.type}\u0000${p.namespace}`;
+    const g = byKind.get(key);
+    if (g) g.ids.push(p.id);
+    else {
+      const fresh = { sidecar: sc, proxy: p, ids: [p.id] };
+      byKind.set(key, fresh);
+      out.push(fresh);
+    }
+  }
+  return out;
+}
+
+/**
+ * Whether `seed`'s groups are `snap`'s: the same Sidecars, and proxies that differ only in what no group reads (a pod's
+ * IP or readiness: same id, kind and namespace at the same place, and the same labels where a Sidecar selects by them).
+ */
+function sameGroups(seed: MeshSnapshot, snap: MeshSnapshot): boolean {
+  if (seed.sidecars !== snap.sidecars || seed.proxies.length !== snap.proxies.length) return false;
+  let selecting: Set<string> | undefined;
+  for (let i = 0; i < snap.proxies.length; i++) {
+    const a = seed.proxies[i]!;
+    const b = snap.proxies[i]!;
+    if (a === b) continue;
+    if (a.id !== b.id || a.type !== b.type || a.namespace !== b.namespace) return false;
+    selecting ??= new Set(snap.sidecars.filter(selects).map((s) => s.meta.namespace));
+    if (selecting.has(b.namespace) && JSON.stringify(a.labels) !== JSON.stringify(b.labels)) return false;
+  }
+  return true;
+}
+
+/**
+ * `snap`'s proxies grouped by (kind, namespace, Sidecar in force), kept in its memo: a question whose answer depends on
+ * those three only (ScopeMemo's `decide`) is asked once per group and expanded to the group's ids only where it holds.
+ * Taken over from `seed` (the previous snapshot) when its proxies moved only in place (sameGroups: a pod's IP).
+ */
+export function scopeGroups(snap: MeshSnapshot, rootNamespace: string, seed?: MeshSnapshot): readonly ScopeGroup[] {
+  const holder = (x: MeshSnapshot) =>
+    x.memo?.get(GROUPS, [x.proxies, x.sidecars, rootNamespace], (): { groups?: readonly ScopeGroup[] } => ({}));
+  const h = holder(snap);
+  if (h?.groups) return h.groups;
+  const had = seed ? holder(seed)?.groups : undefined;
+  const groups = had && sameGroups(seed!, snap) ? had : buildGroups(snap, rootNamespace);
+  if (h) h.groups = groups;
+  return groups;
+}

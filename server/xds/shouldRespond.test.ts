@@ -143,4 +143,38 @@ describe('shouldRespond (istiod ShouldRespond table)', () => {
     expect(subscriptionOf(TYPE.cluster, ['*', 'a'])).toEqual({ wildcard: true, names: new Set(['a']) });
     expect(subscriptionOf(TYPE.endpoint, []).wildcard).toBe(false);
   });
+
+  // The ACK check against the list that set the subscription (WatchView.requested) must decide exactly as the
+  // Set comparison does (istiod ShouldRespond: same nonce and same resource names → ACK, else a resubscription).
+  describe('ACK check against the list that set the subscription', () => {
+    const requested = ['b', 'a', 'c'];
+    const w: WatchView = { ...watch(requested, '7'), requested };
+    const ask = (names: string[], nonce = '7', at: WatchView = w) =>
+      shouldRespond(at, { typeUrl: TYPE.endpoint, responseNonce: nonce, resourceNames: names });
+
+    it('the same list again is an ACK', () => {
+      expect(ask(['b', 'a', 'c'])).toMatchObject({ kind: 'ack', respond: false });
+    });
+    it('the same names in another order, or repeated, are an ACK too (compared as a set)', () => {
+      expect(ask(['a', 'b', 'c']).kind).toBe('ack');
+      expect(ask(['a', 'b', 'c', 'a']).kind).toBe('ack');
+    });
+    it('a list that differs in one name, or lacks one, is a resubscription with the new set', () => {
+      const d = ask(['b', 'a', 'd']);
+      expect(d).toMatchObject({ kind: 'resubscribe', respond: true });
+      expect(d.subscription?.names).toEqual(new Set(['a', 'b', 'd']));
+      expect(ask(['b', 'a']).kind).toBe('resubscribe');
+      expect(ask(['b', 'a', 'c', 'd']).kind).toBe('resubscribe');
+    });
+    it('the same list with a stale or empty nonce is stale / an initial request, as without the list', () => {
+      expect(ask(['b', 'a', 'c'], '6').kind).toBe('stale');
+      expect(ask(['b', 'a', 'c'], '').kind).toBe('initial');
+    });
+    it('a list that set a wildcard subscription ("*") ACKs only with the wildcard kept', () => {
+      const star = ['*', 'x'];
+      const ws: WatchView = { ...watch(['x'], '3', true), requested: star };
+      expect(ask(['*', 'x'], '3', ws).kind).toBe('ack');
+      expect(ask(['x'], '3', ws).kind).toBe('resubscribe');
+    });
+  });
 });

@@ -17,6 +17,11 @@ export interface WatchView {
   wildcard: boolean;
   /** Nonce of the last response sent for this type on this stream. */
   nonceSent?: string;
+  /**
+   * The resource_names of the request that set `names`/`wildcard`, as sent: an ACK naming the same list (Envoy
+   * repeats it) is recognised by comparing the two lists instead of building a Set of the request's names.
+   */
+  requested?: readonly string[];
 }
 
 export interface SotwRequestView {
@@ -42,6 +47,13 @@ export function subscriptionOf(typeUrl: string, names: readonly string[]): { wil
   return { wildcard, names: set };
 }
 
+/** The same names in the same order (the same list, so the same subscription for one type URL). */
+const sameList = (a: readonly string[], b: readonly string[]): boolean => {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+};
+
 const sameNames = (a: ReadonlySet<string>, b: ReadonlySet<string>): boolean => {
   if (a.size !== b.size) return false;
   for (const n of a) if (!b.has(n)) return false;
@@ -58,9 +70,13 @@ export function shouldRespond(watch: WatchView | undefined, req: SotwRequestView
     // Envoy unsubscribes from a named type by sending it with no names.
     return { kind: 'unsubscribe', respond: false };
   }
+  if (watch && req.responseNonce !== '') {
+    if (req.responseNonce !== watch.nonceSent) return { kind: 'stale', respond: false };
+    // An ACK repeating the list that set the subscription: the subscription is unchanged (no Set built).
+    if (watch.requested && sameList(req.resourceNames, watch.requested)) return { kind: 'ack', respond: false };
+  }
   const subscription = subscriptionOf(req.typeUrl, req.resourceNames);
   if (req.responseNonce === '' || !watch) return { kind: 'initial', respond: true, subscription };
-  if (req.responseNonce !== watch.nonceSent) return { kind: 'stale', respond: false };
   if (subscription.wildcard === watch.wildcard && sameNames(subscription.names, watch.names)) {
     return { kind: 'ack', respond: false, subscription };
   }

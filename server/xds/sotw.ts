@@ -30,6 +30,8 @@ interface SotwWatch {
   nackedFingerprint?: string;
   /** subscriptionKey of wildcard + names (recomputed when they change). */
   key: string;
+  /** The resource_names of the request that set the subscription (shouldRespond's ACK check). */
+  requested?: readonly string[];
   /** EDS: the whole list the client holds after the last response sent (what an incremental push diffs against). */
   sentResources?: readonly EncodedResource[];
 }
@@ -93,6 +95,7 @@ export class SotwConnection extends ConnectionBase<DiscoveryRequest, SotwWatch> 
         w.wildcard = sub.wildcard;
         w.names = sub.names;
         w.key = subscriptionKey(sub.wildcard, sub.names);
+        w.requested = req.resourceNames;
         this.watches.set(typeUrl, w);
         this.respond(typeUrl, true);
         return;

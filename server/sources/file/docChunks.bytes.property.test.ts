@@ -83,6 +83,7 @@ const splice = fc.record({
       'a: b\n',
       'é',
       '\r\n',
+      '\r',
       'x',
       '1',
       ': ',
@@ -204,6 +205,26 @@ describe('narrowing by bytes equals a whole parse', () => {
     expect(broken).toBeGreaterThan(100);
     expect(narrowedEdits).toBeGreaterThan(100);
   }, 180_000);
+
+  it('a lone CR is a line break to YAML (1.2 §5.4 b-break): an edit that makes one is parsed whole', async () => {
+    // Found by this file's byte-edit property at 4,000 runs: in a CRLF List, deleting the LF and two spaces after
+    // a CR moved `podIPs:` out of `status:` for YAML, but the LF-only cut still dedented it as one line.
+    const pod = (name: string): Obj => ({ kind: 'Pod', name, ip: 'ünï', labels: {} });
+    for (const indentSeq of [true, false]) {
+      const text = render({ docs: [{ t: 'list', items: [pod('a'), pod('b')], indentSeq }], crlf: true });
+      const first = await parseNarrowed(text, FILE, undefined, DEFAULT_FILE_LIMITS, undefined);
+      expect(first).toBeDefined();
+      const at = text.lastIndexOf('\r\n', text.lastIndexOf('podIPs:')) + 1;
+      const edited = text.slice(0, at) + text.slice(at + 3);
+      const whole = await parseTextAsync(edited, FILE, undefined, DEFAULT_FILE_LIMITS);
+      const b = whole.inputs.find((i) => (i.object.metadata as { name: string }).name === 'b')!.object;
+      expect(Object.keys(b)).toContain('podIPs'); // YAML read the lone CR as a line break
+      const narrowed = await parseNarrowed(edited, FILE, undefined, DEFAULT_FILE_LIMITS, first!.memo);
+      if (narrowed) expect(shape(narrowed.result.inputs)).toEqual(shape(whole.inputs));
+      // A file that has a lone CR from the start is not cut either.
+      expect(await parseNarrowed(edited, FILE, undefined, DEFAULT_FILE_LIMITS, undefined)).toBeUndefined();
+    }
+  });
 
   const pods = (n: number, ipOf: (i: number) => string): Obj[] =>
     Array.from({ length: n }, (_, i) => ({ kind: 'Pod', name: `p-${i}`, ip: ipOf(i), labels: { app: `s${i >> 1}` } }));

@@ -348,11 +348,23 @@ export async function parseNarrowed(
   }
   if (!isUtf8(bytes)) return undefined;
   const text = decoded ?? (typeof input === 'string' ? input : bytes.toString('utf8'));
+  if (LONE_CR.test(text)) return undefined;
   const ascii = text.length === bytes.length;
   const cutter = new Cutter(file, namespace, limits, ascii ? (s) => s.length : (s) => Buffer.byteLength(s));
   if (splitDocuments(text).length < 2 && !LIST_KIND.test(text)) return undefined;
   const cut = await cutter.cut(text, 0, new Map());
   return cut && result(cut.pieces, bytes, cutter.parsed, limits);
+}
+
+/**
+ * A carriage return not followed by a line feed. YAML reads a lone CR as a line break (YAML 1.2 §5.4, `b-break`),
+ * but the cuts here split lines at LF only, so a text with one is never narrowed: a narrowed load's text has none,
+ * and an edit makes one only with a CR it inserts or by deleting the LF after a CR before it.
+ */
+const LONE_CR = /\r(?!\n)/;
+function loneCr(b: Buffer, from: number, to: number): boolean {
+  for (let at = Math.max(0, from); at < to; at++) if (b[at] === 0x0d && b[at + 1] !== 0x0a) return true;
+  return false;
 }
 
 const continuation = (b: Buffer, at: number): boolean => at < b.length && (b[at]! & 0xc0) === 0x80;
@@ -401,6 +413,7 @@ async function narrowEdit(
   const oldHi = old.length - s; // old bytes [p, oldHi) became new bytes [p, bytes.length - s)
   const delta = bytes.length - old.length;
   if (!isUtf8(bytes.subarray(...changedChars(old, p, oldHi, delta)))) return undefined;
+  if (loneCr(bytes, p - 1, bytes.length - s)) return undefined;
   const cutter = new Cutter(file, namespace, limits, (t) => Buffer.byteLength(t));
   // The pieces the differing bytes can reach: a marker at q reads bytes q-1 … q+3.
   const lo = Math.max(0, p - 4);
