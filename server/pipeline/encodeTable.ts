@@ -163,6 +163,12 @@ function outboundVary(name: string): string[] | undefined {
   return varyOrder([c.hostname, ...c.hostname.split('.').slice(0, 2)]);
 }
 
+/** The parts of an LbEndpoint's JSON endpointVary reads (anything else, or another type, is left alone). */
+interface LbEndpointJson {
+  endpoint?: { address?: { socketAddress?: { address?: unknown } } };
+  metadata?: { filterMetadata?: { istio?: { workload?: unknown } } };
+}
+
 /**
  * An outbound ClusterLoadAssignment's names that differ between the CLAs of same-shaped services: the cluster's
  * hostname and its first two labels (as outboundVary), each endpoint's IPv4 address and the pod name, namespace and
@@ -177,7 +183,7 @@ function endpointVary(name: string, item: unknown): string[] | undefined {
   if (Array.isArray(localities))
     for (const l of localities as Array<{ lbEndpoints?: unknown }>) {
       if (!Array.isArray(l?.lbEndpoints)) continue;
-      for (const e of l.lbEndpoints as Array<Record<string, any>>) {
+      for (const e of l.lbEndpoints as LbEndpointJson[]) {
         const address = e?.endpoint?.address?.socketAddress?.address;
         if (typeof address === 'string') names.push(address);
         const workload = e?.metadata?.filterMetadata?.istio?.workload;
