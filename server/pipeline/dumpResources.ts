@@ -18,6 +18,10 @@ export class DumpFirstEncoder extends EncodeMemo {
   constructor() {
     super(0);
   }
+  /** The dump JSON is made from each resource's own JSON: no templates, so no `vary` to compute. */
+  override get usesVary(): boolean {
+    return false;
+  }
   override encode(typeUrl: TypeUrl, name: string, json: unknown, wire?: XdsGenerator['wire']): EncodedResource {
     // The WDS types have their own direct writer (and are not in a config dump).
     if (wire) return super.encode(typeUrl, name, json, wire);

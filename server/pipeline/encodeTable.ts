@@ -37,6 +37,10 @@ export class EncodeMemo {
   templatedEndpoints = 0;
   /** Encoded Addresses by the identity of their JSON (weak: an entry lives as long as its translation). */
   private readonly addresses = new WeakMap<object, EncodedResource>();
+  /** Whether `encode` writes from templates, i.e. reads its `vary` (an encoder that does not is spared computing it). */
+  get usesVary(): boolean {
+    return true;
+  }
   constructor(maxBytes = 64 * 1024 * 1024) {
     this.cache = createSizedCache<EncodedResource>(maxBytes, (r, key) => 2 * key.length + 4 * r.bytes.length + 256);
     this.chains = createSizedCache<Uint8Array>(Math.max(256 * 1024, Math.floor(maxBytes / 4)), (b, key) => 2 * key.length + b.length + 64);
@@ -135,7 +139,7 @@ function encodeAll(
   items.forEach((item, i) => {
     const name = g.nameOf(item) ?? '';
     try {
-      if (memo) out.push(memo.encode(g.typeUrl, name, item, g.wire, vary ?? typeVary(g.typeUrl, name, item)));
+      if (memo) out.push(memo.encode(g.typeUrl, name, item, g.wire, vary ?? (memo.usesVary ? typeVary(g.typeUrl, name, item) : undefined)));
       else {
         // The direct writer when it has one and knows every field; protobuf-es otherwise (and for its errors).
         const bytes = writer && g.wire?.(writer, item);
