@@ -8,7 +8,7 @@
 //   BENCH_CLIENT_NODE_FLAGS (the client process's, e.g. --cpu-prof,--cpu-prof-dir=/tmp/p),
 //   BENCH_STALL_MS (the server's stall guard), BENCH_PROFILE_DIR (raw server profiles), BENCH_WAVE_PROFILE=0 (none),
 //   BENCH_WAVE_ECHO=1 (the server's non-protocol stdout, e.g. BENCH_SERVER_NODE_FLAGS=--trace-gc, echoed to stderr
-//   between '--- phase start' / '--- phase end' marks)
+//   between '--- phase start' / '--- phase end' marks), BENCH_WAVE_GAP_MS (a quiet time between the two waves)
 // Each row prints the server's CPU with its system time, its main thread's, its minor page faults and its GCs by
 // kind (count, pause ms), all read before the profiler stops.
 // Run: `node --import tsx bench/wave.ts`. Not a test: nothing asserts a time.
@@ -36,6 +36,7 @@ const SERVER_FLAGS = list(process.env.BENCH_SERVER_NODE_FLAGS, '');
 const CLIENT_FLAGS = list(process.env.BENCH_CLIENT_NODE_FLAGS, '');
 const PROFILE = process.env.BENCH_WAVE_PROFILE !== '0';
 const ECHO = process.env.BENCH_WAVE_ECHO === '1';
+const GAP_MS = Number(process.env.BENCH_WAVE_GAP_MS ?? 0);
 const wall = () => performance.timeOrigin + performance.now();
 const load = () => loadavg()[0]!.toFixed(2);
 const TICK_MS = 1000 / 100; // USER_HZ on Linux
@@ -203,6 +204,9 @@ async function run(dir: string, mode: Mode, routes: Map<string, string[]>): Prom
       };
     };
     const first = await phase(async () => wall());
+    // BENCH_WAVE_GAP_MS: a quiet time before the drop, as bench/issue24.ts has (VS edits, EDS, RSS samples, ~15 s):
+    // long enough for the allocator's decay to return the first wave's freed pages.
+    if (GAP_MS > 0) await new Promise((r) => setTimeout(r, GAP_MS));
     const again = await phase(async () => {
       const drop = await server.command('drop');
       await clients.command('dropped', { timeoutMs: 30_000 });
