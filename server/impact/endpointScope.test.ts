@@ -9,7 +9,11 @@ import type { RawInput, RawObject } from '../sources/types';
 import { affectedProxies } from './affected';
 import { exactDiff, storeTransition, typeDigests } from './affected.testing';
 import { changeEvent } from './changes';
-import { narrowEndpointChange } from './endpointScope';
+import { SnapshotMemo } from '../model/snapshotMemo';
+import { Store, type StoreChange } from '../sources/store';
+import type { MeshSnapshot } from '../model/mesh';
+import { keepRouteHosts, narrowedImpact, narrowEndpointChange } from './endpointScope';
+import { keepScopeGroups } from './scopeMemo';
 import { planChange } from './xdsPlane';
 
 const origin = { source: 'file' as const, file: 'eps.yaml' };
@@ -169,5 +173,67 @@ describe('endpoint-only changes reach only the proxies that can hold the moved e
     expect(change.endpointsOnly).toBe(false);
     const a = affectedProxies(prev, next, change, DEFAULT_OPTIONS);
     expect(narrowEndpointChange(prev, next, change, a, DEFAULT_OPTIONS)).toBe(a);
+  });
+});
+
+describe('what the plane carries from snapshot to snapshot (routing index, scope groups) answers as if made afresh', () => {
+  it('pod moves between VirtualService edits that add, retarget and remove a route to the moved service', () => {
+    // ns-1 imports only itself; its mesh-bound VirtualService decides whether ns-1's sidecar holds svc-a's CLA.
+    const vs = (dest: string | undefined) =>
+      ri({
+        apiVersion: 'networking.istio.io/v1',
+        kind: 'VirtualService',
+        metadata: { name: 'to-x', namespace: 'ns-1' },
+        spec: { hosts: ['svc-b'], http: [{ route: [{ destination: { host: dest ?? 'svc-b' } }] }] },
+      });
+    const at = podIndex('a-2');
+    let gen = 0;
+    const moved = (inputs: RawInput[]) => inputs.map((x, i) => (i === at ? pod('a-2', 'ns-0', 'svc-a', `10.0.0.${10 + ++gen}`) : x));
+    const steps: Array<(i: RawInput[]) => RawInput[]> = [
+      moved,
+      (i) => [...i, vs('svc-a.ns-0.svc.cluster.local')],
+      moved,
+      (i) => [...i.slice(0, -1), vs(undefined)],
+      moved,
+      (i) => [...i.slice(0, -1), vs('svc-a.ns-0.svc.cluster.local')],
+      moved,
+      (i) => i.slice(0, -1),
+      moved,
+    ];
+    const store = new Store({ debounceMs: 1_000_000 });
+    let inputs = base;
+    store.replace('t', inputs);
+    store.flush();
+    let prev = store.snapshot();
+    keepRouteHosts(undefined, prev);
+    const seen: Array<[MeshSnapshot, MeshSnapshot, StoreChange]> = [];
+    store.onChange((next, change) => {
+      seen.push([prev, next, change]);
+      // as the plane does on every change
+      narrowedImpact(prev, next, change, DEFAULT_OPTIONS);
+      keepRouteHosts(prev, next);
+      keepScopeGroups(prev, next, DEFAULT_OPTIONS.rootNamespace);
+      prev = next;
+    });
+    for (const step of steps) {
+      inputs = step(inputs);
+      store.replace('t', inputs);
+      store.flush();
+    }
+    store.close();
+    const fresh = (x: MeshSnapshot): MeshSnapshot => ({ ...x, memo: new SnapshotMemo() });
+    let moves = 0;
+    let reachB = 0;
+    for (const [a, b, change] of seen) {
+      if (!change.endpointsOnly) continue;
+      moves++;
+      // asked again of the carried memos (the plane's answer is kept per change) and of snapshots with empty memos
+      const got = narrowedImpact(a, b, change, DEFAULT_OPTIONS).affected;
+      const want = narrowedImpact(fresh(a), fresh(b), change, DEFAULT_OPTIONS).affected;
+      expect(got).toEqual(want);
+      if (got.proxies.includes('b-1.ns-1')) reachB++;
+    }
+    expect(moves).toBe(5);
+    expect(reachB).toBe(2); // while the VirtualService routes ns-1 to svc-a (istiod: sidecar.go VirtualService destinations)
   });
 });

@@ -107,30 +107,82 @@ export function keepRouteHosts(prev: MeshSnapshot | undefined, next: MeshSnapsho
   }
   const had = prev.memo?.get(ROUTE_HOSTS, [prev.virtualServices], (): RouteHosts => ({}));
   if (had?.map) routeHostsOf(next, prev);
+  if (had?.map) keepRouting(prev, next);
 }
 
-/** Route host (as written, and resolved in its VirtualService's namespace) → the namespaces routing to it (DELEGATE: a delegate). */
-type RoutingIndex = { suffix: string; byHost: Map<string, Set<string>> };
+/**
+ * Route host (as written, and resolved in its VirtualService's namespace) → the namespaces routing to it (DELEGATE: a
+ * delegate) → how many of those VirtualServices' route hosts name it (so that a VirtualService's part can be taken out).
+ */
+type RoutingIndex = { suffix: string; byHost: Map<string, Map<string, number>> };
 const ROUTING = Symbol('namespaces routing to each host');
+/** Above this many VirtualServices replaced by one change, the next snapshot's index is made again when asked. */
+const MAX_ROUTING_PATCH = 256;
+
+/** What `vs` adds to the index: [host, namespace] pairs (none for a VirtualService bound to gateways only). */
+function routingPairs(vs: Vs, routed: ReadonlyMap<Vs, readonly string[]>, suffix: string): Array<[string, string]> {
+  const delegate = (vs.spec.hosts ?? []).length === 0;
+  // Only VirtualServices bound to the mesh shape a sidecar's scope (a gateway's own are its alone).
+  if (!delegate && !gatewayNames(vs).includes(MESH_GATEWAY)) return [];
+  const ns = delegate ? DELEGATE : vs.meta.namespace;
+  const out: Array<[string, string]> = [];
+  for (const h of routed.get(vs) ?? routeHosts(vs)) out.push([h, ns], [resolveShortname(h, vs.meta.namespace, suffix), ns]);
+  return out;
+}
+
+function addPairs(byHost: Map<string, Map<string, number>>, pairs: readonly [string, string][], by: 1 | -1, copied?: Set<string>): void {
+  for (const [h, ns] of pairs) {
+    let m = byHost.get(h);
+    if (m && copied && !copied.has(h)) {
+      // copy on write: the previous snapshot's index stays as it was
+      byHost.set(h, (m = new Map(m)));
+      copied.add(h);
+    }
+    if (!m) {
+      if (by < 0) continue;
+      byHost.set(h, (m = new Map()));
+      copied?.add(h);
+    }
+    const n = (m.get(ns) ?? 0) + by;
+    if (n > 0) m.set(ns, n);
+    else m.delete(ns);
+    if (m.size === 0) byHost.delete(h);
+  }
+}
 
 function buildRouting(snap: MeshSnapshot, routed: ReadonlyMap<Vs, readonly string[]>, suffix: string): RoutingIndex {
-  const byHost = new Map<string, Set<string>>();
-  const add = (h: string, ns: string) => {
-    const set = byHost.get(h);
-    if (set) set.add(ns);
-    else byHost.set(h, new Set([ns]));
-  };
-  for (const vs of snap.virtualServices) {
-    const delegate = (vs.spec.hosts ?? []).length === 0;
-    // Only VirtualServices bound to the mesh shape a sidecar's scope (a gateway's own are its alone).
-    if (!delegate && !gatewayNames(vs).includes(MESH_GATEWAY)) continue;
-    const ns = delegate ? DELEGATE : vs.meta.namespace;
-    for (const h of routed.get(vs) ?? routeHosts(vs)) {
-      add(h, ns);
-      add(resolveShortname(h, vs.meta.namespace, suffix), ns);
-    }
-  }
+  const byHost = new Map<string, Map<string, number>>();
+  for (const vs of snap.virtualServices) addPairs(byHost, routingPairs(vs, routed, suffix), 1);
   return { suffix, byHost };
+}
+
+const routingHolder = (x: MeshSnapshot) => x.memo?.get(ROUTING, [x.virtualServices], (): { index?: RoutingIndex } => ({}));
+
+/**
+ * Hands `prev`'s routing index to `next` (keepRouteHosts, on every change): the same index when the VirtualService list
+ * is the same; else a copy with the replaced VirtualServices' parts taken out and the new ones' put in (copy on write
+ * per host), so the first pod move after VirtualService edits does not walk every VirtualService.
+ */
+function keepRouting(prev: MeshSnapshot, next: MeshSnapshot): void {
+  const had = routingHolder(prev)?.index;
+  const h = routingHolder(next);
+  if (!had || !h || h.index) return;
+  if (prev.virtualServices === next.virtualServices) {
+    h.index = had;
+    return;
+  }
+  const before = new Set(prev.virtualServices);
+  const after = new Set(next.virtualServices);
+  const removed = prev.virtualServices.filter((v) => !after.has(v));
+  const added = next.virtualServices.filter((v) => !before.has(v));
+  if (removed.length + added.length > MAX_ROUTING_PATCH) return;
+  const byHost = new Map(had.byHost);
+  const copied = new Set<string>();
+  const routedPrev = routeHostsOf(prev);
+  const routedNext = routeHostsOf(next, prev);
+  for (const vs of removed) addPairs(byHost, routingPairs(vs, routedPrev, had.suffix), -1, copied);
+  for (const vs of added) addPairs(byHost, routingPairs(vs, routedNext, had.suffix), 1, copied);
+  h.index = { suffix: had.suffix, byHost };
 }
 
 /**
@@ -141,17 +193,16 @@ function buildRouting(snap: MeshSnapshot, routed: ReadonlyMap<Vs, readonly strin
  * VirtualService list, as after a pod move), so a change costs O(hosts), not O(VirtualServices).
  */
 function routingNamespaces(snap: MeshSnapshot, seed: MeshSnapshot | undefined, hosts: ReadonlySet<string>, suffix: string): Set<string> {
-  const holder = (x: MeshSnapshot) => x.memo?.get(ROUTING, [x.virtualServices], (): { index?: RoutingIndex } => ({}));
-  const h = holder(snap);
+  const h = routingHolder(snap);
   let index = h?.index?.suffix === suffix ? h.index : undefined;
   if (!index && seed && seed.virtualServices === snap.virtualServices) {
-    const had = holder(seed)?.index;
+    const had = routingHolder(seed)?.index;
     if (had?.suffix === suffix) index = had;
   }
   index ??= buildRouting(snap, routeHostsOf(snap, seed), suffix);
   if (h) h.index = index;
   const out = new Set<string>();
-  for (const host of hosts) for (const ns of index.byHost.get(host) ?? []) out.add(ns);
+  for (const host of hosts) for (const ns of index.byHost.get(host)?.keys() ?? []) out.add(ns);
   return out;
 }
 

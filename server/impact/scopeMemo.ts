@@ -124,3 +124,13 @@ export function scopeGroups(snap: MeshSnapshot, rootNamespace: string, seed?: Me
   if (h) h.groups = groups;
   return groups;
 }
+
+/**
+ * Hands `prev`'s scope groups to `next` when `prev` has them and they hold for `next` (sameGroups): the push plane calls
+ * this on every store change (it only carries, never groups), so the first pod move after other changes (VirtualService
+ * edits) does not group every proxy of the previous snapshot again.
+ */
+export function keepScopeGroups(prev: MeshSnapshot, next: MeshSnapshot, rootNamespace: string): void {
+  const had = prev.memo?.peek<{ groups?: readonly ScopeGroup[] }>(GROUPS, [prev.proxies, prev.sidecars, rootNamespace])?.groups;
+  if (had && sameGroups(prev, next)) scopeGroups(next, rootNamespace, prev);
+}

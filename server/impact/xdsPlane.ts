@@ -20,6 +20,8 @@ import type { Store, StoreChange } from '../sources/store';
 import { AdsServer, type AdsServerOptions, type PushRequest } from '../xds/server';
 import { ENDPOINT_CHANGE_TYPES } from './changes';
 import { keepRouteHosts, narrowedImpact } from './endpointScope';
+import { carryPodIndexes } from '../translate/view/snapshotIndex';
+import { keepScopeGroups } from './scopeMemo';
 import { narrowBySidecarImports } from './sidecarImports';
 
 export interface XdsPlaneOptions {
@@ -125,8 +127,12 @@ export function createXdsPlane(store: Store, options: TranslateOptions | undefin
   let prev: MeshSnapshot | undefined = store.snapshot();
   keepRouteHosts(undefined, prev);
   const unwire = store.onChange((next, change) => {
-    const { advance, push } = planChange(prev, next, change, options ?? optionsOf(next));
+    const opts = options ?? optionsOf(next);
+    const { advance, push } = planChange(prev, next, change, opts);
     keepRouteHosts(prev, next);
+    if (prev) keepScopeGroups(prev, next, opts.rootNamespace);
+    // A pod moved in place: the pod indexes the pushes' key and CLA lookups read are the previous ones, patched.
+    if (prev) carryPodIndexes(prev, next);
     const unchanged = cache.advance(prev?.version ?? -1, next.version, advance);
     if (unchanged.size > 0 && push.proxies instanceof Set) for (const id of unchanged) push.proxies.delete(id);
     else if (unchanged.size > 0 && push.proxies === 'all')

@@ -15,4 +15,10 @@ export class SnapshotMemo {
     this.#slots.set(slot, { from, value });
     return value;
   }
+
+  /** The value of `slot` if it was built from `from` (compared by identity); never builds it. */
+  peek<T>(slot: symbol, from: readonly unknown[]): T | undefined {
+    const e = this.#slots.get(slot);
+    return e && e.from.length === from.length && e.from.every((x, i) => x === from[i]) ? (e.value as T) : undefined;
+  }
 }

@@ -559,10 +559,9 @@ export class SharedResourceCache implements BoundedCache<ProxyResources> {
     inputs: ProxyInputs = proxyInputs(snapshot, proxy, options),
   ): ProxyResources | undefined {
     this.refreshes++;
-    const names = r.endpoints.map((e) => e.name).filter((n) => ofHosts(n, hosts));
-    if (names.length === 0) return { ...r, version: snapshot.version };
     // EDS per cluster and scope (istiod's EDS cache): proxies of one scope (scopeSharing.ts, keyed on the new
-    // snapshot) have the same ClusterLoadAssignments, so each moved cluster is rebuilt once per scope.
+    // snapshot) have the same ClusterLoadAssignments, so each moved cluster is rebuilt once per scope. A scope's
+    // refreshed list (kept for the same list before and the same hosts) is taken before looking at any CLA name.
     let labels = this.labelKeys.get(snapshot);
     if (!labels) this.labelKeys.set(snapshot, (labels = outboundLabelKeys(snapshot, this.configLabelKeys)));
     const sk = scopeKey(snapshot, proxy, options, labels, inputs);
@@ -570,6 +569,8 @@ export class SharedResourceCache implements BoundedCache<ProxyResources> {
     const kept = scope === undefined ? undefined : this.refreshed.get(scope);
     if (kept && kept.from === r.endpoints && kept.hosts === [...hosts].sort().join(' '))
       return { ...r, version: snapshot.version, endpoints: kept.list };
+    const names = r.endpoints.map((e) => e.name).filter((n) => ofHosts(n, hosts));
+    if (names.length === 0) return { ...r, version: snapshot.version };
     const missing = scope === undefined ? names : names.filter((n) => !this.scopeClas.has(`${scope}\u0000${n}`));
     let fresh: EncodedResource[] = [];
     if (missing.length > 0) {

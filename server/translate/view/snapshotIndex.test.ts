@@ -11,6 +11,7 @@ import { SnapshotMemo } from '../../model/snapshotMemo';
 import { proxyInputs } from '../proxyInputs';
 import { buildSnapshot as meshOf, pod, service } from '../testing/meshBuilder';
 import { findPod, serviceTargets } from './serviceTargets';
+import { carryPodIndexes, podNamed, podsByKey } from './snapshotIndex';
 
 const O = DEFAULT_OPTIONS;
 const snap = buildSnapshot(generateMesh({ services: 40, namespaces: 4, scoped: true }), { version: 1 });
@@ -96,5 +97,64 @@ describe('snapshot indexes', () => {
     }
     // the set follows the snapshot's endpoints: a copy without them is answered from its own
     expect(proxyInputs({ ...memoised, endpoints: new Map() }, db, O).selfIp).toBeNull();
+  });
+});
+
+describe('pod indexes carried across an in-place pod change (carryPodIndexes, the push plane on every change)', () => {
+  // The answers of a linear scan (podNamed: the first pod of a key; podsByKey: the last).
+  const first = (s: MeshSnapshot, ns: string, name: string) => s.pods.find((p) => p.namespace === ns && p.name === name);
+  const last = (s: MeshSnapshot, ns: string, name: string) => [...s.pods].reverse().find((p) => p.namespace === ns && p.name === name);
+  const withPods = (s: MeshSnapshot, pods: MeshSnapshot['pods']): MeshSnapshot => ({ ...s, pods, memo: new SnapshotMemo() });
+  const moved = (p: MeshSnapshot['pods'][number]) => ({ ...p, ip: `${p.ip}9` });
+  const expectScan = (s: MeshSnapshot) => {
+    for (const p of s.pods) {
+      expect(podNamed(s, p.namespace, p.name)).toBe(first(s, p.namespace, p.name));
+      expect(podsByKey(s).get(`${p.namespace}/${p.name}`)).toBe(last(s, p.namespace, p.name));
+    }
+  };
+  const built = (s: MeshSnapshot) => {
+    const p = s.pods[0]!;
+    podNamed(s, p.namespace, p.name);
+    podsByKey(s);
+    return s;
+  };
+
+  it('one pod replaced: both indexes answer as a scan of the new pods (the new pod, never the old one)', () => {
+    const prev = built(withPods(snap, snap.pods.slice()));
+    const pods = prev.pods.slice();
+    pods[3] = moved(pods[3]!);
+    const next = withPods(snap, pods);
+    carryPodIndexes(prev, next);
+    expect(podNamed(next, pods[3]!.namespace, pods[3]!.name)).toBe(pods[3]);
+    expectScan(next);
+    expectScan(prev); // the previous snapshot's answers are untouched
+  });
+
+  it('a key held twice: the replaced position is swapped in only where it is the first (last) of its key', () => {
+    const dup = { ...snap.pods[1]!, ip: '10.99.0.1' }; // same namespace/name as pods[1], a later position
+    const prev = built(withPods(snap, [...snap.pods, dup]));
+    for (const at of [1, prev.pods.length - 1]) {
+      const pods = prev.pods.slice();
+      pods[at] = moved(pods[at]!);
+      const next = withPods(snap, pods);
+      carryPodIndexes(prev, next);
+      expectScan(next);
+    }
+  });
+
+  it('the same pod object at two positions, pods added or renamed: not carried, answers still a scan', () => {
+    const twice = built(withPods(snap, [...snap.pods, snap.pods[2]!]));
+    const a = twice.pods.slice();
+    a[2] = moved(a[2]!);
+    const b = [...snap.pods.slice(0, 4), { ...snap.pods[4]!, name: 'renamed' }, ...snap.pods.slice(5)];
+    for (const [prev, pods] of [
+      [twice, a],
+      [built(withPods(snap, snap.pods.slice())), [...snap.pods, moved(snap.pods[0]!)]],
+      [built(withPods(snap, snap.pods.slice())), b],
+    ] as const) {
+      const next = withPods(snap, pods);
+      carryPodIndexes(prev, next);
+      expectScan(next);
+    }
   });
 });

@@ -32,6 +32,39 @@ export function podNamed(snapshot: MeshSnapshot, namespace: string, name: string
   return byKey.get(podKey(namespace, name));
 }
 
+/**
+ * Seeds `next`'s pod indexes (podNamed, podsByKey) from `prev`'s when `next.pods` is `prev.pods` with some pods
+ * replaced in place by pods of the same namespace and name (an incremental build after pods changed: patchPods): a
+ * copy of each index `prev` has, with the replaced pods swapped in, instead of a walk of every pod building keys.
+ * O(pods) pointer compares; nothing is done when the arrays differ otherwise or `prev` has no index built.
+ */
+export function carryPodIndexes(prev: MeshSnapshot, next: MeshSnapshot): void {
+  if (!prev.memo || !next.memo || prev.pods === next.pods || prev.pods.length !== next.pods.length) return;
+  const slots = [PODS_FIRST, PODS_LAST].filter((slot) => prev.memo!.peek(slot, [prev.pods]) && !next.memo!.peek(slot, [next.pods]));
+  if (slots.length === 0) return;
+  const swapped: number[] = [];
+  for (let i = 0; i < next.pods.length; i++) {
+    const a = prev.pods[i]!;
+    const b = next.pods[i]!;
+    if (a === b) continue;
+    if (a.namespace !== b.namespace || a.name !== b.name) return;
+    swapped.push(i);
+  }
+  // A few pods, each at one position only (the index's answer for its key is then this position's, or another key's).
+  if (swapped.length > 8 || swapped.some((i) => prev.pods.indexOf(prev.pods[i]!) !== i || prev.pods.lastIndexOf(prev.pods[i]!) !== i))
+    return;
+  for (const slot of slots) {
+    const had = prev.memo.peek<ReadonlyMap<string, PodModel>>(slot, [prev.pods])!;
+    const m = new Map(had);
+    for (const i of swapped) {
+      const k = podKey(next.pods[i]!.namespace, next.pods[i]!.name);
+      // The index holds the pod at the key's first (last) position: swapped only if that is this position.
+      if (had.get(k) === prev.pods[i]) m.set(k, next.pods[i]!);
+    }
+    next.memo.get(slot, [next.pods], () => m);
+  }
+}
+
 /** `namespace/name` → pod, the last of a key kept (endpoints name their pod by these). */
 export function podsByKey(snapshot: MeshSnapshot): ReadonlyMap<string, PodModel> {
   const make = () => new Map(snapshot.pods.map((p) => [podKey(p.namespace, p.name), p]));
