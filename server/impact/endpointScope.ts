@@ -186,6 +186,17 @@ function keepRouting(prev: MeshSnapshot, next: MeshSnapshot): void {
 }
 
 /**
+ * Makes what narrowing an endpoint change reads of `snap` (the route hosts, the routing index, the scope groups) so
+ * that the plane's carrying (keepRouteHosts, keepScopeGroups) starts from its first snapshot: the first pod move then
+ * does not make them over every VirtualService and proxy.
+ */
+export function warmEndpointImpact(snap: MeshSnapshot, options: TranslateOptions): void {
+  keepRouteHosts(undefined, snap);
+  routingNamespaces(snap, undefined, new Set(), options.domainSuffix);
+  scopeGroups(snap, options.rootNamespace);
+}
+
+/**
  * The namespaces whose VirtualServices route (any `host` under their routes: destinations, mirrors; short names
  * resolved in the VirtualService's namespace) to one of `hosts`, and DELEGATE when a delegate does; of VirtualServices
  * bound to the mesh only. Conservative: exportTo and the egress hosts' match are not looked at. From an index of

@@ -19,7 +19,7 @@ import { type CacheAdvance, type ReleaseGrace, SharedResourceCache } from '../pi
 import type { Store, StoreChange } from '../sources/store';
 import { AdsServer, type AdsServerOptions, type PushRequest } from '../xds/server';
 import { ENDPOINT_CHANGE_TYPES } from './changes';
-import { keepRouteHosts, narrowedImpact } from './endpointScope';
+import { keepRouteHosts, narrowedImpact, warmEndpointImpact } from './endpointScope';
 import { carryPodIndexes } from '../translate/view/snapshotIndex';
 import { keepScopeGroups } from './scopeMemo';
 import { narrowBySidecarImports } from './sidecarImports';
@@ -125,7 +125,7 @@ export function createXdsPlane(store: Store, options: TranslateOptions | undefin
     onClosed,
   });
   let prev: MeshSnapshot | undefined = store.snapshot();
-  keepRouteHosts(undefined, prev);
+  warmEndpointImpact(prev, options ?? optionsOf(prev));
   const unwire = store.onChange((next, change) => {
     const opts = options ?? optionsOf(next);
     const { advance, push } = planChange(prev, next, change, opts);
