@@ -15,3 +15,16 @@ export function uninitializedBytes(n: number): Uint8Array {
   if (n < UNZEROED_FROM) return new Uint8Array(n);
   return new Uint8Array(Buffer.allocUnsafeSlow(n).buffer, 0, n);
 }
+
+/** The parts laid end to end in one new array (a resource assembled from separately encoded fields). */
+export function concatBytes(parts: readonly Uint8Array[]): Uint8Array {
+  let n = 0;
+  for (const p of parts) n += p.length;
+  const bytes = new Uint8Array(n);
+  let at = 0;
+  for (const p of parts) {
+    bytes.set(p, at);
+    at += p.length;
+  }
+  return bytes;
+}

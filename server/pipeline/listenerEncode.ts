@@ -12,6 +12,7 @@ import { TYPE } from '../envoy/typeUrls';
 import { FilterChainSchema } from '../gen/envoy/config/listener/v3/listener_components_pb';
 import { ListenerSchema } from '../gen/envoy/config/listener/v3/listener_pb';
 import { envoyRegistry } from '../gen/registry';
+import { concatBytes } from '../lib/bytes';
 import type { SizedCache } from './cache';
 import { contentKey } from './contentKey';
 
@@ -50,15 +51,7 @@ export function encodeListener(name: string, json: Json, chains: SizedCache<Uint
       parts.push(b);
     }
     parts.push(messageBytes(ListenerSchema, after));
-    let n = 0;
-    for (const p of parts) n += p.length;
-    const bytes = new Uint8Array(n);
-    let at = 0;
-    for (const p of parts) {
-      bytes.set(p, at);
-      at += p.length;
-    }
-    return encodedFromBytes(TYPE.listener, name, bytes);
+    return encodedFromBytes(TYPE.listener, name, concatBytes(parts));
   } catch {
     return encodeResource(TYPE.listener, name, json);
   }

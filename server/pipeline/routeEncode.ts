@@ -16,6 +16,7 @@ import { TYPE } from '../envoy/typeUrls';
 import { VirtualHostSchema } from '../gen/envoy/config/route/v3/route_components_pb';
 import { RouteConfigurationSchema } from '../gen/envoy/config/route/v3/route_pb';
 import { envoyRegistry } from '../gen/registry';
+import { concatBytes } from '../lib/bytes';
 import type { SizedCache } from './cache';
 import { contentKey } from './contentKey';
 import { applyTemplate, type EncodeTemplate, makeTemplate, varyKey, varyOrder } from './encodeTemplate';
@@ -96,15 +97,7 @@ export function encodeRouteConfiguration(name: string, json: Json, parts: RouteP
     const all: Uint8Array[] = [encode(before)];
     for (const vh of list as Json[]) all.push(virtualHostBytes(vh, parts));
     all.push(encode(after));
-    let n = 0;
-    for (const p of all) n += p.length;
-    const bytes = new Uint8Array(n);
-    let at = 0;
-    for (const p of all) {
-      bytes.set(p, at);
-      at += p.length;
-    }
-    return encodedFromBytes(TYPE.route, name, bytes);
+    return encodedFromBytes(TYPE.route, name, concatBytes(all));
   } catch {
     return encodeResource(TYPE.route, name, json);
   }
