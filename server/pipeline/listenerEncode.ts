@@ -24,6 +24,21 @@ const messageBytes = (schema: typeof ListenerSchema | typeof FilterChainSchema, 
   toBinary(schema, fromJson(schema, json as JsonValue, { registry: envoyRegistry }));
 
 /**
+ * A message's JSON without its repeated field `skip`, split into the fields numbered below it (`beforeKeys`) and
+ * those above it: encoded apart and laid around the repeated field's elements, they give protobuf's field order.
+ */
+export function fieldsAround(json: Json, skip: string, beforeKeys: readonly string[]): [Json, Json] {
+  const before: Json = {};
+  const after: Json = {};
+  for (const [k, v] of Object.entries(json)) {
+    if (k === skip) continue;
+    if (beforeKeys.includes(k)) before[k] = v;
+    else after[k] = v;
+  }
+  return [before, after];
+}
+
+/**
  * Encodes a Listener (JSON as the translator emits it) with each filter chain's field bytes taken from
  * `chains` (by the chain's JSON) or encoded and kept there. Any part the generated registry cannot encode (an
  * EnvoyFilter's foreign Any) → the whole message through encodeResource, as before.
@@ -32,14 +47,8 @@ export function encodeListener(name: string, json: Json, chains: SizedCache<Uint
   const list = json.filterChains;
   if (!Array.isArray(list) || list.length < 2 || 'filter_chains' in json) return encodeResource(TYPE.listener, name, json);
   try {
-    const before: Json = {};
-    const after: Json = {};
-    for (const [k, v] of Object.entries(json)) {
-      if (k === 'filterChains') continue;
-      // name (1) and address (2) precede filter_chains (3); every other Listener field is numbered above it.
-      if (k === 'name' || k === 'address') before[k] = v;
-      else after[k] = v;
-    }
+    // name (1) and address (2) precede filter_chains (3); every other Listener field is numbered above it.
+    const [before, after] = fieldsAround(json, 'filterChains', ['name', 'address']);
     const parts: Uint8Array[] = [messageBytes(ListenerSchema, before)];
     for (const c of list as Json[]) {
       const key = contentKey(JSON.stringify(c));

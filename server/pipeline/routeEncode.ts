@@ -19,6 +19,7 @@ import { envoyRegistry } from '../gen/registry';
 import { concatBytes } from '../lib/bytes';
 import type { SizedCache } from './cache';
 import { contentKey } from './contentKey';
+import { fieldsAround } from './listenerEncode';
 import { applyTemplate, type EncodeTemplate, makeTemplate, varyKey, varyOrder } from './encodeTemplate';
 
 const VIRTUAL_HOSTS = 2;
@@ -85,13 +86,8 @@ export function encodeRouteConfiguration(name: string, json: Json, parts: RouteP
   const list = json.virtualHosts;
   if (!Array.isArray(list) || list.length < 2 || 'virtual_hosts' in json) return encodeResource(TYPE.route, name, json);
   try {
-    const before: Json = {};
-    const after: Json = {};
-    for (const [k, v] of Object.entries(json)) {
-      if (k === 'virtualHosts') continue;
-      if (k === 'name') before[k] = v;
-      else after[k] = v;
-    }
+    // name (1) precedes virtual_hosts (2); every other RouteConfiguration field is numbered above it.
+    const [before, after] = fieldsAround(json, 'virtualHosts', ['name']);
     const encode = (j: Json) =>
       toBinary(RouteConfigurationSchema, fromJson(RouteConfigurationSchema, j as JsonValue, { registry: envoyRegistry }));
     const all: Uint8Array[] = [encode(before)];
