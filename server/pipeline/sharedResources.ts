@@ -86,6 +86,9 @@ export class SharedResourceCache implements BoundedCache<ProxyResources> {
   private readonly keys = new WeakMap<MeshSnapshot, Map<string, string>>();
   /** The key memo of the latest snapshot keys were made for (release() forgets a proxy's keys there). */
   private lastKeys: Map<string, string> | undefined;
+  /** Each options object's JSON (in every key) and a short tag of its own for the key memo (keyOf runs per generate). */
+  private readonly optionsText = new WeakMap<TranslateOptions, { json: string; tag: string }>();
+  private optionsTags = 0;
   /** Encoded resources by content, shared by every translation in this cache (swept as entries go). */
   readonly memo: EncodeMemo;
   /** Translations reused across snapshots per object (the ztunnel view's Addresses: translate/ztunnel/memo.ts). */
@@ -215,15 +218,23 @@ export class SharedResourceCache implements BoundedCache<ProxyResources> {
     let m = this.keys.get(snapshot);
     if (!m) this.keys.set(snapshot, (m = new Map()));
     this.lastKeys = m;
-    const memo = `${proxy.id}\u0000${JSON.stringify(options)}`;
+    const opts = this.optionsOf(options);
+    const memo = `${proxy.id}\u0000${opts.tag}`;
     let k = m.get(memo);
     if (k === undefined) {
       // sharedResourceKey, with the inputs kept for the scope key (one proxyInputs per proxy and snapshot)
       const inputs = proxyInputs(snapshot, proxy, options);
-      this.inputs.set((k = `${snapshot.version}\u0000${JSON.stringify(options)}\u0000${JSON.stringify(inputs)}`), inputs);
+      this.inputs.set((k = `${snapshot.version}\u0000${opts.json}\u0000${JSON.stringify(inputs)}`), inputs);
       m.set(memo, k);
     }
     return k;
+  }
+
+  /** `options`' JSON, made once per options object (a snapshot's options object lives as long as the snapshot). */
+  private optionsOf(options: TranslateOptions): { json: string; tag: string } {
+    let t = this.optionsText.get(options);
+    if (!t) this.optionsText.set(options, (t = { json: JSON.stringify(options), tag: `o${++this.optionsTags}` }));
+    return t;
   }
 
   /**
@@ -300,7 +311,7 @@ export class SharedResourceCache implements BoundedCache<ProxyResources> {
     this.inputs.delete(base);
     const sk = scopeKey(snapshot, proxy, options, labels, inputs);
     if (sk === undefined) return undefined;
-    const key = `${snapshot.version}\u0000${JSON.stringify(options)}\u0000${sk}`;
+    const key = `${snapshot.version}\u0000${this.optionsOf(options).json}\u0000${sk}`;
     const part = this.scopes.get(key) ?? this.pinned.get(key)?.part;
     if (part === null) return undefined;
     if (part !== undefined) {
@@ -456,7 +467,10 @@ export class SharedResourceCache implements BoundedCache<ProxyResources> {
     let dropped = 0;
     for (const [key] of [...this.entries.entries()]) {
       const users = this.users.get(key);
-      if (users) for (const id of gone) users.delete(id);
+      // The smaller side is walked: a wave of 1,000 leaving proxies against 1,000 one-user entries is O(entries).
+      if (users && users.size > 0)
+        if (gone.size <= users.size) for (const id of gone) users.delete(id);
+        else for (const id of users) if (gone.has(id)) users.delete(id);
       if (users && users.size === 0 && this.grace.graceMs > 0 && !key.startsWith('node\u0000')) {
         // The release grace: kept (with its scope part and encoded bytes) until expireReleased, unless used again.
         this.users.delete(key);
@@ -565,7 +579,7 @@ export class SharedResourceCache implements BoundedCache<ProxyResources> {
     let labels = this.labelKeys.get(snapshot);
     if (!labels) this.labelKeys.set(snapshot, (labels = outboundLabelKeys(snapshot, this.configLabelKeys)));
     const sk = scopeKey(snapshot, proxy, options, labels, inputs);
-    const scope = sk === undefined ? undefined : `${snapshot.version}\u0000${JSON.stringify(options)}\u0000${sk}`;
+    const scope = sk === undefined ? undefined : `${snapshot.version}\u0000${this.optionsOf(options).json}\u0000${sk}`;
     const kept = scope === undefined ? undefined : this.refreshed.get(scope);
     if (kept && kept.from === r.endpoints && kept.hosts === [...hosts].sort().join(' '))
       return { ...r, version: snapshot.version, endpoints: kept.list };
