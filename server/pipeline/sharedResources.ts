@@ -88,6 +88,8 @@ export class SharedResourceCache implements BoundedCache<ProxyResources> {
   private lastKeys: Map<string, string> | undefined;
   /** Each options object's JSON (in every key) and a short tag of its own for the key memo (keyOf runs per generate). */
   private readonly optionsText = new WeakMap<TranslateOptions, { json: string; tag: string }>();
+  /** Key memos of `lastKeys` whose proxy left (memo key → when): kept for the release grace, as its entries are. */
+  private readonly releasedMemos = new Map<string, number>();
   private optionsTags = 0;
   /** Encoded resources by content, shared by every translation in this cache (swept as entries go). */
   readonly memo: EncodeMemo;
@@ -170,6 +172,7 @@ export class SharedResourceCache implements BoundedCache<ProxyResources> {
     this.perProxy.clear();
     this.stale.clear();
     this.lastKeys?.clear();
+    this.releasedMemos.clear();
     this.scopes.clear();
     this.pinned.clear();
     this.inputs.clear();
@@ -217,9 +220,11 @@ export class SharedResourceCache implements BoundedCache<ProxyResources> {
     if (!registry) return `node\u0000${sharedResourceKey(snapshot, proxy, options)}\u0000${JSON.stringify(proxy)}`;
     let m = this.keys.get(snapshot);
     if (!m) this.keys.set(snapshot, (m = new Map()));
+    if (this.lastKeys !== m) this.releasedMemos.clear(); // they were the previous snapshot's memos
     this.lastKeys = m;
     const opts = this.optionsOf(options);
     const memo = `${proxy.id}\u0000${opts.tag}`;
+    if (this.releasedMemos.size > 0) this.releasedMemos.delete(memo); // back within the grace
     let k = m.get(memo);
     if (k === undefined) {
       // sharedResourceKey, with the inputs kept for the scope key (one proxyInputs per proxy and snapshot)
@@ -484,9 +489,14 @@ export class SharedResourceCache implements BoundedCache<ProxyResources> {
       for (const id of gone) p.users.delete(id);
       if (p.users.size === 0) this.pinned.delete(key);
     }
+    // A leaving proxy's key memos go with it, or, with a release grace, when the grace runs out (a reconnect wave's
+    // generates find them: no proxyInputs and JSON of the inputs again per proxy).
     if (this.lastKeys)
       for (const memoKey of [...this.lastKeys.keys()])
-        if (gone.has(memoKey.slice(0, memoKey.indexOf('\u0000')))) this.lastKeys.delete(memoKey);
+        if (gone.has(memoKey.slice(0, memoKey.indexOf('\u0000')))) {
+          if (this.grace.graceMs > 0) this.releasedMemos.set(memoKey, now);
+          else this.lastKeys.delete(memoKey);
+        }
     this.afterDrop(dropped);
     return dropped;
   }
@@ -504,6 +514,11 @@ export class SharedResourceCache implements BoundedCache<ProxyResources> {
       this.dropReleased(key);
       dropped++;
     }
+    for (const [memo, at] of [...this.releasedMemos]) {
+      if (now - at < this.grace.graceMs) continue;
+      this.releasedMemos.delete(memo);
+      this.lastKeys?.delete(memo);
+    }
     this.afterDrop(dropped);
     return dropped;
   }
@@ -512,6 +527,7 @@ export class SharedResourceCache implements BoundedCache<ProxyResources> {
   nextExpiryIn(): number | undefined {
     let oldest: number | undefined;
     for (const at of this.released.values()) if (oldest === undefined || at < oldest) oldest = at;
+    for (const at of this.releasedMemos.values()) if (oldest === undefined || at < oldest) oldest = at;
     return oldest === undefined ? undefined : Math.max(0, oldest + this.grace.graceMs - this.grace.now());
   }
 
