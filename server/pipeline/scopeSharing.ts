@@ -152,6 +152,23 @@ export function inboundResources(
 
 const byName = (a: EncodedResource, b: EncodedResource) => byteCompare(a.name, b.name);
 
+/**
+ * `[...a, ...b].sort(byName)` for names that are all distinct: the scope part's list is already in name order (the
+ * translator's), so the proxy's few inbound resources are sorted and merged into it (one walk instead of a sort of
+ * ~150 names per proxy); an `a` out of order is sorted whole.
+ */
+function mergeByName(a: readonly EncodedResource[], b: readonly EncodedResource[]): EncodedResource[] {
+  for (let i = 1; i < a.length; i++) if (byteCompare(a[i - 1]!.name, a[i]!.name) > 0) return [...a, ...b].sort(byName);
+  const bs = [...b].sort(byName);
+  const out: EncodedResource[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < bs.length) out.push(byteCompare(a[i]!.name, bs[j]!.name) <= 0 ? a[i++]! : bs[j++]!);
+  while (i < a.length) out.push(a[i++]!);
+  while (j < bs.length) out.push(bs[j++]!);
+  return out;
+}
+
 /** A scope's outbound part + a proxy's inbound resources: what its full translation encodes (names sorted as the translator sorts). */
 export function mergeScope(part: ScopePart, inbound: ProxyResources, proxy: ProxyModel, version: number): ProxyResources | undefined {
   const merged = (list: 'listeners' | 'clusters'): EncodedResource[] | undefined => {
@@ -162,7 +179,7 @@ export function mergeScope(part: ScopePart, inbound: ProxyResources, proxy: Prox
     const out = part.names[list];
     for (const r of own) if (out.has(r.name)) return undefined;
     if (names(own).size !== own.length) return undefined;
-    const l = [...part[list], ...own].sort(byName);
+    const l = mergeByName(part[list], own);
     if (!kept && part.merged.size < MAX_MERGED) part.merged.set(key, { inbound: own, list: l });
     return l;
   };

@@ -5,7 +5,7 @@
 // cache entries that used it. A second key on (type, name, hash) makes equal content from a fresh object
 // reuse the bytes while they are alive (weakly held too: a dead entry's key is dropped when it is collected).
 import type { EncodedResource } from '../envoy/encode';
-import { byteCompareBy } from '../lib/compare';
+import { sortByKey } from '../lib/compare';
 import { encodeAny, encodeDeltaResourceEntry } from './wire';
 
 /** Per-resource version on the wire (Delta): the content hash (sha256 hex, shortened). */
@@ -35,7 +35,7 @@ export class DeltaDiffs {
     }
     const removed: string[] = [];
     for (const n of from.keys()) if (!to.has(n)) removed.push(n);
-    resources.sort(byteCompareBy((r) => r.name));
+    sortByKey(resources, (r) => r.name);
     removed.sort();
     const out = { to, resources, removed };
     this.last.set(from, out);

@@ -6,7 +6,9 @@
 // (AnyCache), not per response. Held weakly by the resource map: it lives as long as its translation.
 import { createHash } from 'node:crypto';
 import type { EncodedResource } from '../envoy/encode';
-import { byteCompare, byteCompareBy } from '../lib/compare';
+import { byteCompare, sortByKey } from '../lib/compare';
+
+const nameOf = (r: EncodedResource): string => r.name;
 import type { AnyCache } from './cache';
 
 export interface PreparedSotw {
@@ -52,7 +54,7 @@ export function selectSotw(
       if (r) out.push(r);
     }
   }
-  return out.sort(byteCompareBy((r) => r.name));
+  return sortByKey(out, nameOf);
 }
 
 /**
