@@ -230,9 +230,9 @@ export class FileSet {
       if (own.length > 0 || contributed.errors.length > 0 || contributed.inputs.length !== span.n) return { loaded, parsed };
       swaps.push({ at: span.at, inputs: contributed.inputs });
     }
-    const inputs = last.inputs.slice();
+    // The last output is never handed out (callers get copies): patched in place, then copied once.
+    const inputs = last.inputs;
     for (const { at, inputs: list } of swaps) for (let k = 0; k < list.length; k++) inputs[at + k] = list[k]!;
-    this.last = { ...last, inputs };
     const result = { inputs: inputs.slice(), errors: last.errors.slice(), parsed, files: listing.files.length, pieces: this.takePieces() };
     return { result, loaded, parsed };
   }
