@@ -1,0 +1,34 @@
+// The parse pool's settings (issue 24 goal 6; what it runs: ./parseJobs, ./pooledLoad): kept apart from the
+// parser so a caller can start the worker before it loads the parser itself (the CLI: ../../cli/earlyParse).
+import { availableParallelism } from 'node:os';
+import { WorkerPool } from '../../lib/workerPool';
+import type { PieceJob, PieceResult } from './parseJobs';
+
+export type ParsePool = WorkerPool<PieceJob, PieceResult[]>;
+
+/** YAML (characters, all texts of one load together) below which no worker is used: the worker's start costs more. */
+export const PARSE_POOL_MIN_BYTES = 1024 * 1024;
+/** A text below this size is parsed on this thread whatever the total (its pieces are too few to share). */
+export const PARSE_POOL_MIN_FILE_BYTES = 64 * 1024;
+/** A job's time budget (ms): a job is ~JOB_CHARS of YAML, ~0.1–0.3 s of work. */
+const JOB_BUDGET_MS = 30_000;
+
+export interface ParsePoolSettings {
+  workers: number;
+  minBytes: number;
+}
+
+/**
+ * MESHSCOPE_PARSE_WORKERS (default: cores − 1, at most 4; 0 = off) and MESHSCOPE_PARSE_POOL_MIN_BYTES
+ * (default 1 MiB); undefined when off (a one-core machine, or 0).
+ */
+export function parsePoolSettings(env: Record<string, string | undefined> = process.env): ParsePoolSettings | undefined {
+  const int = (v: string | undefined) => (v !== undefined && /^\d+$/.test(v.trim()) ? Number(v.trim()) : undefined);
+  const workers = int(env.MESHSCOPE_PARSE_WORKERS) ?? Math.min(4, availableParallelism() - 1);
+  if (workers <= 0) return undefined;
+  return { workers, minBytes: int(env.MESHSCOPE_PARSE_POOL_MIN_BYTES) ?? PARSE_POOL_MIN_BYTES };
+}
+
+export function createParsePool(file: string, settings: ParsePoolSettings): ParsePool {
+  return new WorkerPool<PieceJob, PieceResult[]>({ file, workers: settings.workers, budgetMs: JOB_BUDGET_MS, memoryMb: 1024 });
+}
