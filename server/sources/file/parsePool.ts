@@ -1,6 +1,8 @@
 // The parse pool's settings (issue 24 goal 6; what it runs: ./parseJobs, ./pooledLoad): kept apart from the
 // parser so a caller can start the worker before it loads the parser itself (the CLI: ../../cli/earlyParse).
+import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
 import { WorkerPool } from '../../lib/workerPool';
 import type { PieceJob, PieceResult } from './parseJobs';
 
@@ -31,4 +33,18 @@ export function parsePoolSettings(env: Record<string, string | undefined> = proc
 
 export function createParsePool(file: string, settings: ParsePoolSettings): ParsePool {
   return new WorkerPool<PieceJob, PieceResult[]>({ file, workers: settings.workers, budgetMs: JOB_BUDGET_MS, memoryMb: 1024 });
+}
+
+/**
+ * The server's parse pool (the runtime singleton owns it and closes it on stop), or undefined when off: only
+ * under `meshscope serve` (MESHSCOPE_ROOT set: the bin brought dist/cli up to date before starting), with the
+ * worker file there. Under `next dev` and in tests, files are parsed in-thread as before.
+ */
+export function serveParsePool(env: Record<string, string | undefined> = process.env): { pool: ParsePool; minBytes: number } | undefined {
+  const settings = parsePoolSettings(env);
+  const root = env.MESHSCOPE_ROOT;
+  if (!settings || !root) return undefined;
+  const file = join(root, 'dist', 'cli', 'parseWorker.mjs');
+  if (!existsSync(file)) return undefined;
+  return { pool: createParsePool(file, settings), minBytes: settings.minBytes };
 }

@@ -7,6 +7,7 @@
 import type { ParsedOne } from '../../model/parse/objects';
 import type { RawInput } from '../types';
 import { firstLoadPieces, parseNarrowed, type DocMemo } from './docChunks';
+import type { FirstLoad } from './fileSet';
 import type { FileLimits, LoadResult } from './parseFile';
 import { JobRun, type PieceJob, planJobs } from './parseJobs';
 import { PARSE_POOL_MIN_FILE_BYTES, type ParsePool } from './parsePool';
@@ -46,15 +47,18 @@ export interface PooledLoadOptions {
  * Starts first loads of `texts` on the pool's workers (this thread joins in finish()), when their narrowable
  * YAML adds up to `minBytes`; undefined when not (then nothing was parsed). `validate`: parseOne on every object too.
  */
-export function startPooledLoads(texts: ReadonlyArray<{ file: string; text: string }>, opts: PooledLoadOptions): PooledRun | undefined {
+export function startPooledLoads(
+  texts: ReadonlyArray<{ file: string; text: string; bytes?: Buffer }>,
+  opts: PooledLoadOptions,
+): PooledRun | undefined {
   if (!opts.pool.usable()) return undefined;
-  const planned: Array<{ file: string; text: string; jobs: PieceJob[] }> = [];
+  const planned: Array<{ file: string; text: string; bytes: Buffer | undefined; jobs: PieceJob[] }> = [];
   let total = 0;
-  for (const { file, text } of texts) {
+  for (const { file, text, bytes } of texts) {
     if (text.length < (opts.minFileBytes ?? PARSE_POOL_MIN_FILE_BYTES)) continue;
     const pieces = firstLoadPieces(text);
     if (!pieces) continue;
-    planned.push({ file, text, jobs: planJobs(pieces, file, opts.namespace, opts.limits, opts.validate, opts.jobChars) });
+    planned.push({ file, text, bytes, jobs: planJobs(pieces, file, opts.namespace, opts.limits, opts.validate, opts.jobChars) });
     total += text.length;
   }
   if (total < opts.minBytes) return undefined;
@@ -67,8 +71,16 @@ export function startPooledLoads(texts: ReadonlyArray<{ file: string; text: stri
     async finish() {
       const pooled = await run.pieces();
       const files = new Map<string, PooledLoad>();
-      for (const { file, text } of planned) {
-        const n = await parseNarrowed(Buffer.from(text, 'utf8'), file, opts.namespace, opts.limits, undefined, text, pooled.pre.get(file));
+      for (const { file, text, bytes } of planned) {
+        const n = await parseNarrowed(
+          bytes ?? Buffer.from(text, 'utf8'),
+          file,
+          opts.namespace,
+          opts.limits,
+          undefined,
+          text,
+          pooled.pre.get(file),
+        );
         if (n) files.set(file, n);
       }
       return { files, parsed: pooled.parsed, jobs: pooled.jobs };
@@ -82,4 +94,22 @@ export async function pooledLoads(
   opts: PooledLoadOptions,
 ): Promise<PooledLoads | undefined> {
   return startPooledLoads(texts, opts)?.finish();
+}
+
+/**
+ * The file source's first loads (./fileSet FileSetOptions.firstLoad) on `pool`: a text of at least `minBytes`
+ * is parsed by a worker and this thread together (objects only: the store validates them), anything smaller,
+ * or when the pool is not usable, by parseNarrowed in-thread as before.
+ */
+export function poolFirstLoad(pool: ParsePool, minBytes: number, log?: (line: string) => void): FirstLoad {
+  return async (bytes, text, file, namespace, limits) => {
+    const run =
+      text.length >= minBytes
+        ? startPooledLoads([{ file, text, bytes }], { namespace, limits, pool, minBytes, validate: false, ...(log ? { log } : {}) })
+        : undefined;
+    if (!run) return parseNarrowed(bytes, file, namespace, limits, undefined, text);
+    const loads = await run.finish();
+    const got = loads.files.get(file);
+    return got ? { result: got.result, memo: got.memo, parsedPieces: got.parsedPieces } : undefined;
+  };
 }
