@@ -26,7 +26,7 @@ if (cmd === 'write') {
   const firstLoad = pool ? poolFirstLoad(pool, settings.minBytes, (l) => logs.push(l)) : undefined;
   let inputs: readonly RawInput[] = [];
   const sink: SourceSink = {
-    replace: (_id, got) => {
+    replace: (_id: string, got: readonly RawInput[]) => {
       inputs = got;
     },
     status: () => undefined,

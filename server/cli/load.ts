@@ -3,7 +3,7 @@ import { buildSnapshot } from '../model/snapshot';
 import type { LoadError, MeshSnapshot } from '../model/mesh';
 import type { MeshConfigOverride } from '../model/parse/meshSource';
 import { addLines, type ReadText, readTextFile } from '../sources/file/lines';
-import { loadPaths, STDIN_FILE } from '../sources/file/loadPaths';
+import { loadPaths, type ResultReader, STDIN_FILE } from '../sources/file/loadPaths';
 import { cliPlainYamlReader } from '../sources/file/parseCache';
 import { cliParsedFileCache } from './parsedCache';
 import type { EarlyParse } from './earlyParse';
@@ -55,7 +55,13 @@ export async function loadMesh(
   // Big files no cache answers: parsed and validated on a worker thread and this one together, started by
   // main() before the command loaded (./earlyParse, ./pooledParse).
   const pooled = await opts.early?.take(paths, namespace);
-  const readResult = pooled ? pooled.reader(parsedFiles?.readResult) : parsedFiles?.readResult;
+  // The cache of validated files first (a hit skips everything); its misses are loaded by the pool's reader
+  // (a pooled result, else the in-thread parse) and stored by save().
+  const pooledRead = pooled?.reader();
+  const readResult: ResultReader | undefined =
+    parsedFiles && pooledRead
+      ? (file, text, ns, load) => parsedFiles.readResult(file, text, ns, () => pooledRead(file, text, ns, load))
+      : (parsedFiles?.readResult ?? pooledRead);
   if (pooled) parsedFiles?.provide(pooled.parsed);
   const loaded = await loadPaths([...paths], {
     ...(namespace ? { namespace } : {}),

@@ -53,7 +53,9 @@ const LOADING = new Set(['proxies', 'translate', 'simulate', 'analyze', 'diff', 
 
 export async function main(argv: readonly string[], ioIn: Io = { stdout: process.stdout, stderr: process.stderr }): Promise<number> {
   const [cmd, ...rest] = argv;
-  const early = cmd !== undefined && LOADING.has(cmd) ? await (await import('./earlyParse')).startEarlyParse(rest) : undefined;
+  // Off unless MESHSCOPE_PARSE_WORKERS asks for workers (then not even its module is loaded).
+  const wanted = /^\s*[1-9]/.test(process.env.MESHSCOPE_PARSE_WORKERS ?? '');
+  const early = wanted && cmd !== undefined && LOADING.has(cmd) ? await (await import('./earlyParse')).startEarlyParse(rest) : undefined;
   const io: Io = early ? { ...ioIn, early } : ioIn;
   try {
     switch (cmd) {

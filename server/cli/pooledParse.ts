@@ -15,7 +15,7 @@ import type { RawInput } from '../sources/types';
 import { cliParsedFileCache } from './parsedCache';
 
 export interface PooledParse {
-  /** loadPaths' ResultReader for the files the pool loaded (`next`: what answers the others). */
+  /** loadPaths' ResultReader for the files the pool loaded (`next`, else the in-thread parse: what answers the others). */
   reader(next?: ResultReader): ResultReader;
   /** The ParsedOnes the workers computed, by input. */
   parsed: ReadonlyMap<RawInput, ParsedOne>;
@@ -59,6 +59,12 @@ export function startPooledParse(
     namespace,
     async finish() {
       const loads = await run.finish();
+      const j = loads.jobs;
+      // MESHSCOPE_PARSE_POOL_STATS=1: one line saying how the work was shared (docs/parse-pool.md).
+      if (process.env.MESHSCOPE_PARSE_POOL_STATS === '1')
+        log(
+          `parse pool: ${j.worker} jobs in a worker, ${j.local} on the main thread (${j.failed} failed in the worker); ${loads.files.size} of ${texts.length} files`,
+        );
       const byFile = new Map<string, { text: string; result: LoadResult }>();
       for (const { file, text } of texts) {
         const l = loads.files.get(file);

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_FILE_LIMITS, parseText } from '../sources/file/parseFile';
 import type { PieceJob, PieceResult } from '../sources/file/parseJobs';
+import { parsePoolSettings } from '../sources/file/parsePool';
 import { pooledLoads } from '../sources/file/pooledLoad';
 import { WorkerPool } from './workerPool';
 
@@ -98,5 +99,17 @@ describe('pooledLoads with a failing worker', () => {
     expect(log[0]).toMatch(
       /^parse worker: job \d+\/\d+ \(\/m\/svc\.yaml\) failed in the worker \(worker exited \(3\)\); parsed on the main thread$/,
     );
+  });
+});
+
+describe('parsePoolSettings', () => {
+  it('is off unless MESHSCOPE_PARSE_WORKERS asks; at most cores − 1 (at least 1) and 4', () => {
+    expect(parsePoolSettings({})).toBeUndefined();
+    expect(parsePoolSettings({ MESHSCOPE_PARSE_WORKERS: '0' })).toBeUndefined();
+    expect(parsePoolSettings({ MESHSCOPE_PARSE_WORKERS: 'x' })).toBeUndefined();
+    const one = parsePoolSettings({ MESHSCOPE_PARSE_WORKERS: '1', MESHSCOPE_PARSE_POOL_MIN_BYTES: '5000' });
+    expect(one).toEqual({ workers: 1, minBytes: 5000 });
+    expect(parsePoolSettings({ MESHSCOPE_PARSE_WORKERS: '64' })?.workers).toBeLessThanOrEqual(4);
+    expect(parsePoolSettings({ MESHSCOPE_PARSE_WORKERS: '2' })?.minBytes).toBe(1024 * 1024);
   });
 });

@@ -8,7 +8,7 @@ import type { PieceJob, PieceResult } from './parseJobs';
 
 export type ParsePool = WorkerPool<PieceJob, PieceResult[]>;
 
-/** YAML (characters, all texts of one load together) below which no worker is used: the worker's start costs more. */
+/** YAML (characters: a CLI run's big files together; one file in the server) below which no worker is used. */
 export const PARSE_POOL_MIN_BYTES = 1024 * 1024;
 /** A text below this size is parsed on this thread whatever the total (its pieces are too few to share). */
 export const PARSE_POOL_MIN_FILE_BYTES = 64 * 1024;
@@ -21,12 +21,14 @@ export interface ParsePoolSettings {
 }
 
 /**
- * MESHSCOPE_PARSE_WORKERS (default: cores − 1, at most 4; 0 = off) and MESHSCOPE_PARSE_POOL_MIN_BYTES
- * (default 1 MiB); undefined when off (a one-core machine, or 0).
+ * MESHSCOPE_PARSE_WORKERS (default 0 = off; 1–4 worker threads) and MESHSCOPE_PARSE_POOL_MIN_BYTES (default
+ * 1 MiB); undefined when off. Off by default: on the 2-core machine it was measured on, the second core was
+ * never idle and the pool cost 0.4–1.5 s more CPU per load than it saved in wall time (docs/perf/issue24-5x.md,
+ * "The second core: a parse pool"); a machine with cores to spare turns it on.
  */
 export function parsePoolSettings(env: Record<string, string | undefined> = process.env): ParsePoolSettings | undefined {
   const int = (v: string | undefined) => (v !== undefined && /^\d+$/.test(v.trim()) ? Number(v.trim()) : undefined);
-  const workers = int(env.MESHSCOPE_PARSE_WORKERS) ?? Math.min(4, availableParallelism() - 1);
+  const workers = Math.min(4, int(env.MESHSCOPE_PARSE_WORKERS) ?? 0, Math.max(1, availableParallelism() - 1));
   if (workers <= 0) return undefined;
   return { workers, minBytes: int(env.MESHSCOPE_PARSE_POOL_MIN_BYTES) ?? PARSE_POOL_MIN_BYTES };
 }
