@@ -36,7 +36,8 @@ export function resourcesSize(r: ProxyResources): number {
 /** An entry made of a scope's outbound part and its own inbound resources: the references, and its own resources' bytes. */
 function scopedSize(r: ProxyResources, own: readonly EncodedResource[]): number {
   let n = 1024;
-  for (const _ of encodedOf(r)) n += 16;
+  // 16 per reference, counted per list (iterating encodedOf's generator took ~0.3 ms per 5x sidecar on every refresh).
+  for (const g of GENERATORS) n += 16 * (r[g.list]?.length ?? 0);
   for (const e of own) n += 5 * e.bytes.length + 200;
   return n;
 }
