@@ -5,6 +5,7 @@ import type { DeltaTestStream } from './testing/adsTestClient';
 import { edsCluster, loadAssignment } from './testing/fixtures';
 import { SIDECAR, startHarness, type Harness } from './testing/harness';
 import { resourceVersion } from './cache';
+import { retainedVersions } from './delta';
 
 // Rules: xDS protocol "Incremental xDS" (envoy api docs): subscribe/unsubscribe lists, wildcard on an
 // empty first LDS/CDS request, per-resource versions, removed_resources, initial_resource_versions on
@@ -114,13 +115,47 @@ describe('Delta ADS', () => {
     expect(r.removedResources).toEqual(['ghost']);
   });
 
-  it('reconnect with initial_resource_versions: unchanged not resent, changed sent, gone removed', async () => {
+  // istiod delta.go: a reconnect's InitialResourceVersions join the subscription (deltaWatchedResources) and are
+  // dropped before generation for every type but the address types (requiresResourceNamesModification), so an
+  // Envoy type is answered in full, and pushDeltaXds removes what is subscribed but not generated.
+  it('reconnect with initial_resource_versions (CDS): every cluster sent again, unchanged ones too; gone removed', async () => {
     const r = await s.request({
       typeUrl: TYPE.cluster,
       initialResourceVersions: { c1: resourceVersion(c1), c2: 'old-version', c3: 'whatever' },
     });
-    expect(names(r)).toEqual(['c2']);
+    expect(names(r)).toEqual(['c1', 'c2']);
+    expect(versions(r)).toEqual({ c1: resourceVersion(c1), c2: resourceVersion(c2) });
     expect(r.removedResources).toEqual(['c3']);
+  });
+
+  it('reconnect with initial_resource_versions (EDS by name): the kept, unchanged assignment is sent again', async () => {
+    const r = await s.request({
+      typeUrl: TYPE.endpoint,
+      subscribe: ['c1', 'c2'],
+      initialResourceVersions: { c1: resourceVersion(e1), c2: resourceVersion(e2) },
+    });
+    expect(names(r)).toEqual(['c1', 'c2']);
+    expect(r.removedResources).toEqual([]);
+    s.ack(r);
+    // And after that the stream is incremental again: an unchanged push sends nothing.
+    h.gen.set('v2', [c1, c2, e1, e2]);
+    h.server.push({ proxies: 'all', reason: 'same' });
+    await h.server.flush();
+    expect(s.buffered).toBe(0);
+  });
+
+  it('retainedVersions: only the address type keeps the versions a reconnect reports (istiod workload.go appendAddress)', () => {
+    const initial = { a: 'v-a', b: 'v-b' };
+    expect([...retainedVersions(TYPE.address, initial)]).toEqual([
+      ['a', 'v-a'],
+      ['b', 'v-b'],
+    ]);
+    for (const t of [TYPE.cluster, TYPE.endpoint, TYPE.listener, TYPE.route]) {
+      expect([...retainedVersions(t, initial)]).toEqual([
+        ['a', ''],
+        ['b', ''],
+      ]);
+    }
   });
 
   it('NACK is recorded with its text; the rejected versions are not resent; new content is', async () => {

@@ -2,9 +2,11 @@
 // "Incremental xDS" rules and istiod's delta.go: subscriptions change by subscribe/unsubscribe lists
 // (applied whatever the nonce); the first LDS/CDS request without names is a wildcard; each resource
 // carries its own version (its content hash); only changed resources are sent, and resources the client
-// has that are no longer served go in removed_resources; initial_resource_versions on a reconnect tell
-// what the client already has, so unchanged resources are not resent. A NACKed resource version is not
-// resent: the client is assumed to hold what was last sent until the content changes again.
+// has that are no longer served go in removed_resources. initial_resource_versions on a reconnect name what
+// the client kept: those names are subscribed (and removed when no longer served), and, as in istiod, only
+// ztunnel's address type skips a kept resource whose version is unchanged (workload.go appendAddress); every
+// Envoy type is answered in full (delta.go drops InitialResourceVersions before generating them). A NACKed
+// resource version is not resent: the client is assumed to hold what was last sent until the content changes.
 import { status as grpcStatus } from '@grpc/grpc-js';
 import type { DeltaDiscoveryRequest } from '../gen/envoy/service/discovery/v3/discovery_pb';
 import type { EncodedResource } from '../envoy/encode';
@@ -14,6 +16,24 @@ import { resourceVersion } from './cache';
 import { deltaResponse, encodeDeltaDiscoveryResponse } from './wire';
 import type { ResourceSet, TypeUrl } from './types';
 import { sortByKey } from '../lib/compare';
+import { TYPE } from '../model/xdsTypes';
+
+/**
+ * The types whose reconnect skips what the client kept unchanged (istiod delta.go requiresResourceNamesModification:
+ * the address types, whose generator reads InitialResourceVersions; every other type's request drops them).
+ */
+const KEEPS_RETAINED: ReadonlySet<string> = new Set([TYPE.address]);
+
+/**
+ * What a first request's initial_resource_versions leave the stream believing the client holds: the versions
+ * themselves for the address types; for every other type the names only, with a version no resource has, so each
+ * one still served is sent again and each one gone is removed (istiod: the names join the subscription and the
+ * response is the full set, `removed` = subscribed − generated).
+ */
+export function retainedVersions(typeUrl: string, initial: Readonly<Record<string, string>>): Map<string, string> {
+  if (KEEPS_RETAINED.has(typeUrl)) return new Map(Object.entries(initial));
+  return new Map(Object.keys(initial).map((n) => [n, '']));
+}
 
 interface DeltaWatch {
   typeUrl: string;
@@ -125,7 +145,7 @@ export class DeltaConnection extends ConnectionBase<DeltaDiscoveryRequest, Delta
         typeUrl,
         wildcard: WILDCARD_TYPES.has(typeUrl) && subscribe.length === 0,
         names: new Set(),
-        known: new Map(Object.entries(req.initialResourceVersions)),
+        known: retainedVersions(typeUrl, req.initialResourceVersions),
       };
       this.watches.set(typeUrl, w);
     }
