@@ -13,7 +13,7 @@ import { hasIdentity } from '../../model/parse/objects';
 import { rawKey } from '../storeKeys';
 import type { RawInput } from '../types';
 import { expandPaths, sizeError } from './loadPaths';
-import { type DocMemo, parseNarrowed } from './docChunks';
+import { type DocMemo, type Narrowed, parseNarrowed } from './docChunks';
 import { ReadBuffers } from './readBuffers';
 import { DEFAULT_FILE_LIMITS, type FileLimits, type LoadResult, parseTextAsync } from './parseFile';
 
@@ -53,7 +53,24 @@ export interface FileSetOptions {
   onBackgroundParsed?: (file: string) => void;
   /** Files at least this big are read into reused buffers (./readBuffers; default REUSE_READ_BYTES). */
   reuseReadBytes?: number;
+  /**
+   * A file's first load by document (no memo yet: the first scan, a whole-file reload), e.g. on a parse
+   * worker and this thread together (./pooledLoad poolFirstLoad); default docChunks parseNarrowed in-thread.
+   * It must give what parseNarrowed gives. Edits of a narrowed file never go through it.
+   */
+  firstLoad?: FirstLoad;
 }
+
+/** parseNarrowed's first load of `bytes` (`text`: them decoded). */
+export type FirstLoad = (
+  bytes: Buffer,
+  text: string,
+  file: string,
+  namespace: string | undefined,
+  limits: FileLimits,
+) => Promise<Narrowed | undefined>;
+
+const inThread: FirstLoad = (bytes, text, file, namespace, limits) => parseNarrowed(bytes, file, namespace, limits, undefined, text);
 
 /**
  * Files at least this big are parsed in the background by a `background` scan: the scan goes on with the
@@ -299,7 +316,7 @@ export class FileSet {
         return { result: entry?.result ?? { inputs: [], errors: [] }, fresh: false };
       }
       // A file narrowed before whose edit could not be narrowed is parsed whole (its errors located in the file).
-      const n = entry?.docs ? undefined : await parseNarrowed(bytes, file, ns, this.limits, undefined, text);
+      const n = entry?.docs ? undefined : await (this.opts.firstLoad ?? inThread)(bytes, text, file, ns, this.limits);
       if (n) this.pieces += n.parsedPieces;
       const result = n?.result ?? (await parseTextAsync(text, file, ns, this.limits));
       const next: FileEntry = { sig, result, ...(n ? { docs: n.memo } : { hash }) };
@@ -326,7 +343,7 @@ export class FileSet {
     const state: Parsing = { hash };
     this.parsing.set(file, state);
     const parse = async (): Promise<{ result: LoadResult; memo?: DocMemo }> =>
-      (await parseNarrowed(bytes, file, this.opts.namespace, this.limits, undefined, text)) ?? {
+      (await (this.opts.firstLoad ?? inThread)(bytes, text, file, this.opts.namespace, this.limits)) ?? {
         result: await parseTextAsync(text, file, this.opts.namespace, this.limits),
       };
     void parse().then(
