@@ -5,7 +5,9 @@
 // through reused buffers gives the same objects (and origins), errors and parse counts as one that never reuses
 // a buffer, after every scan of the changed file and every full scan. A buffer written while a kept load still
 // refers to it (a wrong give-back) breaks the next edit's narrowing (its bytes are compared with the last load's)
-// and fails this.
+// and fails this. A second case runs a big file (over BACKGROUND_PARSE_BYTES) through background scans, where an edit
+// that cannot be narrowed (a syntax error, then its fix) is parsed off the scan: giving back the background parse's
+// bytes fails it.
 import { mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -81,4 +83,58 @@ describe('FileSet reading into reused buffers', () => {
       { numRuns: 60 },
     );
   }, 120_000);
+});
+
+describe('FileSet reading into reused buffers, big files parsed in the background', () => {
+  it('gives what reading anew gives when an edit of a big file cannot be narrowed (parsed off the scan)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'meshscope-readbuf-bg-'));
+    dirs.push(dir);
+    const f = join(dir, 'pods.yaml');
+    let tick = 1_700_000_000;
+    // 5,000 documents, ~600 KB (> BACKGROUND_PARSE_BYTES): a background scan parses an edit it cannot narrow off the scan.
+    const big = (ip: string, broken = false) => {
+      const parts = Array.from({ length: 5000 }, (_, d) => doc(0, d, d === 7 ? ip : `10.1.${d >> 8}.${d & 255}`));
+      if (broken) parts[3] = 'kind: [unclosed\n';
+      return parts.join('---\n');
+    };
+    const now = () => new Date(0);
+    const sets = [1, Number.POSITIVE_INFINITY].map((reuseReadBytes) => {
+      let parsed: (() => void) | undefined;
+      const set = new FileSet([dir], { now, reuseReadBytes, onBackgroundParsed: () => parsed?.() });
+      const backgroundDone = () => new Promise<void>((resolve) => (parsed = resolve));
+      return { set, backgroundDone };
+    });
+    const write = (t: string) => {
+      writeFileSync(f, t);
+      utimesSync(f, ++tick, tick);
+    };
+    write(big('10.0.0.1'));
+    const both = async (background: boolean) => {
+      const [a, b] = await Promise.all(sets.map(({ set }) => set.scan(false, new Set([f]), background)));
+      expect(shape(a!)).toEqual(shape(b!));
+      return a!;
+    };
+    for (const { set } of sets) await set.scan();
+    // [pod IP, broken, parsed off the scan]: a broken edit cannot be narrowed (parsed in the background), nor can the
+    // fix after it (the file has no narrowed load then); the same bytes again are no parse at all.
+    for (const [ip, broken, off] of [
+      ['10.0.0.2', false, false],
+      ['10.0.0.3', true, true],
+      ['10.0.0.4', false, true],
+      ['10.0.0.4', false, false],
+      ['10.0.0.5', false, false],
+      ['10.0.0.6', false, false],
+    ] as const) {
+      write(big(ip, broken));
+      const done = sets.map((s) => s.backgroundDone());
+      const r = await both(true);
+      expect([ip, broken, r.parsed]).toEqual([ip, broken, off || ip === '10.0.0.4' ? 0 : 1]);
+      if (off) {
+        await Promise.all(done);
+        expect((await both(true)).parsed).toBe(0);
+      }
+    }
+    const last = await both(true);
+    expect(last.inputs.some((i) => JSON.stringify(i.object).includes('10.0.0.6'))).toBe(true);
+  }, 60_000);
 });
