@@ -1,7 +1,7 @@
 // The runtime singleton's parse pool (issue 24 goal 6), on: with MESHSCOPE_PARSE_WORKERS and MESHSCOPE_ROOT set
 // as `meshscope serve` sets them, a runtime over the issue-24 mesh (7 multi-document files) loads the snapshot
-// an in-thread FileSet gives (same objects, same errors), and stop() terminates the pool's worker (the test
-// process would otherwise not end: vitest reports a hanging worker). How the jobs were shared is not asserted
+// an in-thread FileSet gives (same objects, same errors), and stop() resolves with the pool's worker terminated
+// (an idle worker is unref'd: it never holds the process). How the jobs were shared is not asserted
 // (it depends on timing; pooledLoad.property.test.ts and fileSet.pool.test.ts check the worker took part).
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
