@@ -1,9 +1,10 @@
 // The CLI's cold loads on the second core (issue 24 goal 6): the big multi-document files and Lists of
-// --config that no cache answers are parsed and validated by a parse worker and this thread together
-// (../sources/file/pooledLoad); loadPaths then takes their results through its ResultReader and the snapshot
-// build their ParsedOnes through its SnapshotCache. Same objects, order and errors as the in-thread load (a
-// file with any error is parsed in-thread as before). The run is started by ./earlyParse before the command's
-// modules load, so the worker starts parsing while this thread is busy loading them; loadMesh joins it.
+// --config that no cache answers are parsed by a parse worker and this thread together
+// (../sources/file/pooledLoad); loadPaths then takes their results through its ResultReader (and a snapshot
+// build the ParsedOnes of a run that validates, through its SnapshotCache). Same objects, order and errors as
+// the in-thread load (a file with any error is parsed in-thread as before). The run is started by
+// ./earlyParse before the command's modules load, so the worker starts parsing while this thread is busy
+// loading them; loadMesh joins it.
 import { readFileSync, statSync } from 'node:fs';
 import { SnapshotCache } from '../model/snapshotCache';
 import { type ParsedOne, parseOne, restamp } from '../model/parse/objects';
@@ -53,7 +54,9 @@ export function startPooledParse(
       // loadPaths reads it again and reports why it cannot.
     }
   }
-  const run: PooledRun | undefined = startPooledLoads(texts, { namespace, limits, pool, minBytes, validate: true, log });
+  // Objects only (`validate: false`): the worker's ParsedOnes cost more to clone back and to JIT the validation in
+  // a second isolate than the validation they save (measured, docs/perf/issue24-5x.md); the build validates.
+  const run: PooledRun | undefined = startPooledLoads(texts, { namespace, limits, pool, minBytes, validate: false, log });
   if (!run) return undefined;
   return {
     namespace,

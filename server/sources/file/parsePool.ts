@@ -48,5 +48,7 @@ export function serveParsePool(env: Record<string, string | undefined> = process
   if (!settings || !root) return undefined;
   const file = join(root, 'dist', 'cli', 'parseWorker.mjs');
   if (!existsSync(file)) return undefined;
-  return { pool: createParsePool(file, settings), minBytes: settings.minBytes };
+  const pool = createParsePool(file, settings);
+  pool.warm(); // it loads its modules while the server starts, before the first scan needs it
+  return { pool, minBytes: settings.minBytes };
 }
