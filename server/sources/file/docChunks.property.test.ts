@@ -137,6 +137,22 @@ describe('document-level narrowing equals a whole parse', () => {
     );
   }, 180_000);
 
+  // The case fast-check found (session 11): a List, then the file emptied, then two documents written. The empty
+  // text's memo has no piece an edit can reach, so the new text must be cut as a first load, not given up on.
+  it('a text written into an emptied file is narrowed as a first load, and equals a whole parse', async () => {
+    const vs = stringify(raw({ kind: 'VirtualService', name: 'a', ns: undefined, spec: { a: 'x' } }));
+    const list = docText({ t: 'list', items: [{ kind: 'Service', name: 'b', ns: undefined, spec: {} }], indentSeq: true });
+    let memo = (await parseNarrowed(list, FILE, 'ns-default', DEFAULT_FILE_LIMITS, undefined))!.memo;
+    memo = (await parseNarrowed('', FILE, 'ns-default', DEFAULT_FILE_LIMITS, memo))!.memo;
+    for (const text of [`${vs}---\n`, `${vs}---\n${vs}`]) {
+      const narrowed = await parseNarrowed(text, FILE, 'ns-default', DEFAULT_FILE_LIMITS, memo);
+      const whole = await parseTextAsync(text, FILE, 'ns-default', DEFAULT_FILE_LIMITS);
+      expect(narrowed).toBeDefined();
+      expect(shape(narrowed!.result.inputs)).toEqual(shape(whole.inputs));
+      expect(narrowed!.result.docs).toBe(whole.docs);
+    }
+  });
+
   it('one edited document of 1,000 is the only piece parsed again; the others are the same objects', async () => {
     const docs = Array.from({ length: 1000 }, (_, i) =>
       stringify(raw({ kind: 'VirtualService', name: `vs-${i}`, ns: 'x', spec: { hosts: [`h${i}`] } })),

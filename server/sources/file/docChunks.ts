@@ -383,7 +383,8 @@ export async function parseNarrowed(
   if (prev) {
     if (prev.bytes.equals(bytes))
       return { result: result(prev.pieces, bytes, 0, limits)!.result, memo: { bytes, pieces: prev.pieces }, parsedPieces: 0 };
-    return narrowEdit(prev, bytes, file, namespace, limits); // checks the UTF-8 of the bytes that differ
+    // An edit of an empty text has no piece to reach: it is a first load (below).
+    if (prev.bytes.length > 0) return narrowEdit(prev, bytes, file, namespace, limits); // checks the UTF-8 of the bytes that differ
   }
   if (!isUtf8(bytes)) return undefined;
   const text = decoded ?? (typeof input === 'string' ? input : bytes.toString('utf8'));
