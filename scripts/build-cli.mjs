@@ -24,6 +24,9 @@ export const CLI_BUNDLE = join(OUT_DIR, 'main.mjs');
 /** The CPU worker (server/isolate/worker.ts): the same build, sharing its chunks; server/isolate/entry.ts runs it. */
 const WORKER_ENTRY = join(root, 'server', 'isolate', 'worker.ts');
 export const CPU_WORKER = join(OUT_DIR, 'cpuWorker.mjs');
+/** The parse worker (server/sources/file/parseWorker.ts: big files' first loads on the second core), beside it. */
+const PARSE_WORKER_ENTRY = join(root, 'server', 'sources', 'file', 'parseWorker.ts');
+export const PARSE_WORKER = join(OUT_DIR, 'parseWorker.mjs');
 /** The build's inputs (paths relative to the repo root), written beside the bundle. */
 export const CLI_MANIFEST = join(OUT_DIR, 'main.inputs.json');
 const CHUNKS = 'chunks';
@@ -66,8 +69,8 @@ export function cliBundleStale(bundle = CLI_BUNDLE, inputs = undefined, manifest
   } catch {
     return true;
   }
-  // A build from before the CPU worker existed is stale too.
-  if (bundle === CLI_BUNDLE && !existsSync(CPU_WORKER)) return true;
+  // A build from before the CPU worker (or the parse worker) existed is stale too.
+  if (bundle === CLI_BUNDLE && (!existsSync(CPU_WORKER) || !existsSync(PARSE_WORKER))) return true;
   if (inputs) return inputs.some((p) => newestMtime(p) > built);
   let files;
   try {
@@ -150,7 +153,7 @@ export function withBuildId(outputFiles) {
 export function cliBuildOptions() {
   return {
     absWorkingDir: root,
-    entryPoints: { main: ENTRY, cpuWorker: WORKER_ENTRY },
+    entryPoints: { main: ENTRY, cpuWorker: WORKER_ENTRY, parseWorker: PARSE_WORKER_ENTRY },
     outdir: OUT_DIR,
     write: false,
     bundle: true,

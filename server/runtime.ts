@@ -33,6 +33,8 @@ import type { Source, SourceStatus } from './sources/types';
 import { inputFileReader } from './sources/file/lines';
 import type { CpuPool } from './isolate/pool';
 import { poolContracts, storePool } from './isolate/runtimePool';
+import { serveParsePool } from './sources/file/parsePool';
+import { poolFirstLoad } from './sources/file/pooledLoad';
 import { makeLiveSource } from './live/index';
 import type { LiveSource } from './live/types';
 import { AccessControl } from './auth/access';
@@ -115,7 +117,10 @@ function createRuntime(config: RuntimeConfig, configError?: string, overrides: A
   const memo = new SnapshotMemo();
   // On loopback (the default bind) big bodies skip the HTTP server's per-request gzip (api/responseCache.ts).
   const responses = new ResponseCache({ compressBig: !isLoopbackAddress(bindAddress(config)) });
-  const { sources, problems, cleanup } = makeSources(config, mode);
+  // Big --config files' first loads (start, whole-file reloads) on a parse worker and this thread together.
+  const parse = serveParsePool();
+  const firstLoad = parse ? poolFirstLoad(parse.pool, parse.minBytes, (line) => console.log(`meshscope: ${line}`)) : undefined;
+  const { sources, problems, cleanup } = makeSources(config, mode, firstLoad);
   // `--mesh-config FILE` replaces the ConfigMap istio-system/istio (read and watched; last good text kept).
   const meshFile = config.meshConfig ? new MeshConfigFile(config.meshConfig, store, { watch: true }) : undefined;
   if (configError) problems.push({ id: 'config', kind: 'file', state: 'failing', lastError: configError });
@@ -301,6 +306,7 @@ function createRuntime(config: RuntimeConfig, configError?: string, overrides: A
       prometheus?.stop();
       await demo?.stop();
       await cpu.close();
+      await parse?.pool.close();
       await adsStarted;
       await plane.close();
       listeners.clear();

@@ -1,5 +1,6 @@
 // How the runtime's sources are made from its config: the watched files, a bug-report archive, the cluster, or the
 // embedded demo mesh; and the store as the sources see it (status changes notify the UI). No process state here.
+import type { FirstLoad } from './sources/file/fileSet';
 import { resolve } from 'node:path';
 import type { RuntimeConfig } from './api/runtimeConfig';
 import { ArchiveSource } from './archive/source';
@@ -58,11 +59,14 @@ export function statusNotifyingSink(store: Store, onStatus: () => void): SourceS
 export function makeSources(
   config: RuntimeConfig,
   mode: SourceMode,
+  /** Big files' first loads on the runtime's parse pool (sources/file/pooledLoad poolFirstLoad). */
+  firstLoad?: FirstLoad,
 ): { sources: Source[]; problems: SourceStatus[]; cleanup?: () => void } {
   const ns = config.namespace ? { namespace: config.namespace } : {};
   if (mode === 'files') {
     const sources: Source[] = [];
-    if (config.config?.length) sources.push(new FileSource('file', config.config, { ...ns, watch: true }));
+    if (config.config?.length)
+      sources.push(new FileSource('file', config.config, { ...ns, watch: true, ...(firstLoad ? { firstLoad } : {}) }));
     // `--bug-report`: the archive's cluster objects (and, for /live and /drift, its pods' dumps: archive()).
     if (config.bugReport) sources.push(new ArchiveSource(config.bugReport, ns));
     return { sources, problems: [] };

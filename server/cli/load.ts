@@ -3,9 +3,11 @@ import { buildSnapshot } from '../model/snapshot';
 import type { LoadError, MeshSnapshot } from '../model/mesh';
 import type { MeshConfigOverride } from '../model/parse/meshSource';
 import { addLines, type ReadText, readTextFile } from '../sources/file/lines';
-import { loadPaths, STDIN_FILE } from '../sources/file/loadPaths';
+import { loadPaths, type ResultReader, STDIN_FILE } from '../sources/file/loadPaths';
 import { cliPlainYamlReader } from '../sources/file/parseCache';
 import { cliParsedFileCache } from './parsedCache';
+import type { EarlyParse } from './earlyParse';
+import { PreParsedCache } from './pooledParse';
 import type { RawInput } from '../sources/types';
 import type { ArchiveContents } from '../archive/read';
 
@@ -40,6 +42,8 @@ export async function loadMesh(
     ambient?: boolean;
     /** `inputs` must be the raw objects whole (diff, check): the cache of validated files is not used. */
     rawInputs?: boolean;
+    /** The parse worker main() started for these --config paths (./earlyParse). */
+    early?: EarlyParse;
   } = {},
 ): Promise<LoadedMesh> {
   const stdin = paths.includes('-') ? await (opts.stdin ?? (() => readStdin()))() : undefined;
@@ -47,11 +51,23 @@ export async function loadMesh(
   // Big files the CLI read before come from the parse cache (MESHSCOPE_PARSE_CACHE=0: off): their YAML, and
   // under the same build their validated objects too (./parsedCache).
   const parsedFiles = opts.rawInputs ? undefined : cliParsedFileCache();
+  const namespace = opts.namespace ? opts.namespace : undefined;
+  // Big files no cache answers: parsed and validated on a worker thread and this one together, started by
+  // main() before the command loaded (./earlyParse, ./pooledParse).
+  const pooled = await opts.early?.take(paths, namespace);
+  // The cache of validated files first (a hit skips everything); its misses are loaded by the pool's reader
+  // (a pooled result, else the in-thread parse) and stored by save().
+  const pooledRead = pooled?.reader();
+  const readResult: ResultReader | undefined =
+    parsedFiles && pooledRead
+      ? (file, text, ns, load) => parsedFiles.readResult(file, text, ns, () => pooledRead(file, text, ns, load))
+      : (parsedFiles?.readResult ?? pooledRead);
+  if (pooled) parsedFiles?.provide(pooled.parsed);
   const loaded = await loadPaths([...paths], {
-    ...(opts.namespace ? { namespace: opts.namespace } : {}),
+    ...(namespace ? { namespace } : {}),
     ...(stdin !== undefined ? { stdin } : {}),
     ...(readPlain ? { readPlain } : {}),
-    ...(parsedFiles ? { readResult: parsedFiles.readResult } : {}),
+    ...(readResult ? { readResult } : {}),
   });
   // `--bug-report`: the archive's cluster objects join the inputs (loaded on demand: the reader and its tar
   // library stay out of the chunks of commands that do not use it). Throws ArchiveError when unusable.
@@ -70,7 +86,7 @@ export async function loadMesh(
     extraErrors: loaded.errors,
     ...(opts.meshConfig ? { meshConfig: opts.meshConfig } : {}),
     ...(opts.ambient ? { ambient: true } : {}),
-    ...(parsedFiles ? { cache: parsedFiles } : {}),
+    ...(parsedFiles ? { cache: parsedFiles } : pooled ? { cache: new PreParsedCache(pooled.parsed) } : {}),
   });
   parsedFiles?.save();
   const readText: ReadText = (file) => (file === STDIN_FILE ? stdin : (archiveTexts.get(file) ?? readTextFile(file)));

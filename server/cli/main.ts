@@ -48,8 +48,15 @@ export const USAGE = `usage: meshscope <command> [flags]
   cluster turns it on by itself when istiod or a ztunnel DaemonSet says so.
 `;
 
-export async function main(argv: readonly string[], io: Io = { stdout: process.stdout, stderr: process.stderr }): Promise<number> {
+/** Commands that load --config files (their big files' parse may start on a worker first: ./earlyParse). */
+const LOADING = new Set(['proxies', 'translate', 'simulate', 'analyze', 'diff', 'check', 'drift', 'ztunnel-config']);
+
+export async function main(argv: readonly string[], ioIn: Io = { stdout: process.stdout, stderr: process.stderr }): Promise<number> {
   const [cmd, ...rest] = argv;
+  // Off unless MESHSCOPE_PARSE_WORKERS asks for workers (then not even its module is loaded).
+  const wanted = /^\s*[1-9]/.test(process.env.MESHSCOPE_PARSE_WORKERS ?? '');
+  const early = wanted && cmd !== undefined && LOADING.has(cmd) ? await (await import('./earlyParse')).startEarlyParse(rest) : undefined;
+  const io: Io = early ? { ...ioIn, early } : ioIn;
   try {
     switch (cmd) {
       case 'serve':
@@ -89,5 +96,7 @@ export async function main(argv: readonly string[], io: Io = { stdout: process.s
     }
     io.stderr.write(`meshscope ${cmd}: internal error: ${(e as Error).stack ?? String(e)}\n`);
     return 1;
+  } finally {
+    void early?.close();
   }
 }

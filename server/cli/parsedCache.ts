@@ -83,6 +83,19 @@ export class ParsedFileCache extends SnapshotCache {
     return result;
   };
 
+  /** Whether `text` read as `file` has an entry (a parse worker then leaves it alone: ./pooledParse). */
+  has(file: string, text: string, namespace: string | undefined): boolean {
+    return this.cache.has(file, text, namespace);
+  }
+
+  /** ParsedOnes computed elsewhere (a parse worker: ./pooledParse), used by parse() and stored by save(). */
+  provide(parsed: ReadonlyMap<RawInput, ParsedOne>): void {
+    for (const [input, one] of parsed) {
+      this.stored.set(input, one);
+      this.computed.set(input, one);
+    }
+  }
+
   override readonly parse = (input: RawInput, index: number): ParsedOne => {
     const hit = this.stored.get(input);
     if (hit) return restamp(hit, index);

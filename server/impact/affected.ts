@@ -88,10 +88,43 @@ function push<V>(m: Map<string, V[]>, k: string, v: V): void {
 
 const INDEX = Symbol('impact index');
 
-/** The snapshot's Index, kept in its memo (a change's previous snapshot was the last change's next: built once). */
-function indexOf(snap: MeshSnapshot): Index {
+/**
+ * The snapshot's Index, kept in its memo (a change's previous snapshot was the last change's next: built once); made
+ * from `seed`'s (the previous snapshot) when only VirtualServices were replaced in place (carriedIndex).
+ */
+function indexOf(snap: MeshSnapshot, seed?: MeshSnapshot): Index {
   const from = [snap.virtualServices, snap.destinationRules, snap.serviceEntries, snap.services];
-  return snap.memo ? snap.memo.get(INDEX, from, () => buildIndex(snap)) : buildIndex(snap);
+  return snap.memo ? snap.memo.get(INDEX, from, () => (seed && carriedIndex(seed, snap)) || buildIndex(snap)) : buildIndex(snap);
+}
+
+/** How many replaced VirtualServices carriedIndex patches in; more: the index is built anew. */
+const MAX_CARRIED = 8;
+
+/**
+ * `seed`'s index for `snap` when the two differ only in a few VirtualServices replaced at their places under the same
+ * namespace/name (a VirtualService edit): its config map copied with those swapped in, the service maps shared (the
+ * same service list). At 5× buildIndex keys 15,000 configs (10–27 ms per VirtualService edit); this copies the map.
+ * Undefined when anything else differs or `seed` has no index: then it is built.
+ */
+function carriedIndex(seed: MeshSnapshot, snap: MeshSnapshot): Index | undefined {
+  if (seed.destinationRules !== snap.destinationRules || seed.serviceEntries !== snap.serviceEntries || seed.services !== snap.services)
+    return undefined;
+  const a = seed.virtualServices;
+  const b = snap.virtualServices;
+  const had = seed.memo?.peek<Index>(INDEX, [a, seed.destinationRules, seed.serviceEntries, seed.services]);
+  if (!had || a.length !== b.length) return undefined;
+  const swapped: number[] = [];
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i] && swapped.push(i) > MAX_CARRIED) return undefined;
+  const configs = new Map(had.configs);
+  for (const i of swapped) {
+    const before = a[i]!;
+    const after = b[i]!;
+    const key = refKey(before.kind, before.meta.namespace, before.meta.name);
+    // The map holds the last config of a key: the replaced one must be it, under the same key as its replacement.
+    if (key !== refKey(after.kind, after.meta.namespace, after.meta.name) || had.configs.get(key) !== before) return undefined;
+    configs.set(key, after);
+  }
+  return { configs, servicesByRef: had.servicesByRef, servicesByNs: had.servicesByNs };
 }
 
 function buildIndex(snap: MeshSnapshot): Index {
@@ -228,7 +261,7 @@ export function affectedProxies(
     return { all: everyProxy.size > 0, proxies: allIds(), types: [...RESOURCE_KINDS] };
 
   const scope: Scope = { all: false, namespaces: new Set(), routers: false, types: new Set() };
-  const indexes = [indexOf(prev), indexOf(next)];
+  const indexes = [indexOf(prev), indexOf(next, prev)];
   const seenNs = new Set<string>();
   for (const key of change.changed) {
     if (scope.all) break;

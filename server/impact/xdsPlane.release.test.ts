@@ -116,6 +116,8 @@ describe('clients leaving free what their proxies owned', () => {
     await waitFor(() => plane.ads.stats().connections === 0 && plane.cache.stats().released > 0, 'the clients to be gone', 30_000);
     // Within the grace, what they owned is kept: a reconnecting client is served without a translation.
     expect(plane.cache.stats()).toMatchObject({ entries: connected.entries, tracked: 0, released: connected.entries });
+    // The proxies' key memos are kept for the grace too (a reconnect wave does not remake every proxy's key).
+    expect(plane.cache.stats().keyMemos).toBe(connected.keyMemos);
     const t = plane.cache.stats().translations + plane.cache.stats().scopeShared;
     const back = client.sotw({ id: `sidecar~10.0.0.1~${sidecars[0]!.id}~${sidecars[0]!.namespace}.svc.cluster.local` });
     await syncSotw(back);

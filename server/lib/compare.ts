@@ -13,3 +13,14 @@ export const byteCompareBy =
   <T>(key: (item: T) => string) =>
   (a: T, b: T): number =>
     byteCompare(key(a), key(b));
+
+/**
+ * Sorts `items` in place by a string key in byte order, unless they already are (one pass): the lists the ADS
+ * server sends are mostly built from maps whose insertion order is already the name order.
+ */
+export function sortByKey<T>(items: T[], key: (item: T) => string): T[] {
+  for (let i = 1; i < items.length; i++) {
+    if (key(items[i - 1]!) > key(items[i]!)) return items.sort(byteCompareBy(key));
+  }
+  return items;
+}

@@ -242,6 +242,19 @@ interface PodPatch {
 }
 
 /** The pods, endpoints and proxies after explicit Pods changed in place; null when that is not narrowable. */
+/**
+ * Makes the pod-change indexes of the last build (pod by `ns/name`, pods and Services per namespace) when it has
+ * none: patchPods makes them on first use, so the first pod change after a build from scratch walked every pod
+ * and Service (~30 ms at 5×). The store calls this after each build; they are carried to every incremental build.
+ */
+export function warmPodPatch(st: BuildState | undefined): void {
+  if (!st) return;
+  const pods = st.snapshot.pods;
+  st.podAt ??= new Map(pods.map((p, i) => [`${p.namespace}/${p.name}`, i]));
+  st.k8sIn ??= groupBy(st.k8s, (s) => s.namespace);
+  st.podsIn ??= groupBy(pods, (p) => p.namespace);
+}
+
 function patchPods(st: BuildState, changes: readonly Change[], cache: SnapshotCache): PodPatch | null {
   const prev = st.snapshot;
   if (!st.podAt) st.podAt = new Map(prev.pods.map((p, i) => [`${p.namespace}/${p.name}`, i]));

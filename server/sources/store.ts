@@ -10,6 +10,7 @@ import type { LoadError, MeshSnapshot } from '../model/mesh';
 import { validateRaw } from '../model/parse/objects';
 import { type BuildSnapshotOptions, buildSnapshot } from '../model/snapshot';
 import { SnapshotCache } from '../model/snapshotCache';
+import { warmPodPatch } from '../model/snapshotIncremental';
 import { redactSecret } from '../model/secrets';
 import type { MeshConfigOverride } from '../model/parse/meshSource';
 import { MESH_CONFIGMAP_NAME, MESH_CONFIGMAP_NAMESPACE } from '../model/meshConfig';
@@ -471,6 +472,8 @@ export class Store implements SourceSink {
     };
     const snap = buildSnapshot(all, { ...options, cache: this.cache });
     this.builtOptions = options;
+    // The indexes a pod change reads, made off this build's event (no-op when carried from the last build).
+    setImmediate(() => warmPodPatch(this.cache.last)).unref();
     return snap;
   }
 }

@@ -104,7 +104,7 @@ export abstract class ConnectionBase<Req extends AdsRequest, W extends WatchedNa
   private pendingWrites = new Set<() => void>();
   private blockedAt: Date | undefined;
   private stallTimer: ReturnType<typeof setTimeout> | undefined;
-  private deferred = new Map<string, { requested: boolean; justSubscribed: Set<string> }>();
+  private deferred = new Map<string, { requested: boolean; justSubscribed: ReadonlySet<string> }>();
   private deferredCount = 0;
   /** A slice job will answer this stream's waiting requests (respond). */
   private answerQueued = false;
@@ -328,14 +328,18 @@ export abstract class ConnectionBase<Req extends AdsRequest, W extends WatchedNa
     this.close();
   }
 
+  /** `justSubscribed` is kept as it is (callers never change a set they handed over); merging makes a new one. */
   private defer(typeUrl: string, requested: boolean, justSubscribed: ReadonlySet<string>): void {
     const d = this.deferred.get(typeUrl);
     if (!d) {
-      this.deferred.set(typeUrl, { requested, justSubscribed: new Set(justSubscribed) });
+      this.deferred.set(typeUrl, { requested, justSubscribed });
       return;
     }
     d.requested ||= requested;
-    for (const n of justSubscribed) d.justSubscribed.add(n);
+    if (justSubscribed.size === 0) return;
+    const merged = new Set(d.justSubscribed);
+    for (const n of justSubscribed) merged.add(n);
+    d.justSubscribed = merged;
   }
 
   /** The stream drained: send what was deferred, generated from the latest state, in push order. */

@@ -81,6 +81,33 @@ describe('Delta ADS', () => {
     expect(r3.systemVersionInfo).toBe('v3');
   });
 
+  it('after a first response a push sends only what changed, and a re-subscription sends the resource again', async () => {
+    // The first response carries every subscribed resource, sorted by name, and the ones not served as removed.
+    const r1 = await s.request({ typeUrl: TYPE.endpoint, subscribe: ['c2', 'ghost', 'c1'] });
+    expect(names(r1)).toEqual(['c1', 'c2']);
+    expect(versions(r1)).toEqual({ c1: resourceVersion(e1), c2: resourceVersion(e2) });
+    expect(r1.removedResources).toEqual(['ghost']);
+    s.ack(r1);
+    // c1 changes: only c1 is sent (the client holds c2's version from the first response).
+    const e1b = loadAssignment('c1', [['10.9.9.1', 80]]);
+    h.gen.set('v2', [c1, c2, e1b, e2]);
+    h.server.push({ proxies: 'all', reason: 'e1' });
+    const r2 = await s.next();
+    expect(names(r2)).toEqual(['c1']);
+    expect(r2.removedResources).toEqual([]);
+    s.ack(r2);
+    // A push that changes nothing the stream holds sends nothing.
+    h.gen.set('v3', [c1, c2, e1b, e2]);
+    h.server.push({ proxies: 'all', reason: 'same' });
+    await h.server.flush();
+    expect(s.buffered).toBe(0);
+    // Unsubscribed and subscribed again: the client asks for it again, so it is sent although unchanged.
+    s.send({ typeUrl: TYPE.endpoint, unsubscribe: ['c2'], responseNonce: r2.nonce });
+    const r3 = await s.request({ typeUrl: TYPE.endpoint, subscribe: ['c2'], responseNonce: r2.nonce });
+    expect(names(r3)).toEqual(['c2']);
+    expect(r3.resources[0]!.version).toBe(resourceVersion(e2));
+  });
+
   it('subscribing to a resource that does not exist reports it in removed_resources', async () => {
     const r = await s.request({ typeUrl: TYPE.endpoint, subscribe: ['c1', 'ghost'] });
     expect(names(r)).toEqual(['c1']);

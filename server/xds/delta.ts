@@ -13,7 +13,7 @@ import { WILDCARD_TYPES } from './shouldRespond';
 import { resourceVersion } from './cache';
 import { deltaResponse, encodeDeltaDiscoveryResponse } from './wire';
 import type { ResourceSet, TypeUrl } from './types';
-import { byteCompareBy } from '../lib/compare';
+import { sortByKey } from '../lib/compare';
 
 interface DeltaWatch {
   typeUrl: string;
@@ -24,7 +24,49 @@ interface DeltaWatch {
   nonceSent?: string;
   /** A wildcard watch's served map whose versions `known` holds exactly (then a change is a shared diff from it). */
   syncedTo?: ReadonlyMap<string, EncodedResource>;
+  /**
+   * Resources whose versions belong in `known` but were not copied there yet: a stream's first response of a type
+   * (the client had nothing) leaves them here, and most streams never need them again (knownOf copies them).
+   */
+  knownFrom?: readonly EncodedResource[];
 }
+
+/** The watch's `known` map, with the versions of a first response (knownFrom) copied in. */
+function knownOf(w: DeltaWatch): Map<string, string> {
+  const from = w.knownFrom;
+  if (from) {
+    w.knownFrom = undefined;
+    for (const r of from) w.known.set(r.name, resourceVersion(r));
+  }
+  return w.known;
+}
+
+const byName = (r: EncodedResource) => r.name;
+
+/**
+ * What a delta response carries for a watch whose client holds nothing of its type (deltaChanges with an empty
+ * `known`): every subscribed resource served, and the just-subscribed names not served as removed.
+ */
+export function freshChanges(
+  w: Pick<DeltaWatch, 'wildcard' | 'names'>,
+  all: ReadonlyMap<string, EncodedResource> | undefined,
+  justSubscribed: ReadonlySet<string>,
+): { resources: EncodedResource[]; removed: string[] } {
+  const resources: EncodedResource[] = [];
+  if (all) {
+    if (w.wildcard) for (const r of all.values()) resources.push(r);
+    else
+      for (const n of w.names) {
+        const r = all.get(n);
+        if (r) resources.push(r);
+      }
+  }
+  let removed: string[] = NO_NAMES;
+  for (const n of justSubscribed) if (!all?.has(n)) (removed === NO_NAMES ? (removed = []) : removed).push(n);
+  return { resources: sortByKey(resources, byName), removed: removed.length > 1 ? removed.sort() : removed };
+}
+
+const NO_NAMES: string[] = [];
 
 /** What a delta response for `w` must carry given `set`. Pure; `justSubscribed` may be reported as removed when absent. */
 export function deltaChanges(
@@ -47,8 +89,7 @@ export function deltaChanges(
   const removed = new Set<string>();
   for (const n of w.known.keys()) if (!inScope(n)) removed.add(n);
   for (const n of justSubscribed) if (!all.has(n)) removed.add(n);
-  resources.sort(byteCompareBy((r) => r.name));
-  return { resources, removed: [...removed].sort() };
+  return { resources: sortByKey(resources, byName), removed: [...removed].sort() };
 }
 
 export class DeltaConnection extends ConnectionBase<DeltaDiscoveryRequest, DeltaWatch> implements AdsConnection {
@@ -77,10 +118,12 @@ export class DeltaConnection extends ConnectionBase<DeltaDiscoveryRequest, Delta
     if (!this.admit(typeUrl, req.resourceNamesSubscribe.length + req.resourceNamesUnsubscribe.length, empty)) return;
     let w = this.watches.get(typeUrl);
     const first = !w;
+    const subscribe = req.resourceNamesSubscribe;
+    const unsubscribe = req.resourceNamesUnsubscribe;
     if (!w) {
       w = {
         typeUrl,
-        wildcard: WILDCARD_TYPES.has(typeUrl) && req.resourceNamesSubscribe.length === 0,
+        wildcard: WILDCARD_TYPES.has(typeUrl) && subscribe.length === 0,
         names: new Set(),
         known: new Map(Object.entries(req.initialResourceVersions)),
       };
@@ -94,25 +137,33 @@ export class DeltaConnection extends ConnectionBase<DeltaDiscoveryRequest, Delta
     } else if (req.responseNonce && req.responseNonce === w.nonceSent) {
       t.acked(req.responseNonce, t.sentVersion ?? '');
     }
+    // An ACK (no names): nothing else to do.
+    if (subscribe.length === 0 && unsubscribe.length === 0 && !first) return;
     const justSubscribed = new Set<string>();
-    if (req.resourceNamesSubscribe.length > 0 || req.resourceNamesUnsubscribe.length > 0) w.syncedTo = undefined;
-    for (const n of req.resourceNamesSubscribe) {
-      if (n === '*') w.wildcard = true;
-      else {
+    let star = false;
+    if (subscribe.length > 0 || unsubscribe.length > 0) w.syncedTo = undefined;
+    // A later request changes what the client holds: the versions of a first response are needed from here on.
+    const known = first ? w.known : knownOf(w);
+    for (const n of subscribe) {
+      if (n === '*') {
+        w.wildcard = true;
+        star = true;
+      } else {
         w.names.add(n);
         justSubscribed.add(n);
-        // An explicit (re)subscription asks for the resource again, unless the first request said it has it.
-        if (!first || req.initialResourceVersions[n] === undefined) w.known.delete(n);
+        // An explicit (re)subscription asks for the resource again (on the first request `known` holds only what
+        // initial_resource_versions said the client has, kept).
+        if (!first) known.delete(n);
       }
     }
-    for (const n of req.resourceNamesUnsubscribe) {
+    for (const n of unsubscribe) {
       if (n === '*') {
         // Leaving the wildcard: the client forgets what it no longer names (like a named unsubscribe).
         w.wildcard = false;
-        for (const k of [...w.known.keys()]) if (!w.names.has(k)) w.known.delete(k);
+        for (const k of [...known.keys()]) if (!w.names.has(k)) known.delete(k);
       } else {
         w.names.delete(n);
-        w.known.delete(n);
+        known.delete(n);
       }
     }
     if (w.names.size > this.ctx.limits.maxResourceNames) {
@@ -121,40 +172,48 @@ export class DeltaConnection extends ConnectionBase<DeltaDiscoveryRequest, Delta
       this.fail(grpcStatus.RESOURCE_EXHAUSTED, msg);
       return;
     }
-    if (first || justSubscribed.size > 0 || req.resourceNamesSubscribe.includes('*')) {
-      this.respond(typeUrl, first, justSubscribed);
-    }
+    if (first || justSubscribed.size > 0 || star) this.respond(typeUrl, first, justSubscribed);
   }
 
   protected sendType(w: DeltaWatch, set: ResourceSet | undefined, always: boolean, justSubscribed: ReadonlySet<string>): Promise<void> {
     if (!set) return Promise.resolve();
     const cache = this.ctx.anyCache;
     const all = set.byType.get(w.typeUrl as TypeUrl);
+    // The client holds nothing of this type (a new stream's first response): everything subscribed, without
+    // comparing versions; the versions it now holds are kept as the list sent (knownOf copies them when needed).
+    const fresh = w.known.size === 0 && w.knownFrom === undefined;
     // In sync with the previous map: the diff every such stream shares (else this stream's own walk).
-    const { resources, removed } =
-      w.wildcard && justSubscribed.size === 0 && w.syncedTo !== undefined && all !== undefined
+    const { resources, removed } = fresh
+      ? freshChanges(w, all, justSubscribed)
+      : w.wildcard && justSubscribed.size === 0 && w.syncedTo !== undefined && all !== undefined
         ? cache.deltaDiffs.diff(w.syncedTo, all)
-        : deltaChanges(w, set, justSubscribed);
+        : deltaChanges({ typeUrl: w.typeUrl, wildcard: w.wildcard, names: w.names, known: knownOf(w) }, set, justSubscribed);
     const synced = w.wildcard && all !== undefined ? all : undefined;
     if (!always && resources.length === 0 && removed.length === 0) {
       w.syncedTo = synced;
       return Promise.resolve();
     }
     // Each resource's entry (version, Any, name) is encoded once and shared by every stream sending it.
-    const entries = resources.map((r) => cache.deltaEntry(r));
+    const entries = resources.map((r) => cache.deltaEntry(r).bytes);
     const nonce = this.nextNonce();
     // Written as grpc-js frames it (service.ts): no buffer of its own.
     const res = deltaResponse({
       systemVersionInfo: set.version,
-      entries: entries.map((e) => e.bytes),
+      entries,
       typeUrl: w.typeUrl,
       nonce,
       removed,
       controlPlane: this.ctx.controlPlane,
     });
     if (!this.checkSize(w.typeUrl, res.size, resources.length)) return Promise.resolve();
-    resources.forEach((r, i) => w.known.set(r.name, entries[i]!.version));
-    for (const n of removed) w.known.delete(n);
+    if (fresh) {
+      // Nothing was known and nothing is removed from it: the versions sent are exactly `resources`'.
+      if (resources.length > 0) w.knownFrom = resources;
+    } else {
+      const known = knownOf(w);
+      for (const r of resources) known.set(r.name, resourceVersion(r));
+      for (const n of removed) known.delete(n);
+    }
     w.syncedTo = synced;
     w.nonceSent = nonce;
     this.tracker(w.typeUrl).sent(set.version, nonce, resources.length, this.ctx.now());

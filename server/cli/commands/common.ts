@@ -6,6 +6,7 @@ import type { MeshConfigOverride } from '../../model/parse/meshSource';
 import { MAX_MESH_CONFIG_BYTES } from '../../sources/file/meshConfigFile';
 import { hasUsableInput, loadMesh, type LoadedMesh } from '../load';
 import type { FlagSpec, ParsedArgs } from '../args';
+import type { EarlyParse } from '../earlyParse';
 import { list, str, UsageError } from '../args';
 
 export interface Io {
@@ -13,6 +14,8 @@ export interface Io {
   stderr: Writable;
   /** stdin text, read lazily (only when a path is `-`). */
   stdin?: () => Promise<string>;
+  /** The parse worker main() started for the --config files (../earlyParse). */
+  early?: EarlyParse;
 }
 
 export const CONFIG_FLAGS: readonly FlagSpec[] = [
@@ -60,6 +63,7 @@ export async function loadMeshFromArgs(args: ParsedArgs, io: Io, opts: LoadOptio
       ...(bugReport !== undefined ? { bugReport } : {}),
       ...(args.flags.ambient === true ? { ambient: true } : {}),
       ...(opts.rawInputs ? { rawInputs: true } : {}),
+      ...(io.early ? { early: io.early } : {}),
     });
   } catch (e) {
     if ((e as Error).name !== 'ArchiveError') throw e;

@@ -155,7 +155,7 @@ function cutListItems(doc: string): { head: string; indent: number; items: ItemT
 }
 
 /** The documents of one piece of YAML, or undefined when it has an error or warning (then nothing is narrowed). */
-function parsePiece(text: string): unknown[] | undefined {
+export function parsePiece(text: string): unknown[] | undefined {
   const fast = plainYamlFastPath(text);
   if (fast) return fast;
   try {
@@ -170,8 +170,11 @@ function parsePiece(text: string): unknown[] | undefined {
 
 const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-/** Earlier pieces by their text (`item\0…` for a List item): what a re-cut reuses for a text that did not change. */
-type Reuse = Map<string, Array<{ doc: number; inputs: RawInput[] }>>;
+/**
+ * Earlier pieces by their text (`item\0…` for a List item): what a re-cut reuses for a text that did not change.
+ * A first load may be handed one filled with pieces parsed elsewhere (./parseJobs: a worker thread).
+ */
+export type Reuse = Map<string, Array<{ doc: number; inputs: RawInput[] }>>;
 
 /** The inputs of `seen` for document `doc`: the very same objects for the same index, else re-labelled (a moved document). */
 function relabel(inputs: RawInput[], from: number, doc: number): RawInput[] {
@@ -185,13 +188,48 @@ function reused(reuse: Reuse, key: string, doc: number): RawInput[] | undefined 
   return relabel(same.inputs, same.doc, doc);
 }
 
-function remember(reuse: Reuse, key: string, doc: number, inputs: RawInput[]): void {
+export function remember(reuse: Reuse, key: string, doc: number, inputs: RawInput[]): void {
   const list = reuse.get(key);
   if (!list) reuse.set(key, [{ doc, inputs }]);
   else if (!list.some((p) => p.doc === doc)) list.push({ doc, inputs });
 }
 
-const itemKey = (text: string) => `item\u0000${text}`;
+export const itemKey = (text: string) => `item\u0000${text}`;
+
+/** A List item's objects (its text dedented to a one-item sequence), or undefined when it does not read cleanly. */
+export function itemInputs(
+  text: string,
+  file: string,
+  namespace: string | undefined,
+  limits: FileLimits,
+  doc: number,
+): RawInput[] | undefined {
+  const values = parsePiece(text);
+  if (values?.length !== 1 || !Array.isArray(values[0]) || values[0].length !== 1) return undefined;
+  return inputsOf({ kind: 'List', items: values[0] }, file, namespace, limits, doc);
+}
+
+/**
+ * A document chunk's objects: `null` for a chunk with no document (comments or nothing before the first
+ * marker), undefined when it does not read cleanly.
+ */
+export function chunkInputs(
+  text: string,
+  file: string,
+  namespace: string | undefined,
+  limits: FileLimits,
+  doc: number,
+): RawInput[] | null | undefined {
+  const values = parsePiece(text);
+  if (!values || values.length > 1) return undefined;
+  if (values.length === 0) return null;
+  return inputsOf(values[0], file, namespace, limits, doc);
+}
+
+function inputsOf(value: unknown, file: string, namespace: string | undefined, limits: FileLimits, doc: number): RawInput[] | undefined {
+  const r = fromValues([value], file, namespace, limits, doc);
+  return r.errors.length > 0 || r.refused ? undefined : r.inputs;
+}
 
 /** Cuts and parses texts into pieces; counts what it parsed. */
 class Cutter {
@@ -204,14 +242,14 @@ class Cutter {
     readonly blen: (s: string) => number,
   ) {}
 
-  private async parse(t: string): Promise<unknown[] | undefined> {
+  /** A turn of the event loop every PIECES_PER_TURN pieces parsed. */
+  private async count(): Promise<void> {
     if (++this.parsed % PIECES_PER_TURN === 0) await turn();
-    return parsePiece(t);
   }
 
-  private inputsOf(value: unknown, doc: number): RawInput[] | undefined {
-    const r = fromValues([value], this.file, this.namespace, this.limits, doc);
-    return r.errors.length > 0 || r.refused ? undefined : r.inputs;
+  private async parse(t: string): Promise<unknown[] | undefined> {
+    await this.count();
+    return parsePiece(t);
   }
 
   /** One List item's inputs (its text dedented), reused by text or parsed; undefined when it does not read cleanly. */
@@ -219,9 +257,8 @@ class Cutter {
     const key = itemKey(it.text);
     let inputs = reused(reuse, key, doc);
     if (!inputs) {
-      const values = await this.parse(it.text);
-      if (values?.length !== 1 || !Array.isArray(values[0]) || values[0].length !== 1) return undefined;
-      inputs = this.inputsOf({ kind: 'List', items: values[0] }, doc);
+      await this.count();
+      inputs = itemInputs(it.text, this.file, this.namespace, this.limits, doc);
       if (!inputs) return undefined;
     }
     remember(reuse, key, doc, inputs);
@@ -262,15 +299,15 @@ class Cutter {
       } else {
         let inputs = reused(reuse, chunk, doc);
         if (!inputs) {
-          const values = await this.parse(chunk);
-          if (!values || values.length > 1) return undefined;
-          if (values.length === 0) {
+          await this.count();
+          const got = chunkInputs(chunk, this.file, this.namespace, this.limits, doc);
+          if (got === undefined) return undefined;
+          if (got === null) {
             // Comments or nothing before the first marker: no document.
             pieces.push({ len: this.blen(chunk), doc: false, inputs: [] });
             continue;
           }
-          inputs = this.inputsOf(values[0], doc);
-          if (!inputs) return undefined;
+          inputs = got;
         }
         remember(reuse, chunk, doc, inputs);
         pieces.push({ len: this.blen(chunk), doc: true, inputs });
@@ -339,6 +376,8 @@ export async function parseNarrowed(
   limits: FileLimits,
   prev: DocMemo | undefined,
   decoded?: string,
+  /** A first load's pieces parsed already (firstLoadPieces → ./parseJobs), keyed as Cutter.cut keys them. */
+  pre?: { reuse: Reuse; pieces: number },
 ): Promise<Narrowed | undefined> {
   const bytes = typeof input === 'string' ? Buffer.from(input, 'utf8') : input;
   if (prev) {
@@ -352,9 +391,40 @@ export async function parseNarrowed(
   const ascii = text.length === bytes.length;
   const cutter = new Cutter(file, namespace, limits, ascii ? (s) => s.length : (s) => Buffer.byteLength(s));
   if (splitDocuments(text).length < 2 && !LIST_KIND.test(text)) return undefined;
-  const cut = await cutter.cut(text, 0, new Map());
-  return cut && result(cut.pieces, bytes, cutter.parsed, limits);
+  const cut = await cutter.cut(text, 0, pre?.reuse ?? new Map());
+  return cut && result(cut.pieces, bytes, cutter.parsed + (pre?.pieces ?? 0), limits);
 }
+
+/** A piece of a first load as Cutter.cut parses it: a document chunk or a List item's dedented text, its document. */
+export interface FirstPiece {
+  item: boolean;
+  text: string;
+  doc: number;
+}
+
+/**
+ * The pieces a first load of `text` parses (what parseNarrowed's Cutter would parse one by one), so they can be
+ * parsed elsewhere and handed back as `pre` (its keys: `pieceKey`); undefined when the text is not narrowed.
+ * A chunk before the first marker with only blank and comment lines holds no document; a piece whose document
+ * index is guessed wrong is only a miss (the Cutter parses it again).
+ */
+export function firstLoadPieces(text: string): FirstPiece[] | undefined {
+  if (UNSAFE.test(text) || LONE_CR.test(text)) return undefined;
+  const chunks = splitDocuments(text);
+  if (chunks.length < 2 && !LIST_KIND.test(text)) return undefined;
+  const out: FirstPiece[] = [];
+  let doc = 0;
+  chunks.forEach((chunk, n) => {
+    if (n === 0 && chunk.split('\n').every((l) => BLANK_OR_COMMENT.test(l))) return;
+    const split = LIST_KIND.test(chunk) ? cutListItems(chunk) : undefined;
+    if (split) for (const it of split.items) out.push({ item: true, text: it.text, doc });
+    else out.push({ item: false, text: chunk, doc });
+    doc++;
+  });
+  return out;
+}
+
+export const pieceKey = (p: FirstPiece): string => (p.item ? itemKey(p.text) : p.text);
 
 /**
  * A carriage return not followed by a line feed. YAML reads a lone CR as a line break (YAML 1.2 §5.4, `b-break`),

@@ -13,7 +13,8 @@ import { hasIdentity } from '../../model/parse/objects';
 import { rawKey } from '../storeKeys';
 import type { RawInput } from '../types';
 import { expandPaths, sizeError } from './loadPaths';
-import { type DocMemo, parseNarrowed } from './docChunks';
+import { type DocMemo, type Narrowed, parseNarrowed } from './docChunks';
+import { ReadBuffers } from './readBuffers';
 import { DEFAULT_FILE_LIMITS, type FileLimits, type LoadResult, parseTextAsync } from './parseFile';
 
 interface FileEntry {
@@ -50,7 +51,26 @@ export interface FileSetOptions {
   now?: () => Date;
   /** A file parsed in the background (see scan's `background`) has its new result: scan it again. */
   onBackgroundParsed?: (file: string) => void;
+  /** Files at least this big are read into reused buffers (./readBuffers; default REUSE_READ_BYTES). */
+  reuseReadBytes?: number;
+  /**
+   * A file's first load by document (no memo yet: the first scan, a whole-file reload), e.g. on a parse
+   * worker and this thread together (./pooledLoad poolFirstLoad); default docChunks parseNarrowed in-thread.
+   * It must give what parseNarrowed gives. Edits of a narrowed file never go through it.
+   */
+  firstLoad?: FirstLoad;
 }
+
+/** parseNarrowed's first load of `bytes` (`text`: them decoded). */
+export type FirstLoad = (
+  bytes: Buffer,
+  text: string,
+  file: string,
+  namespace: string | undefined,
+  limits: FileLimits,
+) => Promise<Narrowed | undefined>;
+
+const inThread: FirstLoad = (bytes, text, file, namespace, limits) => parseNarrowed(bytes, file, namespace, limits, undefined, text);
 
 /**
  * Files at least this big are parsed in the background by a `background` scan: the scan goes on with the
@@ -90,6 +110,7 @@ export class FileSet {
   /** The directories of the last full listing (what the file source watches). */
   private dirs: readonly string[] = [];
   private readonly parsing = new Map<string, Parsing>();
+  private readonly buffers: ReadBuffers;
 
   constructor(
     private readonly paths: readonly string[],
@@ -97,6 +118,7 @@ export class FileSet {
   ) {
     this.limits = opts.limits ?? DEFAULT_FILE_LIMITS;
     this.now = opts.now ?? (() => new Date());
+    this.buffers = new ReadBuffers(opts.reuseReadBytes);
   }
 
   /** The directories walked by the last full scan (the configured directories and every directory under them). */
@@ -131,7 +153,10 @@ export class FileSet {
       if (unreadableDirs.some((d) => path.startsWith(d + sep)) && entry.good) {
         listed.add(path);
         files.push(path);
-      } else this.entries.delete(path);
+      } else {
+        this.entries.delete(path);
+        this.buffers.forget(path);
+      }
     }
     files.sort();
     this.listing = { files: files.slice(), errors: listing.errors };
@@ -222,9 +247,9 @@ export class FileSet {
       if (own.length > 0 || contributed.errors.length > 0 || contributed.inputs.length !== span.n) return { loaded, parsed };
       swaps.push({ at: span.at, inputs: contributed.inputs });
     }
-    const inputs = last.inputs.slice();
+    // The last output is never handed out (callers get copies): patched in place, then copied once.
+    const inputs = last.inputs;
     for (const { at, inputs: list } of swaps) for (let k = 0; k < list.length; k++) inputs[at + k] = list[k]!;
-    this.last = { ...last, inputs };
     const result = { inputs: inputs.slice(), errors: last.errors.slice(), parsed, files: listing.files.length, pieces: this.takePieces() };
     return { result, loaded, parsed };
   }
@@ -255,7 +280,8 @@ export class FileSet {
         return { result: undefined, fresh: false };
       }
       if (!force && entry && entry.sig === sig) return { result: entry.result, fresh: false };
-      const bytes = await readFile(file);
+      // A big file is read into a buffer already paged in (./readBuffers), given back below when its bytes are not kept.
+      const bytes = (this.buffers.wants(s.size) ? await this.buffers.read(file, s.size) : undefined) ?? (await readFile(file));
       const ns = this.opts.namespace;
       if (entry?.docs) {
         // A multi-document file or List parsed by document before: its bytes are compared with the last load's
@@ -263,6 +289,7 @@ export class FileSet {
         // rest is never decoded or hashed, so this is cheap enough to do in the scan even for a big file.
         if (entry.docs.bytes.equals(bytes)) {
           entry.sig = sig;
+          this.buffers.unused(file, bytes);
           return { result: entry.result, fresh: false };
         }
         const n = await parseNarrowed(bytes, file, ns, this.limits, entry.docs);
@@ -271,12 +298,15 @@ export class FileSet {
           const next: FileEntry = { sig, result: n.result, docs: n.memo };
           if (entry.good) next.good = entry.good;
           this.entries.set(file, next);
+          // The last load's bytes are referred to by nothing else now (its memo is gone): their buffer is the spare.
+          this.buffers.replaced(file, entry.docs.bytes, n.memo.bytes);
           return { result: n.result, fresh: true };
         }
       }
       const hash = createHash('sha256').update(bytes).digest('hex');
       if (entry && entry.hash === hash) {
         entry.sig = sig;
+        this.buffers.unused(file, bytes);
         return { result: entry.result, fresh: false };
       }
       const text = bytes.toString('utf8');
@@ -286,12 +316,14 @@ export class FileSet {
         return { result: entry?.result ?? { inputs: [], errors: [] }, fresh: false };
       }
       // A file narrowed before whose edit could not be narrowed is parsed whole (its errors located in the file).
-      const n = entry?.docs ? undefined : await parseNarrowed(bytes, file, ns, this.limits, undefined, text);
+      const n = entry?.docs ? undefined : await (this.opts.firstLoad ?? inThread)(bytes, text, file, ns, this.limits);
       if (n) this.pieces += n.parsedPieces;
       const result = n?.result ?? (await parseTextAsync(text, file, ns, this.limits));
       const next: FileEntry = { sig, result, ...(n ? { docs: n.memo } : { hash }) };
       if (entry?.good) next.good = entry.good;
       this.entries.set(file, next);
+      if (n) this.buffers.replaced(file, undefined, n.memo.bytes);
+      else this.buffers.forget(file);
       return { result, fresh: true };
     } catch (e) {
       const c = code(e);
@@ -311,7 +343,7 @@ export class FileSet {
     const state: Parsing = { hash };
     this.parsing.set(file, state);
     const parse = async (): Promise<{ result: LoadResult; memo?: DocMemo }> =>
-      (await parseNarrowed(bytes, file, this.opts.namespace, this.limits, undefined, text)) ?? {
+      (await (this.opts.firstLoad ?? inThread)(bytes, text, file, this.opts.namespace, this.limits)) ?? {
         result: await parseTextAsync(text, file, this.opts.namespace, this.limits),
       };
     void parse().then(
@@ -320,6 +352,8 @@ export class FileSet {
         const next: FileEntry = { sig, result, ...(memo ? { docs: memo } : { hash }) };
         if (prev?.good) next.good = prev.good;
         this.entries.set(file, next);
+        if (memo) this.buffers.replaced(file, undefined, memo.bytes);
+        else this.buffers.forget(file);
         this.parsing.delete(file);
         if (state.next) this.parseInBackground(file, state.next.sig, state.next.hash, state.next.bytes, state.next.text);
         else this.opts.onBackgroundParsed?.(file);

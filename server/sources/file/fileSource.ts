@@ -13,7 +13,7 @@ import { type FSWatcher as NodeWatcher, watch as fsWatch } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { DirWatchers } from './dirWatch';
 import type { Source, SourceSink, SourceStatus } from '../types';
-import { FileSet, type ScanResult } from './fileSet';
+import { type FirstLoad, FileSet, type ScanResult } from './fileSet';
 import { expandPaths } from './loadPaths';
 import type { FileLimits } from './parseFile';
 
@@ -31,6 +31,8 @@ export interface FileSourceOptions {
   /** A reload runs at most this long after the first change of a batch, however busy the files (default 10 s). */
   maxDelayMs?: number;
   limits?: FileLimits;
+  /** First loads of big files on a parse worker (./fileSet FileSetOptions.firstLoad; the runtime's parse pool). */
+  firstLoad?: FirstLoad;
 }
 
 /**
@@ -78,6 +80,7 @@ export class FileSource implements Source {
     const setOpts = {
       ...(opts.namespace !== undefined ? { namespace: opts.namespace } : {}),
       ...(opts.limits ? { limits: opts.limits } : {}),
+      ...(opts.firstLoad ? { firstLoad: opts.firstLoad } : {}),
       // A big file parsed off a reload: the reload that serves its result (that file only).
       onBackgroundParsed: (file: string) => {
         if (this.opts.watch) this.scheduleReload(this.files.has(file) ? file : undefined);

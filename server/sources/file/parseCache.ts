@@ -11,7 +11,7 @@
 // - Where: MESHSCOPE_CACHE_DIR, else $XDG_CACHE_HOME/meshscope/parsed, else ~/.cache/meshscope/parsed
 //   (created with mode 0700). MESHSCOPE_PARSE_CACHE=0 turns it off. The server never uses it.
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
@@ -150,17 +150,29 @@ export interface ResultCache<T> {
   get(file: string, text: string, namespace: string | undefined): T | undefined;
   /** Stores `value` for `text` read as `file`; texts too small to cache are not stored. */
   put(file: string, text: string, namespace: string | undefined, value: T): void;
+  /** Whether an entry for `text` read as `file` is stored (not read back: get() may still miss). */
+  has(file: string, text: string, namespace: string | undefined): boolean;
 }
 
 export function resultCache<T>(opts: ParseCacheOptions & { buildId: string; valid: (v: unknown) => v is T }): ResultCache<T> {
   const minChars = opts.minChars ?? 64 * 1024;
   const store = entryStore(opts.dir, opts.maxEntries ?? 64);
-  const key = (file: string, text: string, namespace: string | undefined) =>
-    createHash('sha256')
+  // has() then get() of the same file hash its text once (the last key per file is kept).
+  const last = new Map<string, { text: string; namespace: string | undefined; key: string }>();
+  const key = (file: string, text: string, namespace: string | undefined) => {
+    const seen = last.get(file);
+    if (seen && seen.namespace === namespace && seen.text === text) return seen.key;
+    const k = createHash('sha256')
       .update(`${RESULT_FORMAT}\0${opts.buildId}\0${file}\0${namespace ?? ''}\0${namespace === undefined ? 0 : 1}\0`)
       .update(text)
       .digest('hex');
+    last.set(file, { text, namespace, key: k });
+    return k;
+  };
   return {
+    has(file, text, namespace) {
+      return text.length >= minChars && existsSync(join(opts.dir, `${key(file, text, namespace)}${SUFFIX}`));
+    },
     get(file, text, namespace) {
       if (text.length < minChars) return undefined;
       const v = store.get(key(file, text, namespace));
