@@ -31,7 +31,12 @@ export const PARSE_WORKER = join(OUT_DIR, 'parseWorker.mjs');
 export const CLI_MANIFEST = join(OUT_DIR, 'main.inputs.json');
 const CHUNKS = 'chunks';
 /** Inputs every build depends on besides the sources esbuild read. */
-const BUILD_INPUTS = [join(root, 'package.json'), join(root, 'tsconfig.json'), fileURLToPath(import.meta.url)];
+const BUILD_INPUTS = [
+  join(root, 'package.json'),
+  join(root, 'tsconfig.json'),
+  fileURLToPath(import.meta.url),
+  join(root, 'scripts', 'fileDescJson.mjs'),
+];
 /** Packages left to node_modules: native/dynamic loaders and anything the CLI only spawns. */
 const EXTERNAL = ['esbuild', 'tsx', 'next', '@grpc/*', '@kubernetes/*', 'react', 'react-dom'];
 /** A chunk no longer referenced is deleted once this old (a CLI started before a rebuild may still import it). */
@@ -94,7 +99,10 @@ export function manifestInputs(metafile, base = root) {
   return [...files].sort();
 }
 
-/** The generated descriptors (server/gen) get server/cli/fileDesc.ts's fileDesc: same descriptors, built faster. */
+/**
+ * The generated descriptors (server/gen) get server/cli/fileDesc.ts's fileDesc: same descriptors, built faster,
+ * each file's FileDescriptorProto decoded here at build time (scripts/fileDescJson.mjs) instead of on every start.
+ */
 const FILE_DESC = join(root, 'server', 'cli', 'fileDesc.ts');
 const fastFileDesc = {
   name: 'meshscope-file-desc',
@@ -103,6 +111,11 @@ const fastFileDesc = {
     b.onResolve({ filter: /^@bufbuild\/protobuf\/codegenv2$/ }, (args) =>
       args.importer.startsWith(gen) ? { path: FILE_DESC } : undefined,
     );
+    b.onLoad({ filter: /_pb\.ts$/ }, async (args) => {
+      if (!args.path.startsWith(gen)) return undefined;
+      const { withDecodedFileDescs } = await import('./fileDescJson.mjs');
+      return { contents: withDecodedFileDescs(readFileSync(args.path, 'utf8')), loader: 'ts' };
+    });
   },
 };
 

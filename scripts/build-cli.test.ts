@@ -83,7 +83,15 @@ describe('manifestInputs', () => {
       { inputs: { 'server/cli/main.ts': {}, 'node_modules/yaml/dist/index.js': {}, 'server/model/mesh.ts': {} } },
       REPO_ROOT,
     );
-    expect(files).toEqual(['package.json', 'scripts/build-cli.mjs', 'server/cli/main.ts', 'server/model/mesh.ts', 'tsconfig.json']);
+    // The build's own inputs include the descriptor decoder it runs on the generated files (scripts/fileDescJson.mjs).
+    expect(files).toEqual([
+      'package.json',
+      'scripts/build-cli.mjs',
+      'scripts/fileDescJson.mjs',
+      'server/cli/main.ts',
+      'server/model/mesh.ts',
+      'tsconfig.json',
+    ]);
   });
 });
 

@@ -10,6 +10,7 @@ import { nestedTypes } from '@bufbuild/protobuf/reflect';
 import { FileDescriptorProtoSchema } from '@bufbuild/protobuf/wkt';
 import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../testing/paths';
+import { fileDescJson } from '../../scripts/fileDescJson.mjs';
 import { fileDesc, fileDescDirect } from './fileDesc';
 
 const GEN = join(REPO_ROOT, 'server', 'gen');
@@ -82,6 +83,30 @@ describe('fileDesc for the CLI bundle', () => {
       }
     }
     expect(checked).toBe(files.length);
+  });
+
+  it('builds the same descriptor from the FileDescriptorProto the bundle build decodes (scripts/fileDescJson.mjs)', async () => {
+    // The bundle's generated files carry each descriptor decoded at build time, as JSON text: read back with
+    // JSON.parse + create, it must give what protobuf-es decodes from the base64 (same proto bytes, unknown fields
+    // of the options included, same json names, same types resolved to the same objects), direct imports or not.
+    let checked = 0;
+    let withUnknown = 0;
+    for (const path of files) {
+      const mod = (await import(pathToFileURL(path).href)) as Record<string, DescFile>;
+      for (const [, name, b64] of readFileSync(path, 'utf8').matchAll(DESC)) {
+        const ref = mod[name as string] as DescFile;
+        const json = fileDescJson(b64 as string);
+        expect(json.startsWith('{'), `${name}`).toBe(true);
+        if (json.includes('"$unknown"')) withUnknown++;
+        const deps = ref.dependencies.length ? ref.dependencies : undefined;
+        expect(shape(fileDesc(json, deps)), `${name}`).toEqual(shape(ref));
+        if (deps) expect(shape(fileDescDirect(json, deps)), `${name}`).toEqual(shape(ref));
+        checked++;
+      }
+    }
+    expect(checked).toBe(files.length);
+    // The options' extensions (validate rules, udpa / envoy annotations) are unknown fields: they must survive.
+    expect(withUnknown).toBeGreaterThan(20);
   });
 
   it('builds every generated file from its direct imports alone (no fallback to the transitive ones)', async () => {
