@@ -3,7 +3,7 @@
 // quick estimate from their sizes) starts the worker at once — it loads its modules while this thread loads
 // the command's — then hands the paths to ./pooledParse (imported here on demand). loadMesh joins the run for
 // the same paths and namespace (anything else is parsed in-thread as before). Only the bundled CLI has a
-// worker file (dist/cli/parseWorker.mjs, built with it); MESHSCOPE_PARSE_WORKERS=0 turns it off. The pool
+// worker file (dist/cli/parseWorker.mjs, built with it); only when MESHSCOPE_PARSE_WORKERS asks for workers (default off). The pool
 // belongs to this run: close() (main's `finally`) terminates it.
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
