@@ -8,15 +8,13 @@
 // second core". `node --expose-gc --import tsx bench/bigWave.ts` (BIG_N=5000 BIG_K=2000 PROFILE=1 PROFILE_FROM=20 WIRE=0
 // CLONE=1: also what handing the snapshot to a worker costs).
 import { TYPE, type TypeUrl } from '../server/envoy/typeUrls';
-import type { RawInput, RawObject } from '../server/model/inputs';
 import { createAdsGenerator } from '../server/pipeline/adsGenerator';
 import { SharedResourceCache } from '../server/pipeline/sharedResources';
-import { Store } from '../server/sources/store';
 import { AnyCache } from '../server/xds/cache';
 import { SotwResponseCache, subscriptionKey } from '../server/xds/prepared';
 import type { ClientInfo, ResourceSet } from '../server/xds/types';
 import { encodeDiscoveryResponse } from '../server/xds/wire';
-import { issueMesh, KINDS } from './issueMesh';
+import { issueStore } from './issueStore';
 import { startProfile } from './profile';
 
 const N = Number(process.env.BIG_N ?? 5000);
@@ -29,16 +27,7 @@ const gc = (globalThis as { gc?: () => void }).gc;
 const mib = (b: number) => `${(b / 1048576).toFixed(0)} MiB`;
 
 const t = cpu();
-const mesh = issueMesh(N);
-const inputs: RawInput[] = KINDS.flatMap((k) =>
-  mesh.byKind[k].map(
-    (object: RawObject, doc) => ({ object, origin: { source: 'file', file: `/m/${k.toLowerCase()}s.yaml`, doc } }) as RawInput,
-  ),
-);
-const store = new Store({ debounceMs: 1 });
-store.replace('bench', inputs);
-store.flush();
-const snap = store.snapshot();
+const { inputs, store, snap } = issueStore(N);
 console.log(`N=${N}: ${inputs.length} objects, ${snap.proxies.length} proxies; mesh + snapshot ${(cpu() - t).toFixed(0)} ms CPU`);
 
 // K distinct sidecars, round-robin over the namespaces, svc-0's pods left out (bench/issue24Input.ts chooseClients).

@@ -11,10 +11,8 @@
 // Run: `node --import tsx bench/streams.ts`.
 import { EventEmitter } from 'node:events';
 import { TYPE } from '../server/envoy/typeUrls';
-import type { RawInput, RawObject } from '../server/model/inputs';
 import { createAdsGenerator } from '../server/pipeline/adsGenerator';
 import { SharedResourceCache } from '../server/pipeline/sharedResources';
-import { Store } from '../server/sources/store';
 import { AnyCache } from '../server/xds/cache';
 import type { AdsConnection, ConnectionContext } from '../server/xds/connection';
 import { DeltaConnection } from '../server/xds/delta';
@@ -24,7 +22,7 @@ import { SotwResponseCache } from '../server/xds/prepared';
 import { adsServerDefinition } from '../server/xds/service';
 import { SliceScheduler } from '../server/xds/slices';
 import { SotwConnection } from '../server/xds/sotw';
-import { issueMesh, KINDS } from './issueMesh';
+import { issueStore } from './issueStore';
 import { startProfile } from './profile';
 import {
   encodeDeltaRequest,
@@ -46,16 +44,7 @@ const cpu = () => {
   return (c.user + c.system) / 1000;
 };
 
-const mesh = issueMesh(N);
-const inputs: RawInput[] = KINDS.flatMap((k) =>
-  mesh.byKind[k].map(
-    (object: RawObject, doc) => ({ object, origin: { source: 'file', file: `/m/${k.toLowerCase()}s.yaml`, doc } }) as RawInput,
-  ),
-);
-const store = new Store({ debounceMs: 1 });
-store.replace('bench', inputs);
-store.flush();
-const snap = store.snapshot();
+const { store, snap } = issueStore(N);
 
 // K distinct sidecars, round-robin over the namespaces, svc-0's pods left out (bench/issue24Input.ts chooseClients).
 const byNs = new Map<string, string[]>();
