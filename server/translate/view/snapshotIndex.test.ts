@@ -11,7 +11,7 @@ import { SnapshotMemo } from '../../model/snapshotMemo';
 import { proxyInputs } from '../proxyInputs';
 import { buildSnapshot as meshOf, pod, service } from '../testing/meshBuilder';
 import { findPod, serviceTargets } from './serviceTargets';
-import { carryPodIndexes, podNamed, podsByKey } from './snapshotIndex';
+import { carryViewIndexes, podNamed, podsByKey } from './snapshotIndex';
 
 const O = DEFAULT_OPTIONS;
 const snap = buildSnapshot(generateMesh({ services: 40, namespaces: 4, scoped: true }), { version: 1 });
@@ -100,7 +100,7 @@ describe('snapshot indexes', () => {
   });
 });
 
-describe('pod indexes carried across an in-place pod change (carryPodIndexes, the push plane on every change)', () => {
+describe('pod indexes carried across an in-place pod change (carryViewIndexes, the push plane on every change)', () => {
   // The answers of a linear scan (podNamed: the first pod of a key; podsByKey: the last).
   const first = (s: MeshSnapshot, ns: string, name: string) => s.pods.find((p) => p.namespace === ns && p.name === name);
   const last = (s: MeshSnapshot, ns: string, name: string) => [...s.pods].reverse().find((p) => p.namespace === ns && p.name === name);
@@ -124,7 +124,7 @@ describe('pod indexes carried across an in-place pod change (carryPodIndexes, th
     const pods = prev.pods.slice();
     pods[3] = moved(pods[3]!);
     const next = withPods(snap, pods);
-    carryPodIndexes(prev, next);
+    carryViewIndexes(prev, next);
     expect(podNamed(next, pods[3]!.namespace, pods[3]!.name)).toBe(pods[3]);
     expectScan(next);
     expectScan(prev); // the previous snapshot's answers are untouched
@@ -137,7 +137,7 @@ describe('pod indexes carried across an in-place pod change (carryPodIndexes, th
       const pods = prev.pods.slice();
       pods[at] = moved(pods[at]!);
       const next = withPods(snap, pods);
-      carryPodIndexes(prev, next);
+      carryViewIndexes(prev, next);
       expectScan(next);
     }
   });
@@ -153,7 +153,7 @@ describe('pod indexes carried across an in-place pod change (carryPodIndexes, th
       [built(withPods(snap, snap.pods.slice())), b],
     ] as const) {
       const next = withPods(snap, pods);
-      carryPodIndexes(prev, next);
+      carryViewIndexes(prev, next);
       expectScan(next);
     }
   });
