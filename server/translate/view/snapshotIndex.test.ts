@@ -98,6 +98,26 @@ describe('snapshot indexes', () => {
     // the set follows the snapshot's endpoints: a copy without them is answered from its own
     expect(proxyInputs({ ...memoised, endpoints: new Map() }, db, O).selfIp).toBeNull();
   });
+
+  it("the headless address set is carried to the next snapshot only while no headless service's endpoints moved", () => {
+    const mesh = meshOf({
+      services: [service('db', 'data', { resolution: 'Passthrough' }), service('web', 'data')],
+      pods: [pod('db-0', 'data', '10.0.0.5', { labels: { app: 'db' } }), pod('web-0', 'data', '10.0.0.6', { labels: { app: 'web' } })],
+    });
+    const prev: MeshSnapshot = { ...mesh, memo: new SnapshotMemo() };
+    const db = mesh.proxies.find((p) => p.id.startsWith('db-0'))!;
+    expect(proxyInputs(prev, db, O).selfIp).toBe('10.0.0.5');
+    const dbKey = [...mesh.endpoints.keys()].find((k) => k.includes('/db.'))!;
+    const webKey = [...mesh.endpoints.keys()].find((k) => k.includes('/web.'))!;
+    // web's endpoints moved (a new list): db's address is still a headless endpoint
+    const webMoved: MeshSnapshot = { ...mesh, endpoints: new Map([...mesh.endpoints, [webKey, new Map()]]), memo: new SnapshotMemo() };
+    carryViewIndexes(prev, webMoved);
+    expect(proxyInputs(webMoved, db, O).selfIp).toBe('10.0.0.5');
+    // db's endpoints moved away: the set is made again, not carried
+    const dbMoved: MeshSnapshot = { ...mesh, endpoints: new Map([...mesh.endpoints, [dbKey, new Map()]]), memo: new SnapshotMemo() };
+    carryViewIndexes(prev, dbMoved);
+    expect(proxyInputs(dbMoved, db, O).selfIp).toBeNull();
+  });
 });
 
 describe('pod indexes carried across an in-place pod change (carryViewIndexes, the push plane on every change)', () => {

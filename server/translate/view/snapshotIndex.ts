@@ -15,6 +15,7 @@ const DR_RESOLVED = Symbol('DestinationRules by namespace, hosts resolved');
 const DR_VISIBLE = Symbol('DestinationRules of a namespace visible to a namespace, by host');
 const SCOPE_SERVICES = Symbol('services a Sidecar scope imports, per Sidecar and namespace');
 const HEADLESS_ADDRESSES = Symbol('endpoint addresses of headless services');
+const HEADLESS_KEYS = Symbol('endpoint keys of headless services');
 const NON_KUBERNETES = Symbol("endpoint keys of services that are not Kubernetes'");
 
 const podKey = (namespace: string, name: string) => `${namespace}/${name}`;
@@ -91,6 +92,7 @@ const POD_FREE: ReadonlyArray<readonly [symbol, (s: MeshSnapshot) => readonly un
   [SCOPE_SERVICES, (s) => [s.services, s.sidecars]],
   [HEADLESS_ADDRESSES, (s) => [s.services, s.endpoints]],
   [NON_KUBERNETES, (s) => [s.services]],
+  [HEADLESS_KEYS, (s) => [s.services]],
 ];
 const targetsFrom = (s: MeshSnapshot) => [s.pods, s.services, s.endpoints];
 
@@ -133,7 +135,11 @@ export function carryViewIndexes(prev: MeshSnapshot, next: MeshSnapshot): void {
       }
       next.memo.get(slot, [next.pods], () => PatchedMap.of(had, changes));
     }
-  if (targets && prev.services === next.services && !serviceEntryEndpointsMoved(prev, next))
+  // The headless services' endpoint addresses (proxyInputs' selfIp): the same set when none of their lists moved.
+  const headless = prev.memo.peek(HEADLESS_ADDRESSES, [prev.services, prev.endpoints]);
+  if (headless && prev.services === next.services && !endpointsMoved(prev, next, headlessKeys(next)))
+    next.memo.get(HEADLESS_ADDRESSES, [next.services, next.endpoints], () => headless);
+  if (targets && prev.services === next.services && !endpointsMoved(prev, next, nonKubernetesKeys(next)))
     next.memo.get(
       TARGETS,
       targetsFrom(next),
@@ -164,10 +170,10 @@ function replacedPods(prev: MeshSnapshot, next: MeshSnapshot): number[] | undefi
   return swapped;
 }
 
-/** Whether an endpoint list changed between the snapshots under the key of a service that is not Kubernetes'. */
-function serviceEntryEndpointsMoved(prev: MeshSnapshot, next: MeshSnapshot): boolean {
+/** Whether an endpoint list changed between the snapshots under one of `keys`. */
+function endpointsMoved(prev: MeshSnapshot, next: MeshSnapshot, keys: ReadonlySet<string>): boolean {
   if (prev.endpoints === next.endpoints) return false;
-  for (const k of nonKubernetesKeys(next)) if (prev.endpoints.get(k) !== next.endpoints.get(k)) return true;
+  for (const k of keys) if (prev.endpoints.get(k) !== next.endpoints.get(k)) return true;
   return false;
 }
 
@@ -287,7 +293,24 @@ export function memoScopeServices<T>(snapshot: MeshSnapshot, sidecar: object | u
   return v;
 }
 
-/** The addresses of every endpoint of a headless service (passthrough, no VIP), per snapshot; `make` builds them. */
-export function memoHeadlessAddresses(snapshot: MeshSnapshot, make: () => ReadonlySet<string>): ReadonlySet<string> {
+/** Headless: passthrough with no VIP (outbound.ts addService). */
+const isHeadless = (s: ServiceModel): boolean => s.resolution === 'Passthrough' && s.address === '0.0.0.0';
+
+/** The addresses of every endpoint of a headless service, per snapshot (proxyInputs' `selfIp` asks per proxy). */
+export function headlessAddresses(snapshot: MeshSnapshot): ReadonlySet<string> {
+  const make = () => {
+    const out = new Set<string>();
+    for (const s of snapshot.services) {
+      if (!isHeadless(s)) continue;
+      for (const eps of snapshot.endpoints.get(endpointKey(s))?.values() ?? []) for (const e of eps) out.add(e.address);
+    }
+    return out;
+  };
   return snapshot.memo ? snapshot.memo.get(HEADLESS_ADDRESSES, [snapshot.services, snapshot.endpoints], make) : make();
+}
+
+/** The endpoint keys of headless services, per snapshot services. */
+function headlessKeys(snapshot: MeshSnapshot): ReadonlySet<string> {
+  const make = () => new Set(snapshot.services.filter(isHeadless).map(endpointKey));
+  return snapshot.memo ? snapshot.memo.get(HEADLESS_KEYS, [snapshot.services], make) : make();
 }
