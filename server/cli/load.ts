@@ -6,7 +6,7 @@ import { addLines, type ReadText, readTextFile } from '../sources/file/lines';
 import { loadPaths, type ResultReader, STDIN_FILE } from '../sources/file/loadPaths';
 import { cliPlainYamlReader } from '../sources/file/parseCache';
 import { cliParsedFileCache } from './parsedCache';
-import { cliMeshCache } from './meshCache';
+import { cliMeshCache, type MeshCache } from './meshCache';
 import type { EarlyParse } from './earlyParse';
 import { PreParsedCache } from './pooledParse';
 import type { RawInput } from '../sources/types';
@@ -46,6 +46,8 @@ export async function loadMesh(
     rawInputs?: boolean;
     /** The parse worker main() started for these --config paths (./earlyParse). */
     early?: EarlyParse;
+    /** The cache of built snapshots (default: the CLI's, ./meshCache; none when run from the sources). */
+    meshCache?: MeshCache;
   } = {},
 ): Promise<LoadedMesh> {
   const stdin = paths.includes('-') ? await (opts.stdin ?? (() => readStdin()))() : undefined;
@@ -53,7 +55,7 @@ export async function loadMesh(
   const archiveTexts = new Map<string, string>();
   const readText: ReadText = (file) => (file === STDIN_FILE ? stdin : (archiveTexts.get(file) ?? readTextFile(file)));
   // The same files (bytes), flags and build as a run before: its snapshot, read back whole (./meshCache).
-  const meshCache = opts.rawInputs || opts.bugReport !== undefined || stdin !== undefined ? undefined : cliMeshCache();
+  const meshCache = opts.rawInputs || opts.bugReport !== undefined || stdin !== undefined ? undefined : (opts.meshCache ?? cliMeshCache());
   const cached = meshCache?.lookup({
     paths,
     ...(namespace ? { namespace } : {}),

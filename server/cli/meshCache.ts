@@ -137,8 +137,8 @@ function snapshotShaped(v: unknown): v is MeshSnapshot {
   );
 }
 
-/** The whole entry file, or undefined when it is missing or over the size limit. */
-function readEntry(file: string): Buffer | undefined {
+/** The whole entry file; undefined when there is none, 'bad' when its size cannot be an entry's. */
+function readEntry(file: string): Buffer | 'bad' | undefined {
   let fd: number;
   try {
     fd = openSync(file, 'r');
@@ -147,12 +147,12 @@ function readEntry(file: string): Buffer | undefined {
   }
   try {
     const size = fstatSync(fd).size;
-    if (size > MAX_ENTRY_BYTES || size < MAGIC.length + DIGEST_BYTES) return undefined;
+    if (size > MAX_ENTRY_BYTES || size < MAGIC.length + DIGEST_BYTES) return 'bad';
     const buf = Buffer.allocUnsafe(size);
     let at = 0;
     while (at < size) {
       const n = readSync(fd, buf, at, size - at, at);
-      if (n === 0) return undefined;
+      if (n === 0) return 'bad';
       at += n;
     }
     return buf;
@@ -174,27 +174,33 @@ export function meshCache(opts: MeshCacheOptions): MeshCache {
 
   const read = (key: string): MeshSnapshot | undefined => {
     const file = join(opts.dir, `${key}${SUFFIX}`);
-    const buf = readEntry(file);
-    if (!buf) return undefined;
+    let buf: Buffer | 'bad' | undefined;
     try {
-      const payload = buf.subarray(MAGIC.length + DIGEST_BYTES);
-      const sound =
-        buf.subarray(0, MAGIC.length).equals(MAGIC) &&
-        createHash('sha256')
-          .update(payload)
-          .digest()
-          .equals(buf.subarray(MAGIC.length, MAGIC.length + DIGEST_BYTES));
-      if (sound) {
-        const stored = deserialize(payload) as { key?: unknown; snapshot?: unknown };
-        if (isObject(stored) && stored.key === key && snapshotShaped(stored.snapshot)) {
-          const snapshot = stored.snapshot as MeshSnapshot & { memo?: SnapshotMemo };
-          snapshot.memo = new SnapshotMemo();
-          return deepFreeze(snapshot);
-        }
-      }
+      buf = readEntry(file);
     } catch {
-      // Not a V8 serialization: removed below.
+      buf = 'bad';
     }
+    if (buf === undefined) return undefined;
+    if (buf !== 'bad')
+      try {
+        const payload = buf.subarray(MAGIC.length + DIGEST_BYTES);
+        const sound =
+          buf.subarray(0, MAGIC.length).equals(MAGIC) &&
+          createHash('sha256')
+            .update(payload)
+            .digest()
+            .equals(buf.subarray(MAGIC.length, MAGIC.length + DIGEST_BYTES));
+        if (sound) {
+          const stored = deserialize(payload) as { key?: unknown; snapshot?: unknown };
+          if (isObject(stored) && stored.key === key && snapshotShaped(stored.snapshot)) {
+            const snapshot = stored.snapshot as MeshSnapshot & { memo?: SnapshotMemo };
+            snapshot.memo = new SnapshotMemo();
+            return deepFreeze(snapshot);
+          }
+        }
+      } catch {
+        // Not a V8 serialization: removed below.
+      }
     rmSync(file, { force: true });
     return undefined;
   };
