@@ -4,7 +4,8 @@
 // namespace, --ambient, --mesh-config, the build) is a miss; a snapshot built from texts other than the bytes
 // hashed is never stored; an entry that is not what this cache wrote (truncated, altered, another key, another
 // shape) is a miss and is removed, without a crash.
-import { appendFileSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serialize } from 'node:v8';
@@ -13,7 +14,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { buildSnapshot } from '../model/snapshot';
 import type { MeshSnapshot } from '../model/mesh';
 import { loadPaths } from '../sources/file/loadPaths';
-import { bookinfo } from '../testing/paths';
+import { bookinfo, REPO_ROOT } from '../testing/paths';
+import { issueMesh, podName, withVsWeight, writeIssueMesh } from '../../bench/issueMesh';
 import { loadMesh } from './load';
 import { type MeshCache, type MeshCacheQuery, meshCache, plainData } from './meshCache';
 
@@ -233,4 +235,42 @@ describe('the cache of built snapshots', () => {
     expect(plainData({ d: new Date(0) })).toBe(false);
     expect(plainData(1n)).toBe(false);
   });
+});
+
+describe('the CLI with the cache of built snapshots', () => {
+  const cli = (args: string[], env: Record<string, string>) => {
+    const r = spawnSync(process.execPath, [join(REPO_ROOT, 'bin', 'meshscope.mjs'), ...args], {
+      cwd: REPO_ROOT,
+      encoding: 'utf8',
+      maxBuffer: 256 * 1024 * 1024,
+      timeout: 120_000,
+      env: { ...process.env, MESHSCOPE_CLI_TSX: '', MESHSCOPE_PARSE_WORKERS: '0', ...env },
+    });
+    return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+  };
+
+  it('prints what a run without any cache prints, on a miss, on a hit and after an edit', () => {
+    const tmp = temp();
+    mkdirSync(join(tmp, 'mesh'));
+    const mesh = issueMesh(60);
+    const files = writeIssueMesh(mesh, 'multidoc', join(tmp, 'mesh'));
+    const args = ['translate', '--config', files.dir, '--proxy', `${podName(0, 'v1').pod}.ns-0`, '--type', 'all'];
+    const cache = { MESHSCOPE_CACHE_DIR: join(tmp, 'cache') };
+    const entries = () => readdirSync(join(tmp, 'cache')).filter((f) => f.endsWith('.mesh'));
+    const off = cli(args, { MESHSCOPE_PARSE_CACHE: '0' });
+    expect(off.status).toBe(0);
+    expect(off.stdout).toContain('"weight": 80');
+    expect(cli(args, cache)).toEqual(off); // a miss: built, stored
+    expect(entries()).toHaveLength(1);
+    const written = statSync(join(tmp, 'cache', entries()[0]!)).mtimeMs;
+    expect(cli(args, cache)).toEqual(off); // a hit: read back, not written again
+    expect(statSync(join(tmp, 'cache', entries()[0]!)).mtimeMs).toBe(written);
+    // svc-0's VirtualService at 30/70 in the 60-document file: a miss, and what a run without cache prints.
+    files.write('VirtualService', withVsWeight(mesh, 30));
+    const offEdited = cli(args, { MESHSCOPE_PARSE_CACHE: '0' });
+    expect(offEdited.stdout).not.toBe(off.stdout);
+    expect(offEdited.stdout).toContain('"weight": 30');
+    for (const _ of ['miss', 'hit']) expect(cli(args, cache)).toEqual(offEdited);
+    expect(entries()).toHaveLength(2);
+  }, 240_000);
 });
