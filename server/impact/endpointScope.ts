@@ -11,6 +11,7 @@ import type { IstioConfig, MeshSnapshot, ProxyModel, ServiceModel, TranslateOpti
 import type { StoreChange } from '../sources/store';
 import { resolveShortname } from '../model/host';
 import { importedHosts, selectServices } from '../translate/view/sidecarScope';
+import { warmViewIndexes } from '../translate/view/snapshotIndex';
 import { gatewayNames, MESH_GATEWAY } from '../translate/view/virtualServices';
 import { type AffectedProxies, affectedProxies, changedTypes, exportScope, parseStoreKey } from './affected';
 import { scopeGroups } from './scopeMemo';
@@ -215,6 +216,7 @@ export function warmEndpointImpact(snap: MeshSnapshot, options: TranslateOptions
   keepRouteHosts(undefined, snap);
   routingNamespaces(snap, undefined, new Set(), options.domainSuffix);
   scopeGroups(snap, options.rootNamespace);
+  warmViewIndexes(snap);
 }
 
 /**

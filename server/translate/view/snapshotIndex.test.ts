@@ -4,7 +4,7 @@
 // memo scans), and a copy of the snapshot with an array replaced is answered from the new array, not the memo.
 import { describe, expect, it } from 'vitest';
 import { generateMesh } from '../../../bench/generateMesh';
-import { DEFAULT_OPTIONS, type EndpointModel, type MeshSnapshot } from '../../model/mesh';
+import { DEFAULT_OPTIONS, type MeshSnapshot } from '../../model/mesh';
 import { buildSnapshot } from '../../model/snapshot';
 import { buildProxyView, servicesVisibleTo } from './buildProxyView';
 import { SnapshotMemo } from '../../model/snapshotMemo';
@@ -107,22 +107,15 @@ describe('snapshot indexes', () => {
     const prev: MeshSnapshot = { ...mesh, memo: new SnapshotMemo() };
     const db = mesh.proxies.find((p) => p.id.startsWith('db-0'))!;
     expect(proxyInputs(prev, db, O).selfIp).toBe('10.0.0.5');
+    const movedTo = (key: string): MeshSnapshot['endpoints'] => new Map([...mesh.endpoints, [key, new Map<number, never[]>()]]);
     const dbKey = [...mesh.endpoints.keys()].find((k) => k.includes('/db.'))!;
     const webKey = [...mesh.endpoints.keys()].find((k) => k.includes('/web.'))!;
     // web's endpoints moved (a new list): db's address is still a headless endpoint
-    const webMoved: MeshSnapshot = {
-      ...mesh,
-      endpoints: new Map<string, ReadonlyMap<number, readonly EndpointModel[]>>([...mesh.endpoints, [webKey, new Map()]]),
-      memo: new SnapshotMemo(),
-    };
+    const webMoved: MeshSnapshot = { ...mesh, endpoints: movedTo(webKey), memo: new SnapshotMemo() };
     carryViewIndexes(prev, webMoved);
     expect(proxyInputs(webMoved, db, O).selfIp).toBe('10.0.0.5');
     // db's endpoints moved away: the set is made again, not carried
-    const dbMoved: MeshSnapshot = {
-      ...mesh,
-      endpoints: new Map<string, ReadonlyMap<number, readonly EndpointModel[]>>([...mesh.endpoints, [dbKey, new Map()]]),
-      memo: new SnapshotMemo(),
-    };
+    const dbMoved: MeshSnapshot = { ...mesh, endpoints: movedTo(dbKey), memo: new SnapshotMemo() };
     carryViewIndexes(prev, dbMoved);
     expect(proxyInputs(dbMoved, db, O).selfIp).toBeNull();
   });

@@ -82,8 +82,10 @@ class PatchedMap<K, V> implements ReadonlyMap<K, V> {
 }
 const MAX_PATCH = 64;
 
-/** The from-arrays of the view indexes that read no pod: carried as they are when the next snapshot has the same. */
-const POD_FREE: ReadonlyArray<readonly [symbol, (s: MeshSnapshot) => readonly unknown[]]> = [
+/** The view indexes by the arrays they are built from: carried as they are when the next snapshot has the same. */
+const BY_ARRAYS: ReadonlyArray<readonly [symbol, (s: MeshSnapshot) => readonly unknown[]]> = [
+  [PODS_FIRST, (s) => [s.pods]],
+  [PODS_LAST, (s) => [s.pods]],
   [SERVICES_BY_NS, (s) => [s.services]],
   [VISIBLE, (s) => [s.services]],
   [DR_BY_NS, (s) => [s.destinationRules]],
@@ -110,7 +112,7 @@ const targetsFrom = (s: MeshSnapshot) => [s.pods, s.services, s.endpoints];
 export function carryViewIndexes(prev: MeshSnapshot, next: MeshSnapshot): void {
   if (!prev.memo || !next.memo || prev.memo === next.memo) return;
   const same = (a: readonly unknown[], b: readonly unknown[]) => a.every((x, i) => x === b[i]);
-  for (const [slot, from] of POD_FREE) {
+  for (const [slot, from] of BY_ARRAYS) {
     const f = from(prev);
     if (!same(f, from(next))) continue;
     const had = prev.memo.peek(slot, f);
@@ -168,6 +170,15 @@ function replacedPods(prev: MeshSnapshot, next: MeshSnapshot): number[] | undefi
   // Each at one position only (the index's answer for its key is then this position's, or another key's).
   if (swapped.some((i) => prev.pods.indexOf(prev.pods[i]!) !== i || prev.pods.lastIndexOf(prev.pods[i]!) !== i)) return undefined;
   return swapped;
+}
+
+/**
+ * Builds the key sets carryViewIndexes reads for a pod move (the headless and ServiceEntry services' endpoint keys),
+ * so that the first pod move does not: the push plane calls it for its first snapshot; later ones carry them.
+ */
+export function warmViewIndexes(snapshot: MeshSnapshot): void {
+  headlessKeys(snapshot);
+  nonKubernetesKeys(snapshot);
 }
 
 /** Whether an endpoint list changed between the snapshots under one of `keys`. */
