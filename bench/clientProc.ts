@@ -4,7 +4,7 @@
 // clients' decoding. Protocol: the mode in BENCH_MODE; one JSON line per command on stdin, one reply line
 // each on stdout:
 //   {"cmd":"init","clients":[{id,namespace,routes}…]} → {"reply":"init"}
-//   {"cmd":"connect","port":P} → every client connects (fresh channels, 100 streams each) and ACKs its first
+//   {"cmd":"connect","port":P} → every client connects (fresh channels of BENCH_STREAMS_PER_CHANNEL streams) and ACKs its first
 //                                config → {"reply":"connect","synced":[…],"retries":n,"traffic":{…}} (wall-clock ms per
 //                                client; traffic: what the clients received during the connect — responses,
 //                                resources, bytes, per client min/median/max —, how many responses were decoded in
@@ -21,9 +21,14 @@ import { createInterface } from 'node:readline';
 import { Verifier, VERIFY_CLIENTS, VERIFY_EVERY } from './clientVerify';
 import { BenchClient, type Mode, waitUntil } from './issueClients';
 import type { Traffic } from './clientTraffic';
-import { RawAdsChannel } from './rawAds';
+import { ISTIO_AGENT_WINDOW, RawAdsChannel } from './rawAds';
 
-const STREAMS_PER_CHANNEL = 100;
+const STREAMS_PER_CHANNEL = Math.max(1, Number(process.env.BENCH_STREAMS_PER_CHANNEL ?? 100));
+/**
+ * The HTTP/2 windows the clients advertise: by default what istiod's real peer advertises, istio-agent's XDS proxy
+ * (1 MiB; bench/rawAds.ts cites the source and the other values). Until session 12 grpc-js' 65,535.
+ */
+const WINDOW = Number(process.env.BENCH_CLIENT_WINDOW ?? ISTIO_AGENT_WINDOW);
 const mode = process.env.BENCH_MODE as Mode;
 type Spec = { id: string; namespace: string; routes: string[] };
 let clients: BenchClient[] = [];
@@ -80,7 +85,7 @@ for await (const line of createInterface({ input: process.stdin })) {
     verifier = resetTraffic();
     await Promise.all(
       clients.map((c, i) => {
-        if (i % STREAMS_PER_CHANNEL === 0) channels.push(new RawAdsChannel(m.port!));
+        if (i % STREAMS_PER_CHANNEL === 0) channels.push(new RawAdsChannel(m.port!, '127.0.0.1', { window: WINDOW }));
         return c.connect(channels[channels.length - 1]!);
       }),
     );

@@ -10,6 +10,9 @@
 //   BENCH_I24_SHAPES            multidoc,list,kube (default all)      BENCH_MODES   sotw,delta (default both)
 //   BENCH_CLIENT_PROCS          processes the clients run in (bench/clientProc.ts, default 1)
 //   BENCH_SERVER_NODE_FLAGS     extra node flags for the server process, comma-separated
+//   BENCH_CLIENT_WINDOW         the clients' HTTP/2 stream and connection windows in bytes (bench/rawAds.ts): 1048576
+//                               (default: istio-agent → istiod), 65535 grpc-js' client, 268435456 Envoy's default
+//   BENCH_STREAMS_PER_CHANNEL   ADS streams per client HTTP/2 connection (default 100; a real proxy holds 1)
 //   MESHSCOPE_ALLOCATOR / MESHSCOPE_JEMALLOC / MALLOC_CONF: the server's allocator, chosen as `meshscope serve` does
 //   BENCH_CLI=0                 skip the CLI rows                      BENCH_I24_OUT results file (default bench/results-issue24.json)
 // Run: `node --import tsx bench/issue24.ts`. Benchmarks are not tests: nothing asserts a time.

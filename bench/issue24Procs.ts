@@ -16,6 +16,12 @@ export interface Work {
   endpointRefreshes: number;
   clas: number;
   cpuMs: number;
+  /** Of cpuMs, kernel time; the server's minor page faults; its GCs (scavenges, incremental marking steps, mark-compacts). */
+  sysMs: number;
+  faults: number;
+  scavenges: number;
+  incremental: number;
+  marks: number;
   /** Streams the server reset (its stall guard). */
   resets: number;
 }
@@ -28,19 +34,31 @@ export async function work(server: ServerChild): Promise<Work> {
     endpointRefreshes: c.endpointRefreshes,
     clas: c.clasRecomputed ?? Number.NaN,
     cpuMs: reply.cpuMs as number,
+    sysMs: (reply.sysMs as number | undefined) ?? 0,
+    faults: (reply.minorFaults as number | undefined) ?? 0,
+    scavenges: gcCount(reply, 'minor'),
+    incremental: gcCount(reply, 'incremental'),
+    marks: gcCount(reply, 'major'),
     resets: (reply.resets as number | undefined) ?? 0,
   };
 }
+const gcCount = (reply: Record<string, unknown>, kind: string): number =>
+  (reply.gc as Record<string, { n: number }> | undefined)?.[kind]?.n ?? 0;
 export const minus = (b: Work, a: Work): Work => ({
   translations: b.translations - a.translations,
   scopeShared: b.scopeShared - a.scopeShared,
   endpointRefreshes: b.endpointRefreshes - a.endpointRefreshes,
   clas: b.clas - a.clas,
   cpuMs: b.cpuMs - a.cpuMs,
+  sysMs: b.sysMs - a.sysMs,
+  faults: b.faults - a.faults,
+  scavenges: b.scavenges - a.scavenges,
+  incremental: b.incremental - a.incremental,
+  marks: b.marks - a.marks,
   resets: b.resets - a.resets,
 });
 export const workText = (w: Work) =>
-  `server: ${w.translations} translations, ${w.scopeShared} inbound-only beside a shared scope, CLAs refreshed for ${w.endpointRefreshes} proxies${Number.isNaN(w.clas) ? '' : ` (${w.clas} CLAs recomputed)`}, CPU ${w.cpuMs.toFixed(0)} ms${w.resets > 0 ? `, ${w.resets} streams reset by the stall guard` : ''}`;
+  `server: ${w.translations} translations, ${w.scopeShared} inbound-only beside a shared scope, CLAs refreshed for ${w.endpointRefreshes} proxies${Number.isNaN(w.clas) ? '' : ` (${w.clas} CLAs recomputed)`}, CPU ${w.cpuMs.toFixed(0)} ms (sys ${w.sysMs.toFixed(0)} ms, ${w.faults} minor faults, GC ${w.scavenges} scavenges / ${w.incremental} incremental / ${w.marks} mark-compacts)${w.resets > 0 ? `, ${w.resets} streams reset by the stall guard` : ''}`;
 
 /** The bench's clients, split over BENCH_CLIENT_PROCS processes (bench/clientProc.ts), one controller view. */
 export class ClientProcs {

@@ -1,6 +1,6 @@
 // The bench clients' ADS transport: one HTTP/2 connection per channel (node:http2, as a proxy holds one connection
-// to its control plane; settings as grpc-js' client sets them: a 65,535-byte initial window, no session memory
-// cap), gRPC's length-prefixed messages framed and unframed here. Requests are written already encoded
+// to its control plane; no session memory cap; the flow-control windows of `ChannelOptions`), gRPC's
+// length-prefixed messages framed and unframed here. Requests are written already encoded
 // (bench/xdsWire.ts); a response is handed over as a view of one scratch buffer per process, valid only during
 // the call (the clients read it synchronously and keep nothing of it), so receiving 300 MiB per wave allocates
 // nothing per message. grpc-js' client did the same work with a fresh buffer per message and its call machinery
@@ -89,14 +89,39 @@ export interface RawStream {
   cancel(): void;
 }
 
+/**
+ * HTTP/2 flow-control windows an xDS client advertises to its control plane (bytes; stream and connection alike).
+ * - `GRPC_JS_WINDOW`: grpc-js' client (HTTP/2's default 65,535-byte windows, nothing raised).
+ * - `ISTIO_AGENT_WINDOW`: what istiod really talks to. A sidecar's Envoy sends its xDS to pilot-agent over a unix
+ *   socket (Istio tools/packaging/common/envoy_bootstrap.json, cluster `xds-grpc`: pipe `{{ConfigPath}}/XDS`), and
+ *   the agent's XDS proxy dials istiod with grpc-go options `InitialWindowSize` and `InitialConnWindowSize` of
+ *   1 MiB (pkg/istio-agent/xds_proxy.go buildUpstreamClientDialOpts → pilot/pkg/grpc/grpc.go ClientOptions,
+ *   `defaultInitialWindowSize` / `defaultInitialConnWindowSize`); a fixed window also turns grpc-go's BDP estimation off.
+ * - `ENVOY_WINDOW`: an Envoy dialling its control plane itself, with its `Http2ProtocolOptions` defaults
+ *   (`initial_stream_window_size` / `initial_connection_window_size` 256 MiB, envoy
+ *   source/common/http/http_option_limits.h; Istio's bootstrap sets `http2_protocol_options: {}`, i.e. those).
+ */
+export const GRPC_JS_WINDOW = 65_535;
+export const ISTIO_AGENT_WINDOW = 1 << 20;
+export const ENVOY_WINDOW = 256 << 20;
+
+export interface ChannelOptions {
+  /** Initial stream window (SETTINGS_INITIAL_WINDOW_SIZE) and connection window (a WINDOW_UPDATE on stream 0). */
+  window?: number;
+}
+
 export class RawAdsChannel {
   private readonly session: http2.ClientHttp2Session;
 
-  constructor(port: number, host = '127.0.0.1') {
+  constructor(port: number, host = '127.0.0.1', opts: ChannelOptions = {}) {
+    const window = opts.window ?? GRPC_JS_WINDOW;
     this.session = http2.connect(`http://${host}:${port}`, {
-      settings: { initialWindowSize: 65_535 },
+      settings: { initialWindowSize: window },
       maxSessionMemory: Number.MAX_SAFE_INTEGER,
     });
+    // The connection window starts at 65,535 whatever the settings say (RFC 9113 §6.9.2); grpc-go and Envoy
+    // raise it with a WINDOW_UPDATE once connected, as this does.
+    if (window > GRPC_JS_WINDOW) this.session.once('connect', (s: http2.ClientHttp2Session) => s.setLocalWindowSize(window));
     this.session.on('error', () => undefined);
   }
 

@@ -86,6 +86,28 @@ describe('the chosen environment in a real process', () => {
     if (choice.library && existsSync(choice.library)) expect(mapped).toBe(true);
     else expect(mapped).toBe(/libjemalloc/.test(process.env.LD_PRELOAD ?? ''));
   });
+
+  it("jemalloc takes every one of the server's options: each is in force, none refused", () => {
+    // jemalloc skips a pair it cannot parse with a `<jemalloc>: Invalid conf pair` warning and runs on its default,
+    // so a misspelt option would pass unnoticed; its statistics (`stats_print`, at exit) list the options in force
+    // as `opt.<name>: <value>`. Runs the library chooseAllocator finds here (CI has one: scripts/jemalloc.mjs).
+    const lib = chooseAllocator({ env: { ...process.env, MALLOC_CONF: undefined } });
+    if (!lib.library) {
+      expect(lib.text).toMatch(/^system malloc/);
+      return;
+    }
+    const r = spawnSync(process.execPath, ['-e', '0'], {
+      env: { ...process.env, LD_PRELOAD: lib.library, MALLOC_CONF: `${JEMALLOC_CONF},stats_print:true` },
+      encoding: 'utf8',
+    });
+    expect(r.status).toBe(0);
+    const out = `${r.stdout}${r.stderr}`;
+    expect(out).not.toMatch(/<jemalloc>: /);
+    for (const pair of JEMALLOC_CONF.split(',')) {
+      const [name, value] = pair.split(':');
+      expect(out).toMatch(new RegExp(`opt\\.${name}: ${value}\\b`));
+    }
+  });
 });
 
 describe('the image', () => {

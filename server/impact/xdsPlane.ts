@@ -20,7 +20,7 @@ import type { Store, StoreChange } from '../sources/store';
 import { AdsServer, type AdsServerOptions, type PushRequest } from '../xds/server';
 import { ENDPOINT_CHANGE_TYPES } from './changes';
 import { keepRouteHosts, narrowedImpact, warmEndpointImpact } from './endpointScope';
-import { carryPodIndexes } from '../translate/view/snapshotIndex';
+import { carryViewIndexes } from '../translate/view/snapshotIndex';
 import { keepScopeGroups } from './scopeMemo';
 import { narrowBySidecarImports } from './sidecarImports';
 
@@ -128,11 +128,12 @@ export function createXdsPlane(store: Store, options: TranslateOptions | undefin
   warmEndpointImpact(prev, options ?? optionsOf(prev));
   const unwire = store.onChange((next, change) => {
     const opts = options ?? optionsOf(next);
+    // The view indexes (pods, services, service targets, …) the plan, the keys and the CLAs read: the previous ones,
+    // carried where their arrays did not change (patched when a few pods moved in place).
+    if (prev) carryViewIndexes(prev, next);
     const { advance, push } = planChange(prev, next, change, opts);
     keepRouteHosts(prev, next);
     if (prev) keepScopeGroups(prev, next, opts.rootNamespace);
-    // A pod moved in place: the pod indexes the pushes' key and CLA lookups read are the previous ones, patched.
-    if (prev) carryPodIndexes(prev, next);
     const unchanged = cache.advance(prev?.version ?? -1, next.version, advance);
     if (unchanged.size > 0 && push.proxies instanceof Set) for (const id of unchanged) push.proxies.delete(id);
     else if (unchanged.size > 0 && push.proxies === 'all')

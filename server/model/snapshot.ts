@@ -23,7 +23,8 @@ import { SnapshotMemo } from './snapshotMemo';
 
 export { type BuildSnapshotOptions, byCreation, byServiceCreation } from './snapshotOptions';
 
-function deepFreeze<T>(v: T): T {
+/** Freezes `v` and everything reachable from it (Map values, array items, own enumerable values). */
+export function deepFreeze<T>(v: T): T {
   if (v && typeof v === 'object' && !Object.isFrozen(v)) {
     Object.freeze(v);
     if (v instanceof Map) for (const x of v.values()) deepFreeze(x);

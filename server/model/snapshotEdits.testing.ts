@@ -35,4 +35,16 @@ export const serSnapshot = (s: MeshSnapshot): string => JSON.stringify(s, (_k, v
 export function expectSameSnapshot(incremental: MeshSnapshot, scratch: MeshSnapshot): void {
   expect(incremental).toStrictEqual(scratch);
   expect(serSnapshot(incremental)).toBe(serSnapshot(scratch));
+  expect(unfrozen(incremental)).toEqual([]);
+}
+
+/** The paths of objects in `v` that are not frozen (a snapshot is immutable all the way down, as buildSnapshot freezes it). */
+function unfrozen(v: unknown, path = '$', seen = new Set<object>(), out: string[] = []): string[] {
+  if (!v || typeof v !== 'object' || seen.has(v) || out.length >= 5) return out;
+  seen.add(v);
+  if (!Object.isFrozen(v)) out.push(path);
+  if (v instanceof Map) for (const [k, x] of v) unfrozen(x, `${path}.get(${String(k)})`, seen, out);
+  else if (Array.isArray(v)) v.forEach((x, i) => unfrozen(x, `${path}[${i}]`, seen, out));
+  else for (const [k, x] of Object.entries(v)) unfrozen(x, `${path}.${k}`, seen, out);
+  return out;
 }

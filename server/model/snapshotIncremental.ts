@@ -94,7 +94,7 @@ export function buildIncremental(
   inputs: readonly RawInput[],
   opts: BuildSnapshotOptions,
   cache: SnapshotCache,
-  finish: (s: MeshSnapshot) => MeshSnapshot,
+  finish: <T>(v: T) => T,
 ): MeshSnapshot | undefined {
   const st = cache.last;
   if (!st || inputs.length !== st.inputs.length || !sameOptions(st.options, optionsKey(opts))) return undefined;
@@ -214,6 +214,10 @@ export function buildIncremental(
     errors: [...(opts.extraErrors ?? []).map((e) => ({ ...e })), ...st.ownErrors, ...convertedErrors],
     memo: new SnapshotMemo(), // the last snapshot's lookups are not this one's
   };
+  if (pods?.fresh) {
+    for (const x of pods.fresh) finish(x);
+    for (const list of [pods.pods, pods.proxies, pods.endpoints, pods.proxiesById]) Object.freeze(list);
+  }
   const snap = finish(next);
   cache.last = { ...st, inputs, snapshot: snap, rawIstio: istio, converted, convertedErrors, ...(pods ? { rank: pods.rank } : {}) };
   cache.stats.incremental++;
@@ -239,6 +243,11 @@ interface PodPatch {
   rank: ReadonlyMap<string, number>;
   proxies: ProxyModel[];
   proxiesById: Map<string, ProxyModel>;
+  /**
+   * The objects new in these lists (the changed pods, their proxies, the rebuilt endpoint lists) when every other
+   * item is the last snapshot's (frozen already): the lists are then frozen shallowly with these deeply, not walked.
+   */
+  fresh?: unknown[];
 }
 
 /** The pods, endpoints and proxies after explicit Pods changed in place; null when that is not narrowable. */
@@ -320,6 +329,7 @@ function patchPods(st: BuildState, changes: readonly Change[], cache: SnapshotCa
   for (const k of affected) spaces.add(k.slice(0, k.indexOf('/')));
 
   const endpoints = new Map(prev.endpoints as Map<string, ReadonlyMap<number, readonly EndpointModel[]>>);
+  const fresh: unknown[] = changed.map((c) => c.after);
   let rank = st.rank; // copied when a key's place changes
   if (affected.size > 0) {
     const services: ServiceModel[] = [];
@@ -362,6 +372,8 @@ function patchPods(st: BuildState, changes: readonly Change[], cache: SnapshotCa
     });
     let inPlace = true;
     for (const k of affected) {
+      const list = sub.index.get(k);
+      if (list) fresh.push(list);
       const r = sub.rank.get(k);
       if (r !== rank.get(k)) {
         inPlace = false;
@@ -397,11 +409,13 @@ function patchPods(st: BuildState, changes: readonly Change[], cache: SnapshotCa
       if (at < 0 || old.id !== p.id) return null;
       proxies[at] = p;
       proxiesById.set(p.id, p);
+      fresh.push(p);
     }
   } else {
     proxies = pods.filter((p) => p.proxy !== 'none').map(cache.proxyOf);
     proxies.sort((a, b) => cmp(a.id, b.id));
     proxiesById = new Map(proxies.map((p) => [p.id, p]));
+    return { pods, changed, endpoints, rank, proxies, proxiesById };
   }
-  return { pods, changed, endpoints, rank, proxies, proxiesById };
+  return { pods, changed, endpoints, rank, proxies, proxiesById, fresh };
 }

@@ -612,7 +612,8 @@ export class SharedResourceCache implements BoundedCache<ProxyResources> {
     const sk = scopeKey(snapshot, proxy, options, labels, inputs);
     const scope = sk === undefined ? undefined : `${snapshot.version}\u0000${this.optionsOf(options).json}\u0000${sk}`;
     const kept = scope === undefined ? undefined : this.refreshed.get(scope);
-    if (kept && kept.from === r.endpoints && kept.hosts === [...hosts].sort().join(' '))
+    // The same items (entries built at other times hold equal lists: the encoded CLAs are shared by content).
+    if (kept && sameItems(kept.from, r.endpoints) && kept.hosts === [...hosts].sort().join(' '))
       return { ...r, version: snapshot.version, endpoints: kept.list };
     const names = r.endpoints.map((e) => e.name).filter((n) => ofHosts(n, hosts));
     if (names.length === 0) return { ...r, version: snapshot.version };
@@ -654,6 +655,14 @@ function ofHosts(name: string, hosts: ReadonlySet<string>): boolean {
   const bar = name.lastIndexOf('|');
   if (bar >= 0 && !hosts.has(name.slice(bar + 1))) return false;
   return hosts.has(parseClusterName(name)?.hostname ?? '');
+}
+
+/** The same objects in the same order. */
+function sameItems<T>(a: readonly T[], b: readonly T[]): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /** Whether a translation's errors or provenance mention the proxy's id (then it is not shared). */

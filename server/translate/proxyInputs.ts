@@ -27,12 +27,11 @@
 // config an inbound builder selects by, plus the labels read by name). A builder of inbound resources that starts
 // reading a new label (or a new label-selected config) must be added to inboundLabelKeys too.
 import type { MeshSnapshot, ProxyModel, TranslateOptions } from '../model/mesh';
-import { endpointKey } from '../model/mesh';
 import { proxyKind } from '../model/proxyKinds';
 import { GATEWAY_NAME_LABEL } from './authz/select';
 import { findPod, serviceTargets } from './view/serviceTargets';
 import { chooseSidecar } from './view/sidecarScope';
-import { memoHeadlessAddresses } from './view/snapshotIndex';
+import { headlessAddresses } from './view/snapshotIndex';
 
 export interface ProxyInputs {
   type: ProxyModel['type'];
@@ -60,19 +59,8 @@ const sortedEntries = <V>(o: Readonly<Record<string, V>> | undefined): Array<[st
 
 const isV6 = (ip: string) => ip.includes(':');
 
-/** The addresses of the endpoints of headless services (passthrough, no VIP: outbound.ts addService). */
-function headlessAddresses(snapshot: MeshSnapshot): ReadonlySet<string> {
-  const out = new Set<string>();
-  for (const s of snapshot.services) {
-    if (s.resolution !== 'Passthrough' || s.address !== '0.0.0.0') continue;
-    for (const eps of snapshot.endpoints.get(endpointKey(s))?.values() ?? []) for (const e of eps) out.add(e.address);
-  }
-  return out;
-}
-
 /** Whether a headless service has an endpoint at `ip` (the set made once per snapshot: not a walk of every service per proxy). */
-const headlessEndpointAt = (snapshot: MeshSnapshot, ip: string): boolean =>
-  memoHeadlessAddresses(snapshot, () => headlessAddresses(snapshot)).has(ip);
+const headlessEndpointAt = (snapshot: MeshSnapshot, ip: string): boolean => headlessAddresses(snapshot).has(ip);
 
 export function proxyInputs(snapshot: MeshSnapshot, proxy: ProxyModel, options: TranslateOptions): ProxyInputs {
   const sidecar = chooseSidecar(snapshot.sidecars, proxy, options.rootNamespace);

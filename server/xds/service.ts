@@ -10,6 +10,7 @@ import {
   DiscoveryRequestSchema,
   DiscoveryResponseSchema,
 } from '../gen/envoy/service/discovery/v3/discovery_pb';
+import { SotwRequestDecoder } from './requestNames';
 import { type WireMessage, WireScratch } from './wire';
 
 export const ADS_SERVICE = 'envoy.service.discovery.v3.AggregatedDiscoveryService';
@@ -55,11 +56,18 @@ const typed = <Res extends Message>(schema: GenMessage<Res>) => ({
   deserialize: (b: Buffer) => fromBinary(schema, b),
 });
 
-/** Server-side definition (one per server: its scratch buffer): typed requests in, pre-encoded responses out. */
+/**
+ * Server-side definition (one per server: its scratch buffer and the SotW resource_names lists it decoded last, see
+ * requestNames.ts): typed requests in, pre-encoded responses out.
+ */
 export function adsServerDefinition() {
   const out = preEncoded(new WireScratch());
+  const sotwRequests = new SotwRequestDecoder();
   return {
-    StreamAggregatedResources: method(SOTW_PATH, DiscoveryRequestSchema, out),
+    StreamAggregatedResources: {
+      ...method(SOTW_PATH, DiscoveryRequestSchema, out),
+      requestDeserialize: (b: Buffer) => sotwRequests.decode(b),
+    },
     DeltaAggregatedResources: method(DELTA_PATH, DeltaDiscoveryRequestSchema, out),
   } satisfies grpc.ServiceDefinition;
 }

@@ -49,6 +49,7 @@ export function subscriptionOf(typeUrl: string, names: readonly string[]): { wil
 
 /** The same names in the same order (the same list, so the same subscription for one type URL). */
 const sameList = (a: readonly string[], b: readonly string[]): boolean => {
+  if (a === b) return true; // one decoded list shared by the requests that named the same bytes (requestNames.ts)
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;

@@ -11,7 +11,7 @@ import { SnapshotMemo } from '../../model/snapshotMemo';
 import { proxyInputs } from '../proxyInputs';
 import { buildSnapshot as meshOf, pod, service } from '../testing/meshBuilder';
 import { findPod, serviceTargets } from './serviceTargets';
-import { carryPodIndexes, podNamed, podsByKey } from './snapshotIndex';
+import { carryViewIndexes, podNamed, podsByKey } from './snapshotIndex';
 
 const O = DEFAULT_OPTIONS;
 const snap = buildSnapshot(generateMesh({ services: 40, namespaces: 4, scoped: true }), { version: 1 });
@@ -98,9 +98,29 @@ describe('snapshot indexes', () => {
     // the set follows the snapshot's endpoints: a copy without them is answered from its own
     expect(proxyInputs({ ...memoised, endpoints: new Map() }, db, O).selfIp).toBeNull();
   });
+
+  it("the headless address set is carried to the next snapshot only while no headless service's endpoints moved", () => {
+    const mesh = meshOf({
+      services: [service('db', 'data', { resolution: 'Passthrough' }), service('web', 'data')],
+      pods: [pod('db-0', 'data', '10.0.0.5', { labels: { app: 'db' } }), pod('web-0', 'data', '10.0.0.6', { labels: { app: 'web' } })],
+    });
+    const prev: MeshSnapshot = { ...mesh, memo: new SnapshotMemo() };
+    const db = mesh.proxies.find((p) => p.id.startsWith('db-0'))!;
+    expect(proxyInputs(prev, db, O).selfIp).toBe('10.0.0.5');
+    const dbKey = [...mesh.endpoints.keys()].find((k) => k.includes('/db.'))!;
+    const webKey = [...mesh.endpoints.keys()].find((k) => k.includes('/web.'))!;
+    // web's endpoints moved (a new list): db's address is still a headless endpoint
+    const webMoved: MeshSnapshot = { ...mesh, endpoints: new Map([...mesh.endpoints, [webKey, new Map()]]), memo: new SnapshotMemo() };
+    carryViewIndexes(prev, webMoved);
+    expect(proxyInputs(webMoved, db, O).selfIp).toBe('10.0.0.5');
+    // db's endpoints moved away: the set is made again, not carried
+    const dbMoved: MeshSnapshot = { ...mesh, endpoints: new Map([...mesh.endpoints, [dbKey, new Map()]]), memo: new SnapshotMemo() };
+    carryViewIndexes(prev, dbMoved);
+    expect(proxyInputs(dbMoved, db, O).selfIp).toBeNull();
+  });
 });
 
-describe('pod indexes carried across an in-place pod change (carryPodIndexes, the push plane on every change)', () => {
+describe('pod indexes carried across an in-place pod change (carryViewIndexes, the push plane on every change)', () => {
   // The answers of a linear scan (podNamed: the first pod of a key; podsByKey: the last).
   const first = (s: MeshSnapshot, ns: string, name: string) => s.pods.find((p) => p.namespace === ns && p.name === name);
   const last = (s: MeshSnapshot, ns: string, name: string) => [...s.pods].reverse().find((p) => p.namespace === ns && p.name === name);
@@ -124,7 +144,7 @@ describe('pod indexes carried across an in-place pod change (carryPodIndexes, th
     const pods = prev.pods.slice();
     pods[3] = moved(pods[3]!);
     const next = withPods(snap, pods);
-    carryPodIndexes(prev, next);
+    carryViewIndexes(prev, next);
     expect(podNamed(next, pods[3]!.namespace, pods[3]!.name)).toBe(pods[3]);
     expectScan(next);
     expectScan(prev); // the previous snapshot's answers are untouched
@@ -137,7 +157,7 @@ describe('pod indexes carried across an in-place pod change (carryPodIndexes, th
       const pods = prev.pods.slice();
       pods[at] = moved(pods[at]!);
       const next = withPods(snap, pods);
-      carryPodIndexes(prev, next);
+      carryViewIndexes(prev, next);
       expectScan(next);
     }
   });
@@ -153,7 +173,7 @@ describe('pod indexes carried across an in-place pod change (carryPodIndexes, th
       [built(withPods(snap, snap.pods.slice())), b],
     ] as const) {
       const next = withPods(snap, pods);
-      carryPodIndexes(prev, next);
+      carryViewIndexes(prev, next);
       expectScan(next);
     }
   });
