@@ -117,7 +117,7 @@ console.log(
     `prepare + assemble ${wireMs.toFixed(0)} ms; ${mib(bytes)} of responses (${(bytes / chosen.length / 1024).toFixed(0)} kB/client)`,
 );
 console.log(
-  `cache: translations ${s.translations}, scopes ${s.scopes}, scopeShared ${s.scopeShared}, entries ${s.entries}, memo ${s.memoEntries}, pinned ${s.pinnedScopes}`,
+  `cache: translations ${s.translations}, scopes ${s.scopes}, scopeShared ${s.scopeShared}, inbound builds shared ${(s as { inboundShared?: number }).inboundShared ?? '-'}, entries ${s.entries}, memo ${s.memoEntries}, pinned ${s.pinnedScopes}`,
 );
 const one = sets[0]!;
 for (const [type, m] of one.byType) {

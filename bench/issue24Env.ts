@@ -1,5 +1,5 @@
 // The issue-24 bench's knobs (bench/issue24.ts's head lists them) and the allocator its server runs with.
-import { chooseAllocator } from '../server/cli/allocator';
+import { chooseAllocator, serverHeapFlags } from '../server/cli/allocator';
 import type { Mode } from './issueClients';
 import type { Shape } from './issueMesh';
 
@@ -13,7 +13,9 @@ export const modes = list(process.env.BENCH_MODES, 'sotw,delta') as Mode[];
 /** The server's release grace (connect's MESHSCOPE_XDS_RELEASE_GRACE_MS, 30 s by default): the late RSS sample waits it out. */
 export const RELEASE_GRACE_MS = Number(process.env.MESHSCOPE_XDS_RELEASE_GRACE_MS ?? 30_000);
 export const LATER_S = (12_000 + RELEASE_GRACE_MS) / 1000;
-/** Extra node flags for the server process only (e.g. `--max-semi-space-size=4`). */
+/** The node flags `meshscope serve` gives its server child that bear on speed and memory (server/cli/allocator.ts). */
+export const SERVE_FLAGS = serverHeapFlags(process.env);
+/** Extra node flags for the server process only, after serve's (e.g. `--max-semi-space-size=16`, V8's default). */
 export const SERVER_FLAGS = list(process.env.BENCH_SERVER_NODE_FLAGS, '');
 /** Processes the K clients are spread over (bench/clientProc.ts): 1 by default, the controller beside them. */
 export const CLIENT_PROCS = Math.max(1, Number(process.env.BENCH_CLIENT_PROCS ?? 1));
@@ -21,7 +23,7 @@ export const MiB = (b: unknown) => (b as number) / 2 ** 20;
 
 /** The allocator the bench server runs with: what `meshscope serve` would choose (server/cli/allocator.ts). */
 export const allocator = chooseAllocator({ env: process.env });
-export const ALLOC = `allocator ${allocator.text}${allocator.env.MALLOC_CONF ? ` (MALLOC_CONF ${allocator.env.MALLOC_CONF})` : ''}`;
+export const ALLOC = `allocator ${allocator.text}${allocator.env.MALLOC_CONF ? ` (MALLOC_CONF ${allocator.env.MALLOC_CONF})` : ''}${SERVE_FLAGS.length ? `, ${SERVE_FLAGS.join(' ')}` : ''}`;
 export const memText = (m: Record<string, unknown>) => {
   const c = m.cache as { entries?: number } | undefined;
   return `heap ${MiB(m.heapUsed).toFixed(0)} MiB, external ${MiB(m.external).toFixed(0)} MiB, [heap] ${MiB(m.mallocHeap ?? 0).toFixed(0)} MiB, ${c?.entries ?? '?'} cached translations`;

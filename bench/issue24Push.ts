@@ -9,7 +9,7 @@ import { type Mode, wall } from './issueClients';
 import type { IssueMesh, Shape } from './issueMesh';
 import type { ProfileSummary } from './profile';
 import { median, percentile } from './table';
-import { sleep, K, RELEASE_GRACE_MS, SERVER_FLAGS, CLIENT_PROCS, MiB, allocator } from './issue24Env';
+import { sleep, K, RELEASE_GRACE_MS, SERVER_FLAGS, SERVE_FLAGS, CLIENT_PROCS, MiB, allocator } from './issue24Env';
 import { ServerChild, type Work, work, minus, ClientProcs } from './issue24Procs';
 import { inputFor, chooseClients } from './issue24Input';
 
@@ -52,10 +52,14 @@ export interface PushFigures {
 
 export async function benchPushShape(mesh: IssueMesh, shape: Shape, mode: Mode, routes: Map<string, string[]>): Promise<PushFigures> {
   const input = await inputFor(mesh, shape);
-  const proc = spawn(process.execPath, ['--expose-gc', ...SERVER_FLAGS, '--import', 'tsx', join(REPO_ROOT, 'bench', 'pushServer.ts')], {
-    env: { ...process.env, ...input.env, ...allocator.env },
-    stdio: ['pipe', 'pipe', 'inherit'],
-  });
+  const proc = spawn(
+    process.execPath,
+    ['--expose-gc', ...SERVE_FLAGS, ...SERVER_FLAGS, '--import', 'tsx', join(REPO_ROOT, 'bench', 'pushServer.ts')],
+    {
+      env: { ...process.env, ...input.env, ...allocator.env },
+      stdio: ['pipe', 'pipe', 'inherit'],
+    },
+  );
   const server = new ServerChild(proc);
   let clients: ClientProcs | undefined;
   try {

@@ -21,7 +21,7 @@ async function seen(window: number | undefined): Promise<{ stream: number; conne
   const s = http2.createServer();
   server = s;
   const got = new Promise<{ stream: number; connection: number }>((resolve) => {
-    s.on('stream', (stream) => {
+    s.on('stream', (stream: http2.ServerHttp2Stream) => {
       const session = stream.session!;
       // The WINDOW_UPDATE on stream 0 follows the SETTINGS; wait until it has been applied (or give up after 1 s).
       const started = Date.now();

@@ -17,7 +17,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { chooseAllocator } from '../server/cli/allocator';
+import { chooseAllocator, serverHeapFlags } from '../server/cli/allocator';
 import { DEFAULT_OPTIONS } from '../server/model/mesh';
 import { buildSnapshot } from '../server/model/snapshot';
 import { REPO_ROOT } from '../server/testing/paths';
@@ -150,10 +150,14 @@ interface Phase {
 async function run(dir: string, mode: Mode, routes: Map<string, string[]>): Promise<{ first: Phase; again: Phase }> {
   const allocator = chooseAllocator({ env: process.env });
   const server = new Child(
-    spawn(process.execPath, ['--expose-gc', ...SERVER_FLAGS, '--import', 'tsx', join(REPO_ROOT, 'bench', 'pushServer.ts')], {
-      env: { ...process.env, BENCH_DIR: dir, ...allocator.env },
-      stdio: ['pipe', 'pipe', 'inherit'],
-    }),
+    spawn(
+      process.execPath,
+      ['--expose-gc', ...serverHeapFlags(process.env), ...SERVER_FLAGS, '--import', 'tsx', join(REPO_ROOT, 'bench', 'pushServer.ts')],
+      {
+        env: { ...process.env, BENCH_DIR: dir, ...allocator.env },
+        stdio: ['pipe', 'pipe', 'inherit'],
+      },
+    ),
   );
   const env: NodeJS.ProcessEnv = { ...process.env, BENCH_MODE: mode };
   delete env.LD_PRELOAD;

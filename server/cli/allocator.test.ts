@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../testing/paths';
-import { chooseAllocator, JEMALLOC_CONF, jemallocCandidates } from './allocator';
+import { chooseAllocator, JEMALLOC_CONF, jemallocCandidates, serverHeapFlags } from './allocator';
 
 const DEBIAN = '/usr/lib/x86_64-linux-gnu/libjemalloc.so.2';
 const base = { platform: 'linux' as const, arch: 'x64', home: '/h/u' };
@@ -107,6 +107,35 @@ describe('the chosen environment in a real process', () => {
       const [name, value] = pair.split(':');
       expect(out).toMatch(new RegExp(`opt\\.${name}: ${value}\\b`));
     }
+  });
+});
+
+describe("the server child's young generation (serverHeapFlags)", () => {
+  // V8 reserves its young generation as three semi-spaces' worth inside the heap limit (Heap::ConfigureHeap: the
+  // limit is max old space + 3 × max semi-space), so a node started with the flags reports a heap limit larger by
+  // 3 × (64 − 16) MiB than one on V8's 64-bit default of 16 MiB semi-spaces: the flag reached V8 and is in force.
+  const heapLimitMiB = (flags: string[], env: NodeJS.ProcessEnv = process.env) => {
+    const r = spawnSync(
+      process.execPath,
+      [...flags, '-e', "process.stdout.write(String(require('v8').getHeapStatistics().heap_size_limit))"],
+      {
+        env,
+        encoding: 'utf8',
+      },
+    );
+    expect(r.status).toBe(0);
+    return Number(r.stdout) / 2 ** 20;
+  };
+  const env = { ...process.env, NODE_OPTIONS: '' };
+
+  it('a node started with them has a young generation of 64 MiB semi-spaces', () => {
+    expect(heapLimitMiB(serverHeapFlags({}), env) - heapLimitMiB(['--max-semi-space-size=16'], env)).toBe(3 * (64 - 16));
+  });
+
+  it("keeps the operator's sizing when NODE_OPTIONS has one, and adds the flag otherwise", () => {
+    expect(serverHeapFlags({ NODE_OPTIONS: '--max-semi-space-size=8' })).toEqual([]);
+    expect(serverHeapFlags({ NODE_OPTIONS: '--min-semi-space-size=4 --enable-source-maps' })).toEqual([]);
+    expect(serverHeapFlags({ NODE_OPTIONS: '--enable-source-maps' }).length).toBe(1);
   });
 });
 

@@ -20,6 +20,20 @@ export const JEMALLOC_LIB = 'libjemalloc.so.2';
  */
 export const JEMALLOC_CONF = 'background_thread:true';
 
+/**
+ * V8 flags for the server child: semi-spaces (V8's young generation is two of them) up to 64 MiB instead of V8's
+ * 16 MiB on 64-bit. A connect or reconnect wave of 1,000 streams allocates hundreds of MiB of short-lived objects
+ * (requests, responses, frames); with 16 MiB semi-spaces that was 43–46 scavenges per first-config wave, with 64 MiB
+ * 18–20, and less server CPU in every paired run of both waves, the RSS rows held (docs/perf/issue24-waves.md,
+ * session 12). Not added when NODE_OPTIONS already sizes the young generation (the operator's choice is kept).
+ */
+export const SERVER_HEAP_FLAGS: readonly string[] = ['--max-semi-space-size=64'];
+
+/** The node flags of `meshscope serve`'s server child that size its heap (none when NODE_OPTIONS does). */
+export function serverHeapFlags(env: Readonly<Record<string, string | undefined>>): string[] {
+  return /--(?:max|min)-semi-space-size\b/.test(env.NODE_OPTIONS ?? '') ? [] : [...SERVER_HEAP_FLAGS];
+}
+
 export interface AllocatorEnvInput {
   env: Readonly<Record<string, string | undefined>>;
   platform?: NodeJS.Platform;

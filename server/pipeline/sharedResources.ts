@@ -11,7 +11,7 @@ import type { MeshSnapshot, ProxyModel, TranslateOptions } from '../model/mesh';
 import { proxyKind } from '../model/proxyKinds';
 import { translateEndpoints } from '../translate/endpointsOnly';
 import { parseClusterName } from '../translate/names';
-import { type ProxyInputs, proxyInputs, proxyInputsKey } from '../translate/proxyInputs';
+import { inboundInputsKey, inboundLabelKeys, type ProxyInputs, proxyInputs, proxyInputsKey } from '../translate/proxyInputs';
 import type { TranslateMemos } from '../translate/index';
 import type { ResourceTable } from '../translate/types';
 import { ZtunnelMemo } from '../translate/ztunnel/memo';
@@ -116,6 +116,8 @@ export class SharedResourceCache implements BoundedCache<ProxyResources> {
   /** Each entry's estimated size, computed when it is first stored (an entry's content never changes). */
   private readonly sizes = new WeakMap<ProxyResources, number>();
   private readonly labelKeys = new WeakMap<MeshSnapshot, Set<string>>();
+  /** The label keys an inbound build can read, per snapshot, sorted (proxyInputs.ts inboundLabelKeys). */
+  private readonly inboundKeys = new WeakMap<MeshSnapshot, readonly string[]>();
   /** The label keys each config object holds (scopeSharing.outboundLabelKeys): unchanged objects keep their identity across snapshots. */
   private readonly configLabelKeys = new WeakMap<object, readonly string[]>();
   /** Registry proxies' translation inputs by key, until their scope key is made (fromScope). */
@@ -129,6 +131,7 @@ export class SharedResourceCache implements BoundedCache<ProxyResources> {
   /** Per-pod inbound resources by translation inputs, carried across versions a change cannot shape them in. */
   private readonly inbound = new InboundCarry();
   private inboundReused = 0;
+  private inboundShared = 0;
   /** Entries whose last user left (key → when), kept for `grace.graceMs` so a reconnecting wave finds them. */
   private readonly released = new Map<string, number>();
   private readonly grace: ReleaseGrace;
@@ -199,6 +202,8 @@ export class SharedResourceCache implements BoundedCache<ProxyResources> {
       scopes: this.scopeBuilds,
       /** Inbound builds skipped: the proxy's inbound resources carried from an earlier version (inboundCarry.ts). */
       inboundReused: this.inboundReused,
+      /** Inbound builds skipped: another pod's of this version with equal inbound inputs (a Service's other pod). */
+      inboundShared: this.inboundShared,
       /** Entries no connected proxy uses, kept for the release grace (a reconnect finds them). */
       released: this.released.size,
       /** Scope parts kept for their connected proxies beyond the scopes' byte bound (`pinned`). */
@@ -321,7 +326,7 @@ export class SharedResourceCache implements BoundedCache<ProxyResources> {
     const part = this.scopes.get(key) ?? this.pinned.get(key)?.part;
     if (part === null) return undefined;
     if (part !== undefined) {
-      const inbound = this.inboundOf(snapshot, proxy, options, base, memo);
+      const inbound = this.inboundOf(snapshot, proxy, options, base, inputs, memo);
       const r = inbound && mergeScope(part, inbound, proxy, snapshot.version);
       if (!r) return undefined;
       this.pin(key, part, proxy.id);
@@ -331,7 +336,7 @@ export class SharedResourceCache implements BoundedCache<ProxyResources> {
     }
     // The scope's first proxy: translated in full; its inbound resources built alone split the outbound part off.
     const full = encodeTable(proxy, snapshot.version, translateSafely(proxy, build), memo);
-    const inbound = full.errors.length === 0 ? this.inboundOf(snapshot, proxy, options, base, memo) : undefined;
+    const inbound = full.errors.length === 0 ? this.inboundOf(snapshot, proxy, options, base, inputs, memo) : undefined;
     const split = inbound ? splitScope(full, inbound) : undefined;
     this.scopes.set(key, split ?? null);
     if (!split || !inbound) return { full };
@@ -345,22 +350,31 @@ export class SharedResourceCache implements BoundedCache<ProxyResources> {
     return { shared: r };
   }
 
-  /** A sidecar's inbound resources: carried from an earlier version when its inputs and every config they read are unchanged. */
+  /**
+   * A sidecar's inbound resources: another pod's of this snapshot whose inbound inputs are equal (a Service's v1 and
+   * v2 pods: proxyInputs.ts inboundInputsKey), or carried from an earlier version when those inputs and every config
+   * they read are unchanged.
+   */
   private inboundOf(
     snapshot: MeshSnapshot,
     proxy: ProxyModel,
     options: TranslateOptions,
     base: string,
+    inputs: ProxyInputs,
     memo: EncodeMemo,
   ): ProxyResources | undefined {
-    const inputsKey = base.slice(base.indexOf('\u0000') + 1);
-    const kept = this.inbound.get(inputsKey);
+    const user = base.slice(base.indexOf('\u0000') + 1);
+    let keys = this.inboundKeys.get(snapshot);
+    if (!keys) this.inboundKeys.set(snapshot, (keys = [...inboundLabelKeys(snapshot)].sort(byteCompare)));
+    const inputsKey = `${this.optionsOf(options).json}\u0000${inboundInputsKey(inputs, keys)}`;
+    const kept = this.inbound.get(inputsKey, user);
     if (kept) {
-      this.inboundReused++;
+      if (kept.version === snapshot.version) this.inboundShared++;
+      else this.inboundReused++;
       return kept;
     }
     const built = inboundResources(snapshot, proxy, options, memo);
-    if (built) this.inbound.set(inputsKey, built);
+    if (built) this.inbound.set(inputsKey, built, user);
     return built;
   }
 

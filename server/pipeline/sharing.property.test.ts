@@ -27,35 +27,60 @@ const NS = ['a', 'b'];
 const APPS = ['x', 'y'];
 const IPS = ['10.0.0.1', '10.0.0.2', '10.0.0.3', 'fd00::1'];
 
-const pod = (name: string, ns: string, labels: Record<string, string>, ip: string, router = false): RawObject => ({
+const pod = (
+  name: string,
+  ns: string,
+  labels: Record<string, string>,
+  ip: string,
+  router = false,
+  extra: { sa?: string; webPort?: number } = {},
+): RawObject => ({
   apiVersion: 'v1',
   kind: 'Pod',
   metadata: { name, namespace: ns, labels },
   spec: {
+    ...(extra.sa ? { serviceAccountName: extra.sa } : {}),
     containers: [
-      { name: 'app', image: 'app', ports: [{ name: 'web', containerPort: 8080 }] },
+      { name: 'app', image: 'app', ports: [{ name: 'web', containerPort: extra.webPort ?? 8080 }] },
       ...(router ? [{ name: 'istio-proxy', image: 'proxyv2', args: ['proxy', 'router'] }] : []),
     ],
   },
   status: { phase: 'Running', podIP: ip, podIPs: [{ ip }], conditions: [{ type: 'Ready', status: 'True' }] },
 });
 
-const podArb = fc.record({
-  ns: fc.constantFrom(...NS),
-  app: fc.constantFrom(...APPS),
-  version: fc.constantFrom('v1', 'v1', 'v2'),
-  extra: fc.constantFrom(false, false, false, true),
-  ip: fc.constantFrom(...IPS),
-});
+// Pods of one app differ in labels no selector reads (`extra`, `hash`: they share inbound resources,
+// proxyInputs.ts inboundInputsKey) and in what the inbound build does read: the version label (selected by some
+// Services, Sidecars, policies), the labels read by name (tlsMode, the Gateway API gateway name an
+// AuthorizationPolicy's targetRefs name), the service account, the container port a named targetPort resolves to.
+const podArb = fc.record(
+  {
+    ns: fc.constantFrom(...NS),
+    app: fc.constantFrom(...APPS),
+    version: fc.constantFrom('v1', 'v1', 'v2'),
+    extra: fc.constantFrom(false, false, false, true),
+    ip: fc.constantFrom(...IPS),
+    hash: fc.constantFrom('h1', 'h2'),
+    tlsMode: fc.constantFrom(false, false, true),
+    gwName: fc.constantFrom(false, false, false, true),
+    sa: fc.constantFrom('default', 'default', 'other'),
+    webPort: fc.constantFrom(8080, 8080, 9090),
+  },
+  { requiredKeys: ['ns', 'app', 'version', 'extra', 'ip'] },
+);
 
-const serviceArb = fc.record({
-  ns: fc.constantFrom(...NS),
-  app: fc.constantFrom(...APPS),
-  headless: fc.boolean(),
-  tcp: fc.boolean(),
-  namedTarget: fc.boolean(),
-  exportTo: fc.constantFrom<'all' | 'own' | 'a'>('all', 'all', 'own', 'a'),
-});
+const serviceArb = fc.record(
+  {
+    ns: fc.constantFrom(...NS),
+    app: fc.constantFrom(...APPS),
+    headless: fc.boolean(),
+    tcp: fc.boolean(),
+    namedTarget: fc.boolean(),
+    exportTo: fc.constantFrom<'all' | 'own' | 'a'>('all', 'all', 'own', 'a'),
+    // a selector that also reads `version` (only one version's pods are its targets)
+    selectVersion: fc.constantFrom<'v1' | 'v2' | undefined>(undefined, undefined, 'v1', 'v2'),
+  },
+  { requiredKeys: ['ns', 'app', 'headless', 'tcp', 'namedTarget', 'exportTo'] },
+);
 
 // A DestinationRule for service `service` in a client namespace (istiod: the client namespace's rule wins),
 // optionally workload-selected (it applies only to the proxies it selects).
@@ -72,19 +97,28 @@ const envoyFilterArb = fc.record({
   selectVersion: fc.option(fc.constantFrom('v1', 'v2'), { nil: undefined }),
 });
 
-const sidecarArb = fc.record({
-  ns: fc.constantFrom(...NS),
-  selectApp: fc.option(fc.constantFrom(...APPS), { nil: undefined }),
-  ownOnly: fc.boolean(),
-  ingress: fc.constantFrom('none', '0.0.0.0', '127.0.0.1', '[::]'),
-});
+const sidecarArb = fc.record(
+  {
+    ns: fc.constantFrom(...NS),
+    selectApp: fc.option(fc.constantFrom(...APPS), { nil: undefined }),
+    ownOnly: fc.boolean(),
+    ingress: fc.constantFrom('none', '0.0.0.0', '127.0.0.1', '[::]'),
+    selectVersion: fc.constantFrom<'v1' | 'v2' | undefined>(undefined, undefined, 'v2'),
+  },
+  { requiredKeys: ['ns', 'selectApp', 'ownOnly', 'ingress'] },
+);
 
-// AuthorizationPolicies (server/translate/authz): selected by namespace (or the root namespace) and labels.
-const authzArb = fc.record({
-  ns: fc.constantFrom(...NS, 'istio-system'),
-  selectVersion: fc.option(fc.constantFrom('v1', 'v2'), { nil: undefined }),
-  deny: fc.boolean(),
-});
+// AuthorizationPolicies (server/translate/authz): selected by namespace (or the root namespace) and labels, or naming
+// a Gateway API gateway by targetRefs (never a sidecar's, whatever its gateway-name label says: authz/select.ts).
+const authzArb = fc.record(
+  {
+    ns: fc.constantFrom(...NS, 'istio-system'),
+    selectVersion: fc.option(fc.constantFrom('v1', 'v2'), { nil: undefined }),
+    deny: fc.boolean(),
+    targetGateway: fc.constantFrom(false, false, true),
+  },
+  { requiredKeys: ['ns', 'selectVersion', 'deny'] },
+);
 
 const peerAuthArb = fc.record({
   ns: fc.constantFrom('istio-system', ...NS),
@@ -126,7 +160,11 @@ function objects(m: Mesh): RawObject[] {
     metadata: { name: n, labels: { 'istio-injection': 'enabled' } },
   }));
   m.pods.forEach((p, i) => {
-    out.push(pod(`p${i}`, p.ns, { app: p.app, version: p.version, ...(p.extra ? { team: 't' } : {}) }, p.ip));
+    const labels: Record<string, string> = { app: p.app, version: p.version, ...(p.extra ? { team: 't' } : {}) };
+    if (p.hash) labels['pod-template-hash'] = p.hash;
+    if (p.tlsMode) labels['security.istio.io/tlsMode'] = 'istio';
+    if (p.gwName) labels['gateway.networking.k8s.io/gateway-name'] = 'gw';
+    out.push(pod(`p${i}`, p.ns, labels, p.ip, false, { ...(p.sa ? { sa: p.sa } : {}), ...(p.webPort ? { webPort: p.webPort } : {}) }));
   });
   m.services.forEach((s, i) => {
     out.push({
@@ -140,7 +178,7 @@ function objects(m: Mesh): RawObject[] {
           : {}),
       },
       spec: {
-        selector: { app: s.app },
+        selector: { app: s.app, ...(s.selectVersion ? { version: s.selectVersion } : {}) },
         ...(s.headless ? { clusterIP: 'None' } : {}),
         ports: [{ name: s.tcp ? 'tcp' : 'http', port: m.samePort ? 80 : 80 + i, targetPort: s.namedTarget ? 'web' : 8080 }],
       },
@@ -184,7 +222,13 @@ function objects(m: Mesh): RawObject[] {
       kind: 'Sidecar',
       metadata: { name: `sc${i}`, namespace: sc.ns },
       spec: {
-        ...(sc.selectApp ? { workloadSelector: { labels: { app: sc.selectApp } } } : {}),
+        ...(sc.selectApp || sc.selectVersion
+          ? {
+              workloadSelector: {
+                labels: { ...(sc.selectApp ? { app: sc.selectApp } : {}), ...(sc.selectVersion ? { version: sc.selectVersion } : {}) },
+              },
+            }
+          : {}),
         egress: [{ hosts: sc.ownOnly ? ['./*'] : ['*/*'] }],
         ...(sc.ingress !== 'none'
           ? { ingress: [{ port: { number: 8080, protocol: 'HTTP', name: 'web' }, defaultEndpoint: `${sc.ingress}:8080` }] }
@@ -198,7 +242,11 @@ function objects(m: Mesh): RawObject[] {
       kind: 'AuthorizationPolicy',
       metadata: { name: `ap${i}`, namespace: ap.ns },
       spec: {
-        ...(ap.selectVersion ? { selector: { matchLabels: { version: ap.selectVersion } } } : {}),
+        ...(ap.targetGateway
+          ? { targetRefs: [{ group: 'gateway.networking.k8s.io', kind: 'Gateway', name: 'gw' }] }
+          : ap.selectVersion
+            ? { selector: { matchLabels: { version: ap.selectVersion } } }
+            : {}),
         ...(ap.deny ? { action: 'DENY' } : {}),
         rules: [{ from: [{ source: { namespaces: ['a'] } }], to: [{ operation: { methods: ['GET'] } }] }],
       },
@@ -270,6 +318,7 @@ describe('translation sharing (property: shared output = un-shared translation)'
     let sharedSome = 0;
     let scopeSome = 0;
     let templatedSome = 0;
+    let inboundSome = 0;
     fc.assert(
       fc.property(meshArb, fc.infiniteStream(fc.nat()), (m, rand) => {
         const snap = snapshotOf(m);
@@ -277,6 +326,7 @@ describe('translation sharing (property: shared output = un-shared translation)'
         if (cache.stats().translations + cache.stats().scopeShared < snap.proxies.length) sharedSome++;
         if (cache.stats().scopeShared > 0) scopeSome++;
         if (cache.memo.templated > 0) templatedSome++;
+        if (cache.stats().inboundShared > 0) inboundSome++;
       }),
       { numRuns: 200, seed: 12 },
     );
@@ -287,6 +337,8 @@ describe('translation sharing (property: shared output = un-shared translation)'
     // and a few had pods of different services whose inbound resources were written from one template (the
     // dedicated check, over meshes made for it: encodeTemplate.property.test.ts).
     expect(templatedSome).toBeGreaterThan(0);
+    // and some had pods whose inbound inputs were equal (labels no selector reads): one inbound build for them.
+    expect(inboundSome).toBeGreaterThan(4);
   }, 600_000);
 
   it('two replicas of one workload (same labels, other IP and name) share one translation and its bytes', () => {
@@ -440,6 +492,68 @@ describe('per-scope sharing (istiod XdsCache: outbound once per scope, inbound p
     const dr = serve({ ...base, clientDrs: [{ ns: 'a', service: 0, selectVersion: 'v2', lb: 'RANDOM' }] });
     expect(dr.stats).toMatchObject({ translations: 3, scopeShared: 1 });
   });
+
+  it('pods of one Service differing only in labels no selector reads share one inbound build (the same objects)', () => {
+    // issue 24's mesh: a Service's v1 and v2 pods differ in `version`, `pod-template-hash` and the canonical labels.
+    const m: Mesh = {
+      ...base,
+      pods: [...pods(['a', 'x', 'v1'], ['a', 'x', 'v2']), { ...pods(['a', 'x', 'v1'])[0]!, hash: 'h2', ip: '10.0.0.3' }],
+    };
+    const { out, stats } = serve(m);
+    expect(stats).toMatchObject({ translations: 1, scopeShared: 2, inboundShared: 2 });
+    const inbound = (r: ProxyResources) => r.listeners.find((l) => l.name === 'virtualInbound')!;
+    expect(inbound(out.get('p1.a')!)).toBe(inbound(out.get('p0.a')!));
+    expect(inbound(out.get('p2.a')!)).toBe(inbound(out.get('p0.a')!));
+  });
+
+  // Each row: two pods of one Service that differ in exactly one input the inbound build reads (istiod
+  // listener_inbound.go buildInboundListeners / cluster.go buildInboundClusters read the pod's service targets, the
+  // Sidecar ingress, the PeerAuthentication and AuthorizationPolicies selected by its labels, its IPs where a Sidecar
+  // ingress binds them). Their inbound resources differ built alone, so they must not be shared (serve() checks each
+  // against its own build).
+  const one = (p: Partial<Mesh['pods'][number]>): Mesh['pods'] => [
+    pods(['a', 'x', 'v1'])[0]!,
+    { ...pods(['a', 'x', 'v1'])[0]!, ip: '10.0.0.2', ...p },
+  ];
+  const svc = base.services[0]!;
+  const differing: Array<[string, Mesh]> = [
+    [
+      'a PeerAuthentication selects one version',
+      { ...base, pods: one({ version: 'v2' }), peerAuths: [{ ns: 'a', selectVersion: 'v2', mode: 'STRICT', portLevel: 'none' }] },
+    ],
+    [
+      'an AuthorizationPolicy selects one version',
+      { ...base, pods: one({ version: 'v2' }), authz: [{ ns: 'a', selectVersion: 'v2', deny: true }] },
+    ],
+    ['a Service selects one version only', { ...base, pods: one({ version: 'v2' }), services: [{ ...svc, selectVersion: 'v1' }] }],
+    [
+      'a Sidecar selects one version (its ingress)',
+      {
+        ...base,
+        pods: one({ version: 'v2' }),
+        sidecars: [{ ns: 'a', selectApp: undefined, ownOnly: true, ingress: '127.0.0.1', selectVersion: 'v2' }],
+      },
+    ],
+    [
+      'a Sidecar ingress bound to 0.0.0.0 (the pod IP)',
+      { ...base, pods: one({}), sidecars: [{ ns: 'a', selectApp: undefined, ownOnly: true, ingress: '0.0.0.0' }] },
+    ],
+    [
+      'a named targetPort resolved to another container port',
+      { ...base, pods: one({ webPort: 9090 }), services: [{ ...svc, namedTarget: true }] },
+    ],
+    ['an IPv6 pod', { ...base, pods: one({ ip: 'fd00::1' }) }],
+  ];
+  for (const [what, m] of differing)
+    it(`no inbound sharing when ${what}`, () => {
+      const snap = snapshotOf(m);
+      const [p0, p1] = ['p0.a', 'p1.a'].map((id) => snap.proxiesById.get(id)!);
+      const own = (n: string) => n === 'virtualInbound' || n === 'InboundPassthroughCluster' || n.startsWith('inbound');
+      const inboundOf = (r: ProxyResources) => [...r.listeners, ...r.clusters].filter((x) => own(x.name)).map((x) => x.hash);
+      expect(inboundOf(alone(snap, p0!))).not.toEqual(inboundOf(alone(snap, p1!)));
+      const { stats } = serve(m);
+      expect(stats.inboundShared).toBe(0);
+    });
 
   it('an EnvoyFilter in the root namespace or the proxy namespace: nothing of the namespace is scope-shared', () => {
     for (const ns of ['istio-system', 'a']) {

@@ -22,8 +22,13 @@
 // Per-scope sharing (server/pipeline/scopeSharing.ts) shares a sidecar's OUTBOUND part on these inputs minus the
 // inbound-only ones, with labels narrowed to the keys outbound selectors read (outboundLabelKeys): an outbound
 // builder that starts reading a new label-selected config must be added there too.
+// The per-pod INBOUND build (translate/inboundOnly.ts) is reused between pods on `inboundInputsKey` below: these
+// inputs with the labels narrowed to the keys an inbound build can read (inboundLabelKeys: every selector of a
+// config an inbound builder selects by, plus the labels read by name). A builder of inbound resources that starts
+// reading a new label (or a new label-selected config) must be added to inboundLabelKeys too.
 import type { MeshSnapshot, ProxyModel, TranslateOptions } from '../model/mesh';
 import { proxyKind } from '../model/proxyKinds';
+import { GATEWAY_NAME_LABEL } from './authz/select';
 import { findPod, serviceTargets } from './view/serviceTargets';
 import { chooseSidecar } from './view/sidecarScope';
 import { headlessAddresses } from './view/snapshotIndex';
@@ -94,3 +99,59 @@ export function proxyInputs(snapshot: MeshSnapshot, proxy: ProxyModel, options: 
  */
 export const proxyInputsKey = (snapshot: MeshSnapshot, proxy: ProxyModel, options: TranslateOptions): string =>
   proxyKind(proxy).perProxy ? JSON.stringify(proxyInputs(snapshot, proxy, options)) : JSON.stringify({ type: proxy.type });
+
+/** Labels a translator reads by name, not through a config's selector (authz/select.ts, grpc/inbound.ts). */
+const LABELS_READ_BY_NAME = [GATEWAY_NAME_LABEL, 'security.istio.io/tlsMode'];
+
+const addKeys = (out: Set<string>, m: Readonly<Record<string, string>> | undefined): void => {
+  for (const k of Object.keys(m ?? {})) out.add(k);
+};
+
+/**
+ * The keys of a proxy's (and its pod's) labels that its inbound build can read, in one snapshot: the selectors of
+ * the Services (and ServiceEntry workloadSelectors) that could target it (view/serviceTargets.ts), of the Sidecars
+ * (sidecarScope.ts chooseSidecar), PeerAuthentications (security/peerAuthentication.ts), AuthorizationPolicies
+ * (authz/select.ts), Gateways (gateway/merge.ts), DestinationRules with a workloadSelector (destinationRules.ts)
+ * and EnvoyFilters (envoyfilter/select.ts), and the labels read by name. A label outside this set is read by no
+ * selector (labelsMatch reads only the selector's keys), so two pods that differ only there build the same inbound
+ * resources. VirtualService `sourceLabels` are outbound only (the inbound view has no VirtualServices).
+ */
+export function inboundLabelKeys(snapshot: MeshSnapshot): Set<string> {
+  const out = new Set<string>(LABELS_READ_BY_NAME);
+  for (const s of snapshot.services) addKeys(out, s.selector);
+  for (const c of snapshot.sidecars) addKeys(out, c.spec.workloadSelector?.labels);
+  for (const c of snapshot.peerAuthentications) addKeys(out, c.spec.selector?.matchLabels);
+  for (const c of snapshot.authorizationPolicies) addKeys(out, c.spec.selector?.matchLabels);
+  for (const c of snapshot.gateways) addKeys(out, c.spec.selector);
+  for (const c of snapshot.destinationRules) addKeys(out, c.spec.workloadSelector?.matchLabels);
+  for (const c of snapshot.envoyFilters ?? []) addKeys(out, c.spec.workloadSelector?.labels);
+  return out;
+}
+
+/**
+ * What a sidecar's inbound build reads, as a string (equal strings ⇒ equal inbound resources in one snapshot): the
+ * proxy's inputs with its and its pod's labels narrowed to `keys` (inboundLabelKeys, named in the key: each key
+ * present or absent). Pods of one Service that differ in `version` / `pod-template-hash` / canonical-revision
+ * labels read by no selector get equal keys; everything else of ProxyInputs stays (a superset of what inbound reads).
+ */
+export function inboundInputsKey(i: ProxyInputs, keys: readonly string[]): string {
+  const narrow = (labels: Array<[string, string]>): Array<string | null> => {
+    const m = new Map(labels);
+    return keys.map((k) => m.get(k) ?? null);
+  };
+  return JSON.stringify({
+    keys,
+    type: i.type,
+    namespace: i.namespace,
+    labels: narrow(i.labels),
+    metadata: i.metadata,
+    locality: i.locality,
+    serviceAccount: i.serviceAccount,
+    ipFamilies: i.ipFamilies,
+    ingressBindIps: i.ingressBindIps,
+    selfIp: i.selfIp,
+    sidecar: i.sidecar,
+    pod: i.pod && { labels: narrow(i.pod.labels), namedPorts: i.pod.namedPorts, proxyImage: i.pod.proxyImage },
+    serviceTargets: i.serviceTargets,
+  });
+}

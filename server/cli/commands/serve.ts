@@ -23,7 +23,7 @@ import { bindAddress, ENV_VAR, sourceMode, type RuntimeConfig } from '../../api/
 import { isDemoBase } from '../../demo/demoBase';
 import { list, parseArgs, portFlag, str, UsageError } from '../args';
 import { buildStatus, distDir, preservingFile } from '../build';
-import { chooseAllocator } from '../allocator';
+import { chooseAllocator, serverHeapFlags } from '../allocator';
 import { withLock } from '../buildLock';
 import { readStdin } from '../load';
 import type { ReadyMessage } from '../childLink';
@@ -294,7 +294,13 @@ export async function serveCommand(argv: readonly string[], io: Io, root: string
   const gate = sourceMode(plan.runtime) === 'kube' ? (plan.runtime.allowApply ? ', cluster apply allowed' : ', cluster apply off') : '';
   // Node's header limit above the proxy's URL limit, so an over-long URL gets its 414, not a bare 431.
   // bin/peer-address.mjs stamps each request with its socket's address (header sign-in trusts only its CIDRs).
-  const nodeFlags = [`--max-http-header-size=${MAX_HEADER_BYTES}`, '--import', pathToFileURL(join(root, 'bin', 'peer-address.mjs')).href];
+  // Its young generation sized for connect waves (server/cli/allocator.ts SERVER_HEAP_FLAGS).
+  const nodeFlags = [
+    `--max-http-header-size=${MAX_HEADER_BYTES}`,
+    ...serverHeapFlags(process.env),
+    '--import',
+    pathToFileURL(join(root, 'bin', 'peer-address.mjs')).href,
+  ];
   // The server child's allocator (server/cli/allocator.ts): jemalloc when the library is at hand (LD_PRELOAD),
   // else the system's; the start-up line says which. MESHSCOPE_ALLOCATOR=system opts out.
   const alloc = chooseAllocator({ env: process.env });
