@@ -9,13 +9,21 @@ export interface CliResult {
   stderr: string;
 }
 
-export function runCli(args: string[], input?: string): CliResult {
+/** Extra environment (over this process's, NO_COLOR set) and limits for runs with big outputs. */
+export interface CliRunOptions {
+  env?: Record<string, string>;
+  timeoutMs?: number;
+  maxBuffer?: number;
+}
+
+export function runCli(args: string[], input?: string, opts: CliRunOptions = {}): CliResult {
   const r = spawnSync(process.execPath, [join(REPO_ROOT, 'bin', 'meshscope.mjs'), ...args], {
     cwd: REPO_ROOT,
     input,
     encoding: 'utf8',
-    timeout: 60_000,
-    env: { ...process.env, NO_COLOR: '1' },
+    timeout: opts.timeoutMs ?? 60_000,
+    ...(opts.maxBuffer ? { maxBuffer: opts.maxBuffer } : {}),
+    env: { ...process.env, NO_COLOR: '1', ...opts.env },
   });
   return { status: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
 }

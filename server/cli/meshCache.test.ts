@@ -4,7 +4,6 @@
 // namespace, --ambient, --mesh-config, the build) is a miss; a snapshot built from texts other than the bytes
 // hashed is never stored; an entry that is not what this cache wrote (truncated, altered, another key, another
 // shape) is a miss and is removed, without a crash.
-import { spawnSync } from 'node:child_process';
 import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,8 +13,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { buildSnapshot } from '../model/snapshot';
 import type { MeshSnapshot } from '../model/mesh';
 import { loadPaths } from '../sources/file/loadPaths';
-import { bookinfo, REPO_ROOT } from '../testing/paths';
+import { bookinfo } from '../testing/paths';
 import { issueMesh, podName, withVsWeight, writeIssueMesh } from '../../bench/issueMesh';
+import { runCli } from '../acceptance/cliRun';
 import { loadMesh } from './load';
 import { type MeshCache, type MeshCacheQuery, meshCache, plainData } from './meshCache';
 
@@ -238,16 +238,12 @@ describe('the cache of built snapshots', () => {
 });
 
 describe('the CLI with the cache of built snapshots', () => {
-  const cli = (args: string[], env: Record<string, string>) => {
-    const r = spawnSync(process.execPath, [join(REPO_ROOT, 'bin', 'meshscope.mjs'), ...args], {
-      cwd: REPO_ROOT,
-      encoding: 'utf8',
+  const cli = (args: string[], env: Record<string, string>) =>
+    runCli(args, undefined, {
+      timeoutMs: 120_000,
       maxBuffer: 256 * 1024 * 1024,
-      timeout: 120_000,
-      env: { ...process.env, MESHSCOPE_CLI_TSX: '', MESHSCOPE_PARSE_WORKERS: '0', ...env },
+      env: { MESHSCOPE_CLI_TSX: '', MESHSCOPE_PARSE_WORKERS: '0', ...env },
     });
-    return { status: r.status, stdout: r.stdout, stderr: r.stderr };
-  };
 
   it('prints what a run without any cache prints, on a miss, on a hit and after an edit', () => {
     const tmp = temp();

@@ -3,27 +3,18 @@
 // `translate --type all` prints byte for byte what the in-thread CLI prints, cold and with its cache of validated
 // files — the first run (the worker's ParsedOnes stored) and the warm run after it (read back) — and the process
 // ends (the worker never holds it). Run with the pool threshold lowered so these small files use it.
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { issueMesh, podName, writeIssueMesh } from '../../bench/issueMesh';
-import { REPO_ROOT } from '../testing/paths';
+import { runCli } from '../acceptance/cliRun';
 
 const tmp = mkdtempSync(join(tmpdir(), 'meshscope-pooled-cli-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-const cli = (args: string[], env: Record<string, string>) => {
-  const r = spawnSync(process.execPath, [join(REPO_ROOT, 'bin', 'meshscope.mjs'), ...args], {
-    cwd: REPO_ROOT,
-    encoding: 'utf8',
-    maxBuffer: 256 * 1024 * 1024,
-    timeout: 120_000,
-    env: { ...process.env, MESHSCOPE_CLI_TSX: '', ...env },
-  });
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
-};
+const cli = (args: string[], env: Record<string, string>) =>
+  runCli(args, undefined, { timeoutMs: 120_000, maxBuffer: 256 * 1024 * 1024, env: { MESHSCOPE_CLI_TSX: '', ...env } });
 
 describe('the CLI with a parse worker', () => {
   it('prints what the in-thread CLI prints, cold, on a cache miss and warm', () => {
