@@ -22,7 +22,7 @@ if (cmd === 'write') {
   const dir = a!;
   const settings = parsePoolSettings({ ...process.env, MESHSCOPE_PARSE_WORKERS: '1' })!;
   const pool = b === 'pool' ? createParsePool(join(process.cwd(), 'dist', 'cli', 'parseWorker.mjs'), settings) : undefined;
-  pool?.warm(); // as the runtime does when it creates the pool (server/sources/file/parsePool.ts serveParsePool)
+  pool?.warm(); // as the runtime does when MESHSCOPE_PARSE_WORKERS asks (server/sources/file/parsePool.ts serveParsePool)
   const logs: string[] = [];
   const firstLoad = pool ? poolFirstLoad(pool, settings.minBytes, (l) => logs.push(l)) : undefined;
   let inputs: readonly RawInput[] = [];

@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_FILE_LIMITS, parseText } from '../sources/file/parseFile';
 import type { PieceJob, PieceResult } from '../sources/file/parseJobs';
-import { parsePoolSettings } from '../sources/file/parsePool';
+import { parsePoolSettings, SERVE_PARSE_POOL_MIN_BYTES, serveParsePool, serveParsePoolDefaults } from '../sources/file/parsePool';
+import { REPO_ROOT } from '../testing/paths';
 import { pooledLoads } from '../sources/file/pooledLoad';
 import { WorkerPool } from './workerPool';
 
@@ -41,6 +42,18 @@ describe('WorkerPool', () => {
     await pool.close();
     expect(pool.usable()).toBe(false);
     await expect(pool.run(1)).rejects.toThrow('pool closed');
+  });
+
+  it('with idleMs, terminates a worker idle that long after its answer, and starts a new one for the next job', async () => {
+    const pool = new WorkerPool<number, number>({ file: ECHO, workers: 1, budgetMs: 60_000, idleMs: 100 });
+    expect(await pool.run(1)).toBe(2);
+    // Polled, not timed: the retirement is asserted, not how soon it came.
+    for (let i = 0; i < 200 && pool.stats.idleRetired === 0; i++) await new Promise((r) => setTimeout(r, 50));
+    expect(pool.stats.idleRetired).toBe(1);
+    expect(pool.usable()).toBe(true); // an idle retirement is not a failed start
+    expect(await pool.run(2)).toBe(4);
+    expect(pool.stats.spawned).toBe(2);
+    await pool.close();
   });
 
   it('rejects a job the worker reports as failed, and keeps the worker', async () => {
@@ -111,5 +124,23 @@ describe('parsePoolSettings', () => {
     expect(one).toEqual({ workers: 1, minBytes: 5000 });
     expect(parsePoolSettings({ MESHSCOPE_PARSE_WORKERS: '64' })?.workers).toBeLessThanOrEqual(4);
     expect(parsePoolSettings({ MESHSCOPE_PARSE_WORKERS: '2' })?.minBytes).toBe(1024 * 1024);
+  });
+
+  it("serve's defaults: one worker with a second core, for files of 5 MiB and more; the variables still decide", () => {
+    expect(serveParsePoolDefaults(1).workers).toBe(0);
+    expect(serveParsePoolDefaults(2)).toEqual({ workers: 1, minBytes: SERVE_PARSE_POOL_MIN_BYTES });
+    expect(SERVE_PARSE_POOL_MIN_BYTES).toBe(5 * 1024 * 1024);
+    expect(parsePoolSettings({}, serveParsePoolDefaults(1))).toBeUndefined();
+    expect(parsePoolSettings({ MESHSCOPE_PARSE_WORKERS: '0' }, serveParsePoolDefaults(8))).toBeUndefined();
+    expect(parsePoolSettings({ MESHSCOPE_PARSE_POOL_MIN_BYTES: '7' }, serveParsePoolDefaults(8))?.minBytes).toBe(7);
+  });
+
+  it('serveParsePool: only under serve (MESHSCOPE_ROOT), and no worker starts before a file needs one', async () => {
+    expect(serveParsePool({}, 2)).toBeUndefined();
+    expect(serveParsePool({ MESHSCOPE_ROOT: REPO_ROOT }, 1)).toBeUndefined();
+    const on = serveParsePool({ MESHSCOPE_ROOT: REPO_ROOT }, 2);
+    expect(on?.minBytes).toBe(SERVE_PARSE_POOL_MIN_BYTES);
+    expect(on?.pool.stats.spawned).toBe(0);
+    await on?.pool.close();
   });
 });

@@ -3,7 +3,8 @@
 // worker that is past it, crashes, exits or runs out of its memory limit is terminated and every job it held
 // is rejected — the caller runs those jobs on its own thread, so a failing worker never loses work. Workers
 // start on first use, up to `workers`, and are unref'd while idle: an idle pool never keeps a process (a CLI
-// run, a test runner) alive; close() terminates them. A pool whose worker file cannot start is marked broken
+// run, a test runner) alive; with `idleMs` a worker idle that long after its last answer is terminated (a
+// server's pool gives its memory back after the first load); close() terminates them. A pool whose worker file cannot start is marked broken
 // after `maxFailures` failed starts and rejects at once from then on.
 import { Worker } from 'node:worker_threads';
 
@@ -18,6 +19,8 @@ export interface WorkerPoolOptions {
   memoryMb?: number;
   /** Failed worker starts (crash before any answer) after which the pool rejects every job. */
   maxFailures?: number;
+  /** A worker with no job for this long after an answer is terminated (a later job starts a new one); unset: kept. */
+  idleMs?: number;
 }
 
 export type ToJobWorker<J> = { id: number; job: J };
@@ -33,6 +36,8 @@ interface Slot<R> {
   worker: Worker;
   jobs: Map<number, Pending<R>>;
   answered: boolean;
+  /** The idle timer (idleMs) while the worker has no job. */
+  idle?: ReturnType<typeof setTimeout>;
 }
 
 export class WorkerPool<J, R> {
@@ -41,7 +46,7 @@ export class WorkerPool<J, R> {
   private closed = false;
   private failures = 0;
   /** Jobs answered by a worker, and jobs rejected (crash, budget, closed). */
-  readonly stats = { done: 0, failed: 0, spawned: 0 };
+  readonly stats = { done: 0, failed: 0, spawned: 0, idleRetired: 0 };
 
   constructor(private readonly opts: WorkerPoolOptions) {}
 
@@ -70,6 +75,8 @@ export class WorkerPool<J, R> {
       return Promise.reject(new Error(`worker does not start: ${(e as Error).message}`));
     }
     const id = this.nextId++;
+    if (slot.idle) clearTimeout(slot.idle);
+    slot.idle = undefined;
     return new Promise<R>((resolve, reject) => {
       const timer = setTimeout(() => this.retire(slot, `over its time budget (${this.opts.budgetMs} ms)`), this.opts.budgetMs);
       slot.jobs.set(id, { resolve, reject, timer });
@@ -117,7 +124,10 @@ export class WorkerPool<J, R> {
       slot.jobs.delete(m.id);
       slot.answered = true;
       clearTimeout(p.timer);
-      if (slot.jobs.size === 0) worker.unref();
+      if (slot.jobs.size === 0) {
+        worker.unref();
+        this.idleTimer(slot);
+      }
       if (m.ok) {
         this.stats.done++;
         p.resolve(m.result);
@@ -132,8 +142,21 @@ export class WorkerPool<J, R> {
     return slot;
   }
 
+  /** With idleMs: terminates `slot`'s worker once it has had no job for that long (an unref'd timer). */
+  private idleTimer(slot: Slot<R>): void {
+    const ms = this.opts.idleMs;
+    if (ms === undefined) return;
+    slot.idle = setTimeout(() => {
+      if (slot.jobs.size > 0 || !this.slots.has(slot)) return;
+      this.stats.idleRetired++;
+      this.retire(slot, 'idle');
+    }, ms);
+    slot.idle.unref();
+  }
+
   /** Takes a worker out of the pool (terminating it) and rejects every job it held. */
   private retire(slot: Slot<R>, why: string): void {
+    if (slot.idle) clearTimeout(slot.idle);
     if (!this.slots.delete(slot)) return;
     if (!slot.answered && !this.closed) this.failures++;
     void slot.worker.terminate().catch(() => undefined);
