@@ -13,7 +13,7 @@ import { uninitializedBytes } from '../lib/bytes';
 import { WireWriter } from '../translate/ztunnel/wire';
 import { GENERATORS, type ResourceListKey, tableList, type XdsGenerator } from './generators';
 import { encodeListener } from './listenerEncode';
-import { encodeRouteConfiguration, type RouteParts } from './routeEncode';
+import { encodeRouteConfiguration, type RouteParts, routeTexts } from './routeEncode';
 import type { ProxyResources } from './types';
 
 /**
@@ -72,7 +72,9 @@ export class EncodeMemo {
       if (typeUrl === TYPE.address) this.addresses.set(json as object, r);
       return r;
     }
-    const text = JSON.stringify(json);
+    // A RouteConfiguration's virtual hosts are stringified once, for its key and for their own (routeEncode.ts).
+    const hosts = typeUrl === TYPE.route && !vary ? routeTexts(json as Record<string, unknown>) : undefined;
+    const text = hosts ? hosts.text : JSON.stringify(json);
     const key = `${typeUrl}\u0000${name}\u0000${contentKey(text)}`;
     const hit = this.cache.get(key);
     if (hit) {
@@ -94,7 +96,7 @@ export class EncodeMemo {
         typeUrl === TYPE.listener
           ? encodeListener(name, json as Record<string, unknown>, this.chains)
           : typeUrl === TYPE.route
-            ? encodeRouteConfiguration(name, json as Record<string, unknown>, this.routeParts)
+            ? encodeRouteConfiguration(name, json as Record<string, unknown>, this.routeParts, hosts?.texts)
             : encodeResource(typeUrl, name, json);
       if (tkey && vk && vary && t === undefined) this.templates.set(tkey, makeTemplate(r.bytes, vary, vk.counts) ?? null);
     }

@@ -3,6 +3,7 @@
 // encoding it gives (protobuf-es toBinary: a string field is its UTF-8 bytes after a length prefix). Where a name
 // also occurs somewhere not written verbatim (here: inside a base64 `bytes` value, decoded on the wire) no
 // template is made. The generated-mesh check is encodeTemplate.property.test.ts.
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { encodeResource } from '../envoy/encode';
 import { TYPE } from '../envoy/typeUrls';
@@ -81,5 +82,44 @@ describe('encode templates', () => {
     const r = memo.encode(TYPE.cluster, 'inbound|8080||', second, undefined, varyOrder(['svc-2.ns-1.svc.cluster.local', 'svc-2']));
     expect(memo.templated).toBe(1);
     expect(Buffer.from(r.bytes).equals(bytesOf(second))).toBe(true);
+  });
+});
+
+/** The template key as encodeTemplate.ts defines it: each vary string's occurrences replaced in turn (split/join). */
+function referenceKey(text: string, vary: readonly string[]): { key: string; counts: number[] } | undefined {
+  let t = text;
+  const counts: number[] = [];
+  vary.forEach((s, i) => {
+    const parts = t.split(s);
+    counts.push(parts.length - 1);
+    t = parts.join(`\u0001${i}\u0002`);
+  });
+  return counts.every((c) => c === 0) ? undefined : { key: `${vary.map((s) => s.length).join(',')}\u0000${t}`, counts };
+}
+
+describe('varyKey (property)', () => {
+  it('is the replacement in turn of each string, and the key with `vary` gives back the text', () => {
+    // Few letters, so names overlap, repeat back to back and hold one another (svc-1 in svc-10, aaaa in aaaaa).
+    const piece = fc.constantFrom('svc-1', 'svc-10', 'aaaa', 'a', '"', '.', 'ns-1', '10.0.0.1', '1', 'b');
+    const text = fc.array(piece, { maxLength: 30 }).map((p) => p.join(''));
+    const names = fc.array(fc.constantFrom('svc-1', 'svc-10', 'aaaa', 'aaaaa', 'ns-1', '10.0.0.1', 'svc-1.ns-1', 'zzzz'), {
+      maxLength: 12,
+    });
+    let found = 0;
+    fc.assert(
+      fc.property(text, names, (t, strings) => {
+        const vary = varyOrder(strings) ?? [];
+        const got = varyKey(t, vary);
+        expect(got).toEqual(referenceKey(t, vary));
+        if (!got) return;
+        found++;
+        // invertible: placeholders back to their strings, last replaced first
+        let back = got.key.slice(got.key.indexOf('\u0000') + 1);
+        for (let i = vary.length - 1; i >= 0; i--) back = back.split(`\u0001${i}\u0002`).join(vary[i]!);
+        expect(back).toBe(t);
+      }),
+      { numRuns: 2000, seed: 13 },
+    );
+    expect(found).toBeGreaterThan(500); // not vacuous
   });
 });

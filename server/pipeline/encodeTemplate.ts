@@ -49,16 +49,41 @@ export function varyOrder(strings: readonly string[]): string[] | undefined {
   return out.length > 0 ? out : undefined;
 }
 
+/**
+ * The text with each occurrence of vary[0], then vary[1], … replaced by its placeholder (what
+ * `t.split(vary[i]).join(placeholder)` gives, step by step: leftmost, non-overlapping occurrences), and the counts.
+ * Written as an indexOf walk: split/join made an array of parts per string and was the largest self time of a
+ * scope's first translation after JSON.stringify (docs/perf/issue24-sharing.md, session 13).
+ */
 export function varyKey(text: string, vary: readonly string[]): VaryKey | undefined {
   let t = text;
   const counts: number[] = [];
+  let any = false;
   for (let i = 0; i < vary.length; i++) {
-    const parts = t.split(vary[i]!);
-    counts.push(parts.length - 1);
-    t = parts.join(`\u0001${i}\u0002`);
+    const s = vary[i]!;
+    let at = t.indexOf(s);
+    if (at < 0) {
+      counts.push(0);
+      continue;
+    }
+    const placeholder = `\u0001${i}\u0002`;
+    let out = '';
+    let from = 0;
+    let n = 0;
+    while (at >= 0) {
+      out += t.slice(from, at) + placeholder;
+      from = at + s.length;
+      n++;
+      at = t.indexOf(s, from);
+    }
+    t = out + t.slice(from);
+    counts.push(n);
+    any = true;
   }
-  if (counts.every((c) => c === 0)) return undefined;
-  return { key: `${vary.map((s) => s.length).join(',')}\u0000${t}`, counts };
+  if (!any) return undefined;
+  let lengths = '';
+  for (let i = 0; i < vary.length; i++) lengths += i === 0 ? `${vary[i]!.length}` : `,${vary[i]!.length}`;
+  return { key: `${lengths}\u0000${t}`, counts };
 }
 
 export interface EncodeTemplate {

@@ -56,9 +56,27 @@ const field = (vh: Json): Uint8Array =>
     .bytes(toBinary(VirtualHostSchema, fromJson(VirtualHostSchema, vh as JsonValue, { registry: envoyRegistry })))
     .finish();
 
+/**
+ * A RouteConfiguration's content text (EncodeMemo's key) made of its virtual hosts' JSON texts, which
+ * encodeRouteConfiguration then reuses: the whole configuration was stringified for the key and each virtual host
+ * again for its own (~450 kB and 250 virtual hosts twice per scope at issue 24's 5× mesh). The text is the JSON of
+ * the other fields, then each virtual host's JSON, separated by U+0000, which JSON.stringify never writes raw (it
+ * escapes control characters): equal texts, equal content. Undefined when encodeRouteConfiguration encodes the
+ * message whole (then the caller stringifies it whole).
+ */
+export function routeTexts(json: Json): { text: string; texts: string[] } | undefined {
+  const list = json.virtualHosts;
+  if (!splitsHosts(json, list)) return undefined;
+  const { virtualHosts: _, ...rest } = json;
+  const texts = list.map((vh) => JSON.stringify(vh));
+  return { text: `${JSON.stringify(rest)}\u0000${texts.join('\u0000')}`, texts };
+}
+
+/** Whether encodeRouteConfiguration encodes `json` host by host. */
+const splitsHosts = (json: Json, list: unknown): list is Json[] => Array.isArray(list) && list.length >= 2 && !('virtual_hosts' in json);
+
 /** One virtual host's field bytes: kept, written from its shape's template, or encoded (and made a template). */
-function virtualHostBytes(vh: Json, parts: RouteParts): Uint8Array {
-  const text = JSON.stringify(vh);
+function virtualHostBytes(vh: Json, parts: RouteParts, text = JSON.stringify(vh)): Uint8Array {
   const key = `vh\u0000${contentKey(text)}`;
   const kept = parts.bytes.get(key);
   if (kept) return kept;
@@ -81,17 +99,18 @@ function virtualHostBytes(vh: Json, parts: RouteParts): Uint8Array {
 /**
  * Encodes a RouteConfiguration (JSON as the translator emits it) virtual host by virtual host (`parts`). Any part
  * the generated registry cannot encode (an EnvoyFilter's foreign Any) → the whole message through encodeResource.
+ * `texts`: the virtual hosts' JSON texts when the caller made them (routeTexts).
  */
-export function encodeRouteConfiguration(name: string, json: Json, parts: RouteParts): EncodedResource {
+export function encodeRouteConfiguration(name: string, json: Json, parts: RouteParts, texts?: readonly string[]): EncodedResource {
   const list = json.virtualHosts;
-  if (!Array.isArray(list) || list.length < 2 || 'virtual_hosts' in json) return encodeResource(TYPE.route, name, json);
+  if (!splitsHosts(json, list)) return encodeResource(TYPE.route, name, json);
   try {
     // name (1) precedes virtual_hosts (2); every other RouteConfiguration field is numbered above it.
     const [before, after] = fieldsAround(json, 'virtualHosts', ['name']);
     const encode = (j: Json) =>
       toBinary(RouteConfigurationSchema, fromJson(RouteConfigurationSchema, j as JsonValue, { registry: envoyRegistry }));
     const all: Uint8Array[] = [encode(before)];
-    for (const vh of list as Json[]) all.push(virtualHostBytes(vh, parts));
+    list.forEach((vh, i) => all.push(virtualHostBytes(vh, parts, texts?.[i])));
     all.push(encode(after));
     return encodedFromBytes(TYPE.route, name, concatBytes(all));
   } catch {
