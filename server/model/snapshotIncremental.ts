@@ -352,12 +352,18 @@ function patchPods(st: BuildState, changes: readonly Change[], cache: SnapshotCa
       }
     });
     const podsIn = (st.podsIn ??= groupBy(prev.pods, (p) => p.namespace));
+    // Only Services that select pods (no EndpointSlices, no ServiceEntry): the pods any of them selects are all
+    // their endpoint lists read (kubeEndpoints picks each Service's pods of its namespace by the same `selects`,
+    // in pod order), not every pod of those namespaces (500 per namespace at 5×: a label index and an instance each).
+    const bySelector = !allPods && pairs.length === 0 && services.every((s) => s.selector && !sliceOwned.has(`${s.namespace}/${s.name}`));
+    const picked = (p: PodModel) => !bySelector || services.some((s) => s.namespace === p.namespace && selects(s.selector!, p.labels));
     const scoped = allPods
       ? pods
       : [...spaces]
           .flatMap((ns) => podsIn.get(ns) ?? [])
           .sort((a, b) => a - b)
-          .map((i) => pods[i]!);
+          .map((i) => pods[i]!)
+          .filter(picked);
     const instances = [...scoped.filter((p) => p.ready && p.ip && spaces.has(p.namespace)).map(podInstance), ...st.weInstances];
     const sub: { index: EndpointIndex; rank: Map<string, number> } = buildEndpointIndex({
       services,
