@@ -45,7 +45,7 @@ function resetTraffic(): Verifier {
 }
 
 /** What the clients received since the last reset, and the wire reading's check. */
-function traffic(): Traffic {
+function traffic(cpu: NodeJS.CpuUsage): Traffic {
   const spread = (xs: number[]) => {
     const s = [...xs].sort((a, b) => a - b);
     return [s[0] ?? 0, s[Math.floor(s.length / 2)] ?? 0, s[s.length - 1] ?? 0];
@@ -71,6 +71,8 @@ function traffic(): Traffic {
     mismatches: verifier.mismatches,
     routeMismatch,
     firstMismatches: verifier.first,
+    cpuMs: (cpu.user + cpu.system) / 1000,
+    sysMs: cpu.system / 1000,
   };
 }
 
@@ -80,6 +82,7 @@ for await (const line of createInterface({ input: process.stdin })) {
     clients = (m.clients ?? []).map((s, i) => new BenchClient(s.id, s.namespace, mode, s.routes, i, verifier));
     say({ reply: 'init' });
   } else if (m.cmd === 'connect') {
+    const cpu0 = process.cpuUsage();
     for (const ch of channels) ch.close();
     channels = [];
     verifier = resetTraffic();
@@ -93,7 +96,7 @@ for await (const line of createInterface({ input: process.stdin })) {
       reply: 'connect',
       synced: clients.map((c) => c.synced[c.synced.length - 1]!),
       retries: clients.reduce((n, c) => n + c.retries, 0),
-      traffic: traffic(),
+      traffic: traffic(process.cpuUsage(cpu0)),
     });
   } else if (m.cmd === 'clear') {
     for (const c of clients) c.received.length = 0;

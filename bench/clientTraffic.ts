@@ -15,6 +15,9 @@ export interface Traffic {
   mismatches: number;
   routeMismatch: number;
   firstMismatches: string[];
+  /** The client processes' CPU (user + system) and system time during the wave, ms (process.cpuUsage, summed). */
+  cpuMs: number;
+  sysMs: number;
 }
 
 /** Sums the reports of several client processes. */
@@ -25,8 +28,9 @@ export function sumTraffic(ts: Traffic[]): Traffic | undefined {
     ts.map((t) => t[k][1]!).sort((a, b) => a - b)[Math.floor(ts.length / 2)]!,
     Math.max(...ts.map((t) => t[k][2]!)),
   ];
-  const sum = (k: 'clients' | 'responses' | 'resources' | 'bytes' | 'verified' | 'verifyClients' | 'mismatches' | 'routeMismatch') =>
-    ts.reduce((n, t) => n + t[k], 0);
+  const sum = (
+    k: 'clients' | 'responses' | 'resources' | 'bytes' | 'verified' | 'verifyClients' | 'mismatches' | 'routeMismatch' | 'cpuMs' | 'sysMs',
+  ) => ts.reduce((n, t) => n + t[k], 0);
   return {
     clients: sum('clients'),
     responses: sum('responses'),
@@ -40,13 +44,19 @@ export function sumTraffic(ts: Traffic[]): Traffic | undefined {
     mismatches: sum('mismatches'),
     routeMismatch: sum('routeMismatch'),
     firstMismatches: ts.flatMap((t) => t.firstMismatches).slice(0, 5),
+    cpuMs: sum('cpuMs'),
+    sysMs: sum('sysMs'),
   };
 }
 
 const kB = (b: number) => `${(b / 1024).toFixed(0)} kB`;
 
+/** The client processes' CPU beside the server's: on one machine it is on the server's wall clock too. */
+export const clientCpuText = (t: Traffic): string =>
+  `client processes CPU ${t.cpuMs.toFixed(0)} ms (sys ${t.sysMs.toFixed(0)} ms; ${(t.cpuMs / (t.bytes / 2 ** 20)).toFixed(2)} ms/MiB received)`;
+
 export const trafficText = (t: Traffic): string =>
-  `clients received ${t.responses} responses, ${t.resources} resources, ${(t.bytes / 2 ** 20).toFixed(1)} MiB ` +
+  `${clientCpuText(t)}; clients received ${t.responses} responses, ${t.resources} resources, ${(t.bytes / 2 ** 20).toFixed(1)} MiB ` +
   `(per client ${kB(t.perClientBytes[0]!)} / ${kB(t.perClientBytes[1]!)} / ${kB(t.perClientBytes[2]!)} and ` +
   `${t.perClientResources.join(' / ')} resources, min / median / max); ${t.verified} decoded in full and compared ` +
   `(every ${t.verifyEvery}th + all of ${t.verifyClients} clients): ${t.mismatches} mismatches` +

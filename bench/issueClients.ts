@@ -8,11 +8,22 @@
 import { TYPE } from '../server/envoy/typeUrls';
 import type { Verifier } from './clientVerify';
 import type { RawAdsChannel, RawStream } from './rawAds';
-import { encodeDeltaRequest, encodeNode, encodeSotwRequest, isEdsCluster, rdsNames, readDeltaResponse, readSotwResponse } from './xdsWire';
+import {
+  type EncodedNames,
+  encodeDeltaRequest,
+  encodeNode,
+  encodeResourceNames,
+  encodeSotwRequest,
+  isEdsCluster,
+  rdsNames,
+  readDeltaResponse,
+  readSotwResponse,
+} from './xdsWire';
 
 export type Mode = 'sotw' | 'delta';
 
 const wall = () => performance.timeOrigin + performance.now();
+const NO_NAMES = encodeResourceNames([]);
 
 export interface Received {
   typeUrl: string;
@@ -85,14 +96,15 @@ export class BenchClient {
       node = undefined;
       return n;
     };
-    /** SotW: the names last requested per type (an ACK repeats them, as Envoy does). */
-    const names = new Map<string, readonly string[]>();
+    /** SotW: the names last requested per type, encoded once (an ACK repeats them, as Envoy does). */
+    const names = new Map<string, EncodedNames>();
     const request = (typeUrl: string, resourceNames: readonly string[] = [], versionInfo = '', responseNonce = '') => {
       const n = take();
       if (delta) call.write(encodeDeltaRequest({ typeUrl, ...(n ? { node: n } : {}), subscribe: resourceNames, responseNonce }));
       else {
-        names.set(typeUrl, resourceNames);
-        call.write(encodeSotwRequest({ typeUrl, ...(n ? { node: n } : {}), resourceNames, versionInfo, responseNonce }));
+        const encoded = encodeResourceNames(resourceNames);
+        names.set(typeUrl, encoded);
+        call.write(encodeSotwRequest({ typeUrl, ...(n ? { node: n } : {}), resourceNames: encoded, versionInfo, responseNonce }));
       }
     };
     /** The names subscribed per type on this stream, for the first response's count check. */
@@ -116,7 +128,7 @@ export class BenchClient {
           call.write(
             encodeSotwRequest({
               typeUrl: r.typeUrl,
-              resourceNames: names.get(r.typeUrl) ?? [],
+              resourceNames: names.get(r.typeUrl) ?? NO_NAMES,
               versionInfo: r.version,
               responseNonce: r.nonce,
             }),

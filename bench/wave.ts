@@ -13,7 +13,7 @@
 // kind (count, pause ms), all read before the profiler stops.
 // Run: `node --import tsx bench/wave.ts`. Not a test: nothing asserts a time.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -47,6 +47,32 @@ function procCpuMs(pid: number, which: 'both' | 'sys' = 'both', tid?: number): n
   const f = s.slice(s.lastIndexOf(')') + 2).split(' ');
   return ((which === 'sys' ? 0 : Number(f[11])) + Number(f[12])) * TICK_MS;
 }
+
+/** CPU ms per thread name (/proc/PID/task/TID/comm) of a process: where its time outside the main thread goes. */
+function threadCpuMs(pid: number): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const name =
+        tid === String(pid)
+          ? 'main'
+          : readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8')
+              .trim()
+              .replace(/[0-9]+$/, 'N');
+      out.set(name, (out.get(name) ?? 0) + procCpuMs(pid, 'both', Number(tid)));
+    } catch {
+      // the thread ended
+    }
+  }
+  return out;
+}
+const threadText = (b: Map<string, number>, a: Map<string, number>): string =>
+  [...b]
+    .map(([k, v]) => [k, v - (a.get(k) ?? 0)] as const)
+    .filter(([, v]) => v >= 10)
+    .sort((x, y) => y[1] - x[1])
+    .map(([k, v]) => `${k} ${(v / 1000).toFixed(2)}`)
+    .join(', ');
 
 /** A child speaking one JSON line per message (pushServer.ts, clientProc.ts). */
 class Child {
@@ -138,6 +164,8 @@ interface Phase {
   /** Of it, system time and the main thread's (the rest: GC helper threads, libuv, the tsx loader's thread). */
   clientSysMs: number;
   clientMainMs: number;
+  /** The client process's CPU by thread name, s (main, V8 workers, libuv…). */
+  clientThreads: string;
   translations: number;
   scopeShared: number;
   retries: number;
@@ -178,6 +206,7 @@ async function run(dir: string, mode: Mode, routes: Map<string, string[]>): Prom
       const c0 = procCpuMs(clients.proc.pid!);
       const cs0 = procCpuMs(clients.proc.pid!, 'sys');
       const cm0 = procCpuMs(clients.proc.pid!, 'both', clients.proc.pid!);
+      const ct0 = threadCpuMs(clients.proc.pid!);
       if (PROFILE) await server.command('prof-start');
       if (ECHO) console.error('  | --- phase start');
       const t0 = await start();
@@ -199,6 +228,7 @@ async function run(dir: string, mode: Mode, routes: Map<string, string[]>): Prom
         clientCpuMs: procCpuMs(clients.proc.pid!) - c0,
         clientSysMs: procCpuMs(clients.proc.pid!, 'sys') - cs0,
         clientMainMs: procCpuMs(clients.proc.pid!, 'both', clients.proc.pid!) - cm0,
+        clientThreads: threadText(threadCpuMs(clients.proc.pid!), ct0),
         translations: cache(s1).translations - cache(s0).translations,
         scopeShared: (cache(s1).scopeShared ?? 0) - (cache(s0).scopeShared ?? 0),
         retries: r.retries as number,
@@ -226,7 +256,7 @@ async function run(dir: string, mode: Mode, routes: Map<string, string[]>): Prom
 const text = (p: Phase) =>
   `${(p.wallMs / 1000).toFixed(2)} s; server CPU ${(p.serverCpuMs / 1000).toFixed(2)} s (${(p.serverCpuMs / K).toFixed(2)} ms/client; ` +
   `system ${(p.serverSysMs / 1000).toFixed(2)} s; main thread ${(p.serverMainMs / 1000).toFixed(2)} s; ${p.serverFaults} minor faults; GC ${p.serverGc}); ` +
-  `client process CPU ${(p.clientCpuMs / 1000).toFixed(2)} s (system ${(p.clientSysMs / 1000).toFixed(2)} s; main thread ${(p.clientMainMs / 1000).toFixed(2)} s); ` +
+  `client process CPU ${(p.clientCpuMs / 1000).toFixed(2)} s (system ${(p.clientSysMs / 1000).toFixed(2)} s; main thread ${(p.clientMainMs / 1000).toFixed(2)} s; by thread: ${p.clientThreads}); ` +
   `${p.translations} translations, ${p.scopeShared} inbound-only; ` +
   `${p.retries} retries; load ${p.load}${p.traffic ? `\n    ${trafficText(p.traffic)}` : ''}${p.profile ? `\n    profile: ${formatSummary(p.profile)}` : ''}`;
 

@@ -5,8 +5,10 @@
 // writes fields by number and both key and value of a map entry). Field numbers: envoy/service/discovery/v3/
 // discovery.proto. The same check runs in the bench on a sample (bench/clientVerify.ts); here on every response.
 import { create, fromBinary, toBinary } from '@bufbuild/protobuf';
+import { anyPack } from '@bufbuild/protobuf/wkt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TYPE } from '../server/envoy/typeUrls';
+import { Cluster_DiscoveryType, ClusterSchema } from '../server/gen/envoy/config/cluster/v3/cluster_pb';
 import {
   DeltaDiscoveryRequestSchema,
   DeltaDiscoveryResponseSchema,
@@ -25,6 +27,7 @@ import { Pending, RawAdsChannel } from './rawAds';
 import {
   encodeDeltaRequest,
   encodeNode,
+  encodeResourceNames,
   encodeSotwRequest,
   isEdsCluster,
   rdsNames,
@@ -146,6 +149,15 @@ describe('the bench clients read what protobuf-es decodes', () => {
           ...(withNode ? { node: makeNode({ id: nodeId(sidecar) }) } : {}),
         });
         expect(Buffer.from(ack).equals(Buffer.from(toBinary(DiscoveryRequestSchema, want)))).toBe(true);
+        // The clients' ACK path: the names encoded once, reused for every ACK of the type.
+        const reused = encodeSotwRequest({
+          typeUrl: r.typeUrl,
+          resourceNames: encodeResourceNames(names),
+          versionInfo: r.version,
+          responseNonce: r.nonce,
+          ...(withNode ? { node } : {}),
+        });
+        expect(Buffer.from(reused).equals(Buffer.from(toBinary(DiscoveryRequestSchema, want)))).toBe(true);
       }
     }
   }, 60_000);
@@ -213,6 +225,35 @@ describe('the bench clients read what protobuf-es decodes', () => {
       expect({ mismatches: v.mismatches, first: v.first }).toEqual({ mismatches: 0, first: [] });
     }
   }, 60_000);
+});
+
+describe('the bench clients read varints of every length', () => {
+  it('1- to 4-byte tags and lengths, a 6-byte unknown varint: what protobuf-es decodes', () => {
+    const cluster = (name: string, type: Cluster_DiscoveryType) =>
+      anyPack(ClusterSchema, create(ClusterSchema, { name, clusterDiscoveryType: { case: 'type', value: type } }));
+    // lengths 200 (2-byte varint), 20,000 (3), 2,200,000 (4: over 2^21); a 2-byte name in UTF-8
+    const m = create(DiscoveryResponseSchema, {
+      versionInfo: 'v'.repeat(200),
+      typeUrl: TYPE.cluster,
+      nonce: 'n'.repeat(2_200_000),
+      resources: [cluster('c'.repeat(20_000), Cluster_DiscoveryType.EDS), cluster('é', Cluster_DiscoveryType.STATIC)],
+    });
+    // An unknown field 16 (tag 0x80 0x01: two bytes) holding 2^40 + 5 (six bytes): a client skips it.
+    const unknown = Buffer.from([0x80, 0x01, 0x85, 0x80, 0x80, 0x80, 0x80, 0x20]);
+    const b = Buffer.concat([Buffer.from(toBinary(DiscoveryResponseSchema, m)), unknown]);
+    expect(fromBinary(DiscoveryResponseSchema, b).nonce.length).toBe(2_200_000);
+    const r = readSotwResponse(b);
+    expect([r.version, r.nonce, r.typeUrl]).toEqual([m.versionInfo, m.nonce, m.typeUrl]);
+    expect(r.resources.map((x) => [x.name, isEdsCluster(b, x.start, x.end)])).toEqual([
+      ['c'.repeat(20_000), true],
+      ['é', false],
+    ]);
+    const v = new Verifier();
+    v.check('t', false, b, r);
+    expect({ verified: v.verified, mismatches: v.mismatches }).toEqual({ verified: 1, mismatches: 0 });
+    // cut short inside the 6-byte varint: an error, not a wrong value
+    expect(() => readSotwResponse(b.subarray(0, b.length - 2))).toThrow(/truncated/);
+  });
 });
 
 describe('the bench clients unframe gRPC messages from HTTP/2 DATA however it is split', () => {

@@ -31,19 +31,49 @@ class Fields {
   constructor(
     readonly b: Uint8Array,
     start = 0,
-    private readonly end = b.length,
+    private end = b.length,
   ) {
     this.pos = start;
   }
 
+  /** Re-aims the cursor at `b[start, end)` (one cursor serves every resource of a response: no garbage per resource). */
+  reset(start: number, end: number): this {
+    this.pos = start;
+    this.end = end;
+    return this;
+  }
+
   private varint(): number {
     const b = this.b;
-    let n = 0;
-    for (let shift = 0; ; shift += 7) {
-      if (this.pos >= this.end || shift > 63) throw new Error('truncated varint');
-      const x = b[this.pos++]!;
-      n += (x & 0x7f) * 2 ** shift;
-      if (x < 0x80) return n;
+    const end = this.end;
+    let p = this.pos;
+    if (p >= end) throw new Error('truncated varint');
+    let x = b[p++]!;
+    if (x < 0x80) {
+      this.pos = p;
+      return x;
+    }
+    // Up to 4 bytes (28 bits) in int32 arithmetic: tags and lengths; no Math.pow per byte (a client profile had
+    // ieee754::pow at 4 % of the main thread with `2 ** shift`).
+    let n = x & 0x7f;
+    for (let shift = 7; shift < 28; shift += 7) {
+      if (p >= end) throw new Error('truncated varint');
+      x = b[p++]!;
+      n |= (x & 0x7f) << shift;
+      if (x < 0x80) {
+        this.pos = p;
+        return n;
+      }
+    }
+    // Bytes 5–10: doubles (exact to 2^53, as before).
+    for (let mul = 2 ** 28; ; mul *= 128) {
+      if (p >= end || mul > 2 ** 63) throw new Error('truncated varint');
+      x = b[p++]!;
+      n += (x & 0x7f) * mul;
+      if (x < 0x80) {
+        this.pos = p;
+        return n;
+      }
     }
   }
 
@@ -78,7 +108,7 @@ class Fields {
   /** The current varint field's value. */
   uint(): number {
     let n = 0;
-    for (let i = this.s, shift = 0; i < this.e; i++, shift += 7) n += (this.b[i]! & 0x7f) * 2 ** shift;
+    for (let i = this.s, mul = 1; i < this.e; i++, mul *= 128) n += (this.b[i]! & 0x7f) * mul;
     return n;
   }
 }
@@ -112,9 +142,25 @@ export const resourceBytes = (r: WireResponse, x: WireResource): Uint8Array => r
 
 /** field 1 of a resource in b[s, e) (Cluster/Listener/RouteConfiguration name, ClusterLoadAssignment cluster_name). */
 export function resourceNameOf(b: Uint8Array, s = 0, e = b.length): string {
-  const f = new Fields(b, s, e);
+  return nameIn(new Fields(b, s, e));
+}
+
+/** Field 1 (a string) of the message the cursor is aimed at, or ''. */
+function nameIn(f: Fields): string {
   while (f.next()) if (f.is(1)) return f.str();
   return '';
+}
+
+/** Reads the resource (an Any's value, field 2) in the Any the cursor `g` is aimed at, re-aiming `g` to read its name. */
+function resourceIn(g: Fields, e: number): { name: string; start: number; end: number } {
+  let start = e;
+  let end = e;
+  while (g.next())
+    if (g.is(2)) {
+      start = g.s;
+      end = g.e;
+    }
+  return { name: nameIn(g.reset(start, end)), start, end };
 }
 
 /** Any { type_url = 1; value = 2 } in b[s, e): the type URL (when `withType`) and the value's bounds. */
@@ -135,13 +181,12 @@ function anyIn(b: Uint8Array, s: number, e: number, withType: boolean): { typeUr
 export function readSotwResponse(b: Uint8Array): WireResponse {
   const r: WireResponse = { bytes: b, typeUrl: '', version: '', nonce: '', resources: [], removed: [] };
   const f = new Fields(b);
+  const g = new Fields(b);
   while (f.next()) {
     if (f.wt !== LEN) continue;
     if (f.field === 1) r.version = f.str();
-    else if (f.field === 2) {
-      const v = anyIn(b, f.s, f.e, false);
-      r.resources.push({ name: resourceNameOf(b, v.start, v.end), start: v.start, end: v.end });
-    } else if (f.field === 4) r.typeUrl = f.str();
+    else if (f.field === 2) r.resources.push(resourceIn(g.reset(f.s, f.e), f.e));
+    else if (f.field === 4) r.typeUrl = f.str();
     else if (f.field === 5) r.nonce = f.str();
   }
   return r;
@@ -151,18 +196,26 @@ export function readSotwResponse(b: Uint8Array): WireResponse {
 export function readDeltaResponse(b: Uint8Array): WireResponse {
   const r: WireResponse = { bytes: b, typeUrl: '', version: '', nonce: '', resources: [], removed: [] };
   const f = new Fields(b);
+  const rf = new Fields(b);
+  const g = new Fields(b);
   while (f.next()) {
     if (f.wt !== LEN) continue;
     if (f.field === 1) r.version = f.str();
     else if (f.field === 2) {
       const x: WireResource = { name: '', version: '', start: f.e, end: f.e };
-      const rf = new Fields(b, f.s, f.e);
+      rf.reset(f.s, f.e);
       while (rf.next()) {
         if (rf.is(1)) x.version = rf.str();
         else if (rf.is(2)) {
-          const v = anyIn(b, rf.s, rf.e, false);
-          x.start = v.start;
-          x.end = v.end;
+          // Any.value (field 2); the name is Resource.name's
+          x.start = rf.e;
+          x.end = rf.e;
+          g.reset(rf.s, rf.e);
+          while (g.next())
+            if (g.is(2)) {
+              x.start = g.s;
+              x.end = g.e;
+            }
         } else if (rf.is(3)) x.name = rf.str();
       }
       r.resources.push(x);
@@ -210,14 +263,18 @@ export function rdsNames(b: Uint8Array, s = 0, e = b.length): string[] {
 
 const varintSize = (n: number) => (n < 0x80 ? 1 : n < 0x4000 ? 2 : n < 0x200000 ? 3 : n < 0x10000000 ? 4 : 5);
 
-/** A request as a list of (field, string | nested bytes) in field-number order (as protobuf-es writes them). */
+/**
+ * A request as a list of (field, string | nested bytes) in field-number order (as protobuf-es writes them); field
+ * `RAW` is bytes already encoded (tags included), copied as they are.
+ */
 type Field = [number, string | Buffer];
+const RAW = 0;
 
 function encode(fields: Field[]): Buffer {
   let size = 0;
   const lens = fields.map(([f, v]) => {
     const n = typeof v === 'string' ? Buffer.byteLength(v) : v.length;
-    size += varintSize(f << 3) + varintSize(n) + n;
+    size += f === RAW ? n : varintSize(f << 3) + varintSize(n) + n;
     return n;
   });
   const out = Buffer.allocUnsafe(size);
@@ -230,8 +287,10 @@ function encode(fields: Field[]): Buffer {
     out[o++] = n;
   };
   fields.forEach(([f, v], i) => {
-    varint((f << 3) | LEN);
-    varint(lens[i]!);
+    if (f !== RAW) {
+      varint((f << 3) | LEN);
+      varint(lens[i]!);
+    }
     if (typeof v === 'string') o += out.write(v, o, 'utf8');
     else {
       v.copy(out, o);
@@ -248,17 +307,25 @@ export const encodeNode = (id: string): Buffer => encode(id ? [[1, id]] : []);
 const nonEmpty = (fields: Array<[number, string | Buffer | undefined]>): Field[] =>
   fields.filter((x): x is Field => x[1] !== undefined && x[1].length > 0);
 
+/** A DiscoveryRequest's resource_names (field 3), encoded once: a SotW client's ACKs repeat its last request's names. */
+export interface EncodedNames {
+  readonly encoded: Buffer;
+}
+export const encodeResourceNames = (names: readonly string[]): EncodedNames => ({ encoded: encode(names.map((n) => [3, n])) });
+
 /** DiscoveryRequest: version_info 1, node 2, resource_names 3, type_url 4, response_nonce 5. */
 export function encodeSotwRequest(r: {
   typeUrl: string;
   versionInfo?: string;
   node?: Buffer;
-  resourceNames?: readonly string[];
+  resourceNames?: readonly string[] | EncodedNames;
   responseNonce?: string;
 }): Buffer {
   const fields = nonEmpty([[1, r.versionInfo]]);
   if (r.node) fields.push([2, r.node]);
-  for (const n of r.resourceNames ?? []) fields.push([3, n]);
+  const names = r.resourceNames ?? [];
+  if ('encoded' in names) fields.push([RAW, names.encoded]);
+  else for (const n of names) fields.push([3, n]);
   fields.push(
     ...nonEmpty([
       [4, r.typeUrl],
