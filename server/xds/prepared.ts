@@ -10,6 +10,7 @@ import { byteCompare, sortByKey } from '../lib/compare';
 
 const nameOf = (r: EncodedResource): string => r.name;
 import type { AnyCache } from './cache';
+import { sotwResources } from './wire';
 
 export interface PreparedSotw {
   /** The resources sent, sorted by name. */
@@ -18,7 +19,15 @@ export interface PreparedSotw {
   fingerprint: string;
   /** The resources' google.protobuf.Any bytes, in order (made on first read: a partial EDS push never needs them all). */
   readonly anys: readonly Uint8Array[];
+  /**
+   * The anys as a response's `resources` fields (wire.ts sotwResources), made once this selection has been sent
+   * on SHARED_AFTER streams (a scope's shared lists; a pod's own list, sent once per stream, keeps no copy).
+   */
+  readonly block: Uint8Array | undefined;
 }
+
+/** Streams served one prepared response before its resources are kept as one block of bytes. */
+export const SHARED_AFTER = 2;
 
 /**
  * The resources of `next` that `sent` does not hold with the same content (new names, or a changed hash):
@@ -106,12 +115,18 @@ export class SotwResponseCache {
     const resources = selectSotw(all, wildcard, names);
     const anyCache = this.anys;
     let anys: Uint8Array[] | undefined;
+    let block: Uint8Array | undefined;
+    let reads = 0;
     const p: PreparedSotw = {
       resources,
       fingerprint: fingerprintOf(resources),
       get anys() {
         anys ??= resources.map((r) => anyCache.any(r));
         return anys;
+      },
+      get block() {
+        if (block === undefined && ++reads > SHARED_AFTER) block = sotwResources(this.anys);
+        return block;
       },
     };
     if (!m) {
