@@ -11,6 +11,7 @@ import { AnyCache } from './cache';
 import { fingerprintOf, SHARED_AFTER, SotwResponseCache, subscriptionKey } from './prepared';
 import { edsCluster } from './testing/fixtures';
 import { encodeDiscoveryResponse } from './wire';
+import { subscriptionOf } from './shouldRespond';
 
 const clusters = ['c-b', 'c-a', 'c-c'].map((n) => edsCluster(n));
 const byName = (rs: EncodedResource[]) => new Map(rs.map((r) => [r.name, r]));
@@ -103,6 +104,24 @@ describe('SotwResponseCache', () => {
         controlPlane: 'cp',
       }),
     ).toEqual(reference([], 'v9', '7', 'cp'));
+  });
+
+  it('a shared (frozen) resource_names list: one subscription for every request naming it, equal to subscriptionOf', () => {
+    // requestNames.ts hands the same frozen array to every request that named the same bytes (the streams of one
+    // Sidecar scope ACK with one EDS list); the subscription it makes is istiod's (names, `*` = wildcard).
+    const cache = new SotwResponseCache(new AnyCache());
+    const list = Object.freeze(['c-b', 'c-a', 'c-b']);
+    const a = cache.subscription(TYPE.endpoint, list);
+    expect(cache.subscription(TYPE.endpoint, list)).toBe(a);
+    expect({ wildcard: a.wildcard, names: a.names }).toEqual(subscriptionOf(TYPE.endpoint, list));
+    expect(a.key).toBe(subscriptionKey(false, new Set(['c-b', 'c-a'])));
+    const star = Object.freeze(['*', 'c-a']);
+    expect(cache.subscription(TYPE.cluster, star)).toMatchObject({ wildcard: true, key: '*' });
+    // A list of its own (not frozen: nobody else holds it) and the empty list get their own subscription.
+    const own = ['c-b', 'c-a'];
+    expect(cache.subscription(TYPE.endpoint, own)).not.toBe(cache.subscription(TYPE.endpoint, own));
+    expect(cache.subscription(TYPE.cluster, Object.freeze([]))).toMatchObject({ wildcard: true, key: '*' });
+    expect(cache.subscription(TYPE.endpoint, Object.freeze([]))).toMatchObject({ wildcard: false });
   });
 
   it('no resources of the type: an empty response with version and type', () => {

@@ -11,6 +11,12 @@ import { byteCompare, sortByKey } from '../lib/compare';
 const nameOf = (r: EncodedResource): string => r.name;
 import type { AnyCache } from './cache';
 import { sotwResources } from './wire';
+import { type Subscription, subscriptionOf } from './shouldRespond';
+
+/** A subscription with its cache key (subscriptionKey). */
+export interface KeyedSubscription extends Subscription {
+  key: string;
+}
 
 export interface PreparedSotw {
   /** The resources sent, sorted by name. */
@@ -91,6 +97,12 @@ export class SotwResponseCache {
   private readonly byMap = new WeakMap<ReadonlyMap<string, EncodedResource>, Map<string, PreparedSotw>>();
   /** changedSince answers by (sent list, current list): the streams of one scope share both lists, so one walk. */
   private readonly diffs = new WeakMap<readonly EncodedResource[], WeakMap<readonly EncodedResource[], EncodedResource[]>>();
+  /**
+   * By a request's resource_names list when the server's decoder shared it (requestNames.ts: a list of ≥ 1 kB
+   * already seen is handed over frozen): the streams of one scope name the same EDS / RDS list, so one Set and
+   * one key digest for all of them instead of one per stream.
+   */
+  private readonly subscriptions = new WeakMap<readonly string[], KeyedSubscription>();
   /** Without a resource map (the type has no resources): one per version and type. */
   private readonly empty = new Map<string, PreparedSotw>();
 
@@ -136,6 +148,20 @@ export class SotwResponseCache {
     if (m.size >= this.perMap) m.delete(m.keys().next().value as string);
     m.set(key, p);
     return p;
+  }
+
+  /**
+   * subscriptionOf with the subscription's key; the same object for every request naming one shared (frozen)
+   * list. A non-empty list's subscription does not depend on the type (`*` or names), so the list is the key.
+   */
+  subscription(typeUrl: string, names: readonly string[]): KeyedSubscription {
+    const shared = names.length > 0 && Object.isFrozen(names);
+    const hit = shared ? this.subscriptions.get(names) : undefined;
+    if (hit) return hit;
+    const sub = subscriptionOf(typeUrl, names);
+    const keyed: KeyedSubscription = { wildcard: sub.wildcard, names: sub.names, key: subscriptionKey(sub.wildcard, sub.names) };
+    if (shared) this.subscriptions.set(names, keyed);
+    return keyed;
   }
 
   /** The resources of `p` that `sent` (a list this cache prepared earlier) does not hold with the same content, with their Any bytes. */

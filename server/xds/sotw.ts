@@ -15,14 +15,14 @@ import { isGrpcListenerRequest } from './node';
 import { TYPE } from '../envoy/typeUrls';
 import { shouldRespond } from './shouldRespond';
 import { encodeDiscoveryResponse, sotwResponse } from './wire';
-import { subscriptionKey } from './prepared';
+import type { KeyedSubscription } from './prepared';
 import type { ResourceSet, TypeUrl } from './types';
 import type { EncodedResource } from '../envoy/encode';
 
 interface SotwWatch {
   typeUrl: string;
   wildcard: boolean;
-  names: Set<string>;
+  names: ReadonlySet<string>;
   nonceSent?: string;
   /** Content fingerprint of the last response sent (names + hashes). */
   sentFingerprint?: string;
@@ -47,6 +47,10 @@ export class SotwConnection extends ConnectionBase<DiscoveryRequest, SotwWatch> 
     return 'DiscoveryRequest';
   }
 
+  /** The request's subscription with its key, shared by the streams that named one shared list (prepared.ts). */
+  private readonly subscribe = (typeUrl: string, names: readonly string[]): KeyedSubscription =>
+    this.ctx.sotwResponses.subscription(typeUrl, names);
+
   onRequest(req: DiscoveryRequest): void {
     const typeUrl = req.typeUrl;
     if (!typeUrl) return;
@@ -55,12 +59,16 @@ export class SotwConnection extends ConnectionBase<DiscoveryRequest, SotwWatch> 
     if (!this.admit(typeUrl, req.resourceNames.length, empty)) return;
     const watch = this.watches.get(typeUrl);
     const errorDetail = req.errorDetail ? { code: req.errorDetail.code, message: req.errorDetail.message } : undefined;
-    const d = shouldRespond(watch, {
-      typeUrl,
-      responseNonce: req.responseNonce,
-      resourceNames: req.resourceNames,
-      ...(errorDetail ? { errorDetail } : {}),
-    });
+    const d = shouldRespond(
+      watch,
+      {
+        typeUrl,
+        responseNonce: req.responseNonce,
+        resourceNames: req.resourceNames,
+        ...(errorDetail ? { errorDetail } : {}),
+      },
+      this.subscribe,
+    );
     switch (d.kind) {
       case 'nack': {
         const w = watch!;
@@ -86,7 +94,7 @@ export class SotwConnection extends ConnectionBase<DiscoveryRequest, SotwWatch> 
       case 'initial':
       case 'resubscribe': {
         if (d.kind === 'resubscribe') this.tracker(typeUrl).acked(req.responseNonce, req.versionInfo);
-        const sub = d.subscription!;
+        const sub = d.subscription as KeyedSubscription;
         if (typeUrl === TYPE.listener && this.client && this.client.flavour !== 'grpc' && isGrpcListenerRequest(sub.wildcard, sub.names)) {
           this.client.flavour = 'grpc';
           this.ctx.log(`ADS: ${this.id} asks LDS for host:port names: serving it as a proxyless gRPC client`);
@@ -94,7 +102,7 @@ export class SotwConnection extends ConnectionBase<DiscoveryRequest, SotwWatch> 
         const w: SotwWatch = watch ?? { typeUrl, wildcard: sub.wildcard, names: sub.names, key: '' };
         w.wildcard = sub.wildcard;
         w.names = sub.names;
-        w.key = subscriptionKey(sub.wildcard, sub.names);
+        w.key = sub.key;
         w.requested = req.resourceNames;
         this.watches.set(typeUrl, w);
         this.respond(typeUrl, true);
