@@ -52,13 +52,15 @@ describe('SotwResponseCache', () => {
     );
   });
 
-  it('the same map, version and subscription share one prepared response; any difference gets its own', () => {
+  it('the same map, type and subscription share one prepared response (any version); another type, list or map gets its own', () => {
     const cache = new SotwResponseCache(new AnyCache());
     const all = byName(clusters);
     const w = subscriptionKey(true, new Set());
     const a = cache.prepare(all, TYPE.cluster, 'v1', true, new Set(), w);
     expect(cache.prepare(all, TYPE.cluster, 'v1', true, new Set(), w)).toBe(a);
-    expect(cache.prepare(all, TYPE.cluster, 'v2', true, new Set(), w)).not.toBe(a);
+    // Another snapshot version with the same map: the same resources (version_info is written per response).
+    expect(cache.prepare(all, TYPE.cluster, 'v2', true, new Set(), w)).toBe(a);
+    expect(cache.prepare(all, TYPE.endpoint, 'v1', true, new Set(), w)).not.toBe(a);
     const one = new Set(['c-a']);
     expect(cache.prepare(all, TYPE.cluster, 'v1', false, one, subscriptionKey(false, one)).resources).toHaveLength(1);
     // Another translation's map with equal content: its own entry, equal bytes.

@@ -1,9 +1,11 @@
 // SotW responses shared across streams: every stream served the same resources of a type (the same shared
-// translation, the same subscription, the same snapshot version) gets the same response but for its nonce.
-// The selection, its content fingerprint and the resources' Any bytes are worked out once per (resource map,
-// version, subscription) and reused; a stream only assembles them with its nonce (wire.ts sotwResponse, written
-// into the server's scratch buffer as grpc-js frames it: no allocation of its own). No response bytes are kept: memory stays per resource
-// (AnyCache), not per response. Held weakly by the resource map: it lives as long as its translation.
+// translation, the same subscription) gets the same response but for its version and nonce. The selection, its
+// content fingerprint and the resources' Any bytes are worked out once per (resource map, type, subscription) and
+// reused; a stream only assembles them with its version and nonce (wire.ts sotwResponse, written into the server's
+// scratch buffer as grpc-js frames it: no allocation of its own). A selection sent on more than SHARED_AFTER streams
+// (a scope's shared list) keeps its resources fields as one block of bytes, copied once per response; a pod's own
+// list keeps none (memory stays per resource, AnyCache). Held weakly by the resource map: it lives as long as its
+// translation.
 import { createHash } from 'node:crypto';
 import type { EncodedResource } from '../envoy/encode';
 import { byteCompare, sortByKey } from '../lib/compare';
@@ -106,7 +108,7 @@ export class SotwResponseCache {
   /** Without a resource map (the type has no resources): one per version and type. */
   private readonly empty = new Map<string, PreparedSotw>();
 
-  /** `perMap`: subscriptions × versions kept per resource map (oldest dropped first). */
+  /** `perMap`: subscriptions (types × name lists) kept per resource map (oldest dropped first). */
   constructor(
     private readonly anys: AnyCache,
     private readonly perMap = 8,
@@ -120,7 +122,9 @@ export class SotwResponseCache {
     names: ReadonlySet<string>,
     subscription: string,
   ): PreparedSotw {
-    const key = `${version}\u0000${typeUrl}\u0000${all ? subscription : ''}`;
+    // What is prepared depends on the map's content, the type and the subscription, not on the version (the
+    // response's version_info is written per response): a map kept across snapshots keeps its selections.
+    const key = all ? `${typeUrl}\u0000${subscription}` : `${version}\u0000${typeUrl}`;
     let m = all ? this.byMap.get(all) : this.empty;
     const hit = m?.get(key);
     if (hit) return hit;
