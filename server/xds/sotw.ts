@@ -47,6 +47,10 @@ export class SotwConnection extends ConnectionBase<DiscoveryRequest, SotwWatch> 
     return 'DiscoveryRequest';
   }
 
+  protected emptyAnswer(typeUrl: string, nonce: string): Uint8Array {
+    return encodeDiscoveryResponse({ versionInfo: '', anys: [], typeUrl, nonce, controlPlane: this.ctx.controlPlane });
+  }
+
   /** The request's subscription with its key, shared by the streams that named one shared list (prepared.ts). */
   private readonly subscribe = (typeUrl: string, names: readonly string[]): KeyedSubscription =>
     this.ctx.sotwResponses.subscription(typeUrl, names);
@@ -54,9 +58,7 @@ export class SotwConnection extends ConnectionBase<DiscoveryRequest, SotwWatch> 
   onRequest(req: DiscoveryRequest): void {
     const typeUrl = req.typeUrl;
     if (!typeUrl) return;
-    const empty = (nonce: string) =>
-      encodeDiscoveryResponse({ versionInfo: '', anys: [], typeUrl, nonce, controlPlane: this.ctx.controlPlane });
-    if (!this.admit(typeUrl, req.resourceNames.length, empty)) return;
+    if (!this.admit(typeUrl, req.resourceNames.length)) return;
     const watch = this.watches.get(typeUrl);
     const errorDetail = req.errorDetail ? { code: req.errorDetail.code, message: req.errorDetail.message } : undefined;
     const d = shouldRespond(
