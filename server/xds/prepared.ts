@@ -23,8 +23,8 @@ export interface KeyedSubscription extends Subscription {
 export interface PreparedSotw {
   /** The resources sent, sorted by name. */
   resources: readonly EncodedResource[];
-  /** Content fingerprint (names + hashes): equal fingerprints, equal content. */
-  fingerprint: string;
+  /** Content fingerprint (names + hashes): equal fingerprints, equal content (made on first read). */
+  readonly fingerprint: string;
   /** The resources' google.protobuf.Any bytes, in order (made on first read: a partial EDS push never needs them all). */
   readonly anys: readonly Uint8Array[];
   /**
@@ -133,9 +133,13 @@ export class SotwResponseCache {
     let anys: Uint8Array[] | undefined;
     let block: Uint8Array | undefined;
     let reads = 0;
+    let fingerprint: string | undefined;
     const p: PreparedSotw = {
       resources,
-      fingerprint: fingerprintOf(resources),
+      get fingerprint() {
+        fingerprint ??= fingerprintOf(resources);
+        return fingerprint;
+      },
       get anys() {
         anys ??= resources.map((r) => anyCache.any(r));
         return anys;

@@ -15,7 +15,7 @@ import { isGrpcListenerRequest } from './node';
 import { TYPE } from '../envoy/typeUrls';
 import { shouldRespond } from './shouldRespond';
 import { encodeDiscoveryResponse, sotwResponse } from './wire';
-import type { KeyedSubscription } from './prepared';
+import type { KeyedSubscription, PreparedSotw } from './prepared';
 import type { ResourceSet, TypeUrl } from './types';
 import type { EncodedResource } from '../envoy/encode';
 
@@ -24,8 +24,11 @@ interface SotwWatch {
   wildcard: boolean;
   names: ReadonlySet<string>;
   nonceSent?: string;
-  /** Content fingerprint of the last response sent (names + hashes). */
-  sentFingerprint?: string;
+  /**
+   * The selection of the last response sent (prepared.ts): its content fingerprint is worked out only when a
+   * push or a NACK compares it, so the waves' requested responses make none.
+   */
+  sent?: PreparedSotw;
   /** Content fingerprint of the last NACKed response. */
   nackedFingerprint?: string;
   /** subscriptionKey of wildcard + names (recomputed when they change). */
@@ -74,7 +77,7 @@ export class SotwConnection extends ConnectionBase<DiscoveryRequest, SotwWatch> 
     switch (d.kind) {
       case 'nack': {
         const w = watch!;
-        w.nackedFingerprint = w.sentFingerprint;
+        w.nackedFingerprint = w.sent?.fingerprint;
         w.sentResources = undefined; // the client kept its older state: the next EDS response is the full set
         this.recordNack(
           typeUrl,
@@ -127,15 +130,18 @@ export class SotwConnection extends ConnectionBase<DiscoveryRequest, SotwWatch> 
     if (!set) return Promise.resolve();
     // Shared by every stream sent the same resources: selection, fingerprint and Any bytes (prepared.ts).
     const p = this.ctx.sotwResponses.prepare(set.byType.get(w.typeUrl as TypeUrl), w.typeUrl, set.version, w.wildcard, w.names, w.key);
-    const fp = p.fingerprint;
     // Never resend what the client rejected; wait for new config (istiod / xDS protocol NACK rule).
-    if (fp === w.nackedFingerprint) return Promise.resolve();
-    if (!requested && fp === w.sentFingerprint) return Promise.resolve();
+    if (w.nackedFingerprint !== undefined && p.fingerprint === w.nackedFingerprint) return Promise.resolve();
+    const sent = w.sent;
+    if (!requested && sent && (sent === p || sent.fingerprint === p.fingerprint)) {
+      w.sent = p; // the same content: keep the current selection, not an older translation's
+      return Promise.resolve();
+    }
     const isEds = w.typeUrl === TYPE.endpoint;
     const part = !requested && partialEds && isEds && w.sentResources ? this.ctx.sotwResponses.changed(p, w.sentResources) : undefined;
     if (part && part.resources.length === 0) {
       // Only CLAs left the list: the client keeps them either way (EDS is not full state); istiod sends nothing.
-      w.sentFingerprint = fp;
+      w.sent = p;
       w.sentResources = p.resources;
       return Promise.resolve();
     }
@@ -154,7 +160,7 @@ export class SotwConnection extends ConnectionBase<DiscoveryRequest, SotwWatch> 
     });
     if (!this.checkSize(w.typeUrl, res.size, count)) return Promise.resolve();
     w.nonceSent = nonce;
-    w.sentFingerprint = fp;
+    w.sent = p;
     if (isEds) w.sentResources = p.resources;
     this.tracker(w.typeUrl).sent(set.version, nonce, count, this.ctx.now());
     return this.write(res);
