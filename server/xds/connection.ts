@@ -188,6 +188,9 @@ export abstract class ConnectionBase<Req extends AdsRequest, W extends WatchedNa
   ): Promise<void>;
 
   /** `SotW` / `Delta` (log lines). */
+  /** The empty response of this mode for `typeUrl` (an unknown type is answered with it once). */
+  protected abstract emptyAnswer(typeUrl: string, nonce: string): Uint8Array;
+
   protected abstract modeName(): string;
 
   /** The request message's name, for the missing-node error. */
@@ -409,7 +412,7 @@ export abstract class ConnectionBase<Req extends AdsRequest, W extends WatchedNa
    * Checks a request's type URL and names against the limits. False: the request is not processed further
    * (an unknown type is answered once, empty, then ignored; too many names end the stream).
    */
-  protected admit(typeUrl: string, names: number, emptyAnswer: (nonce: string) => Uint8Array): boolean {
+  protected admit(typeUrl: string, names: number): boolean {
     if (names > this.ctx.limits.maxResourceNames) {
       const msg = `${shortType(typeUrl)} request names ${names} resources; the limit is ${this.ctx.limits.maxResourceNames} (MESHSCOPE_XDS_MAX_RESOURCE_NAMES)`;
       this.ctx.log(`ADS: ${this.id}: ${msg}; stream ended`);
@@ -420,7 +423,7 @@ export abstract class ConnectionBase<Req extends AdsRequest, W extends WatchedNa
     if (this.unknownTypes.has(typeUrl) || this.unknownTypes.size >= this.ctx.limits.maxUnknownTypes) return false;
     this.unknownTypes.add(typeUrl);
     this.ctx.log(`ADS: ${this.id} asked for unknown type ${truncateText(typeUrl, 200)}: answered once, empty; later requests ignored`);
-    void this.write(emptyAnswer(this.nextNonce()));
+    void this.write(this.emptyAnswer(typeUrl, this.nextNonce()));
     return false;
   }
 

@@ -123,19 +123,21 @@ export class DeltaConnection extends ConnectionBase<DeltaDiscoveryRequest, Delta
     return 'DeltaDiscoveryRequest';
   }
 
+  protected emptyAnswer(typeUrl: string, nonce: string): Uint8Array {
+    return encodeDeltaDiscoveryResponse({
+      systemVersionInfo: '',
+      resources: [],
+      typeUrl,
+      nonce,
+      removed: [],
+      controlPlane: this.ctx.controlPlane,
+    });
+  }
+
   onRequest(req: DeltaDiscoveryRequest): void {
     const typeUrl = req.typeUrl;
     if (!typeUrl) return;
-    const empty = (nonce: string) =>
-      encodeDeltaDiscoveryResponse({
-        systemVersionInfo: '',
-        resources: [],
-        typeUrl,
-        nonce,
-        removed: [],
-        controlPlane: this.ctx.controlPlane,
-      });
-    if (!this.admit(typeUrl, req.resourceNamesSubscribe.length + req.resourceNamesUnsubscribe.length, empty)) return;
+    if (!this.admit(typeUrl, req.resourceNamesSubscribe.length + req.resourceNamesUnsubscribe.length)) return;
     let w = this.watches.get(typeUrl);
     const first = !w;
     const subscribe = req.resourceNamesSubscribe;

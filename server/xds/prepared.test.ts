@@ -8,9 +8,10 @@ import { DiscoveryResponseSchema } from '../gen/envoy/service/discovery/v3/disco
 import type { EncodedResource } from '../envoy/encode';
 import { TYPE } from '../envoy/typeUrls';
 import { AnyCache } from './cache';
-import { fingerprintOf, SotwResponseCache, subscriptionKey } from './prepared';
+import { fingerprintOf, SHARED_AFTER, SotwResponseCache, subscriptionKey } from './prepared';
 import { edsCluster } from './testing/fixtures';
 import { encodeDiscoveryResponse } from './wire';
+import { subscriptionOf } from './shouldRespond';
 
 const clusters = ['c-b', 'c-a', 'c-c'].map((n) => edsCluster(n));
 const byName = (rs: EncodedResource[]) => new Map(rs.map((r) => [r.name, r]));
@@ -51,13 +52,15 @@ describe('SotwResponseCache', () => {
     );
   });
 
-  it('the same map, version and subscription share one prepared response; any difference gets its own', () => {
+  it('the same map, type and subscription share one prepared response (any version); another type, list or map gets its own', () => {
     const cache = new SotwResponseCache(new AnyCache());
     const all = byName(clusters);
     const w = subscriptionKey(true, new Set());
     const a = cache.prepare(all, TYPE.cluster, 'v1', true, new Set(), w);
     expect(cache.prepare(all, TYPE.cluster, 'v1', true, new Set(), w)).toBe(a);
-    expect(cache.prepare(all, TYPE.cluster, 'v2', true, new Set(), w)).not.toBe(a);
+    // Another snapshot version with the same map: the same resources (version_info is written per response).
+    expect(cache.prepare(all, TYPE.cluster, 'v2', true, new Set(), w)).toBe(a);
+    expect(cache.prepare(all, TYPE.endpoint, 'v1', true, new Set(), w)).not.toBe(a);
     const one = new Set(['c-a']);
     expect(cache.prepare(all, TYPE.cluster, 'v1', false, one, subscriptionKey(false, one)).resources).toHaveLength(1);
     // Another translation's map with equal content: its own entry, equal bytes.
@@ -65,6 +68,62 @@ describe('SotwResponseCache', () => {
     expect(other).not.toBe(a);
     expect(other.anys).toEqual(a.anys);
     expect(other.fingerprint).toBe(a.fingerprint);
+  });
+
+  it('a shared selection keeps its resources as one block: each stream gets the bytes protobuf-es encodes, its nonce its own', () => {
+    // A scope's list sent on many streams is copied as one block per response (wire.ts sotwResources); a pod's
+    // own list (read by fewer than SHARED_AFTER streams) keeps no copy of its bytes.
+    const cache = new SotwResponseCache(new AnyCache());
+    const big = [...clusters, edsCluster('x'.repeat(300))]; // a resource over 127 bytes: two-byte length varints
+    const p = cache.prepare(byName(big), TYPE.cluster, 'v9', true, new Set(), '*');
+    for (let i = 0; i < SHARED_AFTER; i++) expect(p.block).toBeUndefined();
+    const block = p.block!;
+    expect(block).toBeInstanceOf(Uint8Array);
+    expect(p.block).toBe(block);
+    const sorted = [...big].sort((a, b) => (a.name < b.name ? -1 : 1));
+    for (const nonce of ['1', '2', 'n-300']) {
+      const bytes = encodeDiscoveryResponse({
+        versionInfo: 'v9',
+        anys: p.anys,
+        resources: block,
+        typeUrl: TYPE.cluster,
+        nonce,
+        controlPlane: 'cp',
+      });
+      expect(bytes).toEqual(reference(sorted, 'v9', nonce, 'cp'));
+    }
+    // An empty list: an empty block, still the empty response.
+    const none = cache.prepare(undefined, TYPE.cluster, 'v9', true, new Set(), '*');
+    for (let i = 0; i < SHARED_AFTER; i++) void none.block;
+    expect(none.block).toHaveLength(0);
+    expect(
+      encodeDiscoveryResponse({
+        versionInfo: 'v9',
+        anys: [],
+        resources: none.block!,
+        typeUrl: TYPE.cluster,
+        nonce: '7',
+        controlPlane: 'cp',
+      }),
+    ).toEqual(reference([], 'v9', '7', 'cp'));
+  });
+
+  it('a shared (frozen) resource_names list: one subscription for every request naming it, equal to subscriptionOf', () => {
+    // requestNames.ts hands the same frozen array to every request that named the same bytes (the streams of one
+    // Sidecar scope ACK with one EDS list); the subscription it makes is istiod's (names, `*` = wildcard).
+    const cache = new SotwResponseCache(new AnyCache());
+    const list = Object.freeze(['c-b', 'c-a', 'c-b']);
+    const a = cache.subscription(TYPE.endpoint, list);
+    expect(cache.subscription(TYPE.endpoint, list)).toBe(a);
+    expect({ wildcard: a.wildcard, names: a.names }).toEqual(subscriptionOf(TYPE.endpoint, list));
+    expect(a.key).toBe(subscriptionKey(false, new Set(['c-b', 'c-a'])));
+    const star = Object.freeze(['*', 'c-a']);
+    expect(cache.subscription(TYPE.cluster, star)).toMatchObject({ wildcard: true, key: '*' });
+    // A list of its own (not frozen: nobody else holds it) and the empty list get their own subscription.
+    const own = ['c-b', 'c-a'];
+    expect(cache.subscription(TYPE.endpoint, own)).not.toBe(cache.subscription(TYPE.endpoint, own));
+    expect(cache.subscription(TYPE.cluster, Object.freeze([]))).toMatchObject({ wildcard: true, key: '*' });
+    expect(cache.subscription(TYPE.endpoint, Object.freeze([]))).toMatchObject({ wildcard: false });
   });
 
   it('no resources of the type: an empty response with version and type', () => {

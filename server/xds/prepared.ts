@@ -1,24 +1,41 @@
 // SotW responses shared across streams: every stream served the same resources of a type (the same shared
-// translation, the same subscription, the same snapshot version) gets the same response but for its nonce.
-// The selection, its content fingerprint and the resources' Any bytes are worked out once per (resource map,
-// version, subscription) and reused; a stream only assembles them with its nonce (wire.ts sotwResponse, written
-// into the server's scratch buffer as grpc-js frames it: no allocation of its own). No response bytes are kept: memory stays per resource
-// (AnyCache), not per response. Held weakly by the resource map: it lives as long as its translation.
+// translation, the same subscription) gets the same response but for its version and nonce. The selection, its
+// content fingerprint and the resources' Any bytes are worked out once per (resource map, type, subscription) and
+// reused; a stream only assembles them with its version and nonce (wire.ts sotwResponse, written into the server's
+// scratch buffer as grpc-js frames it: no allocation of its own). A selection sent on more than SHARED_AFTER streams
+// (a scope's shared list) keeps its resources fields as one block of bytes, copied once per response; a pod's own
+// list keeps none (memory stays per resource, AnyCache). Held weakly by the resource map: it lives as long as its
+// translation.
 import { createHash } from 'node:crypto';
 import type { EncodedResource } from '../envoy/encode';
 import { byteCompare, sortByKey } from '../lib/compare';
 
 const nameOf = (r: EncodedResource): string => r.name;
 import type { AnyCache } from './cache';
+import { sotwResources } from './wire';
+import { type Subscription, subscriptionOf } from './shouldRespond';
+
+/** A subscription with its cache key (subscriptionKey). */
+export interface KeyedSubscription extends Subscription {
+  key: string;
+}
 
 export interface PreparedSotw {
   /** The resources sent, sorted by name. */
   resources: readonly EncodedResource[];
-  /** Content fingerprint (names + hashes): equal fingerprints, equal content. */
-  fingerprint: string;
+  /** Content fingerprint (names + hashes): equal fingerprints, equal content (made on first read). */
+  readonly fingerprint: string;
   /** The resources' google.protobuf.Any bytes, in order (made on first read: a partial EDS push never needs them all). */
   readonly anys: readonly Uint8Array[];
+  /**
+   * The anys as a response's `resources` fields (wire.ts sotwResources), made once this selection has been sent
+   * on SHARED_AFTER streams (a scope's shared lists; a pod's own list, sent once per stream, keeps no copy).
+   */
+  readonly block: Uint8Array | undefined;
 }
+
+/** Streams served one prepared response before its resources are kept as one block of bytes. */
+export const SHARED_AFTER = 2;
 
 /**
  * The resources of `next` that `sent` does not hold with the same content (new names, or a changed hash):
@@ -82,10 +99,16 @@ export class SotwResponseCache {
   private readonly byMap = new WeakMap<ReadonlyMap<string, EncodedResource>, Map<string, PreparedSotw>>();
   /** changedSince answers by (sent list, current list): the streams of one scope share both lists, so one walk. */
   private readonly diffs = new WeakMap<readonly EncodedResource[], WeakMap<readonly EncodedResource[], EncodedResource[]>>();
+  /**
+   * By a request's resource_names list when the server's decoder shared it (requestNames.ts: a list of ≥ 1 kB
+   * already seen is handed over frozen): the streams of one scope name the same EDS / RDS list, so one Set and
+   * one key digest for all of them instead of one per stream.
+   */
+  private readonly subscriptions = new WeakMap<readonly string[], KeyedSubscription>();
   /** Without a resource map (the type has no resources): one per version and type. */
   private readonly empty = new Map<string, PreparedSotw>();
 
-  /** `perMap`: subscriptions × versions kept per resource map (oldest dropped first). */
+  /** `perMap`: subscriptions (types × name lists) kept per resource map (oldest dropped first). */
   constructor(
     private readonly anys: AnyCache,
     private readonly perMap = 8,
@@ -99,19 +122,31 @@ export class SotwResponseCache {
     names: ReadonlySet<string>,
     subscription: string,
   ): PreparedSotw {
-    const key = `${version}\u0000${typeUrl}\u0000${all ? subscription : ''}`;
+    // What is prepared depends on the map's content, the type and the subscription, not on the version (the
+    // response's version_info is written per response): a map kept across snapshots keeps its selections.
+    const key = all ? `${typeUrl}\u0000${subscription}` : `${version}\u0000${typeUrl}`;
     let m = all ? this.byMap.get(all) : this.empty;
     const hit = m?.get(key);
     if (hit) return hit;
     const resources = selectSotw(all, wildcard, names);
     const anyCache = this.anys;
     let anys: Uint8Array[] | undefined;
+    let block: Uint8Array | undefined;
+    let reads = 0;
+    let fingerprint: string | undefined;
     const p: PreparedSotw = {
       resources,
-      fingerprint: fingerprintOf(resources),
+      get fingerprint() {
+        fingerprint ??= fingerprintOf(resources);
+        return fingerprint;
+      },
       get anys() {
         anys ??= resources.map((r) => anyCache.any(r));
         return anys;
+      },
+      get block() {
+        if (block === undefined && ++reads > SHARED_AFTER) block = sotwResources(this.anys);
+        return block;
       },
     };
     if (!m) {
@@ -121,6 +156,20 @@ export class SotwResponseCache {
     if (m.size >= this.perMap) m.delete(m.keys().next().value as string);
     m.set(key, p);
     return p;
+  }
+
+  /**
+   * subscriptionOf with the subscription's key; the same object for every request naming one shared (frozen)
+   * list. A non-empty list's subscription does not depend on the type (`*` or names), so the list is the key.
+   */
+  subscription(typeUrl: string, names: readonly string[]): KeyedSubscription {
+    const shared = names.length > 0 && Object.isFrozen(names);
+    const hit = shared ? this.subscriptions.get(names) : undefined;
+    if (hit) return hit;
+    const sub = subscriptionOf(typeUrl, names);
+    const keyed: KeyedSubscription = { wildcard: sub.wildcard, names: sub.names, key: subscriptionKey(sub.wildcard, sub.names) };
+    if (shared) this.subscriptions.set(names, keyed);
+    return keyed;
   }
 
   /** The resources of `p` that `sent` (a list this cache prepared earlier) does not hold with the same content, with their Any bytes. */

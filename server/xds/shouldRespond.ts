@@ -33,15 +33,21 @@ export interface SotwRequestView {
 
 export type RequestKind = 'nack' | 'unsubscribe' | 'initial' | 'stale' | 'ack' | 'resubscribe';
 
+export interface Subscription {
+  wildcard: boolean;
+  /** Never changed once made: streams that named the same list may share it (prepared.ts SotwResponseCache.subscription). */
+  names: ReadonlySet<string>;
+}
+
 export interface Decision {
   kind: RequestKind;
   respond: boolean;
   /** The subscription after this request (for initial / resubscribe / ack). */
-  subscription?: { wildcard: boolean; names: Set<string> };
+  subscription?: Subscription;
 }
 
 /** A SotW request subscribes to everything when it names nothing (LDS/CDS) or names "*". */
-export function subscriptionOf(typeUrl: string, names: readonly string[]): { wildcard: boolean; names: Set<string> } {
+export function subscriptionOf(typeUrl: string, names: readonly string[]): Subscription {
   const set = new Set(names.filter((n) => n !== '*'));
   const wildcard = names.includes('*') || (names.length === 0 && WILDCARD_TYPES.has(typeUrl));
   return { wildcard, names: set };
@@ -61,7 +67,15 @@ const sameNames = (a: ReadonlySet<string>, b: ReadonlySet<string>): boolean => {
   return true;
 };
 
-export function shouldRespond(watch: WatchView | undefined, req: SotwRequestView): Decision {
+/**
+ * `subscribe` makes the request's subscription (subscriptionOf, or one that returns the same subscription for the
+ * same names).
+ */
+export function shouldRespond(
+  watch: WatchView | undefined,
+  req: SotwRequestView,
+  subscribe: (typeUrl: string, names: readonly string[]) => Subscription = subscriptionOf,
+): Decision {
   if (req.errorDetail) {
     // A NACK only counts for the response it names; an old response's NACK is stale.
     if (watch && req.responseNonce !== '' && req.responseNonce === watch.nonceSent) return { kind: 'nack', respond: false };
@@ -76,7 +90,7 @@ export function shouldRespond(watch: WatchView | undefined, req: SotwRequestView
     // An ACK repeating the list that set the subscription: the subscription is unchanged (no Set built).
     if (watch.requested && sameList(req.resourceNames, watch.requested)) return { kind: 'ack', respond: false };
   }
-  const subscription = subscriptionOf(req.typeUrl, req.resourceNames);
+  const subscription = subscribe(req.typeUrl, req.resourceNames);
   if (req.responseNonce === '' || !watch) return { kind: 'initial', respond: true, subscription };
   if (subscription.wildcard === watch.wildcard && sameNames(subscription.names, watch.names)) {
     return { kind: 'ack', respond: false, subscription };

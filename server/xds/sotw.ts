@@ -15,17 +15,20 @@ import { isGrpcListenerRequest } from './node';
 import { TYPE } from '../envoy/typeUrls';
 import { shouldRespond } from './shouldRespond';
 import { encodeDiscoveryResponse, sotwResponse } from './wire';
-import { subscriptionKey } from './prepared';
+import type { KeyedSubscription, PreparedSotw } from './prepared';
 import type { ResourceSet, TypeUrl } from './types';
 import type { EncodedResource } from '../envoy/encode';
 
 interface SotwWatch {
   typeUrl: string;
   wildcard: boolean;
-  names: Set<string>;
+  names: ReadonlySet<string>;
   nonceSent?: string;
-  /** Content fingerprint of the last response sent (names + hashes). */
-  sentFingerprint?: string;
+  /**
+   * The selection of the last response sent (prepared.ts): its content fingerprint is worked out only when a
+   * push or a NACK compares it, so the waves' requested responses make none.
+   */
+  sent?: PreparedSotw;
   /** Content fingerprint of the last NACKed response. */
   nackedFingerprint?: string;
   /** subscriptionKey of wildcard + names (recomputed when they change). */
@@ -47,24 +50,34 @@ export class SotwConnection extends ConnectionBase<DiscoveryRequest, SotwWatch> 
     return 'DiscoveryRequest';
   }
 
+  protected emptyAnswer(typeUrl: string, nonce: string): Uint8Array {
+    return encodeDiscoveryResponse({ versionInfo: '', anys: [], typeUrl, nonce, controlPlane: this.ctx.controlPlane });
+  }
+
+  /** The request's subscription with its key, shared by the streams that named one shared list (prepared.ts). */
+  private readonly subscribe = (typeUrl: string, names: readonly string[]): KeyedSubscription =>
+    this.ctx.sotwResponses.subscription(typeUrl, names);
+
   onRequest(req: DiscoveryRequest): void {
     const typeUrl = req.typeUrl;
     if (!typeUrl) return;
-    const empty = (nonce: string) =>
-      encodeDiscoveryResponse({ versionInfo: '', anys: [], typeUrl, nonce, controlPlane: this.ctx.controlPlane });
-    if (!this.admit(typeUrl, req.resourceNames.length, empty)) return;
+    if (!this.admit(typeUrl, req.resourceNames.length)) return;
     const watch = this.watches.get(typeUrl);
     const errorDetail = req.errorDetail ? { code: req.errorDetail.code, message: req.errorDetail.message } : undefined;
-    const d = shouldRespond(watch, {
-      typeUrl,
-      responseNonce: req.responseNonce,
-      resourceNames: req.resourceNames,
-      ...(errorDetail ? { errorDetail } : {}),
-    });
+    const d = shouldRespond(
+      watch,
+      {
+        typeUrl,
+        responseNonce: req.responseNonce,
+        resourceNames: req.resourceNames,
+        ...(errorDetail ? { errorDetail } : {}),
+      },
+      this.subscribe,
+    );
     switch (d.kind) {
       case 'nack': {
         const w = watch!;
-        w.nackedFingerprint = w.sentFingerprint;
+        w.nackedFingerprint = w.sent?.fingerprint;
         w.sentResources = undefined; // the client kept its older state: the next EDS response is the full set
         this.recordNack(
           typeUrl,
@@ -86,7 +99,7 @@ export class SotwConnection extends ConnectionBase<DiscoveryRequest, SotwWatch> 
       case 'initial':
       case 'resubscribe': {
         if (d.kind === 'resubscribe') this.tracker(typeUrl).acked(req.responseNonce, req.versionInfo);
-        const sub = d.subscription!;
+        const sub = d.subscription as KeyedSubscription;
         if (typeUrl === TYPE.listener && this.client && this.client.flavour !== 'grpc' && isGrpcListenerRequest(sub.wildcard, sub.names)) {
           this.client.flavour = 'grpc';
           this.ctx.log(`ADS: ${this.id} asks LDS for host:port names: serving it as a proxyless gRPC client`);
@@ -94,7 +107,7 @@ export class SotwConnection extends ConnectionBase<DiscoveryRequest, SotwWatch> 
         const w: SotwWatch = watch ?? { typeUrl, wildcard: sub.wildcard, names: sub.names, key: '' };
         w.wildcard = sub.wildcard;
         w.names = sub.names;
-        w.key = subscriptionKey(sub.wildcard, sub.names);
+        w.key = sub.key;
         w.requested = req.resourceNames;
         this.watches.set(typeUrl, w);
         this.respond(typeUrl, true);
@@ -117,20 +130,25 @@ export class SotwConnection extends ConnectionBase<DiscoveryRequest, SotwWatch> 
     if (!set) return Promise.resolve();
     // Shared by every stream sent the same resources: selection, fingerprint and Any bytes (prepared.ts).
     const p = this.ctx.sotwResponses.prepare(set.byType.get(w.typeUrl as TypeUrl), w.typeUrl, set.version, w.wildcard, w.names, w.key);
-    const fp = p.fingerprint;
     // Never resend what the client rejected; wait for new config (istiod / xDS protocol NACK rule).
-    if (fp === w.nackedFingerprint) return Promise.resolve();
-    if (!requested && fp === w.sentFingerprint) return Promise.resolve();
+    if (w.nackedFingerprint !== undefined && p.fingerprint === w.nackedFingerprint) return Promise.resolve();
+    const sent = w.sent;
+    if (!requested && sent && (sent === p || sent.fingerprint === p.fingerprint)) {
+      w.sent = p; // the same content: keep the current selection, not an older translation's
+      return Promise.resolve();
+    }
     const isEds = w.typeUrl === TYPE.endpoint;
     const part = !requested && partialEds && isEds && w.sentResources ? this.ctx.sotwResponses.changed(p, w.sentResources) : undefined;
     if (part && part.resources.length === 0) {
       // Only CLAs left the list: the client keeps them either way (EDS is not full state); istiod sends nothing.
-      w.sentFingerprint = fp;
+      w.sent = p;
       w.sentResources = p.resources;
       return Promise.resolve();
     }
     const nonce = this.nextNonce();
     const count = part ? part.resources.length : p.resources.length;
+    // A scope's shared list: its resources fields as one block (prepared.ts), copied once per response.
+    const block = part ? undefined : p.block;
     // Written as grpc-js frames it (service.ts): no buffer of its own.
     const res = sotwResponse({
       versionInfo: set.version,
@@ -138,10 +156,11 @@ export class SotwConnection extends ConnectionBase<DiscoveryRequest, SotwWatch> 
       nonce,
       controlPlane: this.ctx.controlPlane,
       anys: part ? part.anys : p.anys,
+      ...(block ? { resources: block } : {}),
     });
     if (!this.checkSize(w.typeUrl, res.size, count)) return Promise.resolve();
     w.nonceSent = nonce;
-    w.sentFingerprint = fp;
+    w.sent = p;
     if (isEds) w.sentResources = p.resources;
     this.tracker(w.typeUrl).sent(set.version, nonce, count, this.ctx.now());
     return this.write(res);
