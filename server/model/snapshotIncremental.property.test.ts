@@ -78,7 +78,7 @@ describe('incremental snapshot build: equal to a build from scratch', () => {
     // Kubernetes' endpoints controller (and istiod's kube registry) give a Service the ready pods its selector
     // matches: the relabelled pod leaves `a`'s list and joins `b`'s, whose other pods stay. Only selecting
     // Services here (no EndpointSlice, no ServiceEntry): the narrowed rebuild reads the pods those two select.
-    const obj = (kind: string, name: string, rest: Record<string, unknown>): RawInput => ({
+    const obj = (kind: string, name: string, rest: { labels?: Record<string, string>; body?: Record<string, unknown> }): RawInput => ({
       object: {
         apiVersion: 'v1',
         kind,
