@@ -7,7 +7,7 @@
 // build from any sequence of document-level edits equals a build from scratch".
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { RawInput } from './inputs';
+import type { RawInput, RawObject } from './inputs';
 import { edit, input, SLOTS } from './incrementalMesh.testing';
 import { buildSnapshot } from './snapshot';
 import { SnapshotCache } from './snapshotCache';
@@ -72,5 +72,51 @@ describe('incremental snapshot build: equal to a build from scratch', () => {
     expect(after.ambient!.services).toBe(before.ambient!.services);
     // ns-0's Service s0 and its ServiceEntry (workloadSelector) may change; nothing of ns-1 does.
     for (const [k, v] of after.endpoints) if (k.startsWith('ns-1/')) expect(v).toBe(before.endpoints.get(k));
+  });
+
+  it('a pod relabelled from one selecting Service to another: both lists rebuilt from the pods each selects', () => {
+    // Kubernetes' endpoints controller (and istiod's kube registry) give a Service the ready pods its selector
+    // matches: the relabelled pod leaves `a`'s list and joins `b`'s, whose other pods stay. Only selecting
+    // Services here (no EndpointSlice, no ServiceEntry): the narrowed rebuild reads the pods those two select.
+    const obj = (kind: string, name: string, rest: { labels?: Record<string, string>; body?: Record<string, unknown> }): RawInput => ({
+      object: {
+        apiVersion: 'v1',
+        kind,
+        metadata: { name, namespace: 'ns', ...(rest.labels ? { labels: rest.labels } : {}) },
+        ...rest.body,
+      } as RawObject,
+      origin: { source: 'file', file: 'm.yaml', doc: 0 },
+    });
+    const svc = (name: string) =>
+      obj('Service', name, { body: { spec: { selector: { app: name }, ports: [{ name: 'http', port: 80 }] } } });
+    const pod = (name: string, app: string, ip: string) =>
+      obj('Pod', name, {
+        labels: { app },
+        body: {
+          spec: { containers: [{ name: 'app', image: 'a:1' }] },
+          status: { phase: 'Running', podIP: ip, conditions: [{ type: 'Ready', status: 'True' }] },
+        },
+      });
+    const base: RawInput[] = [
+      { object: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'ns' } }, origin: { source: 'file', file: 'm.yaml', doc: 0 } },
+      svc('a'),
+      svc('b'),
+      svc('c'),
+      pod('a-1', 'a', '10.0.0.1'),
+      pod('a-2', 'a', '10.0.0.2'),
+      pod('b-1', 'b', '10.0.0.3'),
+      pod('b-2', 'b', '10.0.0.4'),
+      pod('c-1', 'c', '10.0.0.5'),
+    ];
+    const cache = new SnapshotCache();
+    buildSnapshot(base, { version: 1, cache });
+    const next = base.slice();
+    next[4] = pod('a-1', 'b', '10.0.0.1');
+    const incremental = buildSnapshot(next, { version: 2, cache });
+    expect(cache.stats).toEqual({ full: 1, incremental: 1 });
+    expectSameSnapshot(incremental, buildSnapshot(next, { version: 2 }));
+    const addresses = (k: string) => [...(incremental.endpoints.get(k)?.values() ?? [])].flat().map((e) => e.address);
+    expect(addresses('ns/a.ns.svc.cluster.local')).toEqual(['10.0.0.2']);
+    expect(addresses('ns/b.ns.svc.cluster.local')).toEqual(['10.0.0.1', '10.0.0.3', '10.0.0.4']);
   });
 });
