@@ -147,8 +147,6 @@ export class SotwConnection extends ConnectionBase<DiscoveryRequest, SotwWatch> 
     }
     const nonce = this.nextNonce();
     const count = part ? part.resources.length : p.resources.length;
-    // A scope's shared list: its resources fields as one block (prepared.ts), copied once per response.
-    const block = part ? undefined : p.block;
     // Written as grpc-js frames it (service.ts): no buffer of its own.
     const res = sotwResponse({
       versionInfo: set.version,
@@ -156,7 +154,6 @@ export class SotwConnection extends ConnectionBase<DiscoveryRequest, SotwWatch> 
       nonce,
       controlPlane: this.ctx.controlPlane,
       anys: part ? part.anys : p.anys,
-      ...(block ? { resources: block } : {}),
     });
     if (!this.checkSize(w.typeUrl, res.size, count)) return Promise.resolve();
     w.nonceSent = nonce;
