@@ -46,12 +46,18 @@ store.onChange(() => {
 // clients to keep up. Stream resets are counted and reported with `stats`.
 let resets = 0;
 const stall = Number(process.env.BENCH_STALL_MS ?? 0);
+// BENCH_PENDING_SEND: the server's bound on response bytes written and not yet taken (MESHSCOPE_XDS_MAX_PENDING_SEND;
+// 0: none), for measuring what the bound costs a wave.
+const pending = process.env.BENCH_PENDING_SEND;
 const plane = createXdsPlane(store, undefined, {
   ads: {
     log: (m: string) => {
       if (m.includes('stream reset')) resets++;
     },
-    ...(stall > 0 ? { limits: { stalledStreamCloseMs: stall } } : {}),
+    limits: {
+      ...(stall > 0 ? { stalledStreamCloseMs: stall } : {}),
+      ...(pending !== undefined ? { maxPendingSendBytes: Number(pending) } : {}),
+    },
   },
 });
 let prevSnap = store.snapshot();

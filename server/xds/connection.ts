@@ -187,10 +187,10 @@ export abstract class ConnectionBase<Req extends AdsRequest, W extends WatchedNa
     partialEds: boolean,
   ): Promise<void>;
 
-  /** `SotW` / `Delta` (log lines). */
   /** The empty response of this mode for `typeUrl` (an unknown type is answered with it once). */
   protected abstract emptyAnswer(typeUrl: string, nonce: string): Uint8Array;
 
+  /** `SotW` / `Delta` (log lines). */
   protected abstract modeName(): string;
 
   /** The request message's name, for the missing-node error. */

@@ -8,7 +8,7 @@ import { DiscoveryResponseSchema } from '../gen/envoy/service/discovery/v3/disco
 import type { EncodedResource } from '../envoy/encode';
 import { TYPE } from '../envoy/typeUrls';
 import { AnyCache } from './cache';
-import { fingerprintOf, SHARED_AFTER, SotwResponseCache, subscriptionKey } from './prepared';
+import { fingerprintOf, SotwResponseCache, subscriptionKey } from './prepared';
 import { edsCluster } from './testing/fixtures';
 import { encodeDiscoveryResponse } from './wire';
 import { subscriptionOf } from './shouldRespond';
@@ -68,44 +68,6 @@ describe('SotwResponseCache', () => {
     expect(other).not.toBe(a);
     expect(other.anys).toEqual(a.anys);
     expect(other.fingerprint).toBe(a.fingerprint);
-  });
-
-  it('a shared selection keeps its resources as one block: each stream gets the bytes protobuf-es encodes, its nonce its own', () => {
-    // A scope's list sent on many streams is copied as one block per response (wire.ts sotwResources); a pod's
-    // own list (read by fewer than SHARED_AFTER streams) keeps no copy of its bytes.
-    const cache = new SotwResponseCache(new AnyCache());
-    const big = [...clusters, edsCluster('x'.repeat(300))]; // a resource over 127 bytes: two-byte length varints
-    const p = cache.prepare(byName(big), TYPE.cluster, 'v9', true, new Set(), '*');
-    for (let i = 0; i < SHARED_AFTER; i++) expect(p.block).toBeUndefined();
-    const block = p.block!;
-    expect(block).toBeInstanceOf(Uint8Array);
-    expect(p.block).toBe(block);
-    const sorted = [...big].sort((a, b) => (a.name < b.name ? -1 : 1));
-    for (const nonce of ['1', '2', 'n-300']) {
-      const bytes = encodeDiscoveryResponse({
-        versionInfo: 'v9',
-        anys: p.anys,
-        resources: block,
-        typeUrl: TYPE.cluster,
-        nonce,
-        controlPlane: 'cp',
-      });
-      expect(bytes).toEqual(reference(sorted, 'v9', nonce, 'cp'));
-    }
-    // An empty list: an empty block, still the empty response.
-    const none = cache.prepare(undefined, TYPE.cluster, 'v9', true, new Set(), '*');
-    for (let i = 0; i < SHARED_AFTER; i++) void none.block;
-    expect(none.block).toHaveLength(0);
-    expect(
-      encodeDiscoveryResponse({
-        versionInfo: 'v9',
-        anys: [],
-        resources: none.block!,
-        typeUrl: TYPE.cluster,
-        nonce: '7',
-        controlPlane: 'cp',
-      }),
-    ).toEqual(reference([], 'v9', '7', 'cp'));
   });
 
   it('a shared (frozen) resource_names list: one subscription for every request naming it, equal to subscriptionOf', () => {

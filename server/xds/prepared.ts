@@ -1,18 +1,16 @@
 // SotW responses shared across streams: every stream served the same resources of a type (the same shared
 // translation, the same subscription) gets the same response but for its version and nonce. The selection, its
-// content fingerprint and the resources' Any bytes are worked out once per (resource map, type, subscription) and
-// reused; a stream only assembles them with its version and nonce (wire.ts sotwResponse, written into the server's
-// scratch buffer as grpc-js frames it: no allocation of its own). A selection sent on more than SHARED_AFTER streams
-// (a scope's shared list) keeps its resources fields as one block of bytes, copied once per response; a pod's own
-// list keeps none (memory stays per resource, AnyCache). Held weakly by the resource map: it lives as long as its
-// translation.
+// content fingerprint (made only when compared) and the resources' Any bytes are worked out once per (resource
+// map, type, subscription) and reused; a stream only assembles them with its version and nonce (wire.ts
+// sotwResponse, written into the server's scratch buffer as grpc-js frames it: no allocation of its own). No
+// response bytes are kept: memory stays per resource (AnyCache), not per response. Held weakly by the resource
+// map: it lives as long as its translation.
 import { createHash } from 'node:crypto';
 import type { EncodedResource } from '../envoy/encode';
 import { byteCompare, sortByKey } from '../lib/compare';
 
 const nameOf = (r: EncodedResource): string => r.name;
 import type { AnyCache } from './cache';
-import { sotwResources } from './wire';
 import { type Subscription, subscriptionOf } from './shouldRespond';
 
 /** A subscription with its cache key (subscriptionKey). */
@@ -27,15 +25,7 @@ export interface PreparedSotw {
   readonly fingerprint: string;
   /** The resources' google.protobuf.Any bytes, in order (made on first read: a partial EDS push never needs them all). */
   readonly anys: readonly Uint8Array[];
-  /**
-   * The anys as a response's `resources` fields (wire.ts sotwResources), made once this selection has been sent
-   * on SHARED_AFTER streams (a scope's shared lists; a pod's own list, sent once per stream, keeps no copy).
-   */
-  readonly block: Uint8Array | undefined;
 }
-
-/** Streams served one prepared response before its resources are kept as one block of bytes. */
-export const SHARED_AFTER = 2;
 
 /**
  * The resources of `next` that `sent` does not hold with the same content (new names, or a changed hash):
@@ -131,8 +121,6 @@ export class SotwResponseCache {
     const resources = selectSotw(all, wildcard, names);
     const anyCache = this.anys;
     let anys: Uint8Array[] | undefined;
-    let block: Uint8Array | undefined;
-    let reads = 0;
     let fingerprint: string | undefined;
     const p: PreparedSotw = {
       resources,
@@ -143,10 +131,6 @@ export class SotwResponseCache {
       get anys() {
         anys ??= resources.map((r) => anyCache.any(r));
         return anys;
-      },
-      get block() {
-        if (block === undefined && ++reads > SHARED_AFTER) block = sotwResources(this.anys);
-        return block;
       },
     };
     if (!m) {

@@ -67,15 +67,14 @@ const sameNames = (a: ReadonlySet<string>, b: ReadonlySet<string>): boolean => {
   return true;
 };
 
-/**
- * `subscribe` makes the request's subscription (subscriptionOf, or one that returns the same subscription for the
- * same names).
- */
-export function shouldRespond(
-  watch: WatchView | undefined,
-  req: SotwRequestView,
-  subscribe: (typeUrl: string, names: readonly string[]) => Subscription = subscriptionOf,
-): Decision {
+/** Makes a request's subscription: subscriptionOf, or one that hands out the same subscription for the same names. */
+export interface Subscriptions {
+  subscription(typeUrl: string, names: readonly string[]): Subscription;
+}
+
+const FRESH: Subscriptions = { subscription: subscriptionOf };
+
+export function shouldRespond(watch: WatchView | undefined, req: SotwRequestView, subscriptions: Subscriptions = FRESH): Decision {
   if (req.errorDetail) {
     // A NACK only counts for the response it names; an old response's NACK is stale.
     if (watch && req.responseNonce !== '' && req.responseNonce === watch.nonceSent) return { kind: 'nack', respond: false };
@@ -90,7 +89,7 @@ export function shouldRespond(
     // An ACK repeating the list that set the subscription: the subscription is unchanged (no Set built).
     if (watch.requested && sameList(req.resourceNames, watch.requested)) return { kind: 'ack', respond: false };
   }
-  const subscription = subscribe(req.typeUrl, req.resourceNames);
+  const subscription = subscriptions.subscription(req.typeUrl, req.resourceNames);
   if (req.responseNonce === '' || !watch) return { kind: 'initial', respond: true, subscription };
   if (subscription.wildcard === watch.wildcard && sameNames(subscription.names, watch.names)) {
     return { kind: 'ack', respond: false, subscription };

@@ -54,10 +54,6 @@ export class SotwConnection extends ConnectionBase<DiscoveryRequest, SotwWatch> 
     return encodeDiscoveryResponse({ versionInfo: '', anys: [], typeUrl, nonce, controlPlane: this.ctx.controlPlane });
   }
 
-  /** The request's subscription with its key, shared by the streams that named one shared list (prepared.ts). */
-  private readonly subscribe = (typeUrl: string, names: readonly string[]): KeyedSubscription =>
-    this.ctx.sotwResponses.subscription(typeUrl, names);
-
   onRequest(req: DiscoveryRequest): void {
     const typeUrl = req.typeUrl;
     if (!typeUrl) return;
@@ -72,7 +68,8 @@ export class SotwConnection extends ConnectionBase<DiscoveryRequest, SotwWatch> 
         resourceNames: req.resourceNames,
         ...(errorDetail ? { errorDetail } : {}),
       },
-      this.subscribe,
+      // The subscription with its key, one per shared resource_names list (prepared.ts).
+      this.ctx.sotwResponses,
     );
     switch (d.kind) {
       case 'nack': {
@@ -147,8 +144,6 @@ export class SotwConnection extends ConnectionBase<DiscoveryRequest, SotwWatch> 
     }
     const nonce = this.nextNonce();
     const count = part ? part.resources.length : p.resources.length;
-    // A scope's shared list: its resources fields as one block (prepared.ts), copied once per response.
-    const block = part ? undefined : p.block;
     // Written as grpc-js frames it (service.ts): no buffer of its own.
     const res = sotwResponse({
       versionInfo: set.version,
@@ -156,7 +151,6 @@ export class SotwConnection extends ConnectionBase<DiscoveryRequest, SotwWatch> 
       nonce,
       controlPlane: this.ctx.controlPlane,
       anys: part ? part.anys : p.anys,
-      ...(block ? { resources: block } : {}),
     });
     if (!this.checkSize(w.typeUrl, res.size, count)) return Promise.resolve();
     w.nonceSent = nonce;

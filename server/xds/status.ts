@@ -9,7 +9,8 @@ export class TypeTracker {
   readonly typeUrl: string;
   sentVersion?: string;
   sentNonce?: string;
-  sentAt?: string;
+  /** When the last response was sent (formatted only when a status is read: a wave sends thousands). */
+  private sentTime?: Date;
   sentCount?: number;
   ackedVersion?: string;
   ackedNonce?: string;
@@ -28,10 +29,14 @@ export class TypeTracker {
   sent(version: string, nonce: string, count: number, at: Date): void {
     this.sentVersion = version;
     this.sentNonce = nonce;
-    this.sentAt = at.toISOString();
+    this.sentTime = at;
     this.sentCount = count;
     this.pushCount++;
     this.errorPending = false;
+  }
+
+  get sentAt(): string | undefined {
+    return this.sentTime?.toISOString();
   }
 
   acked(nonce: string, version: string): void {
@@ -61,7 +66,7 @@ export class TypeTracker {
     const s: TypeStatus = { typeUrl: this.typeUrl, subscribed, pushCount: this.pushCount, state: this.state };
     if (this.sentVersion !== undefined) s.sentVersion = this.sentVersion;
     if (this.sentNonce !== undefined) s.sentNonce = this.sentNonce;
-    if (this.sentAt !== undefined) s.sentAt = this.sentAt;
+    if (this.sentTime !== undefined) s.sentAt = this.sentTime.toISOString();
     if (this.sentCount !== undefined) s.sentCount = this.sentCount;
     if (this.ackedVersion !== undefined) s.ackedVersion = this.ackedVersion;
     if (this.ackedNonce !== undefined) s.ackedNonce = this.ackedNonce;

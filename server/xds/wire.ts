@@ -91,8 +91,6 @@ export interface SotwResponseParts {
   versionInfo: string;
   /** Encoded google.protobuf.Any messages. */
   anys: readonly Uint8Array[];
-  /** The same `anys` already written as `resources` fields (sotwResources): one copy instead of one per resource. */
-  resources?: Uint8Array;
   typeUrl: string;
   nonce: string;
   controlPlane?: string;
@@ -157,36 +155,17 @@ class Envelope {
  */
 export function sotwResponse(p: SotwResponseParts): WireMessage {
   const env = new Envelope(p, p.versionInfo);
-  const block = p.resources;
   let size = env.size;
-  if (block) size += block.length;
-  else for (const a of p.anys) size += fieldSize(a.length);
+  for (const a of p.anys) size += fieldSize(a.length);
   return {
     size,
     writeTo(out) {
       let off = putString(out, 0, 1, p.versionInfo, env.version);
-      if (block) {
-        out.set(block, off);
-        off += block.length;
-      } else for (const a of p.anys) off = putField(out, off, 2, a);
+      for (const a of p.anys) off = putField(out, off, 2, a);
       off = env.putTypeAndNonce(out, off);
       written(size, env.putControlPlane(out, off, 6), 'DiscoveryResponse');
     },
   };
-}
-
-/**
- * DiscoveryResponse's `repeated Any resources = 2` as bytes: the part of a SotW response that every stream sent
- * the same resources shares (version, type URL, nonce and control plane are written around it per response).
- */
-export function sotwResources(anys: readonly Uint8Array[]): Uint8Array {
-  let size = 0;
-  for (const a of anys) size += fieldSize(a.length);
-  const out = uninitializedBytes(size);
-  let off = 0;
-  for (const a of anys) off = putField(out, off, 2, a);
-  written(size, off, 'DiscoveryResponse resources');
-  return out;
 }
 
 /** sotwResponse's bytes. */
