@@ -10,6 +10,8 @@
 //   BENCH_I24_SHAPES            multidoc,list,kube (default all)      BENCH_MODES   sotw,delta (default both)
 //   BENCH_CLIENT_PROCS          processes the clients run in (bench/clientProc.ts, default 1)
 //   BENCH_SERVER_NODE_FLAGS     extra node flags for the server process, comma-separated
+//   BENCH_CLIENT_NODE_FLAGS     the same for the client processes (e.g. --cpu-prof,--cpu-prof-dir=/tmp/p); every wave
+//                               row prints the client processes' CPU beside the server's (the test equipment's share)
 //   BENCH_CLIENT_WINDOW         the clients' HTTP/2 stream and connection windows in bytes (bench/rawAds.ts): 1048576
 //                               (default: istio-agent → istiod), 65535 grpc-js' client, 268435456 Envoy's default
 //   BENCH_STREAMS_PER_CHANNEL   ADS streams per client HTTP/2 connection (default 100; a real proxy holds 1)

@@ -17,6 +17,8 @@ export const LATER_S = (12_000 + RELEASE_GRACE_MS) / 1000;
 export const SERVE_FLAGS = serverHeapFlags(process.env);
 /** Extra node flags for the server process only, after serve's (e.g. `--max-semi-space-size=16`, V8's default). */
 export const SERVER_FLAGS = list(process.env.BENCH_SERVER_NODE_FLAGS, '');
+/** Extra node flags for the client processes (e.g. --cpu-prof,--cpu-prof-dir=/tmp/p to profile the test equipment). */
+export const CLIENT_FLAGS = list(process.env.BENCH_CLIENT_NODE_FLAGS, '');
 /** Processes the K clients are spread over (bench/clientProc.ts): 1 by default, the controller beside them. */
 export const CLIENT_PROCS = Math.max(1, Number(process.env.BENCH_CLIENT_PROCS ?? 1));
 export const MiB = (b: unknown) => (b as number) / 2 ** 20;

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { REPO_ROOT } from '../server/testing/paths';
 import { ServerChild } from './childProc';
 import { sumTraffic, type Traffic } from './clientTraffic';
+import { CLIENT_FLAGS } from './issue24Env';
 import type { Mode } from './issueClients';
 
 export { ServerChild };
@@ -72,7 +73,7 @@ export class ClientProcs {
       // The clients run on the system allocator whatever the server's (BENCH_ALLOCATOR concerns the server).
       const env: NodeJS.ProcessEnv = { ...process.env, BENCH_MODE: mode };
       delete env.LD_PRELOAD;
-      const proc = spawn(process.execPath, ['--import', 'tsx', join(REPO_ROOT, 'bench', 'clientProc.ts')], {
+      const proc = spawn(process.execPath, [...CLIENT_FLAGS, '--import', 'tsx', join(REPO_ROOT, 'bench', 'clientProc.ts')], {
         env,
         stdio: ['pipe', 'pipe', 'inherit'],
       });
