@@ -8,8 +8,9 @@
 //   BENCH_CLIENT_NODE_FLAGS (the client process's, e.g. --cpu-prof,--cpu-prof-dir=/tmp/p),
 //   BENCH_STALL_MS (the server's stall guard), BENCH_PROFILE_DIR (raw server profiles), BENCH_WAVE_PROFILE=0 (none),
 //   BENCH_WAVE_ECHO=1 (the server's non-protocol stdout, e.g. BENCH_SERVER_NODE_FLAGS=--trace-gc, echoed to stderr
-//   between '--- phase start' / '--- phase end' marks), BENCH_WAVE_GAP_MS (a quiet time between the two waves)
-// Each row prints the server's CPU with its system time, its main thread's, its minor page faults and its GCs by
+//   between '--- phase start' / '--- phase end' marks), BENCH_WAVE_GAP_MS (a quiet time between the two waves),
+//   BENCH_WAVE_TIDS=1 (threads named only `node`, i.e. V8's platform workers and libuv's pool, one by one)
+// Each row prints the server's CPU with its system time, its main thread's, its CPU by thread name, its minor page faults and its GCs by
 // kind (count, pause ms), all read before the profiler stops.
 // Run: `node --import tsx bench/wave.ts`. Not a test: nothing asserts a time.
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -37,6 +38,7 @@ const CLIENT_FLAGS = list(process.env.BENCH_CLIENT_NODE_FLAGS, '');
 const PROFILE = process.env.BENCH_WAVE_PROFILE !== '0';
 const ECHO = process.env.BENCH_WAVE_ECHO === '1';
 const GAP_MS = Number(process.env.BENCH_WAVE_GAP_MS ?? 0);
+const BY_TID = process.env.BENCH_WAVE_TIDS === '1';
 const wall = () => performance.timeOrigin + performance.now();
 const load = () => loadavg()[0]!.toFixed(2);
 const TICK_MS = 1000 / 100; // USER_HZ on Linux
@@ -59,7 +61,8 @@ function threadCpuMs(pid: number): Map<string, number> {
           : readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8')
               .trim()
               .replace(/[0-9]+$/, 'N');
-      out.set(name, (out.get(name) ?? 0) + procCpuMs(pid, 'both', Number(tid)));
+      const key = BY_TID && name === 'node' ? `node/${tid}` : name;
+      out.set(key, (out.get(key) ?? 0) + procCpuMs(pid, 'both', Number(tid)));
     } catch {
       // the thread ended
     }
@@ -166,6 +169,8 @@ interface Phase {
   clientMainMs: number;
   /** The client process's CPU by thread name, s (main, V8 workers, libuv…). */
   clientThreads: string;
+  /** The server process's CPU by thread name, s. */
+  serverThreads: string;
   translations: number;
   scopeShared: number;
   retries: number;
@@ -207,6 +212,7 @@ async function run(dir: string, mode: Mode, routes: Map<string, string[]>): Prom
       const cs0 = procCpuMs(clients.proc.pid!, 'sys');
       const cm0 = procCpuMs(clients.proc.pid!, 'both', clients.proc.pid!);
       const ct0 = threadCpuMs(clients.proc.pid!);
+      const st0 = threadCpuMs(server.proc.pid!);
       if (PROFILE) await server.command('prof-start');
       if (ECHO) console.error('  | --- phase start');
       const t0 = await start();
@@ -229,6 +235,7 @@ async function run(dir: string, mode: Mode, routes: Map<string, string[]>): Prom
         clientSysMs: procCpuMs(clients.proc.pid!, 'sys') - cs0,
         clientMainMs: procCpuMs(clients.proc.pid!, 'both', clients.proc.pid!) - cm0,
         clientThreads: threadText(threadCpuMs(clients.proc.pid!), ct0),
+        serverThreads: threadText(threadCpuMs(server.proc.pid!), st0),
         translations: cache(s1).translations - cache(s0).translations,
         scopeShared: (cache(s1).scopeShared ?? 0) - (cache(s0).scopeShared ?? 0),
         retries: r.retries as number,
@@ -255,7 +262,7 @@ async function run(dir: string, mode: Mode, routes: Map<string, string[]>): Prom
 
 const text = (p: Phase) =>
   `${(p.wallMs / 1000).toFixed(2)} s; server CPU ${(p.serverCpuMs / 1000).toFixed(2)} s (${(p.serverCpuMs / K).toFixed(2)} ms/client; ` +
-  `system ${(p.serverSysMs / 1000).toFixed(2)} s; main thread ${(p.serverMainMs / 1000).toFixed(2)} s; ${p.serverFaults} minor faults; GC ${p.serverGc}); ` +
+  `system ${(p.serverSysMs / 1000).toFixed(2)} s; main thread ${(p.serverMainMs / 1000).toFixed(2)} s; by thread: ${p.serverThreads}; ${p.serverFaults} minor faults; GC ${p.serverGc}); ` +
   `client process CPU ${(p.clientCpuMs / 1000).toFixed(2)} s (system ${(p.clientSysMs / 1000).toFixed(2)} s; main thread ${(p.clientMainMs / 1000).toFixed(2)} s; by thread: ${p.clientThreads}); ` +
   `${p.translations} translations, ${p.scopeShared} inbound-only; ` +
   `${p.retries} retries; load ${p.load}${p.traffic ? `\n    ${trafficText(p.traffic)}` : ''}${p.profile ? `\n    profile: ${formatSummary(p.profile)}` : ''}`;
