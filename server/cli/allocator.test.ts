@@ -4,6 +4,7 @@
 // dynamic loader, not this module, decides what a preload does (ld.so(8): LD_PRELOAD, space- or colon-separated).
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../testing/paths';
@@ -110,7 +111,7 @@ describe('the chosen environment in a real process', () => {
   });
 });
 
-describe("the server child's young generation (serverHeapFlags)", () => {
+describe("the server child's young generation and V8 workers (serverHeapFlags)", () => {
   // V8 reserves its young generation as three semi-spaces' worth inside the heap limit (Heap::ConfigureHeap: the
   // limit is max old space + 3 × max semi-space), so a node started with the flags reports a heap limit larger by
   // 3 × (64 − 16) MiB than one on V8's 64-bit default of 16 MiB semi-spaces: the flag reached V8 and is in force.
@@ -132,10 +133,31 @@ describe("the server child's young generation (serverHeapFlags)", () => {
     expect(heapLimitMiB(serverHeapFlags({}), env) - heapLimitMiB(['--max-semi-space-size=16'], env)).toBe(3 * (64 - 16));
   });
 
-  it("keeps the operator's sizing when NODE_OPTIONS has one, and adds the flag otherwise", () => {
-    expect(serverHeapFlags({ NODE_OPTIONS: '--max-semi-space-size=8' })).toEqual([]);
-    expect(serverHeapFlags({ NODE_OPTIONS: '--min-semi-space-size=4 --enable-source-maps' })).toEqual([]);
-    expect(serverHeapFlags({ NODE_OPTIONS: '--enable-source-maps' }).length).toBe(1);
+  it("keeps the operator's choices when NODE_OPTIONS has them, and adds each flag otherwise", () => {
+    expect(serverHeapFlags({ NODE_OPTIONS: '--max-semi-space-size=8' })).toEqual(['--v8-pool-size=0']);
+    expect(serverHeapFlags({ NODE_OPTIONS: '--min-semi-space-size=4 --enable-source-maps' })).toEqual(['--v8-pool-size=0']);
+    expect(serverHeapFlags({ NODE_OPTIONS: '--v8-pool-size=2' })).toEqual(['--max-semi-space-size=64']);
+    expect(serverHeapFlags({ NODE_OPTIONS: '--enable-source-maps' })).toEqual(['--max-semi-space-size=64', '--v8-pool-size=0']);
+  });
+
+  // Node's platform runs V8's workers as threads of their own (NodePlatform: a pool of --v8-pool-size threads; 0 means
+  // the available parallelism less one, at least one). Counted on Linux from /proc/self/task, against a node started
+  // with an explicit pool of four (node's default): the difference is 4 − max(1, parallelism − 1).
+  it.runIf(process.platform === 'linux')("a node started with them sizes V8's worker pool to the machine", () => {
+    const threads = (flags: string[]) => {
+      const r = spawnSync(
+        process.execPath,
+        [...flags, '-e', "setTimeout(() => process.stdout.write(String(require('fs').readdirSync('/proc/self/task').length)), 50)"],
+        {
+          env,
+          encoding: 'utf8',
+        },
+      );
+      expect(r.status).toBe(0);
+      return Number(r.stdout);
+    };
+    const workers = Math.max(1, availableParallelism() - 1);
+    expect(threads(['--v8-pool-size=4']) - threads(serverHeapFlags({}))).toBe(4 - workers);
   });
 });
 

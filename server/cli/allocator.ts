@@ -21,17 +21,27 @@ export const JEMALLOC_LIB = 'libjemalloc.so.2';
 export const JEMALLOC_CONF = 'background_thread:true';
 
 /**
- * V8 flags for the server child: semi-spaces (V8's young generation is two of them) up to 64 MiB instead of V8's
- * 16 MiB on 64-bit. A connect or reconnect wave of 1,000 streams allocates hundreds of MiB of short-lived objects
- * (requests, responses, frames); with 16 MiB semi-spaces that was 43–46 scavenges per first-config wave, with 64 MiB
- * 18–20, and less server CPU in every paired run of both waves, the RSS rows held (docs/perf/issue24-waves.md,
- * session 12). Not added when NODE_OPTIONS already sizes the young generation (the operator's choice is kept).
+ * V8 flags for the server child:
+ * - semi-spaces (V8's young generation is two of them) up to 64 MiB instead of V8's 16 MiB on 64-bit. A connect or
+ *   reconnect wave of 1,000 streams allocates hundreds of MiB of short-lived objects (requests, responses, frames);
+ *   with 16 MiB semi-spaces that was 43–46 scavenges per first-config wave, with 64 MiB 18–20, and less server CPU in
+ *   every paired run of both waves, the RSS rows held (docs/perf/issue24-waves.md, session 12);
+ * - V8's worker pool sized to the machine: `--v8-pool-size=0` lets node choose (its platform takes the available
+ *   parallelism less one, at least one thread; node's default is a fixed four). The workers run V8's optimizing
+ *   compiles and the parallel and concurrent parts of its GC: 40 % of the server's CPU in a first-config wave. Four of
+ *   them on two cores fought the main thread (and the peers' processes) for the CPU: with one, the N = 1,000 first
+ *   wave's server CPU and wall time were lower in 5 of 6 interleaved pairs (docs/perf/issue24-waves.md, session 14).
+ * Each is left out when NODE_OPTIONS already sets it (the operator's choice is kept).
  */
-export const SERVER_HEAP_FLAGS: readonly string[] = ['--max-semi-space-size=64'];
+export const SERVER_HEAP_FLAGS: readonly string[] = ['--max-semi-space-size=64', '--v8-pool-size=0'];
 
-/** The node flags of `meshscope serve`'s server child that size its heap (none when NODE_OPTIONS does). */
+/** Which NODE_OPTIONS flags stand for each of SERVER_HEAP_FLAGS (same order). */
+const OPERATOR_SET: readonly RegExp[] = [/--(?:max|min)[-_]semi[-_]space[-_]size\b/, /--v8[-_]pool[-_]size\b/];
+
+/** The node flags of `meshscope serve`'s server child that size its heap and V8's threads (less what NODE_OPTIONS sets). */
 export function serverHeapFlags(env: Readonly<Record<string, string | undefined>>): string[] {
-  return /--(?:max|min)-semi-space-size\b/.test(env.NODE_OPTIONS ?? '') ? [] : [...SERVER_HEAP_FLAGS];
+  const opts = env.NODE_OPTIONS ?? '';
+  return SERVER_HEAP_FLAGS.filter((_, i) => !OPERATOR_SET[i]!.test(opts));
 }
 
 export interface AllocatorEnvInput {

@@ -294,7 +294,7 @@ export async function serveCommand(argv: readonly string[], io: Io, root: string
   const gate = sourceMode(plan.runtime) === 'kube' ? (plan.runtime.allowApply ? ', cluster apply allowed' : ', cluster apply off') : '';
   // Node's header limit above the proxy's URL limit, so an over-long URL gets its 414, not a bare 431.
   // bin/peer-address.mjs stamps each request with its socket's address (header sign-in trusts only its CIDRs).
-  // Its young generation sized for connect waves (server/cli/allocator.ts SERVER_HEAP_FLAGS).
+  // Its young generation and V8 worker pool sized for connect waves (server/cli/allocator.ts SERVER_HEAP_FLAGS).
   const nodeFlags = [
     `--max-http-header-size=${MAX_HEADER_BYTES}`,
     ...serverHeapFlags(process.env),
