@@ -10,11 +10,23 @@ import type { ProfileSummary } from './profile';
 import { type BenchRow, load1, median } from './table';
 import { big, N, K, LATER_S, ALLOC, memText } from './issue24Env';
 import { workText } from './issue24Procs';
-import type { PushFigures } from './issue24Push';
+import type { PushFigures, PushPhase } from './issue24Push';
+
+const goals = big ? { first: 10_000, vs: 1000, eds: 300 } : { first: 3000, vs: 500, eds: 200 };
+
+/** The timed phases whose row missed its goal (their profiles come from a second, profiled run: issue24Push.ts). */
+export function missedPhases(f: PushFigures): PushPhase[] {
+  const missed: Array<[PushPhase, boolean]> = [
+    ['connect', f.firstAll > goals.first],
+    ['vs', median(f.vs) > goals.vs],
+    ['eds', f.edsP99 > goals.eds],
+    ['reconnect', f.reconnect > 3000],
+  ];
+  return missed.filter(([, m]) => m).map(([p]) => p);
+}
 
 export function pushRows(f: PushFigures): BenchRow[] {
   const size = `N=${N}, K=${K}, ${f.shape}, ${f.mode === 'sotw' ? 'SotW' : 'Delta'}`;
-  const goals = big ? { first: 10_000, vs: 1000, eds: 300 } : { first: 3000, vs: 500, eds: 200 };
   const load = load1();
   const row = (r: Omit<BenchRow, 'load' | 'size'>, miss: boolean, profile?: ProfileSummary): BenchRow => ({
     ...r,
