@@ -17,6 +17,13 @@ export const LATER_S = (12_000 + RELEASE_GRACE_MS) / 1000;
 export const SERVE_FLAGS = serverHeapFlags(process.env);
 /** Extra node flags for the server process only, after serve's (e.g. `--max-semi-space-size=16`, V8's default). */
 export const SERVER_FLAGS = list(process.env.BENCH_SERVER_NODE_FLAGS, '');
+/**
+ * The client processes' own node flags: V8's worker pool sized to the machine, as `meshscope serve` sizes the server's
+ * (server/cli/allocator.ts). The clients stand for sidecars on other machines; with node's fixed four V8 workers they
+ * took 2.6–2.8 s of CPU in an N = 1,000 first wave on this 2-core machine, with one 2.0–2.3 s (docs/perf/issue24-waves.md,
+ * session 14). BENCH_CLIENT_NODE_FLAGS come after (a later V8 flag wins).
+ */
+export const CLIENT_BASE_FLAGS: readonly string[] = ['--v8-pool-size=0'];
 /** Extra node flags for the client processes (e.g. --cpu-prof,--cpu-prof-dir=/tmp/p to profile the test equipment). */
 export const CLIENT_FLAGS = list(process.env.BENCH_CLIENT_NODE_FLAGS, '');
 /** Processes the K clients are spread over (bench/clientProc.ts): 1 by default, the controller beside them. */

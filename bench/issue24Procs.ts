@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { REPO_ROOT } from '../server/testing/paths';
 import { ServerChild } from './childProc';
 import { sumTraffic, type Traffic } from './clientTraffic';
-import { CLIENT_FLAGS } from './issue24Env';
+import { CLIENT_BASE_FLAGS, CLIENT_FLAGS } from './issue24Env';
 import type { Mode } from './issueClients';
 
 export { ServerChild };
@@ -73,10 +73,14 @@ export class ClientProcs {
       // The clients run on the system allocator whatever the server's (BENCH_ALLOCATOR concerns the server).
       const env: NodeJS.ProcessEnv = { ...process.env, BENCH_MODE: mode };
       delete env.LD_PRELOAD;
-      const proc = spawn(process.execPath, [...CLIENT_FLAGS, '--import', 'tsx', join(REPO_ROOT, 'bench', 'clientProc.ts')], {
-        env,
-        stdio: ['pipe', 'pipe', 'inherit'],
-      });
+      const proc = spawn(
+        process.execPath,
+        [...CLIENT_BASE_FLAGS, ...CLIENT_FLAGS, '--import', 'tsx', join(REPO_ROOT, 'bench', 'clientProc.ts')],
+        {
+          env,
+          stdio: ['pipe', 'pipe', 'inherit'],
+        },
+      );
       const child = new ServerChild(proc);
       await child.command('init', { clients: slice });
       procs.push(child);

@@ -19,6 +19,7 @@ import { Store } from '../server/sources/store';
 import { translateProxy } from '../server/translate';
 import { issueMesh, KINDS, withPodIp, withVsWeight } from './issueMesh';
 import { formatSummary, startProfile } from './profile';
+import { CLIENT_BASE_FLAGS } from './issue24Env';
 
 const N = Number(process.env.PUSH_N ?? 1000);
 const K = Number(process.env.PUSH_K ?? 1000);
@@ -108,7 +109,10 @@ for (let i = 0; chosen.length < K && lists.some(([, l]) => l.length > i); i++)
 const env: NodeJS.ProcessEnv = { ...process.env, BENCH_MODE: MODE };
 delete env.LD_PRELOAD;
 const clients = new Child(
-  spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'clientProc.ts')], { env, stdio: ['pipe', 'pipe', 'inherit'] }),
+  spawn(process.execPath, [...CLIENT_BASE_FLAGS, '--import', 'tsx', join(import.meta.dirname, 'clientProc.ts')], {
+    env,
+    stdio: ['pipe', 'pipe', 'inherit'],
+  }),
 );
 await clients.command('init', { clients: chosen });
 const c0 = cpuMs();

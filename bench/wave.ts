@@ -28,6 +28,7 @@ import type { Mode } from './issueClients';
 import { type IssueMesh, issueMesh, KINDS, writeIssueMesh } from './issueMesh';
 import { formatSummary, type ProfileSummary } from './profile';
 import { type Traffic, trafficText } from './clientTraffic';
+import { CLIENT_BASE_FLAGS } from './issue24Env';
 
 const list = (v: string | undefined, d: string) => (v ?? d).split(',').filter(Boolean);
 const N = Number(process.env.BENCH_I24_N ?? 1000);
@@ -195,7 +196,7 @@ async function run(dir: string, mode: Mode, routes: Map<string, string[]>): Prom
   const env: NodeJS.ProcessEnv = { ...process.env, BENCH_MODE: mode };
   delete env.LD_PRELOAD;
   const clients = new Child(
-    spawn(process.execPath, [...CLIENT_FLAGS, '--import', 'tsx', join(REPO_ROOT, 'bench', 'clientProc.ts')], {
+    spawn(process.execPath, [...CLIENT_BASE_FLAGS, ...CLIENT_FLAGS, '--import', 'tsx', join(REPO_ROOT, 'bench', 'clientProc.ts')], {
       env,
       stdio: ['pipe', 'pipe', 'inherit'],
     }),
