@@ -118,7 +118,7 @@ const str = (b: Uint8Array, s: number, e: number): string =>
 
 /** A resource as a client reads it: its name and where the resource message (Any.value) is in the response. */
 export interface WireResource {
-  readonly name: string;
+  name: string;
   /** Delta: Resource.version. */
   version?: string;
   start: number;
@@ -151,33 +151,8 @@ function nameIn(f: Fields): string {
   return '';
 }
 
-/**
- * A resource read off the wire: its name is located (field 1 of the resource, or Delta's Resource.name) but made a
- * string only when asked for — the CDS/LDS responses' names a client subscribes by, the sampled check —, so a wave's
- * 1.2 million resources cost no string (and no garbage) each. `bytes` is the response's (a view valid during the
- * client's call only: a name wanted later is asked for during it, bench/clientVerify.ts).
- */
-class LazyResource implements WireResource {
-  private decoded: string | undefined;
-  version?: string;
-
-  constructor(
-    private readonly bytes: Uint8Array,
-    /** Where the name's bytes are (ns === ne: none, ''). */
-    private readonly ns: number,
-    private readonly ne: number,
-    readonly start: number,
-    readonly end: number,
-  ) {}
-
-  get name(): string {
-    if (this.decoded === undefined) this.decoded = this.ns === this.ne ? '' : str(this.bytes, this.ns, this.ne);
-    return this.decoded;
-  }
-}
-
-/** Reads the resource (an Any's value, field 2) in the Any the cursor `g` is aimed at, re-aiming `g` to find its name (field 1). */
-function resourceIn(g: Fields, e: number): WireResource {
+/** Reads the resource (an Any's value, field 2) in the Any the cursor `g` is aimed at, re-aiming `g` to read its name. */
+function resourceIn(g: Fields, e: number): { name: string; start: number; end: number } {
   let start = e;
   let end = e;
   while (g.next())
@@ -185,9 +160,7 @@ function resourceIn(g: Fields, e: number): WireResource {
       start = g.s;
       end = g.e;
     }
-  g.reset(start, end);
-  while (g.next()) if (g.is(1)) return new LazyResource(g.b, g.s, g.e, start, end);
-  return new LazyResource(g.b, 0, 0, start, end);
+  return { name: nameIn(g.reset(start, end)), start, end };
 }
 
 /** Any { type_url = 1; value = 2 } in b[s, e): the type URL (when `withType`) and the value's bounds. */
@@ -229,31 +202,22 @@ export function readDeltaResponse(b: Uint8Array): WireResponse {
     if (f.wt !== LEN) continue;
     if (f.field === 1) r.version = f.str();
     else if (f.field === 2) {
-      let version = '';
-      let start = f.e;
-      let end = f.e;
-      let ns = 0;
-      let ne = 0;
+      const x: WireResource = { name: '', version: '', start: f.e, end: f.e };
       rf.reset(f.s, f.e);
       while (rf.next()) {
-        if (rf.is(1)) version = rf.str();
+        if (rf.is(1)) x.version = rf.str();
         else if (rf.is(2)) {
           // Any.value (field 2); the name is Resource.name's
-          start = rf.e;
-          end = rf.e;
+          x.start = rf.e;
+          x.end = rf.e;
           g.reset(rf.s, rf.e);
           while (g.next())
             if (g.is(2)) {
-              start = g.s;
-              end = g.e;
+              x.start = g.s;
+              x.end = g.e;
             }
-        } else if (rf.is(3)) {
-          ns = rf.s;
-          ne = rf.e;
-        }
+        } else if (rf.is(3)) x.name = rf.str();
       }
-      const x = new LazyResource(b, ns, ne, start, end);
-      x.version = version;
       r.resources.push(x);
     } else if (f.field === 4) r.typeUrl = f.str();
     else if (f.field === 5) r.nonce = f.str();
