@@ -86,15 +86,12 @@ for await (const line of createInterface({ input: process.stdin })) {
     for (const ch of channels) ch.close();
     channels = [];
     verifier = resetTraffic();
-    verifier.deferring = true;
     await Promise.all(
       clients.map((c, i) => {
         if (i % STREAMS_PER_CHANNEL === 0) channels.push(new RawAdsChannel(m.port!, '127.0.0.1', { window: WINDOW }));
         return c.connect(channels[channels.length - 1]!);
       }),
     );
-    // The sampled full decodes, after the last client is in sync (their CPU stays in the traffic's and the wave's figures).
-    verifier.flush();
     say({
       reply: 'connect',
       synced: clients.map((c) => c.synced[c.synced.length - 1]!),

@@ -33,40 +33,8 @@ export class Verifier {
     if (this.first.length < 5) this.first.push(what);
   }
 
-  /**
-   * While set, `check` keeps a copy of the response and of what the client read of it and compares them at `flush`:
-   * clientProc.ts defers a connect wave's checks until every client is in sync, so the full decodes (a third of the
-   * client process's main-thread CPU of a wave) do not compete with the server for the cores during the wave.
-   */
-  deferring = false;
-  private queue: Array<[string, boolean, WireResponse]> = [];
-
-  /** Decodes `bytes` in full and compares it with `seen` (what the client read of it); later when `deferring`. */
+  /** Decodes `bytes` in full and compares it with `seen` (what the client read of it). */
   check(who: string, delta: boolean, bytes: Uint8Array, seen: WireResponse): void {
-    if (this.deferring) {
-      // `bytes` is valid during the client's call only: copy it; names are read now (they point into it).
-      const copy = Uint8Array.prototype.slice.call(bytes);
-      const resources = seen.resources.map((x) => ({
-        name: x.name,
-        ...(x.version === undefined ? {} : { version: x.version }),
-        start: x.start,
-        end: x.end,
-      }));
-      this.queue.push([who, delta, { ...seen, bytes: copy, resources }]);
-      return;
-    }
-    this.compare(who, delta, bytes, seen);
-  }
-
-  /** Runs the deferred checks; stops deferring. */
-  flush(): void {
-    this.deferring = false;
-    const q = this.queue;
-    this.queue = [];
-    for (const [who, delta, seen] of q) this.compare(who, delta, seen.bytes, seen);
-  }
-
-  private compare(who: string, delta: boolean, bytes: Uint8Array, seen: WireResponse): void {
     this.verified++;
     const bad = (what: string) => this.fail(`${who} ${seen.typeUrl.slice(seen.typeUrl.lastIndexOf('.') + 1)}: ${what}`);
     let typeUrl: string;
