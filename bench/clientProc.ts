@@ -23,7 +23,12 @@ import { BenchClient, type Mode, waitUntil } from './issueClients';
 import type { Traffic } from './clientTraffic';
 import { ISTIO_AGENT_WINDOW, RawAdsChannel } from './rawAds';
 
-const STREAMS_PER_CHANNEL = Math.max(1, Number(process.env.BENCH_STREAMS_PER_CHANNEL ?? 100));
+/**
+ * ADS streams per HTTP/2 connection: one by default, as each sidecar's agent holds its own connection to istiod (so the
+ * server's per-client memory includes a connection each). Until session 14 100 streams shared a connection; one per
+ * client measured neutral on the wave rows (docs/perf/issue24-waves.md, session 14) and 107 kB RSS per client.
+ */
+const STREAMS_PER_CHANNEL = Math.max(1, Number(process.env.BENCH_STREAMS_PER_CHANNEL ?? 1));
 /**
  * The HTTP/2 windows the clients advertise: by default what istiod's real peer advertises, istio-agent's XDS proxy
  * (1 MiB; bench/rawAds.ts cites the source and the other values). Until session 12 grpc-js' 65,535.

@@ -14,7 +14,7 @@
 //                               row prints the client processes' CPU beside the server's (the test equipment's share)
 //   BENCH_CLIENT_WINDOW         the clients' HTTP/2 stream and connection windows in bytes (bench/rawAds.ts): 1048576
 //                               (default: istio-agent → istiod), 65535 grpc-js' client, 268435456 Envoy's default
-//   BENCH_STREAMS_PER_CHANNEL   ADS streams per client HTTP/2 connection (default 100; a real proxy holds 1)
+//   BENCH_STREAMS_PER_CHANNEL   ADS streams per client HTTP/2 connection (default 1, as a real proxy holds; 100 until session 14)
 //   MESHSCOPE_ALLOCATOR / MESHSCOPE_JEMALLOC / MALLOC_CONF: the server's allocator, chosen as `meshscope serve` does
 //   BENCH_CLI=0                 skip the CLI rows                      BENCH_I24_OUT results file (default bench/results-issue24.json)
 //   BENCH_I24_PROFILE=0         no second, profiled run for the rows that missed (figures are always measured unprofiled)
