@@ -3,7 +3,7 @@
 // SharedResourceCache and ADS generator, and K distinct sidecar pods round-robin over the namespaces (as
 // bench/issue24.ts chooses its clients). Per client, as the ADS server does for a SotW stream: generate (the
 // translation of its scope, or its inbound build), then CDS, EDS, LDS, RDS prepared (xds/prepared.ts) and each
-// response assembled (wire.ts encodeDiscoveryResponse). Prints CPU per phase, counts of work, bytes, and where
+// response assembled (wire.ts sotwResponse, into one scratch buffer as xds/service.ts does). Prints CPU per phase, counts of work, bytes, and where
 // the time went (node:inspector profile) — the measurement behind docs/perf/issue24-5x.md "The 5× rows and the
 // second core". `node --expose-gc --import tsx bench/bigWave.ts` (BIG_N=5000 BIG_K=2000 PROFILE=1 PROFILE_FROM=20 WIRE=0
 // CLONE=1: also what handing the snapshot to a worker costs).
@@ -13,7 +13,7 @@ import { SharedResourceCache } from '../server/pipeline/sharedResources';
 import { AnyCache } from '../server/xds/cache';
 import { SotwResponseCache, subscriptionKey } from '../server/xds/prepared';
 import type { ClientInfo, ResourceSet } from '../server/xds/types';
-import { encodeDiscoveryResponse } from '../server/xds/wire';
+import { sotwResponse } from '../server/xds/wire';
 import { issueStore } from './issueStore';
 import { startProfile } from './profile';
 
@@ -62,11 +62,16 @@ const client = (id: string): ClientInfo => {
   };
 };
 
+let scratch = new Uint8Array(0);
 /** What a SotW stream sends for one type: prepared (shared) then assembled with its own nonce. */
 function send(set: ResourceSet, typeUrl: TypeUrl, wildcard: boolean, names: Set<string>, nonce: number): number {
   const key = subscriptionKey(wildcard, names);
   const p = responses.prepare(set.byType.get(typeUrl), typeUrl, set.version, wildcard, names, key);
-  return encodeDiscoveryResponse({ versionInfo: set.version, anys: p.anys, typeUrl, nonce: String(nonce), controlPlane: 'istiod' }).length;
+  const m = sotwResponse({ versionInfo: set.version, anys: p.anys, typeUrl, nonce: String(nonce), controlPlane: 'istiod' });
+  // Into one scratch buffer, as the server's gRPC serializer writes (xds/service.ts): not a fresh buffer per response.
+  if (scratch.length < m.size) scratch = new Uint8Array(m.size * 2);
+  m.writeTo(scratch);
+  return m.size;
 }
 
 // PROFILE_FROM: start the profile at that client (e.g. 20: after every scope's first translation), PROFILE_TO: stop it
