@@ -115,22 +115,18 @@ describe("the server child's young generation and V8 workers (serverHeapFlags)",
   // V8 reserves its young generation as three semi-spaces' worth inside the heap limit (Heap::ConfigureHeap: the
   // limit is max old space + 3 × max semi-space), so a node started with the flags reports a heap limit larger by
   // 3 × (64 − 16) MiB than one on V8's 64-bit default of 16 MiB semi-spaces: the flag reached V8 and is in force.
-  const heapLimitMiB = (flags: string[], env: NodeJS.ProcessEnv = process.env) => {
-    const r = spawnSync(
-      process.execPath,
-      [...flags, '-e', "process.stdout.write(String(require('v8').getHeapStatistics().heap_size_limit))"],
-      {
-        env,
-        encoding: 'utf8',
-      },
-    );
-    expect(r.status).toBe(0);
-    return Number(r.stdout) / 2 ** 20;
-  };
   const env = { ...process.env, NODE_OPTIONS: '' };
+  /** What a node started with `flags` (and no NODE_OPTIONS) prints from `script`, as a number. */
+  const nodeNumber = (flags: string[], script: string): number => {
+    const r = spawnSync(process.execPath, [...flags, '-e', script], { env, encoding: 'utf8' });
+    expect(r.status).toBe(0);
+    return Number(r.stdout);
+  };
+  const heapLimitMiB = (flags: string[]) =>
+    nodeNumber(flags, "process.stdout.write(String(require('v8').getHeapStatistics().heap_size_limit))") / 2 ** 20;
 
   it('a node started with them has a young generation of 64 MiB semi-spaces', () => {
-    expect(heapLimitMiB(serverHeapFlags({}), env) - heapLimitMiB(['--max-semi-space-size=16'], env)).toBe(3 * (64 - 16));
+    expect(heapLimitMiB(serverHeapFlags({})) - heapLimitMiB(['--max-semi-space-size=16'])).toBe(3 * (64 - 16));
   });
 
   it("keeps the operator's choices when NODE_OPTIONS has them, and adds each flag otherwise", () => {
@@ -144,18 +140,8 @@ describe("the server child's young generation and V8 workers (serverHeapFlags)",
   // the available parallelism less one, at least one). Counted on Linux from /proc/self/task, against a node started
   // with an explicit pool of four (node's default): the difference is 4 − max(1, parallelism − 1).
   it.runIf(process.platform === 'linux')("a node started with them sizes V8's worker pool to the machine", () => {
-    const threads = (flags: string[]) => {
-      const r = spawnSync(
-        process.execPath,
-        [...flags, '-e', "setTimeout(() => process.stdout.write(String(require('fs').readdirSync('/proc/self/task').length)), 50)"],
-        {
-          env,
-          encoding: 'utf8',
-        },
-      );
-      expect(r.status).toBe(0);
-      return Number(r.stdout);
-    };
+    const threads = (flags: string[]) =>
+      nodeNumber(flags, "setTimeout(() => process.stdout.write(String(require('fs').readdirSync('/proc/self/task').length)), 50)");
     const workers = Math.max(1, availableParallelism() - 1);
     expect(threads(['--v8-pool-size=4']) - threads(serverHeapFlags({}))).toBe(4 - workers);
   });
