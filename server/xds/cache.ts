@@ -43,9 +43,54 @@ export class DeltaDiffs {
   }
 }
 
+/**
+ * A Delta first response's resources (sorted by name) and their `resources` entries as one byte run, shared by every
+ * stream that asks for the same selection of one served map (a scope's 1,000 clients: one sort, one run of bytes).
+ */
+export interface FreshList {
+  resources: EncodedResource[];
+  /** The entries of `resources`, in order, concatenated (what deltaResponse writes as field 2). */
+  body: Uint8Array;
+}
+
+/** Fresh lists per served map, weakly keyed by the map; at most `max` selections per map (oldest dropped). */
+export class FreshLists {
+  private readonly byMap = new WeakMap<ResourceMap, Map<string, FreshList>>();
+  constructor(
+    private readonly entry: (r: EncodedResource) => Uint8Array,
+    private readonly max = 64,
+  ) {}
+  /** The list for `selection` (a key naming the subscription) of `all`; `pick` gives the resources, sorted by name. */
+  get(all: ResourceMap, selection: string, pick: () => EncodedResource[]): FreshList {
+    let lists = this.byMap.get(all);
+    if (!lists) this.byMap.set(all, (lists = new Map()));
+    const hit = lists.get(selection);
+    if (hit) return hit;
+    const resources = pick();
+    const entries = resources.map(this.entry);
+    let size = 0;
+    for (const e of entries) size += e.length;
+    const body = new Uint8Array(size);
+    let off = 0;
+    for (const e of entries) {
+      body.set(e, off);
+      off += e.length;
+    }
+    const out = { resources, body };
+    if (lists.size >= this.max) {
+      const oldest = lists.keys().next();
+      if (!oldest.done) lists.delete(oldest.value);
+    }
+    lists.set(selection, out);
+    return out;
+  }
+}
+
 export class AnyCache {
   /** Diffs between served maps shared by the Delta streams (delta.ts). */
   readonly deltaDiffs = new DeltaDiffs();
+  /** First-response lists shared by the Delta streams of one selection (delta.ts). */
+  readonly freshLists = new FreshLists((r) => this.deltaEntry(r).bytes);
   private byObject = new WeakMap<EncodedResource, Uint8Array>();
   private deltaByObject = new WeakMap<EncodedResource, DeltaEntry>();
   private byHash = new Map<string, WeakRef<Uint8Array>>();
