@@ -49,11 +49,17 @@ export class DeltaDiffs {
  */
 export interface FreshList {
   resources: EncodedResource[];
-  /** The entries of `resources`, in order, concatenated (what deltaResponse writes as field 2). */
-  body: Uint8Array;
+  /** The `resources` entry of each of `resources`, in order. */
+  entries: Uint8Array[];
+  /** `entries` concatenated (what deltaResponse writes as field 2), built once a second stream asks for the list. */
+  body?: Uint8Array;
 }
 
-/** Fresh lists per served map, weakly keyed by the map; at most `max` selections per map (oldest dropped). */
+/**
+ * Fresh lists per served map, weakly keyed by the map; at most `max` selections per map (oldest dropped). A map
+ * served to one stream only (a proxy's own translation) costs what the stream's own list did; the byte run is built
+ * only for a list asked for again.
+ */
 export class FreshLists {
   private readonly byMap = new WeakMap<ResourceMap, Map<string, FreshList>>();
   constructor(
@@ -65,18 +71,12 @@ export class FreshLists {
     let lists = this.byMap.get(all);
     if (!lists) this.byMap.set(all, (lists = new Map()));
     const hit = lists.get(selection);
-    if (hit) return hit;
-    const resources = pick();
-    const entries = resources.map(this.entry);
-    let size = 0;
-    for (const e of entries) size += e.length;
-    const body = new Uint8Array(size);
-    let off = 0;
-    for (const e of entries) {
-      body.set(e, off);
-      off += e.length;
+    if (hit) {
+      hit.body ??= concat(hit.entries);
+      return hit;
     }
-    const out = { resources, body };
+    const resources = pick();
+    const out: FreshList = { resources, entries: resources.map(this.entry) };
     if (lists.size >= this.max) {
       const oldest = lists.keys().next();
       if (!oldest.done) lists.delete(oldest.value);
@@ -84,6 +84,18 @@ export class FreshLists {
     lists.set(selection, out);
     return out;
   }
+}
+
+function concat(parts: readonly Uint8Array[]): Uint8Array {
+  let size = 0;
+  for (const p of parts) size += p.length;
+  const out = new Uint8Array(size);
+  let off = 0;
+  for (const p of parts) {
+    out.set(p, off);
+    off += p.length;
+  }
+  return out;
 }
 
 export class AnyCache {

@@ -239,7 +239,7 @@ export class DeltaConnection extends ConnectionBase<DeltaDiscoveryRequest, Delta
     }
     // Each resource's entry (version, Any, name) is encoded once and shared by every stream sending it (a shared
     // fresh list: all its entries as one run of bytes, which deltaResponse copies as one).
-    const entries = shared ? [shared.body] : resources.map((r) => cache.deltaEntry(r).bytes);
+    const entries = shared ? (shared.body ? [shared.body] : shared.entries) : resources.map((r) => cache.deltaEntry(r).bytes);
     const nonce = this.nextNonce();
     // Written as grpc-js frames it (service.ts): no buffer of its own.
     const res = deltaResponse({
