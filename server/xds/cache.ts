@@ -43,74 +43,9 @@ export class DeltaDiffs {
   }
 }
 
-/**
- * A Delta first response's resources (sorted by name) and their `resources` entries as one byte run, shared by every
- * stream that asks for the same selection of one served map (a scope's 1,000 clients: one sort, one run of bytes).
- */
-export interface FreshList {
-  resources: EncodedResource[];
-  /** The `resources` entry of each of `resources`, in order. */
-  entries: Uint8Array[];
-  /** `entries` concatenated (what deltaResponse writes as field 2), built once BODY_AFTER streams asked for the list. */
-  body?: Uint8Array;
-  uses: number;
-}
-
-/**
- * Requests of one list before its entries are kept as one byte run: a scope's shared map reaches it, a proxy's own
- * map (served to its own few streams) does not, and so retains no second copy of its bytes (a run per proxy's
- * LDS/CDS held ~340 kB per client: 1,000 clients' first wave slower, 4.0–4.5 vs 3.5–3.9 s).
- */
-const BODY_AFTER = 8;
-
-/**
- * Fresh lists per served map, weakly keyed by the map; at most `max` selections per map (oldest dropped). A map
- * served to one stream only (a proxy's own translation) costs what the stream's own list did; the byte run is built
- * only for a list asked for often (BODY_AFTER).
- */
-export class FreshLists {
-  private readonly byMap = new WeakMap<ResourceMap, Map<string, FreshList>>();
-  constructor(
-    private readonly entry: (r: EncodedResource) => Uint8Array,
-    private readonly max = 64,
-  ) {}
-  /** The list for `selection` (a key naming the subscription) of `all`; `pick` gives the resources, sorted by name. */
-  get(all: ResourceMap, selection: string, pick: () => EncodedResource[]): FreshList {
-    let lists = this.byMap.get(all);
-    if (!lists) this.byMap.set(all, (lists = new Map()));
-    const hit = lists.get(selection);
-    if (hit) {
-      if (++hit.uses >= BODY_AFTER) hit.body ??= concat(hit.entries);
-      return hit;
-    }
-    const resources = pick();
-    const out: FreshList = { resources, entries: resources.map(this.entry), uses: 1 };
-    if (lists.size >= this.max) {
-      const oldest = lists.keys().next();
-      if (!oldest.done) lists.delete(oldest.value);
-    }
-    lists.set(selection, out);
-    return out;
-  }
-}
-
-function concat(parts: readonly Uint8Array[]): Uint8Array {
-  let size = 0;
-  for (const p of parts) size += p.length;
-  const out = new Uint8Array(size);
-  let off = 0;
-  for (const p of parts) {
-    out.set(p, off);
-    off += p.length;
-  }
-  return out;
-}
-
 export class AnyCache {
   /** Diffs between served maps shared by the Delta streams (delta.ts). */
   readonly deltaDiffs = new DeltaDiffs();
-  /** First-response lists shared by the Delta streams of one selection (delta.ts). */
-  readonly freshLists = new FreshLists((r) => this.deltaEntry(r).bytes);
   private byObject = new WeakMap<EncodedResource, Uint8Array>();
   private deltaByObject = new WeakMap<EncodedResource, DeltaEntry>();
   private byHash = new Map<string, WeakRef<Uint8Array>>();

@@ -81,29 +81,12 @@ export function freshChanges(
         if (r) resources.push(r);
       }
   }
-  return { resources: sortByKey(resources, byName), removed: freshRemoved(all, justSubscribed) };
+  let removed: string[] = NO_NAMES;
+  for (const n of justSubscribed) if (!all?.has(n)) (removed === NO_NAMES ? (removed = []) : removed).push(n);
+  return { resources: sortByKey(resources, byName), removed: removed.length > 1 ? removed.sort() : removed };
 }
 
 const NO_NAMES: string[] = [];
-const NO_SET: ReadonlySet<string> = new Set();
-
-/** freshChanges' `removed`: the just-subscribed names `all` does not serve, sorted. */
-function freshRemoved(all: ReadonlyMap<string, EncodedResource> | undefined, justSubscribed: ReadonlySet<string>): string[] {
-  let removed: string[] = NO_NAMES;
-  for (const n of justSubscribed) if (!all?.has(n)) (removed === NO_NAMES ? (removed = []) : removed).push(n);
-  return removed.length > 1 ? removed.sort() : removed;
-}
-
-/**
- * A key naming a watch's selection: '*' for a wildcard, else its names in subscription order (streams whose clients
- * name the same resources in the same order share a fresh list; another order only misses the sharing).
- */
-function selectionKey(w: Pick<DeltaWatch, 'wildcard' | 'names'>): string {
-  if (w.wildcard) return '*';
-  let key = '';
-  for (const n of w.names) key += `${n}\n`;
-  return key;
-}
 
 /** What a delta response for `w` must carry given `set`. Pure; `justSubscribed` may be reported as removed when absent. */
 export function deltaChanges(
@@ -222,24 +205,18 @@ export class DeltaConnection extends ConnectionBase<DeltaDiscoveryRequest, Delta
     // comparing versions; the versions it now holds are kept as the list sent (knownOf copies them when needed).
     const fresh = w.known.size === 0 && w.knownFrom === undefined;
     // In sync with the previous map: the diff every such stream shares (else this stream's own walk).
-    // A fresh response's list and bytes are shared by every stream with the same selection of the same map.
-    const shared =
-      fresh && all !== undefined ? cache.freshLists.get(all, selectionKey(w), () => freshChanges(w, all, NO_SET).resources) : undefined;
-    const { resources, removed } = shared
-      ? { resources: shared.resources, removed: freshRemoved(all, justSubscribed) }
-      : fresh
-        ? freshChanges(w, all, justSubscribed)
-        : w.wildcard && justSubscribed.size === 0 && w.syncedTo !== undefined && all !== undefined
-          ? cache.deltaDiffs.diff(w.syncedTo, all)
-          : deltaChanges({ typeUrl: w.typeUrl, wildcard: w.wildcard, names: w.names, known: knownOf(w) }, set, justSubscribed);
+    const { resources, removed } = fresh
+      ? freshChanges(w, all, justSubscribed)
+      : w.wildcard && justSubscribed.size === 0 && w.syncedTo !== undefined && all !== undefined
+        ? cache.deltaDiffs.diff(w.syncedTo, all)
+        : deltaChanges({ typeUrl: w.typeUrl, wildcard: w.wildcard, names: w.names, known: knownOf(w) }, set, justSubscribed);
     const synced = w.wildcard && all !== undefined ? all : undefined;
     if (!always && resources.length === 0 && removed.length === 0) {
       w.syncedTo = synced;
       return Promise.resolve();
     }
-    // Each resource's entry (version, Any, name) is encoded once and shared by every stream sending it (a shared
-    // fresh list: all its entries as one run of bytes, which deltaResponse copies as one).
-    const entries = shared ? (shared.body ? [shared.body] : shared.entries) : resources.map((r) => cache.deltaEntry(r).bytes);
+    // Each resource's entry (version, Any, name) is encoded once and shared by every stream sending it.
+    const entries = resources.map((r) => cache.deltaEntry(r).bytes);
     const nonce = this.nextNonce();
     // Written as grpc-js frames it (service.ts): no buffer of its own.
     const res = deltaResponse({
