@@ -6,19 +6,20 @@
 // The full bench (bench/issue24.ts) prints these rows too, beside the VS-edit, EDS and RSS rows.
 //   BENCH_I24_N / BENCH_I24_K (1000 / 1000), BENCH_MODES (sotw,delta), BENCH_SERVER_NODE_FLAGS (comma-separated),
 //   BENCH_CLIENT_NODE_FLAGS (the client process's, e.g. --cpu-prof,--cpu-prof-dir=/tmp/p),
-//   BENCH_STALL_MS (the server's stall guard), BENCH_WAVE_PROFILE=1 (profile the server: off by default, the profiler costs the server 5–13 % of its CPU in a first wave, ~35 % in a reconnect), BENCH_PROFILE_DIR (raw profiles),
+//   BENCH_STALL_MS (the server's stall guard), BENCH_WAVE_PROFILE=1 (profile the server: off by default, the profiler
+//   costs the server 5–13 % of its CPU in a first wave, ~35 % in a reconnect), BENCH_PROFILE_DIR (raw profiles),
 //   BENCH_WAVE_ECHO=1 (the server's non-protocol stdout, e.g. BENCH_SERVER_NODE_FLAGS=--trace-gc, echoed to stderr
 //   between '--- phase start' / '--- phase end' marks), BENCH_WAVE_GAP_MS (a quiet time between the two waves),
 //   BENCH_WAVE_TIDS=1 (threads named only `node`, i.e. V8's platform workers and libuv's pool, one by one)
-// Each row prints the server's CPU with its system time, its main thread's, its CPU by thread name, its minor page faults and its GCs by
-// kind (count, pause ms), all read before the profiler stops.
+// Each row prints the server's CPU with its system time, its main thread's, its CPU by thread name, its minor page
+// faults and its GCs by kind (count, pause ms), all read before the profiler stops.
 // Run: `node --import tsx bench/wave.ts`. Not a test: nothing asserts a time.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { chooseAllocator, serverHeapFlags } from '../server/cli/allocator';
+import { chooseAllocator } from '../server/cli/allocator';
 import { DEFAULT_OPTIONS } from '../server/model/mesh';
 import { buildSnapshot } from '../server/model/snapshot';
 import { REPO_ROOT } from '../server/testing/paths';
@@ -28,14 +29,12 @@ import type { Mode } from './issueClients';
 import { type IssueMesh, issueMesh, KINDS, writeIssueMesh } from './issueMesh';
 import { formatSummary, type ProfileSummary } from './profile';
 import { type Traffic, trafficText } from './clientTraffic';
-import { CLIENT_BASE_FLAGS } from './issue24Env';
+import { CLIENT_BASE_FLAGS, CLIENT_FLAGS, SERVE_FLAGS, SERVER_FLAGS } from './issue24Env';
 
 const list = (v: string | undefined, d: string) => (v ?? d).split(',').filter(Boolean);
 const N = Number(process.env.BENCH_I24_N ?? 1000);
 const K = Number(process.env.BENCH_I24_K ?? 1000);
 const modes = list(process.env.BENCH_MODES, 'sotw,delta') as Mode[];
-const SERVER_FLAGS = list(process.env.BENCH_SERVER_NODE_FLAGS, '');
-const CLIENT_FLAGS = list(process.env.BENCH_CLIENT_NODE_FLAGS, '');
 const PROFILE = process.env.BENCH_WAVE_PROFILE === '1';
 const ECHO = process.env.BENCH_WAVE_ECHO === '1';
 const GAP_MS = Number(process.env.BENCH_WAVE_GAP_MS ?? 0);
@@ -186,7 +185,7 @@ async function run(dir: string, mode: Mode, routes: Map<string, string[]>): Prom
   const server = new Child(
     spawn(
       process.execPath,
-      ['--expose-gc', ...serverHeapFlags(process.env), ...SERVER_FLAGS, '--import', 'tsx', join(REPO_ROOT, 'bench', 'pushServer.ts')],
+      ['--expose-gc', ...SERVE_FLAGS, ...SERVER_FLAGS, '--import', 'tsx', join(REPO_ROOT, 'bench', 'pushServer.ts')],
       {
         env: { ...process.env, BENCH_DIR: dir, ...allocator.env },
         stdio: ['pipe', 'pipe', 'inherit'],
