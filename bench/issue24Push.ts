@@ -19,6 +19,8 @@ export interface PushFigures {
   firstAll: number;
   firstP50: number;
   connect: Work;
+  /** The server's scopes' warm-up before the wave (server/impact/scopeWarmup.ts): its end state, scopes built, wall and CPU from `ready`. */
+  warmup: { state: string; scopes: number; ms: number; cpuMs: number };
   vs: number[];
   vsAffected: number;
   vsOthersSent: number;
@@ -124,6 +126,9 @@ async function runPush(
       mode,
       CLIENT_PROCS,
     );
+    // The server's scopes' warm-up (server/impact/scopeWarmup.ts) has ended before the wave, as a readiness-gated
+    // rollout would have it; its time and CPU are a row of their own.
+    const warm = await server.next((o) => o.event === 'warm');
     const idleMem = await server.command('mem');
     const idle = MiB(idleMem.rss);
     const w0 = await work(server);
@@ -214,6 +219,7 @@ async function runPush(
       firstAll: Math.max(...syncs),
       firstP50: median(syncs),
       connect: minus(w1, w0),
+      warmup: { state: String(warm.state), scopes: Number(warm.scopes), ms: Number(warm.ms), cpuMs: Number(warm.cpuMs) },
       connectRetries,
       reconnectRetries,
       connectTraffic: first.traffic,

@@ -45,7 +45,7 @@ export function pushRows(f: PushFigures): BenchRow[] {
         value: f.firstAll,
         unit: 'ms',
         goal: goals.first,
-        detail: `p50 ${f.firstP50.toFixed(0)} ms; streams ended before in sync and opened again: ${f.connectRetries}; ${workText(f.connect)}${f.connectTraffic ? `; ${trafficText(f.connectTraffic)}` : ''}`,
+        detail: `p50 ${f.firstP50.toFixed(0)} ms; streams ended before in sync and opened again: ${f.connectRetries}; ${workText(f.connect)}; before it, the scopes' warm-up: ${f.warmup.state}, ${f.warmup.scopes} scopes in ${f.warmup.ms.toFixed(0)} ms (server CPU from ready ${f.warmup.cpuMs.toFixed(0)} ms)${f.connectTraffic ? `; ${trafficText(f.connectTraffic)}` : ''}`,
       },
       f.firstAll > goals.first,
       f.profiles.connect,

@@ -54,6 +54,8 @@ export async function startServer(
   });
   const server = new ServerChild(proc);
   const ready = await server.next((o) => o.event === 'ready');
+  // As a readiness-gated rollout: the first wave comes after the server's scopes' warm-up (server/impact/scopeWarmup.ts).
+  await server.next((o) => o.event === 'warm');
   return { server, port: ready.port as number, proxies: ready.proxies as Array<{ id: string; type: string; namespace: string }> };
 }
 

@@ -6,7 +6,8 @@
 //     shared hits, bytes; process CPU and its system part, minor page faults, GCs so far by kind: count and ms)
 //   {"cmd":"drop"} → every ADS stream closed server-side, then serving again on the same port → {"reply":"drop","at":…}
 //   {"cmd":"prof-start"} / {"cmd":"prof-stop"} → {"reply":"prof-stop","summary":…} (raw profiles kept in BENCH_PROFILE_DIR if set)
-// and unprompted {"event":"snapshot","at":…,"version":…,"endpointsOnly":…} for every new snapshot
+// and unprompted {"event":"warm","state":…,"scopes":…,"ms":…,"cpuMs":…} once the first scopes' warm-up ended,
+// and {"event":"snapshot","at":…,"version":…,"endpointsOnly":…} for every new snapshot
 // (`at`: when the store's event fired, before any listener's work; `liveAt`: when the xDS plane's push planning
 // and the live event's diff were done; performance.timeOrigin + now, comparable across processes).
 import { readFileSync } from 'node:fs';
@@ -18,6 +19,7 @@ import { KubeSource } from '../server/sources/kube/kubeSource';
 import { kubeConfigFor } from '../server/sources/kube/testing/fixtures';
 import { Store } from '../server/sources/store';
 import { createXdsPlane } from '../server/impact/xdsPlane';
+import { warmupFromEnv } from '../server/impact/scopeWarmup';
 import { changeEvent } from '../server/impact/changes';
 import { optionsOf } from '../server/model/mesh';
 import { startProfile, type ProfileSummary } from './profile';
@@ -49,7 +51,9 @@ const stall = Number(process.env.BENCH_STALL_MS ?? 0);
 // BENCH_PENDING_SEND: the server's bound on response bytes written and not yet taken (MESHSCOPE_XDS_MAX_PENDING_SEND;
 // 0: none), for measuring what the bound costs a wave.
 const pending = process.env.BENCH_PENDING_SEND;
+// The scopes' warm-up as `meshscope serve` runs it (MESHSCOPE_XDS_WARMUP=0: off).
 const plane = createXdsPlane(store, undefined, {
+  warmup: warmupFromEnv(),
   ads: {
     log: (m: string) => {
       if (m.includes('stream reset')) resets++;
@@ -75,6 +79,7 @@ store.onChange((snap, change) => {
     named: ev.proxies.length,
   });
 });
+const cpu0 = process.cpuUsage();
 let port = await plane.ads.start(0, '127.0.0.1');
 const snap = store.snapshot();
 say({
@@ -82,6 +87,11 @@ say({
   port,
   version: snap.version,
   proxies: snap.proxies.map((p) => ({ id: p.id, type: p.type, namespace: p.namespace })),
+});
+// When the first warm-up ended (scopeWarmup.ts), its state and the process's CPU from `ready` to then.
+void plane.warmup.settled().then((w) => {
+  const c = process.cpuUsage(cpu0);
+  say({ event: 'warm', ...w, cpuMs: (c.user + c.system) / 1000 });
 });
 
 const gc = (globalThis as { gc?: () => void }).gc;

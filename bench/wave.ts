@@ -10,7 +10,8 @@
 //   costs the server 5–13 % of its CPU in a first wave, ~35 % in a reconnect), BENCH_PROFILE_DIR (raw profiles),
 //   BENCH_WAVE_ECHO=1 (the server's non-protocol stdout, e.g. BENCH_SERVER_NODE_FLAGS=--trace-gc, echoed to stderr
 //   between '--- phase start' / '--- phase end' marks), BENCH_WAVE_GAP_MS (a quiet time between the two waves),
-//   BENCH_WAVE_TIDS=1 (threads named only `node`, i.e. V8's platform workers and libuv's pool, one by one)
+//   BENCH_WAVE_TIDS=1 (threads named only `node`, i.e. V8's platform workers and libuv's pool, one by one),
+//   BENCH_WAVE_WARM_WAIT=0 (start the first wave at once instead of after the server's scopes' warm-up)
 // Each row prints the server's CPU with its system time, its main thread's, its CPU by thread name, its minor page
 // faults and its GCs by kind (count, pause ms), all read before the profiler stops.
 // Run: `node --import tsx bench/wave.ts`. Not a test: nothing asserts a time.
@@ -180,6 +181,8 @@ interface Phase {
   profile?: ProfileSummary;
 }
 
+const WARM_WAIT = process.env.BENCH_WAVE_WARM_WAIT !== '0';
+
 async function run(dir: string, mode: Mode, routes: Map<string, string[]>): Promise<{ first: Phase; again: Phase }> {
   const allocator = chooseAllocator({ env: process.env });
   const server = new Child(
@@ -205,6 +208,15 @@ async function run(dir: string, mode: Mode, routes: Map<string, string[]>): Prom
     const port = ready.port as number;
     const chosen = chooseClients(ready.proxies as Array<{ id: string; type: string; namespace: string }>, K);
     await clients.command('init', { clients: chosen.map((c) => ({ ...c, routes: routes.get(c.namespace) ?? [] })) });
+    // The server's scopes' warm-up (server/impact/scopeWarmup.ts; MESHSCOPE_XDS_WARMUP=0: off) ends before the wave,
+    // as a readiness-gated rollout has it; BENCH_WAVE_WARM_WAIT=0: the wave starts at once, beside it (then the first
+    // wave's server CPU includes the warm-up's).
+    const warmLine = (warm: Record<string, unknown>) =>
+      console.log(
+        `${mode} warm-up:      ${String(warm.state)}, ${Number(warm.scopes)} scopes in ${Number(warm.ms).toFixed(0)} ms, server CPU from ready ${Number(warm.cpuMs).toFixed(0)} ms${WARM_WAIT ? '' : ' (not waited for)'}`,
+      );
+    if (WARM_WAIT) warmLine(await server.next((o) => o.event === 'warm'));
+    else void server.next((o) => o.event === 'warm').then(warmLine);
     const phase = async (start: () => Promise<number>): Promise<Phase> => {
       const s0 = await server.command('stats');
       const sm0 = procCpuMs(server.proc.pid!, 'both', server.proc.pid!);

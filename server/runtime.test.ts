@@ -98,6 +98,24 @@ describe('runtime', () => {
 });
 
 describe('runtime ADS wiring (real gRPC on loopback)', () => {
+  it('builds the Sidecar scopes ahead of the first client and reports it in xds.warmup (scopeWarmup.ts)', async () => {
+    const rt = await start({ xdsPort: 0 });
+    for (let i = 0; i < 250; i++) {
+      const x = rt.xds();
+      if (x.state === 'listening' && x.warmup && x.warmup.state !== 'warming') break;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    const xds = rt.xds();
+    if (xds.state !== 'listening') throw new Error(`ADS is ${xds.state}`);
+    const sidecarNamespaces = new Set(
+      rt
+        .snapshot()
+        .proxies.filter((p) => p.type === 'sidecar')
+        .map((p) => p.namespace),
+    );
+    // The demo mesh has no Sidecar with a workloadSelector nor sourceLabels routes: one scope per namespace of sidecars.
+    expect(xds.warmup).toMatchObject({ state: 'done', version: rt.snapshot().version, scopes: sidecarNamespaces.size });
+  });
   it('serves a connecting sidecar the clusters of its proxy, matched by the POD.NS in its node id', async () => {
     const rt = await start({ xdsPort: 0 });
     for (let i = 0; i < 100 && rt.xds().state === 'starting'; i++) await new Promise((r) => setTimeout(r, 20));

@@ -21,6 +21,7 @@ import { type MeshSnapshot, optionsOf, type TranslateOptions } from './model/mes
 import { createCache } from './pipeline/cache';
 import { changeEvent } from './impact/changes';
 import { createXdsPlane } from './impact/xdsPlane';
+import { warmupFromEnv } from './impact/scopeWarmup';
 import type { ResourceCache } from './pipeline/proxyResources';
 import { ArchiveSource } from './archive/source';
 import { resolveKubeConfig } from './sources/kube/kubeConfig';
@@ -186,7 +187,9 @@ function createRuntime(config: RuntimeConfig, configError?: string, overrides: A
   // istiod turned that flag off by default (istio/istio#56502); MESHSCOPE_PROXY_FIND_POD_BY_IP=false does too.
   const findPodByIp = !/^(0|false)$/i.test(process.env.MESHSCOPE_PROXY_FIND_POD_BY_IP ?? '');
   // The ADS generator, its resource cache and the store → push wiring (impact/xdsPlane.ts; the push bench runs the same).
-  const plane = createXdsPlane(store, options, { ads: adsOpts, match: { findPodByIp } });
+  // The Sidecar scopes are built ahead of the first client while none is connected (MESHSCOPE_XDS_WARMUP=0: not).
+  const warmup = config.xdsPort !== undefined && warmupFromEnv();
+  const plane = createXdsPlane(store, options, { ads: adsOpts, match: { findPodByIp }, warmup, sourcesLoaded: ready });
   const { ads, cache } = plane;
   let xds: XdsState = config.xdsPort === undefined ? { state: 'off' } : { state: 'starting' };
   // Loopback unless `--address` says otherwise (DESIGN.md §6), like the HTTP server.
@@ -294,7 +297,7 @@ function createRuntime(config: RuntimeConfig, configError?: string, overrides: A
     }),
     contracts: async () => contracts?.(),
     cpu,
-    xds: () => xds,
+    xds: () => (xds.state === 'listening' && warmup ? { ...xds, warmup: plane.warmup.state() } : xds),
     // Kube: the start-up line says whether the cluster turned the ambient profile on: it waits for the probe.
     xdsSettled: (mode === 'kube' ? Promise.all([adsStarted, ready]) : adsStarted).then(() => xds),
     adsConnections: () => ads.connections(),

@@ -1,5 +1,6 @@
 // Transport-free handler plumbing: every handler takes an ApiContext (what the runtime or the CLI
 // holds) and returns an ApiResult; app/api route adapters and /debug turn it into a Response.
+import type { WarmupState } from '../impact/scopeWarmup';
 import type { LoadError, MeshSnapshot, TranslateOptions } from '../model/mesh';
 import type { ResourceCache } from '../pipeline/proxyResources';
 import type { SourceStatus } from '../model/inputs';
@@ -12,7 +13,11 @@ import type { Viewer } from '../auth/access';
 
 export type { SyncStatus } from '../xds/types';
 
-export type XdsState = { state: 'off' | 'starting' } | { state: 'listening'; port: number } | { state: 'failing'; error: string };
+export type XdsState =
+  | { state: 'off' | 'starting' }
+  // `warmup`: the Sidecar scopes built ahead of their first client (impact/scopeWarmup.ts), when it runs.
+  | { state: 'listening'; port: number; warmup?: WarmupState }
+  | { state: 'failing'; error: string };
 
 export interface ApiContext {
   snapshot: MeshSnapshot;

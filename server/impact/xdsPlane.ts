@@ -23,6 +23,7 @@ import { keepRouteHosts, narrowedImpact, warmEndpointImpact } from './endpointSc
 import { carryViewIndexes } from '../translate/view/snapshotIndex';
 import { keepScopeGroups } from './scopeMemo';
 import { narrowBySidecarImports } from './sidecarImports';
+import { ScopeWarmup } from './scopeWarmup';
 
 export interface XdsPlaneOptions {
   ads?: Partial<Omit<AdsServerOptions, 'generator'>>;
@@ -35,12 +36,18 @@ export interface XdsPlaneOptions {
    * at once), and the clock that says when (tests inject one). Bounded also by `cacheBytes`; any config change drops it.
    */
   release?: Partial<ReleaseGrace>;
+  /** Build the Sidecar scopes' outbound parts while no client is connected (scopeWarmup.ts; off unless asked: the runtime asks, see warmupFromEnv). */
+  warmup?: boolean;
+  /** Settles when the store's sources have loaded (the runtime's `ready`): the warm-up's start-up lasts until then. */
+  sourcesLoaded?: Promise<unknown>;
 }
 
 export interface XdsPlane {
   ads: AdsServer;
   /** Translated + encoded resources (config_dump, API and ADS share it). */
   cache: SharedResourceCache;
+  /** The scopes' warm-up (scopeWarmup.ts): its state, and a promise of its end. */
+  warmup: ScopeWarmup;
   close(): Promise<void>;
 }
 
@@ -126,6 +133,9 @@ export function createXdsPlane(store: Store, options: TranslateOptions | undefin
   });
   let prev: MeshSnapshot | undefined = store.snapshot();
   warmEndpointImpact(prev, options ?? optionsOf(prev));
+  const warmup = new ScopeWarmup(cache, () => store.snapshot(), options, opts.warmup ?? false);
+  if (opts.sourcesLoaded) warmup.loadingUntil(opts.sourcesLoaded, () => ads.stats().connections);
+  warmup.start();
   const unwire = store.onChange((next, change) => {
     const opts = options ?? optionsOf(next);
     // The view indexes (pods, services, service targets, …) the plan, the keys and the CLAs read: the previous ones,
@@ -142,14 +152,18 @@ export function createXdsPlane(store: Store, options: TranslateOptions | undefin
         unmatched: true,
       });
     prev = next;
+    // While the server starts (no client yet), the new snapshot's scopes are built ahead of the first one.
+    warmup.changed(ads.stats().connections);
     // The store's debounce (quiet 100 ms, bounded) is the push debounce: dispatched at once, not debounced twice.
     ads.pushNow(push);
   });
   return {
     ads,
     cache,
+    warmup,
     async close() {
       unwire();
+      warmup.stop();
       if (expiry) clearTimeout(expiry);
       await ads.stop();
     },

@@ -128,6 +128,9 @@ export class SharedResourceCache implements BoundedCache<ProxyResources> {
   private readonly refreshed = new Map<string, { from: readonly EncodedResource[]; hosts: string; list: EncodedResource[] }>();
   private scopeShares = 0;
   private scopeBuilds = 0;
+  /** Scopes the warm-up built (warmScope), and the largest part it built (bytes). */
+  private warmed = 0;
+  private warmedMax = 0;
   /** Per-pod inbound resources by translation inputs, carried across versions a change cannot shape them in. */
   private readonly inbound = new InboundCarry();
   private inboundReused = 0;
@@ -200,6 +203,8 @@ export class SharedResourceCache implements BoundedCache<ProxyResources> {
       /** Proxies served a scope's outbound part beside their own inbound resources (scopeSharing.ts), and scopes seeded. */
       scopeShared: this.scopeShares,
       scopes: this.scopeBuilds,
+      /** Scope parts built ahead of their clients (warmScope): translations no client waited for. */
+      scopesWarmed: this.warmed,
       /** Inbound builds skipped: the proxy's inbound resources carried from an earlier version (inboundCarry.ts). */
       inboundReused: this.inboundReused,
       /** Inbound builds skipped: another pod's of this version with equal inbound inputs (a Service's other pod). */
@@ -348,6 +353,40 @@ export class SharedResourceCache implements BoundedCache<ProxyResources> {
     this.translations++;
     this.own.set(r, [...inbound.listeners, ...inbound.clusters]);
     return { shared: r };
+  }
+
+  /**
+   * Builds the outbound part of `proxy`'s scope before any client of it asks (the xDS plane's warm-up,
+   * impact/scopeWarmup.ts): the scope's first connecting proxy then builds only its inbound resources, as its
+   * later ones do. No entry, user or pin is made, so nothing is held beyond the scopes' own byte bound, and a
+   * part is never built when it would not fit in it (`'full'`). `'none'`: the proxy's outbound part is not shared.
+   */
+  warmScope(
+    snapshot: MeshSnapshot,
+    proxy: ProxyModel,
+    options: TranslateOptions,
+    build: () => ResourceTable,
+  ): 'built' | 'kept' | 'none' | 'full' {
+    if (!proxyKind(proxy).perProxy || snapshot.proxiesById.get(proxy.id) !== proxy) return 'none';
+    let labels = this.labelKeys.get(snapshot);
+    if (!labels) this.labelKeys.set(snapshot, (labels = outboundLabelKeys(snapshot, this.configLabelKeys)));
+    const base = this.keyOf(snapshot, proxy, options);
+    if (this.perProxy.has(base)) return 'none';
+    const inputs = this.inputs.get(base) ?? proxyInputs(snapshot, proxy, options);
+    this.inputs.delete(base);
+    const sk = scopeKey(snapshot, proxy, options, labels, inputs);
+    if (sk === undefined) return 'none';
+    const key = `${snapshot.version}\u0000${this.optionsOf(options).json}\u0000${sk}`;
+    if (this.scopes.has(key) || this.pinned.has(key)) return 'kept';
+    // The largest part built so far stands for the next one's size: the bound is never filled past what it holds.
+    if (this.scopes.total + this.warmedMax > this.scopes.max) return 'full';
+    const full = encodeTable(proxy, snapshot.version, translateSafely(proxy, build), this.memo);
+    const inbound = full.errors.length === 0 ? this.inboundOf(snapshot, proxy, options, base, inputs, this.memo) : undefined;
+    const split = inbound ? splitScope(full, inbound) : undefined;
+    this.scopes.set(key, split ?? null);
+    if (split) this.warmedMax = Math.max(this.warmedMax, partSize(split));
+    this.warmed++;
+    return 'built';
   }
 
   /**
