@@ -131,4 +131,14 @@ describe('istiod debug shapes', () => {
     const taken = healthz({ ...ctx, xds: { state: 'failing', error: 'ADS server could not listen on 127.0.0.1:15010: EADDRINUSE' } });
     expect(taken).toMatchObject({ status: 503, body: { status: 'failing', xds: { state: 'failing' } } });
   });
+
+  // istiod reports ready only once its first push context (every namespace's SidecarScope) is built: pilot/pkg/xds
+  // discovery.go IsServerReady. meshscope's readiness waits for the scopes' warm-up while it starts (impact/scopeWarmup.ts).
+  it('healthz is not ready while the Sidecar scopes warm up as the server starts, and only then', () => {
+    const listening = (warmup: { state: 'warming' | 'done' | 'full' | 'stopped'; startup: boolean }) =>
+      healthz({ ...ctx, xds: { state: 'listening', port: 15010, warmup: { version: 3, scopes: 2, ms: 500, ...warmup } } });
+    expect(listening({ state: 'warming', startup: true })).toMatchObject({ status: 503, body: { status: 'warming' } });
+    expect(listening({ state: 'warming', startup: false })).toMatchObject({ status: 200, body: { status: 'ok' } });
+    for (const state of ['done', 'full', 'stopped'] as const) expect(listening({ state, startup: true }).status).toBe(200);
+  });
 });

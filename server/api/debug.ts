@@ -91,15 +91,18 @@ export function inputErrors(ctx: ApiContext): ApiResult<ErrorsResponse> {
 
 /**
  * Liveness + readiness: 503 while the ADS server is still binding or could not bind (another process
- * holds the port), so a second `meshscope serve` on a taken port never reports healthy.
+ * holds the port), so a second `meshscope serve` on a taken port never reports healthy; and while the Sidecar
+ * scopes' warm-up runs while the server starts (impact/scopeWarmup.ts: at most STARTUP_MS after the sources loaded), as istiod reports
+ * ready only once its first push context (every namespace's SidecarScope) is built.
  */
 export function healthz(ctx: ApiContext): ApiResult {
   const xds = ctx.xds ?? { state: 'off' };
-  const ready = xds.state === 'off' || xds.state === 'listening';
+  const warming = xds.state === 'listening' && xds.warmup?.state === 'warming' && xds.warmup.startup;
+  const ready = (xds.state === 'off' || xds.state === 'listening') && !warming;
   return {
     status: ready ? 200 : 503,
     body: {
-      status: ready ? 'ok' : xds.state === 'failing' ? 'failing' : 'starting',
+      status: ready ? 'ok' : xds.state === 'failing' ? 'failing' : warming ? 'warming' : 'starting',
       version: ctx.snapshot.version,
       proxies: ctx.snapshot.proxies.length,
       services: ctx.snapshot.services.length,

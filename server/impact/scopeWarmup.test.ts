@@ -15,7 +15,7 @@ import { SharedResourceCache } from '../pipeline/sharedResources';
 import { buildProxyTable } from '../pipeline/stages';
 import { Store } from '../sources/store';
 import type { RawInput } from '../sources/types';
-import { ScopeWarmup } from './scopeWarmup';
+import { ScopeWarmup, STARTUP_MS } from './scopeWarmup';
 import { createXdsPlane } from './xdsPlane';
 
 const inputs = (services: number, namespaces: number): RawInput[] => {
@@ -134,6 +134,33 @@ describe('the scopes warm-up', () => {
     await sourcesLoaded;
     expect(await plane.warmup.settled()).toMatchObject({ state: 'done', version: store.snapshot().version, scopes: 4 });
     await plane.close();
+    store.close();
+  });
+
+  it('start-up ends STARTUP_MS after the sources loaded even if every run was cut short (a live cluster churning)', async () => {
+    const mesh = issueMesh(40, 4);
+    const base = KINDS.flatMap((k) => mesh.byKind[k]).map((object): RawInput => ({ object, origin: { source: 'demo', file: 'mesh' } }));
+    const store = storeOf(base);
+    let clock = 0;
+    const warm = new ScopeWarmup(
+      new SharedResourceCache(),
+      () => store.snapshot(),
+      DEFAULT_OPTIONS,
+      true,
+      () => clock,
+    );
+    warm.loadingUntil(Promise.resolve(), () => 0);
+    await Promise.resolve();
+    for (let w = 1; w <= 3; w++) {
+      store.upsert('t', { object: withVsWeight(mesh, 50 + w)[0]!, origin: { source: 'demo', file: 'mesh' } });
+      store.flush();
+      warm.changed(0); // each change cuts the run short and starts another
+      expect(warm.state()).toMatchObject({ state: 'warming', startup: true });
+    }
+    clock = STARTUP_MS + 1;
+    expect(warm.state().startup).toBe(false); // readiness no longer waits (api/debug.ts healthz)
+    warm.changed(0);
+    expect(warm.state().state).toBe('stopped'); // and changes are left to the pushes
     store.close();
   });
 

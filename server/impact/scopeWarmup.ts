@@ -24,7 +24,15 @@ export interface WarmupState {
   scopes: number;
   /** Wall time from its start to its end (or so far). */
   ms: number;
+  /**
+   * The server is starting: its sources are loading, or loaded less than STARTUP_MS ago and no run has warmed a
+   * whole snapshot yet, and no client was seen. Readiness waits for a `warming` run only then (api/debug.ts healthz).
+   */
+  startup: boolean;
 }
+
+/** How long after the sources loaded start-up may last (then changes are left to the pushes, and readiness to ADS). */
+export const STARTUP_MS = 10_000;
 
 /** Time one turn of the event loop spends on key-only steps (proxies of a scope already built) before yielding. */
 const SLICE_MS = 10;
@@ -36,9 +44,10 @@ export class ScopeWarmup {
   private t0 = 0;
   /** Past start-up: changes no longer start a run (changed()). */
   private closed = false;
-  /** The sources have loaded (sourcesLoaded()); whether the run in progress started after that. */
+  /** The sources have loaded (loadingUntil); whether the run in progress started after that; when they loaded. */
   private loaded = true;
   private runAfterLoad = true;
+  private loadedAt: number | undefined;
   private current: WarmupState;
   private readonly waiters: Array<(s: WarmupState) => void> = [];
 
@@ -49,11 +58,14 @@ export class ScopeWarmup {
     private readonly enabled = warmupFromEnv(),
     private readonly now: () => number = () => performance.now(),
   ) {
-    this.current = { state: 'off', version: snapshot().version, scopes: 0, ms: 0 };
+    this.current = { state: 'off', version: snapshot().version, scopes: 0, ms: 0, startup: false };
+    this.loadedAt = now();
   }
 
   state(): WarmupState {
-    return { ...this.current };
+    if (!this.closed && this.pastStartup()) this.closed = true;
+    const s = { ...this.current, startup: !this.closed };
+    return s.state === 'warming' ? { ...s, ms: this.now() - this.t0 } : s;
   }
 
   /** Resolves when the warm-up now running (if any) ends. */
@@ -72,7 +84,13 @@ export class ScopeWarmup {
     const again = this.current.state !== 'off' && this.current.version === snap.version;
     if (!again) this.t0 = this.now();
     this.runAfterLoad = this.loaded;
-    this.current = { state: 'warming', version: snap.version, scopes: again ? this.current.scopes : 0, ms: this.now() - this.t0 };
+    this.current = {
+      ...this.current,
+      state: 'warming',
+      version: snap.version,
+      scopes: again ? this.current.scopes : 0,
+      ms: this.now() - this.t0,
+    };
     const proxies = snap.proxies;
     let i = 0;
     const step = () => {
@@ -98,7 +116,7 @@ export class ScopeWarmup {
    * starting (no run has ended `done` or `full`, no client was seen); else cuts a running warm-up short.
    */
   changed(connections: number): void {
-    if (connections > 0) this.closed = true;
+    if (connections > 0 || this.pastStartup()) this.closed = true;
     if (this.closed) this.stop();
     else this.start();
   }
@@ -109,10 +127,17 @@ export class ScopeWarmup {
    */
   loadingUntil(loaded: Promise<unknown>, connections: () => number): void {
     this.loaded = false;
+    this.loadedAt = undefined;
     void loaded.then(() => {
       this.loaded = true;
+      this.loadedAt = this.now();
       this.changed(connections());
     });
+  }
+
+  /** Start-up ends STARTUP_MS after the sources loaded, whatever the runs did (a live cluster's churn cuts every run short). */
+  private pastStartup(): boolean {
+    return this.loadedAt !== undefined && this.now() - this.loadedAt > STARTUP_MS;
   }
 
   /** Cuts a running warm-up short. */
