@@ -93,10 +93,20 @@ for await (const line of createInterface({ input: process.stdin })) {
     verifier = resetTraffic();
     await Promise.all(
       clients.map((c, i) => {
-        if (i % STREAMS_PER_CHANNEL === 0) channels.push(new RawAdsChannel(m.port!, '127.0.0.1', { window: WINDOW }));
-        return c.connect(channels[channels.length - 1]!);
+        const open = () => {
+          const ch = new RawAdsChannel(m.port!, '127.0.0.1', { window: WINDOW });
+          channels.push(ch);
+          return ch;
+        };
+        if (i % STREAMS_PER_CHANNEL === 0) open();
+        return c.connect(channels[channels.length - 1]!, open);
       }),
     );
+    const reopened = clients.flatMap((c) => c.reopened.splice(0));
+    if (reopened.length > 0)
+      console.error(
+        `bench client: ${reopened.length} connections failed and were opened again, e.g. ${[...new Set(reopened)].slice(0, 3).join('; ')}`,
+      );
     say({
       reply: 'connect',
       synced: clients.map((c) => c.synced[c.synced.length - 1]!),

@@ -18,6 +18,9 @@
 //   MESHSCOPE_ALLOCATOR / MESHSCOPE_JEMALLOC / MALLOC_CONF: the server's allocator, chosen as `meshscope serve` does
 //   BENCH_CLI=0                 skip the CLI rows                      BENCH_I24_OUT results file (default bench/results-issue24.json)
 //   BENCH_I24_PROFILE=0         no second, profiled run for the rows that missed (figures are always measured unprofiled)
+//   MESHSCOPE_XDS_WARMUP=0      the server without its scopes' warm-up (server/impact/scopeWarmup.ts); with it (default,
+//                               as `meshscope serve`), the waves start once it ended (as a readiness-gated rollout: /api/healthz
+//                               is 503 `warming` until then), and the first-config row prints its time and CPU
 // Run: `node --import tsx bench/issue24.ts`. Benchmarks are not tests: nothing asserts a time.
 // Parts: issue24Env.ts (these knobs, the server's allocator), issue24Input.ts (the shapes, route names, clients),
 // issue24Procs.ts (the server and client processes, counts of work), issue24Push.ts (one push run), issue24Rows.ts

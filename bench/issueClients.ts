@@ -64,6 +64,9 @@ export class BenchClient {
     private verifier: Verifier,
   ) {}
 
+  /** Why each channel this client replaced had failed (its session's error). */
+  readonly reopened: string[] = [];
+
   /** Zeroes the traffic counters; `v` checks from now on. */
   resetTraffic(v: Verifier): void {
     this.traffic = { responses: 0, resources: 0, bytes: 0 };
@@ -73,15 +76,21 @@ export class BenchClient {
 
   /**
    * Opens a stream on `ch` and resolves once the four types were received and ACKed; a stream that ends
-   * before that is opened again (as Envoy does), up to 5 times.
+   * before that is opened again (as Envoy does), up to 5 times. A channel whose connection failed (refused or
+   * reset under a burst of 2,000 connects) is replaced through `reopen`, after a short backoff, as Envoy reconnects.
    */
-  async connect(ch: RawAdsChannel): Promise<void> {
+  async connect(ch: RawAdsChannel, reopen?: () => RawAdsChannel): Promise<void> {
     for (let attempt = 0; ; attempt++) {
       try {
         return await this.connectOnce(ch);
       } catch (e) {
         if (attempt >= 5) throw e;
         this.retries++;
+        if (!ch.usable && reopen) {
+          this.reopened.push(ch.lastError ?? 'closed');
+          await new Promise((r) => setTimeout(r, 50 * (attempt + 1)));
+          ch = reopen();
+        }
       }
     }
   }

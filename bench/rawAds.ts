@@ -122,7 +122,17 @@ export class RawAdsChannel {
     // The connection window starts at 65,535 whatever the settings say (RFC 9113 §6.9.2); grpc-go and Envoy
     // raise it with a WINDOW_UPDATE once connected, as this does.
     if (window > GRPC_JS_WINDOW) this.session.once('connect', (s: http2.ClientHttp2Session) => s.setLocalWindowSize(window));
-    this.session.on('error', () => undefined);
+    this.session.on('error', (e: Error) => {
+      this.lastError = e.message;
+    });
+  }
+
+  /** The session's error, if it had one (a connect refused or reset under a burst of connections). */
+  lastError: string | undefined;
+
+  /** False once the session is closed or destroyed (a failed connect): streams must go on a new channel. */
+  get usable(): boolean {
+    return !this.session.destroyed && !this.session.closed;
   }
 
   /**
