@@ -3,8 +3,9 @@
 import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { MeshEvent } from './api/events';
+import { healthz } from './api/debug';
 import { TYPE } from './envoy/typeUrls';
 import { proxyResources } from './pipeline/proxyResources';
 import { AdsTestClient, namesOf } from './xds/testing/adsTestClient';
@@ -98,8 +99,10 @@ describe('runtime', () => {
 });
 
 describe('runtime ADS wiring (real gRPC on loopback)', () => {
-  it('builds the Sidecar scopes ahead of the first client and reports it in xds.warmup (scopeWarmup.ts)', async () => {
+  it('builds the Sidecar scopes ahead of the first client and reports it in xds.warmup and healthz (scopeWarmup.ts)', async () => {
+    vi.stubEnv('MESHSCOPE_XDS_WARMUP', '1');
     const rt = await start({ xdsPort: 0 });
+    vi.unstubAllEnvs();
     for (let i = 0; i < 250; i++) {
       const x = rt.xds();
       if (x.state === 'listening' && x.warmup && x.warmup.state !== 'warming') break;
@@ -115,6 +118,11 @@ describe('runtime ADS wiring (real gRPC on loopback)', () => {
     );
     // The demo mesh has no Sidecar with a workloadSelector nor sourceLabels routes: one scope per namespace of sidecars.
     expect(xds.warmup).toMatchObject({ state: 'done', version: rt.snapshot().version, scopes: sidecarNamespaces.size });
+    // What /api/healthz answers (app/api/healthz/route.ts: healthz(rt.context())): ready, with the warm-up's state.
+    expect(healthz(rt.context())).toMatchObject({
+      status: 200,
+      body: { status: 'ok', xds: { state: 'listening', warmup: { state: 'done' } } },
+    });
   });
   it('serves a connecting sidecar the clusters of its proxy, matched by the POD.NS in its node id', async () => {
     const rt = await start({ xdsPort: 0 });

@@ -192,6 +192,8 @@ function createRuntime(config: RuntimeConfig, configError?: string, overrides: A
   const plane = createXdsPlane(store, options, { ads: adsOpts, match: { findPodByIp }, warmup, sourcesLoaded: ready });
   const { ads, cache } = plane;
   let xds: XdsState = config.xdsPort === undefined ? { state: 'off' } : { state: 'starting' };
+  // The ADS state healthz, the API and `rt.xds()` report: with the scopes' warm-up while it listens.
+  const xdsState = (): XdsState => (xds.state === 'listening' && warmup ? { ...xds, warmup: plane.warmup.state() } : xds);
   // Loopback unless `--address` says otherwise (DESIGN.md §6), like the HTTP server.
   const adsHost = bindAddress(config);
   const adsStarted =
@@ -268,7 +270,7 @@ function createRuntime(config: RuntimeConfig, configError?: string, overrides: A
       cache,
       statuses: rt.statuses(),
       sync,
-      xds,
+      xds: xdsState(),
       now: new Date().toISOString(),
       readText: inputFileReader(() => store.inputs()),
       memo,
@@ -297,7 +299,7 @@ function createRuntime(config: RuntimeConfig, configError?: string, overrides: A
     }),
     contracts: async () => contracts?.(),
     cpu,
-    xds: () => (xds.state === 'listening' && warmup ? { ...xds, warmup: plane.warmup.state() } : xds),
+    xds: xdsState,
     // Kube: the start-up line says whether the cluster turned the ambient profile on: it waits for the probe.
     xdsSettled: (mode === 'kube' ? Promise.all([adsStarted, ready]) : adsStarted).then(() => xds),
     adsConnections: () => ads.connections(),

@@ -47,6 +47,8 @@ describe('the scopes warm-up', () => {
     expect(s).toMatchObject({ state: 'done', version: snap.version, scopes: namespaces.size });
     expect(namespaces.size).toBe(4);
     expect(cache.stats()).toMatchObject({ scopesWarmed: 4, translations: 0, entries: 0 });
+    // A client that came and went (its entry dropped, the cache empty again) leaves the warmed parts as they were.
+    cache.release([]);
 
     for (const p of snap.proxies) {
       const r = cache.resources(snap, p, DEFAULT_OPTIONS, () => buildProxyTable(snap, p, DEFAULT_OPTIONS, cache.memos));
@@ -161,6 +163,20 @@ describe('the scopes warm-up', () => {
     expect(warm.state().startup).toBe(false); // readiness no longer waits (api/debug.ts healthz)
     warm.changed(0);
     expect(warm.state().state).toBe('stopped'); // and changes are left to the pushes
+    store.close();
+  });
+
+  it('a closed plane starts no warm-up, not even when its sources settle after close()', async () => {
+    const store = storeOf(inputs(40, 4));
+    let loaded!: () => void;
+    const sourcesLoaded = new Promise<void>((r) => (loaded = r));
+    const plane = createXdsPlane(store, DEFAULT_OPTIONS, { warmup: true, sourcesLoaded });
+    await plane.close();
+    loaded();
+    await sourcesLoaded;
+    await new Promise((r) => setImmediate(r));
+    expect(plane.warmup.state().state).toBe('stopped');
+    expect(plane.cache.stats().scopesWarmed).toBe(0);
     store.close();
   });
 

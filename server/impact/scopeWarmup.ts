@@ -44,6 +44,8 @@ export class ScopeWarmup {
   private t0 = 0;
   /** Past start-up: changes no longer start a run (changed()). */
   private closed = false;
+  /** The plane closed (dispose): nothing starts again. */
+  private disposed = false;
   /** The sources have loaded (loadingUntil); whether the run in progress started after that; when they loaded. */
   private loaded = true;
   private runAfterLoad = true;
@@ -76,7 +78,7 @@ export class ScopeWarmup {
 
   /** Starts warming the current snapshot (a run in progress is cut short). */
   start(): void {
-    if (!this.enabled) return;
+    if (!this.enabled || this.disposed) return;
     const id = ++this.run;
     const snap = this.snapshot();
     const options = this.options ?? optionsOf(snap);
@@ -138,6 +140,13 @@ export class ScopeWarmup {
   /** Start-up ends STARTUP_MS after the sources loaded, whatever the runs did (a live cluster's churn cuts every run short). */
   private pastStartup(): boolean {
     return this.loadedAt !== undefined && this.now() - this.loadedAt > STARTUP_MS;
+  }
+
+  /** The plane is closing: a running warm-up is cut short and none starts again (a source settling later included). */
+  dispose(): void {
+    this.disposed = true;
+    this.closed = true;
+    this.stop();
   }
 
   /** Cuts a running warm-up short. */

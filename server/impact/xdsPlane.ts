@@ -163,7 +163,7 @@ export function createXdsPlane(store: Store, options: TranslateOptions | undefin
     warmup,
     async close() {
       unwire();
-      warmup.stop();
+      warmup.dispose();
       if (expiry) clearTimeout(expiry);
       await ads.stop();
     },

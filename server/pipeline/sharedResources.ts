@@ -131,6 +131,8 @@ export class SharedResourceCache implements BoundedCache<ProxyResources> {
   /** Scopes the warm-up built (warmScope), and the largest part it built (bytes). */
   private warmed = 0;
   private warmedMax = 0;
+  /** The scope parts warmScope built: kept when the last entry goes (afterDrop), as the idle server had them. */
+  private readonly warmedKeys = new Set<string>();
   /** Per-pod inbound resources by translation inputs, carried across versions a change cannot shape them in. */
   private readonly inbound = new InboundCarry();
   private inboundReused = 0;
@@ -181,6 +183,7 @@ export class SharedResourceCache implements BoundedCache<ProxyResources> {
     this.lastKeys?.clear();
     this.releasedMemos.clear();
     this.scopes.clear();
+    this.warmedKeys.clear();
     this.pinned.clear();
     this.inputs.clear();
     this.scopeClas.clear();
@@ -370,14 +373,15 @@ export class SharedResourceCache implements BoundedCache<ProxyResources> {
     if (!proxyKind(proxy).perProxy || snapshot.proxiesById.get(proxy.id) !== proxy) return 'none';
     let labels = this.labelKeys.get(snapshot);
     if (!labels) this.labelKeys.set(snapshot, (labels = outboundLabelKeys(snapshot, this.configLabelKeys)));
-    const base = this.keyOf(snapshot, proxy, options);
-    if (this.perProxy.has(base)) return 'none';
-    const inputs = this.inputs.get(base) ?? proxyInputs(snapshot, proxy, options);
-    this.inputs.delete(base);
+    // No key memo is kept (keyOf's): the warm-up sees every proxy of the mesh, most of which may never connect.
+    const inputs = proxyInputs(snapshot, proxy, options);
     const sk = scopeKey(snapshot, proxy, options, labels, inputs);
     if (sk === undefined) return 'none';
-    const key = `${snapshot.version}\u0000${this.optionsOf(options).json}\u0000${sk}`;
+    const opts = this.optionsOf(options).json;
+    const key = `${snapshot.version}\u0000${opts}\u0000${sk}`;
     if (this.scopes.has(key) || this.pinned.has(key)) return 'kept';
+    const base = `${snapshot.version}\u0000${opts}\u0000${JSON.stringify(inputs)}`;
+    if (this.perProxy.has(base)) return 'none';
     // The largest part built so far stands for the next one's size: the bound is never filled past what it holds.
     if (this.scopes.total + this.warmedMax > this.scopes.max) return 'full';
     const full = encodeTable(proxy, snapshot.version, translateSafely(proxy, build), this.memo);
@@ -385,6 +389,7 @@ export class SharedResourceCache implements BoundedCache<ProxyResources> {
     const split = inbound ? splitScope(full, inbound) : undefined;
     this.scopes.set(key, split ?? null);
     if (split) this.warmedMax = Math.max(this.warmedMax, partSize(split));
+    this.warmedKeys.add(key);
     this.warmed++;
     return 'built';
   }
@@ -468,6 +473,7 @@ export class SharedResourceCache implements BoundedCache<ProxyResources> {
     this.released.clear(); // entries nobody used were dropped above
     // A scope part is never carried: the first affected proxy of a scope builds it again (unaffected entries are carried).
     for (const [key] of [...this.scopes.entries()]) if (versionOf(key) !== to) this.scopes.delete(key);
+    for (const key of [...this.warmedKeys]) if (versionOf(key) !== to) this.warmedKeys.delete(key);
     for (const key of [...this.pinned.keys()]) if (versionOf(key) !== to) this.pinned.delete(key);
     for (const key of [...this.inputs.keys()]) if (versionOf(key) !== to) this.inputs.delete(key);
     for (const key of [...this.scopeClas.keys()]) if (versionOf(key) !== to) this.scopeClas.delete(key);
@@ -589,7 +595,8 @@ export class SharedResourceCache implements BoundedCache<ProxyResources> {
   private afterDrop(dropped: number): void {
     for (const key of [...this.released.keys()]) if (!this.entries.has(key)) this.released.delete(key);
     if (this.entries.size === 0) {
-      this.scopes.clear();
+      // Back to the idle server: the warm-up's parts stay (bounded by the scopes' bound; the next version drops them).
+      for (const [key] of [...this.scopes.entries()]) if (!this.warmedKeys.has(key)) this.scopes.delete(key);
       this.pinned.clear();
       this.inputs.clear();
       this.scopeClas.clear();
