@@ -342,11 +342,7 @@ export class SharedResourceCache implements BoundedCache<ProxyResources> {
       this.own.set(r, [...inbound.listeners, ...inbound.clusters]);
       return { shared: r };
     }
-    // The scope's first proxy: translated in full; its inbound resources built alone split the outbound part off.
-    const full = encodeTable(proxy, snapshot.version, translateSafely(proxy, build), memo);
-    const inbound = full.errors.length === 0 ? this.inboundOf(snapshot, proxy, options, base, inputs, memo) : undefined;
-    const split = inbound ? splitScope(full, inbound) : undefined;
-    this.scopes.set(key, split ?? null);
+    const { full, inbound, split } = this.seedScope(snapshot, proxy, options, build, memo, base, inputs, key);
     if (!split || !inbound) return { full };
     this.scopeBuilds++;
     // Served as its scope's later proxies are (the same bytes: splitScope checked), so it shares their lists.
@@ -356,6 +352,27 @@ export class SharedResourceCache implements BoundedCache<ProxyResources> {
     this.translations++;
     this.own.set(r, [...inbound.listeners, ...inbound.clusters]);
     return { shared: r };
+  }
+
+  /**
+   * A scope's first build (fromScope on a first connect, warmScope ahead of it): `proxy` translated in full, its
+   * inbound resources built alone split the outbound part off, stored under `key` (null: this scope is not shared).
+   */
+  private seedScope(
+    snapshot: MeshSnapshot,
+    proxy: ProxyModel,
+    options: TranslateOptions,
+    build: () => ResourceTable,
+    memo: EncodeMemo,
+    base: string,
+    inputs: ProxyInputs,
+    key: string,
+  ): { full: ProxyResources; inbound: ProxyResources | undefined; split: ScopePart | undefined } {
+    const full = encodeTable(proxy, snapshot.version, translateSafely(proxy, build), memo);
+    const inbound = full.errors.length === 0 ? this.inboundOf(snapshot, proxy, options, base, inputs, memo) : undefined;
+    const split = inbound ? splitScope(full, inbound) : undefined;
+    this.scopes.set(key, split ?? null);
+    return { full, inbound, split };
   }
 
   /**
@@ -384,10 +401,7 @@ export class SharedResourceCache implements BoundedCache<ProxyResources> {
     if (this.perProxy.has(base)) return 'none';
     // The largest part built so far stands for the next one's size: the bound is never filled past what it holds.
     if (this.scopes.total + this.warmedMax > this.scopes.max) return 'full';
-    const full = encodeTable(proxy, snapshot.version, translateSafely(proxy, build), this.memo);
-    const inbound = full.errors.length === 0 ? this.inboundOf(snapshot, proxy, options, base, inputs, this.memo) : undefined;
-    const split = inbound ? splitScope(full, inbound) : undefined;
-    this.scopes.set(key, split ?? null);
+    const { split } = this.seedScope(snapshot, proxy, options, build, this.memo, base, inputs, key);
     if (split) this.warmedMax = Math.max(this.warmedMax, partSize(split));
     this.warmedKeys.add(key);
     this.warmed++;
