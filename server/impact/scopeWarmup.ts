@@ -46,10 +46,9 @@ export class ScopeWarmup {
   private closed = false;
   /** The plane closed (dispose): nothing starts again. */
   private disposed = false;
-  /** The sources have loaded (loadingUntil); whether the run in progress started after that; when they loaded. */
-  private loaded = true;
-  private runAfterLoad = true;
+  /** When the sources loaded (undefined: still loading, loadingUntil); whether the run in progress started after that. */
   private loadedAt: number | undefined;
+  private runAfterLoad = true;
   private current: WarmupState;
   private readonly waiters: Array<(s: WarmupState) => void> = [];
 
@@ -85,7 +84,7 @@ export class ScopeWarmup {
     // Started again on the same snapshot (sources loaded, nothing changed): its counts go on from where they were.
     const again = this.current.state !== 'off' && this.current.version === snap.version;
     if (!again) this.t0 = this.now();
-    this.runAfterLoad = this.loaded;
+    this.runAfterLoad = this.loadedAt !== undefined;
     this.current = {
       ...this.current,
       state: 'warming',
@@ -128,10 +127,8 @@ export class ScopeWarmup {
    * background): start-up lasts until a run that started after `loaded` settles has warmed a whole snapshot.
    */
   loadingUntil(loaded: Promise<unknown>, connections: () => number): void {
-    this.loaded = false;
     this.loadedAt = undefined;
     void loaded.then(() => {
-      this.loaded = true;
       this.loadedAt = this.now();
       this.changed(connections());
     });
