@@ -9,7 +9,9 @@
 import { describe, expect, it } from 'vitest';
 import { issueMesh, KINDS, withVsWeight } from '../../bench/issueMesh';
 import { DEFAULT_OPTIONS, type MeshSnapshot } from '../model/mesh';
-import { encodeTable } from '../pipeline/encodeTable';
+import { EncodeMemo, encodeTable } from '../pipeline/encodeTable';
+import { encodedOf } from '../pipeline/generators';
+import { inboundResources } from '../pipeline/scopeSharing';
 import { resourcesDigest } from '../pipeline/proxyResources';
 import { SharedResourceCache } from '../pipeline/sharedResources';
 import { buildProxyTable } from '../pipeline/stages';
@@ -58,6 +60,31 @@ describe('the scopes warm-up', () => {
     const st = cache.stats();
     expect(st.scopeShared).toBe(sidecars); // every sidecar: its scope's part beside its own inbound resources
     expect(st.translations).toBe(snap.proxies.length - sidecars); // only the gateway (not shared by scope) in full
+    store.close();
+  });
+
+  it("wraps each part's resources in their wire forms before any client: a scope's first stream wraps only its own inbound ones", async () => {
+    const store = storeOf(inputs(40, 4));
+    const snap = store.snapshot();
+    const off = createXdsPlane(store, DEFAULT_OPTIONS, {});
+    expect(off.ads.stats().anyCache).toBe(0); // no warm-up, nothing wrapped
+    await off.close();
+    const plane = createXdsPlane(store, DEFAULT_OPTIONS, { warmup: true });
+    expect(await plane.warmup.settled()).toMatchObject({ state: 'done', scopes: 4 });
+    const wrapped = plane.ads.stats().anyCache;
+    expect(wrapped).toBeGreaterThan(0);
+    // One sidecar per scope, served as a stream would be: of what it sends, only its own inbound resources are new.
+    const key = (e: { typeUrl: string; name: string; hash: string }) => `${e.typeUrl}\n${e.name}\n${e.hash}`;
+    const own = new Set<string>();
+    for (const ns of new Set(snap.proxies.filter((p) => p.type === 'sidecar').map((p) => p.namespace))) {
+      const p = snap.proxies.find((q) => q.type === 'sidecar' && q.namespace === ns)!;
+      const served = plane.cache.resources(snap, p, DEFAULT_OPTIONS, () => buildProxyTable(snap, p, DEFAULT_OPTIONS, plane.cache.memos));
+      for (const e of encodedOf(inboundResources(snap, p, DEFAULT_OPTIONS, new EncodeMemo())!)) own.add(key(e));
+      plane.ads.prewrap(encodedOf(served));
+    }
+    expect(own.size).toBeGreaterThan(0);
+    expect(plane.ads.stats().anyCache - wrapped).toBe(own.size);
+    await plane.close();
     store.close();
   });
 

@@ -3,7 +3,8 @@
 // namespace, before its XDS server reports ready: pilot/pkg/xds/discovery.go IsServerReady); its XdsCache then
 // fills on first use. Here a scope's part is the whole shared outbound translation (pipeline/scopeSharing.ts), so
 // building it ahead takes the 20-odd scope translations out of the first connect wave: each connecting proxy then
-// costs its inbound build only.
+// costs its inbound build only. Each part's resources are also wrapped in their wire forms (the ADS server's Any and
+// Delta entry bytes, xds/cache.ts), which the first stream of each scope would otherwise make.
 //
 // It runs while the server starts: at plane start, and again on each snapshot change until one run has warmed a
 // whole snapshot or a client was found connected (a kube source's first lists arrive as changes). After that,
@@ -11,6 +12,7 @@
 // each change of a live cluster. One scope per turn of the event loop; ADS serves throughout (a client that connects
 // meanwhile builds what it needs, and the warm-up skips what is built). A run stops at a newer snapshot, when the
 // scopes' byte bound is reached (SharedResourceCache.warmScope), or on stop(). MESHSCOPE_XDS_WARMUP=0 turns it off.
+import type { EncodedResource } from '../envoy/encode';
 import { type MeshSnapshot, optionsOf, type TranslateOptions } from '../model/mesh';
 import { buildProxyTable } from '../pipeline/stages';
 import type { SharedResourceCache } from '../pipeline/sharedResources';
@@ -58,6 +60,8 @@ export class ScopeWarmup {
     private readonly options: TranslateOptions | undefined,
     private readonly enabled = warmupFromEnv(),
     private readonly now: () => number = () => performance.now(),
+    /** Given each part built: the ADS server wraps its resources in their wire forms before a client asks. */
+    private readonly prewrap?: (resources: Iterable<EncodedResource>) => void,
   ) {
     this.current = { state: 'off', version: snapshot().version, scopes: 0, ms: 0, startup: false };
     this.loadedAt = now();
@@ -100,7 +104,7 @@ export class ScopeWarmup {
       const until = this.now() + SLICE_MS;
       while (i < proxies.length) {
         const proxy = proxies[i++]!;
-        const r = this.cache.warmScope(snap, proxy, options, () => buildProxyTable(snap, proxy, options, this.cache.memos));
+        const r = this.cache.warmScope(snap, proxy, options, () => buildProxyTable(snap, proxy, options, this.cache.memos), this.prewrap);
         if (r === 'full') return this.end('full');
         if (r === 'built') this.current.scopes++;
         if (r === 'built' || this.now() >= until) break;

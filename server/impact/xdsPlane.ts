@@ -133,7 +133,14 @@ export function createXdsPlane(store: Store, options: TranslateOptions | undefin
   });
   let prev: MeshSnapshot | undefined = store.snapshot();
   warmEndpointImpact(prev, options ?? optionsOf(prev));
-  const warmup = new ScopeWarmup(cache, () => store.snapshot(), options, opts.warmup ?? false);
+  const warmup = new ScopeWarmup(
+    cache,
+    () => store.snapshot(),
+    options,
+    opts.warmup ?? false,
+    undefined,
+    (rs) => ads.prewrap(rs),
+  );
   if (opts.sourcesLoaded) warmup.loadingUntil(opts.sourcesLoaded, () => ads.stats().connections);
   warmup.start();
   const unwire = store.onChange((next, change) => {

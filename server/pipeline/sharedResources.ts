@@ -380,12 +380,14 @@ export class SharedResourceCache implements BoundedCache<ProxyResources> {
    * impact/scopeWarmup.ts): the scope's first connecting proxy then builds only its inbound resources, as its
    * later ones do. No entry, user or pin is made, so nothing is held beyond the scopes' own byte bound, and a
    * part is never built when it would not fit in it (`'full'`). `'none'`: the proxy's outbound part is not shared.
+   * `onPart` gets the resources of a part built (the ADS server wraps them in their wire forms).
    */
   warmScope(
     snapshot: MeshSnapshot,
     proxy: ProxyModel,
     options: TranslateOptions,
     build: () => ResourceTable,
+    onPart?: (resources: Iterable<EncodedResource>) => void,
   ): 'built' | 'kept' | 'none' | 'full' {
     if (!proxyKind(proxy).perProxy || snapshot.proxiesById.get(proxy.id) !== proxy) return 'none';
     let labels = this.labelKeys.get(snapshot);
@@ -402,7 +404,10 @@ export class SharedResourceCache implements BoundedCache<ProxyResources> {
     // The largest part built so far stands for the next one's size: the bound is never filled past what it holds.
     if (this.scopes.total + this.warmedMax > this.scopes.max) return 'full';
     const { split } = this.seedScope(snapshot, proxy, options, build, this.memo, base, inputs, key);
-    if (split) this.warmedMax = Math.max(this.warmedMax, partSize(split));
+    if (split) {
+      this.warmedMax = Math.max(this.warmedMax, partSize(split));
+      onPart?.(encodedOf(split));
+    }
     this.warmedKeys.add(key);
     this.warmed++;
     return 'built';

@@ -7,8 +7,8 @@ import { create, fromBinary, type MessageInitShape, toBinary } from '@bufbuild/p
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { TYPE } from '../envoy/typeUrls';
-import { DiscoveryRequestSchema } from '../gen/envoy/service/discovery/v3/discovery_pb';
-import { SotwRequestDecoder } from './requestNames';
+import { DeltaDiscoveryRequestSchema, DiscoveryRequestSchema } from '../gen/envoy/service/discovery/v3/discovery_pb';
+import { DeltaRequestDecoder, SotwRequestDecoder } from './requestNames';
 import { shouldRespond } from './shouldRespond';
 
 const clusters = (n: number, tag = '') =>
@@ -97,6 +97,63 @@ describe('SotW request decoding with shared resource_names (SotwRequestDecoder)'
             ...(r.error !== undefined ? { errorDetail: { code: 3, message: r.error } } : {}),
           });
           expect(d.decode(bytes)).toEqual(fromBinary(DiscoveryRequestSchema, bytes));
+        }
+      }),
+      { numRuns: 100 },
+    );
+  });
+});
+
+// DeltaDiscoveryRequest { node = 1; type_url = 2; resource_names_subscribe = 3; resource_names_unsubscribe = 4;
+// initial_resource_versions = 5 (map); response_nonce = 6; error_detail = 7 } (discovery.proto): the subscribe list
+// is the shared one; the unsubscribe list (field 4) and the map must come through as protobuf-es decodes them.
+describe('Delta request decoding with a shared resource_names_subscribe list (DeltaRequestDecoder)', () => {
+  const request = (init: MessageInitShape<typeof DeltaDiscoveryRequestSchema>) =>
+    toBinary(DeltaDiscoveryRequestSchema, create(DeltaDiscoveryRequestSchema, { typeUrl: TYPE.endpoint, ...init }));
+
+  it('two sidecars of one scope subscribing to its ~750 clusters: decoded as fromBinary, the list decoded once', () => {
+    const d = new DeltaRequestDecoder();
+    const names = clusters(750);
+    const a = request({ resourceNamesSubscribe: names, node: { id: 'sidecar~10.0.0.1~a.ns-0~ns-0.svc.cluster.local' } });
+    const b = request({ resourceNamesSubscribe: names, node: { id: 'sidecar~10.0.0.2~b.ns-0~ns-0.svc.cluster.local' } });
+    const ra = d.decode(a);
+    const rb = d.decode(b);
+    expect(ra).toEqual(fromBinary(DeltaDiscoveryRequestSchema, a));
+    expect(rb).toEqual(fromBinary(DeltaDiscoveryRequestSchema, b));
+    expect(rb.resourceNamesSubscribe).toBe(ra.resourceNamesSubscribe);
+    expect(d.reused).toBe(1);
+    // the unsubscribe list is never taken for the subscribe one, even with the same bytes
+    const un = request({ resourceNamesUnsubscribe: names });
+    const ru = d.decode(un);
+    expect(ru).toEqual(fromBinary(DeltaDiscoveryRequestSchema, un));
+    expect(ru.resourceNamesSubscribe).toEqual([]);
+  });
+
+  it('any sequence of requests decodes as fromBinary decodes each', () => {
+    const lists = [clusters(120), clusters(120, 'b'), clusters(300), clusters(3), []];
+    const req = fc.record({
+      subscribe: fc.nat(lists.length - 1),
+      unsubscribe: fc.nat(lists.length - 1),
+      typeUrl: fc.constantFrom(TYPE.endpoint, TYPE.route, TYPE.cluster),
+      responseNonce: fc.string({ maxLength: 4 }),
+      initial: fc.dictionary(fc.string({ maxLength: 6 }), fc.string({ maxLength: 6 }), { maxKeys: 3 }),
+      node: fc.option(fc.string({ maxLength: 10 }), { nil: undefined }),
+      error: fc.option(fc.string({ maxLength: 10 }), { nil: undefined }),
+    });
+    fc.assert(
+      fc.property(fc.array(req, { minLength: 1, maxLength: 20 }), (reqs) => {
+        const d = new DeltaRequestDecoder();
+        for (const r of reqs) {
+          const bytes = request({
+            typeUrl: r.typeUrl,
+            responseNonce: r.responseNonce,
+            resourceNamesSubscribe: lists[r.subscribe]!,
+            resourceNamesUnsubscribe: lists[r.unsubscribe]!,
+            initialResourceVersions: r.initial,
+            ...(r.node !== undefined ? { node: { id: r.node } } : {}),
+            ...(r.error !== undefined ? { errorDetail: { code: 3, message: r.error } } : {}),
+          });
+          expect(d.decode(bytes)).toEqual(fromBinary(DeltaDiscoveryRequestSchema, bytes));
         }
       }),
       { numRuns: 100 },

@@ -4,10 +4,18 @@
 // and their GC). A list seen before — the same bytes, compared with memcmp — is not decoded again: the request gets
 // the array decoded the first time (frozen: shared by every request that named it). Everything else of the request
 // is decoded by protobuf-es as before, and a request the walk below does not understand is decoded whole.
-import { fromBinary } from '@bufbuild/protobuf';
-import { type DiscoveryRequest, DiscoveryRequestSchema } from '../gen/envoy/service/discovery/v3/discovery_pb';
+// Delta streams get the same for resource_names_subscribe (also field 3): each sidecar's first EDS request names
+// its scope's clusters, the same list for every sidecar of the scope.
+import { fromBinary, type Message } from '@bufbuild/protobuf';
+import type { GenMessage } from '@bufbuild/protobuf/codegenv2';
+import {
+  type DeltaDiscoveryRequest,
+  DeltaDiscoveryRequestSchema,
+  type DiscoveryRequest,
+  DiscoveryRequestSchema,
+} from '../gen/envoy/service/discovery/v3/discovery_pb';
 
-/** DiscoveryRequest.resource_names. */
+/** DiscoveryRequest.resource_names and DeltaDiscoveryRequest.resource_names_subscribe: the shared list's field. */
 const RESOURCE_NAMES = 3;
 /** Lists shorter than this are decoded as they come (cheap; not worth a compare). */
 const MIN_LIST_BYTES = 1024;
@@ -59,20 +67,30 @@ function namesSpan(b: Uint8Array): { start: number; end: number } | undefined {
   return start >= 0 && i === b.length ? { start, end } : undefined;
 }
 
-/** One per ADS server (service.ts): the resource_names lists it decoded last, by their bytes. */
-export class SotwRequestDecoder {
+/** A request type whose repeated string field 3 is shared when it repeats: its schema, and that field. */
+interface NamesField<T extends Message> {
+  schema: GenMessage<T>;
+  get(req: T): string[];
+  set(req: T, names: string[]): void;
+}
+
+/** One per ADS server and stream type (service.ts): the name lists it decoded last, by their bytes. */
+export class RequestNamesDecoder<T extends Message> {
   private kept: KeptList[] = [];
   /** Requests whose names were taken from a list decoded before (tests, stats). */
   reused = 0;
 
-  decode(b: Uint8Array): DiscoveryRequest {
+  constructor(private readonly field: NamesField<T>) {}
+
+  decode(b: Uint8Array): T {
+    const { schema } = this.field;
     const span = b.length >= MIN_LIST_BYTES ? namesSpan(b) : undefined;
-    if (!span || span.end - span.start < MIN_LIST_BYTES) return fromBinary(DiscoveryRequestSchema, b);
+    if (!span || span.end - span.start < MIN_LIST_BYTES) return fromBinary(schema, b);
     const bytes = b.subarray(span.start, span.end);
     const at = this.kept.findIndex((k) => k.bytes.length === bytes.length && k.bytes.equals(bytes));
     if (at < 0) {
-      const req = fromBinary(DiscoveryRequestSchema, b);
-      this.keep({ bytes: Buffer.from(bytes), names: Object.freeze(req.resourceNames) });
+      const req = fromBinary(schema, b);
+      this.keep({ bytes: Buffer.from(bytes), names: Object.freeze(this.field.get(req)) });
       return req;
     }
     const list = this.kept[at]!;
@@ -84,13 +102,39 @@ export class SotwRequestDecoder {
     const rest = new Uint8Array(b.length - bytes.length);
     rest.set(b.subarray(0, span.start), 0);
     rest.set(b.subarray(span.end), span.start);
-    const req = fromBinary(DiscoveryRequestSchema, rest);
-    req.resourceNames = list.names as string[];
+    const req = fromBinary(schema, rest);
+    this.field.set(req, list.names as string[]);
     return req;
   }
 
   private keep(list: KeptList): void {
     this.kept.push(list);
     if (this.kept.length > MAX_LISTS) this.kept.shift();
+  }
+}
+
+/** SotW requests: resource_names shared (an EDS ACK repeats the whole list). */
+export class SotwRequestDecoder extends RequestNamesDecoder<DiscoveryRequest> {
+  constructor() {
+    super({
+      schema: DiscoveryRequestSchema,
+      get: (r) => r.resourceNames,
+      set: (r, names) => {
+        r.resourceNames = names;
+      },
+    });
+  }
+}
+
+/** Delta requests: resource_names_subscribe shared (a scope's sidecars subscribe to the same clusters). */
+export class DeltaRequestDecoder extends RequestNamesDecoder<DeltaDiscoveryRequest> {
+  constructor() {
+    super({
+      schema: DeltaDiscoveryRequestSchema,
+      get: (r) => r.resourceNamesSubscribe,
+      set: (r, names) => {
+        r.resourceNamesSubscribe = names;
+      },
+    });
   }
 }

@@ -2,6 +2,7 @@
 // with debounced, merged, concurrency-limited pushes and per-connection sync status.
 import * as grpc from '@grpc/grpc-js';
 import type { DeltaDiscoveryRequest, DiscoveryRequest } from '../gen/envoy/service/discovery/v3/discovery_pb';
+import type { EncodedResource } from '../envoy/encode';
 import { AnyCache } from './cache';
 import { SotwResponseCache } from './prepared';
 import { SliceScheduler } from './slices';
@@ -168,6 +169,11 @@ export class AdsServer {
   }
 
   /** Internal sizes, for leak checks. */
+  /** Wraps resources in their wire forms ahead of the streams that will send them (AnyCache.prewrap). */
+  prewrap(resources: Iterable<EncodedResource>): void {
+    this.ctx.anyCache.prewrap(resources);
+  }
+
   stats(): { connections: number; queued: number; running: number; pending: number; debouncing: boolean; anyCache: number } {
     return { connections: this.conns.size, ...this.queue.stats(), debouncing: this.debouncer.pending, anyCache: this.ctx.anyCache.size };
   }

@@ -10,7 +10,7 @@ import {
   DiscoveryRequestSchema,
   DiscoveryResponseSchema,
 } from '../gen/envoy/service/discovery/v3/discovery_pb';
-import { SotwRequestDecoder } from './requestNames';
+import { DeltaRequestDecoder, SotwRequestDecoder } from './requestNames';
 import { type WireMessage, WireScratch } from './wire';
 
 export const ADS_SERVICE = 'envoy.service.discovery.v3.AggregatedDiscoveryService';
@@ -63,12 +63,16 @@ const typed = <Res extends Message>(schema: GenMessage<Res>) => ({
 export function adsServerDefinition() {
   const out = preEncoded(new WireScratch());
   const sotwRequests = new SotwRequestDecoder();
+  const deltaRequests = new DeltaRequestDecoder();
   return {
     StreamAggregatedResources: {
       ...method(SOTW_PATH, DiscoveryRequestSchema, out),
       requestDeserialize: (b: Buffer) => sotwRequests.decode(b),
     },
-    DeltaAggregatedResources: method(DELTA_PATH, DeltaDiscoveryRequestSchema, out),
+    DeltaAggregatedResources: {
+      ...method(DELTA_PATH, DeltaDiscoveryRequestSchema, out),
+      requestDeserialize: (b: Buffer) => deltaRequests.decode(b),
+    },
   } satisfies grpc.ServiceDefinition;
 }
 

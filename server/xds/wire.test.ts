@@ -1,11 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { anyUnpack } from '@bufbuild/protobuf/wkt';
 import { create, fromBinary, toBinary } from '@bufbuild/protobuf';
-import { DeltaDiscoveryResponseSchema, DiscoveryResponseSchema } from '../gen/envoy/service/discovery/v3/discovery_pb';
+import { AnySchema } from '@bufbuild/protobuf/wkt';
+import { DeltaDiscoveryResponseSchema, DiscoveryResponseSchema, ResourceSchema } from '../gen/envoy/service/discovery/v3/discovery_pb';
 import { envoyRegistry } from '../gen/registry';
 import { TYPE } from '../envoy/typeUrls';
 import { AnyCache, resourceVersion } from './cache';
-import { discoveryResponseSize, encodeDeltaDiscoveryResponse, encodeDeltaFromEntries, encodeDiscoveryResponse, utf8Length } from './wire';
+import {
+  discoveryResponseSize,
+  encodeDeltaDiscoveryResponse,
+  encodeDeltaFromEntries,
+  encodeDiscoveryResponse,
+  encodeResourceWire,
+  utf8Length,
+} from './wire';
 import type { EncodedResource } from '../envoy/encode';
 import { edsCluster, loadAssignment } from './testing/fixtures';
 import type { Cluster } from '../gen/envoy/config/cluster/v3/cluster_pb';
@@ -98,6 +106,38 @@ describe('wire: hand-assembled DiscoveryResponse / DeltaDiscoveryResponse', () =
       }),
     );
     expect(ours).toEqual(theirs);
+  });
+
+  // One buffer per resource (encodeResourceWire): the Delta entry is field 2 of DeltaDiscoveryResponse holding a
+  // Resource { version = 1; Any resource = 2; name = 3 } (discovery.proto), and its Any view must be exactly
+  // google.protobuf.Any { type_url = 1; value = 2 } as protobuf-es writes it: proto3 drops empty strings and bytes,
+  // a set message field is written even when empty.
+  it.each([
+    { name: 'outbound|9080||reviews.default.svc.cluster.local', version: '0123456789abcdef', typeUrl: TYPE.cluster, size: 40 },
+    { name: 'inbound|15021||pod-é-日本', version: 'v-ü', typeUrl: TYPE.listener, size: 5000 },
+    { name: '', version: '', typeUrl: TYPE.route, size: 0 },
+    { name: 'n'.repeat(200), version: 'x', typeUrl: '', size: 130 },
+  ])("a resource's entry and Any in one buffer equal protobuf-es' Resource and Any ($typeUrl, $size bytes)", (c) => {
+    const value = Uint8Array.from({ length: c.size }, (_, i) => (i * 7 + 3) & 0xff);
+    const { entry, any } = encodeResourceWire(c.name, c.version, c.typeUrl, value);
+    expect(any.buffer).toBe(entry.buffer); // a view, not a copy
+    expect(any).toEqual(toBinary(AnySchema, create(AnySchema, { typeUrl: c.typeUrl, value })));
+    const resource = toBinary(
+      ResourceSchema,
+      create(ResourceSchema, { name: c.name, version: c.version, resource: { typeUrl: c.typeUrl, value } }),
+    );
+    const theirs = toBinary(
+      DeltaDiscoveryResponseSchema,
+      create(DeltaDiscoveryResponseSchema, { resources: [fromBinary(ResourceSchema, resource)] }),
+    );
+    expect(entry).toEqual(theirs);
+  });
+
+  it("AnyCache: SotW's Any and Delta's entry of a resource share one buffer", () => {
+    const local = new AnyCache();
+    const e = local.deltaEntry(c2);
+    expect(local.any(c2)).toBe(e.any);
+    expect(e.any.buffer).toBe(e.bytes.buffer);
   });
 
   it('AnyCache wraps each content once', () => {

@@ -82,11 +82,6 @@ export class WireWriter {
   }
 }
 
-/** google.protobuf.Any { type_url = 1; value = 2 } */
-export function encodeAny(typeUrl: string, value: Uint8Array): Uint8Array {
-  return new WireWriter().string(1, typeUrl).bytes(2, value).finish();
-}
-
 export interface SotwResponseParts {
   versionInfo: string;
   /** Encoded google.protobuf.Any messages. */
@@ -250,6 +245,34 @@ export function encodeDeltaDiscoveryResponse(p: DeltaResponseParts): Uint8Array 
 /** One `resources` entry of a DeltaDiscoveryResponse (field 2: tag, length, Resource), cacheable per resource version. */
 export function encodeDeltaResourceEntry(name: string, version: string, any: Uint8Array): Uint8Array {
   return new WireWriter().message(2, (rw) => rw.string(1, version).bytes(2, any, true).string(3, name)).finish();
+}
+
+/** A resource's two wire forms in one buffer: its Delta `resources` entry, and its Any as a view into that entry. */
+export interface ResourceWire {
+  /** DeltaDiscoveryResponse field 2: tag, length, Resource { version = 1; Any resource = 2; name = 3 }. */
+  entry: Uint8Array;
+  /** The entry's google.protobuf.Any { type_url = 1; value = 2 }: a DiscoveryResponse's `resources` item. */
+  any: Uint8Array;
+}
+
+/**
+ * encodeDeltaResourceEntry(name, version, Any { type_url = 1; value = 2 }) written at once into one buffer, its Any a
+ * subarray of it: a resource sent by both protocols (or either) costs one allocation and one copy of its bytes.
+ */
+export function encodeResourceWire(name: string, version: string, typeUrl: string, value: Uint8Array): ResourceWire {
+  const lengths = { version: utf8Length(version), typeUrl: utf8Length(typeUrl), name: utf8Length(name) };
+  const anySize = optionalSize(lengths.typeUrl) + optionalSize(value.length);
+  const resourceSize = optionalSize(lengths.version) + fieldSize(anySize) + optionalSize(lengths.name);
+  const entry = uninitializedBytes(fieldSize(resourceSize));
+  let off = putTagLength(entry, 0, 2, resourceSize);
+  off = putString(entry, off, 1, version, lengths.version);
+  off = putTagLength(entry, off, 2, anySize);
+  const anyAt = off;
+  off = putString(entry, off, 1, typeUrl, lengths.typeUrl);
+  if (value.length > 0) off = putField(entry, off, 2, value);
+  const any = entry.subarray(anyAt, off);
+  written(entry.length, putString(entry, off, 3, name, lengths.name), 'Resource');
+  return { entry, any };
 }
 
 /** A DeltaDiscoveryResponse whose resources are already encoded by encodeDeltaResourceEntry (see sotwResponse). */
