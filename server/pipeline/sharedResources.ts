@@ -5,72 +5,28 @@
 // the memory it holds, and the push plane (impact/xdsPlane.ts) carries entries over to the next snapshot
 // version when no proxy using them can be affected by the change, marking their endpoints stale when an
 // endpoint-only change reaches them (then only the ClusterLoadAssignments of the moved services are rebuilt).
+// Homes: this file (entries, their users, carrying and release), keyMemos.ts (keys per proxy and snapshot),
+// scopeParts.ts (Sidecar-scope parts, inbound resources beside them), scopeEndpoints.ts (per-scope CLA refresh);
+// sharedEntry.ts holds the key format, size estimates and input types they share.
 import type { EncodedResource } from '../envoy/encode';
-import { byteCompare } from '../lib/compare';
 import type { MeshSnapshot, ProxyModel, TranslateOptions } from '../model/mesh';
-import { proxyKind } from '../model/proxyKinds';
-import { translateEndpoints } from '../translate/endpointsOnly';
-import { parseClusterName } from '../translate/names';
-import { inboundInputsKey, inboundLabelKeys, type ProxyInputs, proxyInputs, proxyInputsKey } from '../translate/proxyInputs';
+import { proxyInputs } from '../translate/proxyInputs';
 import type { TranslateMemos } from '../translate/index';
 import type { ResourceTable } from '../translate/types';
 import { ZtunnelMemo } from '../translate/ztunnel/memo';
 import { type BoundedCache, createSizedCache, type SizedCache } from './cache';
 import { EncodeMemo, encodeTable, translateSafely } from './encodeTable';
-import { encodedOf, GENERATORS } from './generators';
-import { InboundCarry } from './inboundCarry';
-import { inboundResources, mergeScope, outboundLabelKeys, type ScopePart, scopeKey, splitScope } from './scopeSharing';
+import { encodedOf } from './generators';
+import { KeyMemos } from './keyMemos';
+import { ofHosts, ScopeEndpoints } from './scopeEndpoints';
+import { ScopeParts } from './scopeParts';
+import { type CacheAdvance, EntrySizes, OptionsText, type ReleaseGrace, versionOf, withVersion } from './sharedEntry';
 import type { ProxyResources } from './types';
 
-/** Estimated bytes an entry holds: its encoded bytes and their JSON (about 4× the bytes), plus a little. */
-export function resourcesSize(r: ProxyResources): number {
-  let n = 1024;
-  // Plain loops, not encodedOf's generator: sized on every set, e.g. ztunnel's 12,000 Addresses per push.
-  for (const g of GENERATORS) {
-    const list = r[g.list];
-    if (list) for (let i = 0; i < list.length; i++) n += 5 * list[i]!.bytes.length + 200;
-  }
-  return n;
-}
+export { type CacheAdvance, type ReleaseGrace, resourcesSize, sharedResourceKey } from './sharedEntry';
 
-/** An entry made of a scope's outbound part and its own inbound resources: the references, and its own resources' bytes. */
-function scopedSize(r: ProxyResources, own: readonly EncodedResource[]): number {
-  let n = 1024;
-  // 16 per reference, counted per list (iterating encodedOf's generator took ~0.3 ms per 5x sidecar on every refresh).
-  for (const g of GENERATORS) n += 16 * (r[g.list]?.length ?? 0);
-  for (const e of own) n += 5 * e.bytes.length + 200;
-  return n;
-}
-
-const partSize = (p: ScopePart): number => resourcesSize({ ...p, proxy: undefined as never, version: 0, errors: [] });
-
-/** `version \0 options \0 inputs`: a hit is valid by construction. */
-export function sharedResourceKey(snapshot: MeshSnapshot, proxy: ProxyModel, options: TranslateOptions): string {
-  return `${snapshot.version}\u0000${JSON.stringify(options)}\u0000${proxyInputsKey(snapshot, proxy, options)}`;
-}
-
-const versionOf = (key: string): number => Number(key.slice(0, key.indexOf('\u0000')));
 /** How many versions' entries advance() carries without re-keying them (find() looks each up on a miss). */
 const MAX_CARRIED_VERSIONS = 8;
-const withVersion = (key: string, version: number): string => `${version}${key.slice(key.indexOf('\u0000'))}`;
-
-/** What a change did to the snapshot, for SharedResourceCache.advance. */
-export interface CacheAdvance {
-  /** Every proxy may be affected. */
-  all: boolean;
-  /** Proxies that may be affected (ids of either snapshot). */
-  proxies: ReadonlySet<string>;
-  /** An endpoint-only change: the hostnames whose endpoints moved (affected entries keep all but those CLAs). */
-  endpointHosts?: ReadonlySet<string>;
-  /** The store keys that changed (inboundCarry.ts: a change of VirtualServices only keeps the carried inbound resources). */
-  changed?: readonly string[];
-}
-
-/** How long entries whose last user left stay for a reconnect (ms; 0: dropped at once), and the clock that says when. */
-export interface ReleaseGrace {
-  graceMs: number;
-  now: () => number;
-}
 
 /**
  * The runtime's cache of translated + encoded resources (a BoundedCache, so config_dump, the API and ADS
@@ -84,59 +40,22 @@ export class SharedResourceCache implements BoundedCache<ProxyResources> {
   private readonly perProxy = new Set<string>();
   /** key → hostnames whose CLAs are stale (endpoint-only change since it was built). */
   private readonly stale = new Map<string, Set<string>>();
-  private readonly keys = new WeakMap<MeshSnapshot, Map<string, string>>();
-  /** The key memo of the latest snapshot keys were made for (release() forgets a proxy's keys there). */
-  private lastKeys: Map<string, string> | undefined;
-  /** Each options object's JSON (in every key) and a short tag of its own for the key memo (keyOf runs per generate). */
-  private readonly optionsText = new WeakMap<TranslateOptions, { json: string; tag: string }>();
-  /** Key memos of `lastKeys` whose proxy left (memo key → when): kept for the release grace, as its entries are. */
-  private readonly releasedMemos = new Map<string, number>();
-  private optionsTags = 0;
+  /** Each options object's JSON (in every key and scope key). */
+  private readonly options = new OptionsText();
+  /** Each registry proxy's key per snapshot, and its translation inputs until its scope key is made. */
+  private readonly keys = new KeyMemos(this.options);
   /** Encoded resources by content, shared by every translation in this cache (swept as entries go). */
   readonly memo: EncodeMemo;
   /** Translations reused across snapshots per object (the ztunnel view's Addresses: translate/ztunnel/memo.ts). */
   readonly memos: TranslateMemos = { ztunnel: new ZtunnelMemo() };
   private translations = 0;
-  private refreshes = 0;
-  private clas = 0;
   private shares = 0;
 
-  /** `version \0 options \0 scope key` → the outbound part of that scope (null: the scope is never shared). */
-  private readonly scopes: SizedCache<ScopePart | null>;
-  /**
-   * Scope parts a connected proxy was served from, by scope key, with those proxies: found here when the
-   * scopes' byte bound evicted them. Evicting a part in use frees nothing (its proxies' entries hold the same
-   * objects) and makes the scope's next proxy translate in full: on a mesh whose scopes outgrow the bound
-   * (5,000 services in 20 scopes) a connect wave round-robin over the namespaces evicted every part before
-   * its next use and translated every pod in full. Released with their last proxy (release), never carried.
-   */
-  private readonly pinned = new Map<string, { part: ScopePart; users: Set<string> }>();
-  /** Entries made from a scope part → their own (inbound) resources: what they hold alone. */
-  private readonly own = new WeakMap<ProxyResources, readonly EncodedResource[]>();
   /** Each entry's estimated size, computed when it is first stored (an entry's content never changes). */
-  private readonly sizes = new WeakMap<ProxyResources, number>();
-  private readonly labelKeys = new WeakMap<MeshSnapshot, Set<string>>();
-  /** The label keys an inbound build can read, per snapshot, sorted (proxyInputs.ts inboundLabelKeys). */
-  private readonly inboundKeys = new WeakMap<MeshSnapshot, readonly string[]>();
-  /** The label keys each config object holds (scopeSharing.outboundLabelKeys): unchanged objects keep their identity across snapshots. */
-  private readonly configLabelKeys = new WeakMap<object, readonly string[]>();
-  /** Registry proxies' translation inputs by key, until their scope key is made (fromScope). */
-  private readonly inputs = new Map<string, ProxyInputs>();
-  /** `version \0 options \0 scope key \0 cluster` → its ClusterLoadAssignment rebuilt by an endpoint refresh. */
-  private readonly scopeClas = new Map<string, EncodedResource>();
-  /** `version \0 options \0 scope key` → the last endpoint list refreshed for that scope (the same list for its proxies). */
-  private readonly refreshed = new Map<string, { from: readonly EncodedResource[]; hosts: string; list: EncodedResource[] }>();
-  private scopeShares = 0;
-  private scopeBuilds = 0;
-  /** Scopes the warm-up built (warmScope), and the largest part it built (bytes). */
-  private warmed = 0;
-  private warmedMax = 0;
-  /** The scope parts warmScope built: kept when the last entry goes (afterDrop), as the idle server had them. */
-  private readonly warmedKeys = new Set<string>();
-  /** Per-pod inbound resources by translation inputs, carried across versions a change cannot shape them in. */
-  private readonly inbound = new InboundCarry();
-  private inboundReused = 0;
-  private inboundShared = 0;
+  private readonly sizes = new EntrySizes();
+  /** The Sidecar-scope parts (scopeParts.ts) and the per-scope endpoint refresh (scopeEndpoints.ts). */
+  private readonly parts: ScopeParts;
+  private readonly endpoints = new ScopeEndpoints();
   /** Entries whose last user left (key → when), kept for `grace.graceMs` so a reconnecting wave finds them. */
   private readonly released = new Map<string, number>();
   private readonly grace: ReleaseGrace;
@@ -151,16 +70,8 @@ export class SharedResourceCache implements BoundedCache<ProxyResources> {
 
   constructor(maxBytes = 128 * 1024 * 1024, grace: Partial<ReleaseGrace> = {}) {
     this.grace = { graceMs: grace.graceMs ?? 0, now: grace.now ?? Date.now };
-    this.entries = createSizedCache<ProxyResources>(maxBytes, (r) => {
-      // Sized once per entry object: advance() re-keys every carried entry on each change (1,000s per push).
-      let n = this.sizes.get(r);
-      if (n === undefined) {
-        const own = this.own.get(r);
-        this.sizes.set(r, (n = own ? scopedSize(r, own) : resourcesSize(r)));
-      }
-      return n;
-    });
-    this.scopes = createSizedCache<ScopePart | null>(Math.max(1024 * 1024, Math.floor(maxBytes / 2)), (p) => (p ? partSize(p) : 64));
+    this.entries = createSizedCache<ProxyResources>(maxBytes, (r) => this.sizes.sizeOf(r));
+    this.parts = new ScopeParts(Math.max(1024 * 1024, Math.floor(maxBytes / 2)), this.options);
     this.memo = new EncodeMemo(Math.max(1024 * 1024, Math.floor(maxBytes / 2)));
   }
 
@@ -180,80 +91,50 @@ export class SharedResourceCache implements BoundedCache<ProxyResources> {
     this.users.clear();
     this.perProxy.clear();
     this.stale.clear();
-    this.lastKeys?.clear();
-    this.releasedMemos.clear();
-    this.scopes.clear();
-    this.warmedKeys.clear();
-    this.pinned.clear();
-    this.inputs.clear();
-    this.scopeClas.clear();
-    this.refreshed.clear();
+    this.keys.clear();
+    this.parts.clear();
+    this.endpoints.clear();
     this.released.clear();
     this.carried.clear();
-    this.inbound.clear();
     this.memo.retainOnly(new Set());
   }
   stats() {
+    const parts = this.parts.stats();
+    const endpoints = this.endpoints.stats();
     return {
       entries: this.entries.size,
       bytes: this.entries.total,
       maxBytes: this.entries.max,
       translations: this.translations,
-      endpointRefreshes: this.refreshes,
+      endpointRefreshes: endpoints.refreshes,
       /** ClusterLoadAssignments rebuilt by those refreshes (the moved services' clusters only). */
-      clasRecomputed: this.clas,
+      clasRecomputed: endpoints.clas,
       shared: this.shares,
       /** Proxies served a scope's outbound part beside their own inbound resources (scopeSharing.ts), and scopes seeded. */
-      scopeShared: this.scopeShares,
-      scopes: this.scopeBuilds,
+      scopeShared: parts.scopeShared,
+      scopes: parts.scopes,
       /** Scope parts built ahead of their clients (warmScope): translations no client waited for. */
-      scopesWarmed: this.warmed,
+      scopesWarmed: parts.scopesWarmed,
       /** Inbound builds skipped: the proxy's inbound resources carried from an earlier version (inboundCarry.ts). */
-      inboundReused: this.inboundReused,
+      inboundReused: parts.inboundReused,
       /** Inbound builds skipped: another pod's of this version with equal inbound inputs (a Service's other pod). */
-      inboundShared: this.inboundShared,
+      inboundShared: parts.inboundShared,
       /** Entries no connected proxy uses, kept for the release grace (a reconnect finds them). */
       released: this.released.size,
       /** Scope parts kept for their connected proxies beyond the scopes' byte bound (`pinned`). */
-      pinnedScopes: this.pinned.size,
+      pinnedScopes: parts.pinnedScopes,
       /** Keys with recorded users (bookkeeping: never more than the entries after an advance). */
       tracked: this.users.size,
       /** Encoded resources kept by content (the memo shared by the entries). */
       memoEntries: this.memo.size,
       /** Proxy → key memos of the current snapshot. */
-      keyMemos: this.lastKeys?.size ?? 0,
+      keyMemos: this.keys.size,
     };
   }
 
-  /** The key of `proxy` in `snapshot` (memoised per snapshot: generating is per push, keys per snapshot). */
+  /** The key of `proxy` in `snapshot` (memoised per snapshot: keyMemos.ts). */
   keyOf(snapshot: MeshSnapshot, proxy: ProxyModel, options: TranslateOptions): string {
-    // A kind whose translation reads nothing of the proxy (ztunnel) is shared by every client of it, and, like a
-    // node-made proxy's, never carried to the next snapshot (change impact names registry proxies only).
-    if (!proxyKind(proxy).perProxy) return `node\u0000${sharedResourceKey(snapshot, proxy, options)}`;
-    const registry = snapshot.proxiesById.get(proxy.id) === proxy;
-    if (!registry) return `node\u0000${sharedResourceKey(snapshot, proxy, options)}\u0000${JSON.stringify(proxy)}`;
-    let m = this.keys.get(snapshot);
-    if (!m) this.keys.set(snapshot, (m = new Map()));
-    if (this.lastKeys !== m) this.releasedMemos.clear(); // they were the previous snapshot's memos
-    this.lastKeys = m;
-    const opts = this.optionsOf(options);
-    const memo = `${proxy.id}\u0000${opts.tag}`;
-    if (this.releasedMemos.size > 0) this.releasedMemos.delete(memo); // back within the grace
-    let k = m.get(memo);
-    if (k === undefined) {
-      // sharedResourceKey, with the inputs kept for the scope key (one proxyInputs per proxy and snapshot)
-      const inputs = proxyInputs(snapshot, proxy, options);
-      this.inputs.set((k = `${snapshot.version}\u0000${opts.json}\u0000${JSON.stringify(inputs)}`), inputs);
-      m.set(memo, k);
-    }
-    return k;
-  }
-
-  /** `options`' JSON, made once per options object (a snapshot's options object lives as long as the snapshot). */
-  private optionsOf(options: TranslateOptions): { json: string; tag: string } {
-    let t = this.optionsText.get(options);
-    if (!t) this.optionsText.set(options, (t = { json: JSON.stringify(options), tag: `o${++this.optionsTags}` }));
-    return t;
+    return this.keys.keyOf(snapshot, proxy, options);
   }
 
   /**
@@ -275,22 +156,31 @@ export class SharedResourceCache implements BoundedCache<ProxyResources> {
       const hosts = this.stale.get(key);
       if (hosts) {
         this.stale.delete(key);
-        const own = this.own.get(r);
-        r = this.refreshEndpoints(snapshot, proxy, options, r, hosts, memo, this.inputs.get(base));
-        if (r && own) this.own.set(r, own); // still a scope's references beside its own resources
+        const own = this.sizes.ownOf(r);
+        // An endpoint-only change: scopeEndpoints.ts rebuilds the moved CLAs once per scope (keyed on the new snapshot).
+        const inputs = this.keys.inputsOf(base) ?? proxyInputs(snapshot, proxy, options);
+        r = this.endpoints.refresh(snapshot, proxy, options, r, hosts, this.parts.scopeOf(snapshot, proxy, options, inputs), memo);
+        if (r && own) this.sizes.setOwn(r, own); // still a scope's references beside its own resources
         if (r) this.entries.set(key, r);
         else this.entries.delete(key);
       }
     }
     if (r) {
-      this.inputs.delete(base);
+      this.keys.dropInputs(base);
       this.released.delete(key);
       if (r.proxy !== proxy) this.shares++;
     } else {
       // A sidecar of a scope already built: its own inbound resources beside the scope's outbound part.
-      const scoped = registry && key === base ? this.fromScope(snapshot, proxy, options, build, memo) : undefined;
-      this.inputs.delete(base);
+      let scoped: ReturnType<ScopeParts['fromScope']>;
+      if (registry && key === base) {
+        const inputs = this.keys.inputsOf(base) ?? proxyInputs(snapshot, proxy, options);
+        this.keys.dropInputs(base);
+        scoped = this.parts.fromScope(snapshot, proxy, options, build, memo, base, inputs);
+      }
+      this.keys.dropInputs(base);
       if (scoped && 'shared' in scoped) {
+        if (scoped.seeded) this.translations++;
+        this.sizes.setOwn(scoped.shared, scoped.own);
         this.entries.set(key, scoped.shared);
         this.addUser(key, proxy.id);
         return scoped.shared;
@@ -311,77 +201,7 @@ export class SharedResourceCache implements BoundedCache<ProxyResources> {
     return r.proxy === proxy ? r : { ...r, proxy };
   }
 
-  /**
-   * A sidecar's resources from its scope (scopeSharing.ts): the scope's outbound part beside its own inbound
-   * resources; the scope's first proxy is translated in full and seeds the part. Undefined when the proxy's
-   * outbound part is not shared (the caller translates it in full).
-   */
-  private fromScope(
-    snapshot: MeshSnapshot,
-    proxy: ProxyModel,
-    options: TranslateOptions,
-    build: () => ResourceTable,
-    memo: EncodeMemo,
-  ): { shared: ProxyResources } | { full: ProxyResources } | undefined {
-    let labels = this.labelKeys.get(snapshot);
-    if (!labels) this.labelKeys.set(snapshot, (labels = outboundLabelKeys(snapshot, this.configLabelKeys)));
-    const base = this.keyOf(snapshot, proxy, options);
-    const inputs = this.inputs.get(base) ?? proxyInputs(snapshot, proxy, options);
-    this.inputs.delete(base);
-    const sk = scopeKey(snapshot, proxy, options, labels, inputs);
-    if (sk === undefined) return undefined;
-    const key = `${snapshot.version}\u0000${this.optionsOf(options).json}\u0000${sk}`;
-    const part = this.scopes.get(key) ?? this.pinned.get(key)?.part;
-    if (part === null) return undefined;
-    if (part !== undefined) {
-      const inbound = this.inboundOf(snapshot, proxy, options, base, inputs, memo);
-      const r = inbound && mergeScope(part, inbound, proxy, snapshot.version);
-      if (!r) return undefined;
-      this.pin(key, part, proxy.id);
-      this.scopeShares++;
-      this.own.set(r, [...inbound.listeners, ...inbound.clusters]);
-      return { shared: r };
-    }
-    const { full, inbound, split } = this.seedScope(snapshot, proxy, options, build, memo, base, inputs, key);
-    if (!split || !inbound) return { full };
-    this.scopeBuilds++;
-    // Served as its scope's later proxies are (the same bytes: splitScope checked), so it shares their lists.
-    const r = mergeScope(split, inbound, proxy, snapshot.version);
-    if (!r) return { full };
-    this.pin(key, split, proxy.id);
-    this.translations++;
-    this.own.set(r, [...inbound.listeners, ...inbound.clusters]);
-    return { shared: r };
-  }
-
-  /**
-   * A scope's first build (fromScope on a first connect, warmScope ahead of it): `proxy` translated in full, its
-   * inbound resources built alone split the outbound part off, stored under `key` (null: this scope is not shared).
-   */
-  private seedScope(
-    snapshot: MeshSnapshot,
-    proxy: ProxyModel,
-    options: TranslateOptions,
-    build: () => ResourceTable,
-    memo: EncodeMemo,
-    base: string,
-    inputs: ProxyInputs,
-    key: string,
-  ): { full: ProxyResources; inbound: ProxyResources | undefined; split: ScopePart | undefined } {
-    const full = encodeTable(proxy, snapshot.version, translateSafely(proxy, build), memo);
-    const inbound = full.errors.length === 0 ? this.inboundOf(snapshot, proxy, options, base, inputs, memo) : undefined;
-    const split = inbound ? splitScope(full, inbound) : undefined;
-    this.scopes.set(key, split ?? null);
-    return { full, inbound, split };
-  }
-
-  /**
-   * Builds the outbound part of `proxy`'s scope before any client of it asks (the xDS plane's warm-up,
-   * impact/scopeWarmup.ts): the scope's first connecting proxy then builds only its inbound resources, as its
-   * later ones do. No entry, user or pin is made, so nothing is held beyond the scopes' own byte bound, and a
-   * part is never built when it would not fit in it (`'full'`). `'none'`: the proxy's outbound part is not shared.
-   * `onPart` gets the resources of a part built (the ADS server wraps them in their wire forms).
-   */
+  /** Builds the outbound part of `proxy`'s scope before any client of it asks (the warm-up): ScopeParts.warmScope. */
   warmScope(
     snapshot: MeshSnapshot,
     proxy: ProxyModel,
@@ -389,56 +209,7 @@ export class SharedResourceCache implements BoundedCache<ProxyResources> {
     build: () => ResourceTable,
     onPart?: (resources: Iterable<EncodedResource>) => void,
   ): 'built' | 'kept' | 'none' | 'full' {
-    if (!proxyKind(proxy).perProxy || snapshot.proxiesById.get(proxy.id) !== proxy) return 'none';
-    let labels = this.labelKeys.get(snapshot);
-    if (!labels) this.labelKeys.set(snapshot, (labels = outboundLabelKeys(snapshot, this.configLabelKeys)));
-    // No key memo is kept (keyOf's): the warm-up sees every proxy of the mesh, most of which may never connect.
-    const inputs = proxyInputs(snapshot, proxy, options);
-    const sk = scopeKey(snapshot, proxy, options, labels, inputs);
-    if (sk === undefined) return 'none';
-    const opts = this.optionsOf(options).json;
-    const key = `${snapshot.version}\u0000${opts}\u0000${sk}`;
-    if (this.scopes.has(key) || this.pinned.has(key)) return 'kept';
-    const base = `${snapshot.version}\u0000${opts}\u0000${JSON.stringify(inputs)}`;
-    if (this.perProxy.has(base)) return 'none';
-    // The largest part built so far stands for the next one's size: the bound is never filled past what it holds.
-    if (this.scopes.total + this.warmedMax > this.scopes.max) return 'full';
-    const { split } = this.seedScope(snapshot, proxy, options, build, this.memo, base, inputs, key);
-    if (split) {
-      this.warmedMax = Math.max(this.warmedMax, partSize(split));
-      onPart?.(encodedOf(split));
-    }
-    this.warmedKeys.add(key);
-    this.warmed++;
-    return 'built';
-  }
-
-  /**
-   * A sidecar's inbound resources: another pod's of this snapshot whose inbound inputs are equal (a Service's v1 and
-   * v2 pods: proxyInputs.ts inboundInputsKey), or carried from an earlier version when those inputs and every config
-   * they read are unchanged.
-   */
-  private inboundOf(
-    snapshot: MeshSnapshot,
-    proxy: ProxyModel,
-    options: TranslateOptions,
-    base: string,
-    inputs: ProxyInputs,
-    memo: EncodeMemo,
-  ): ProxyResources | undefined {
-    const user = base.slice(base.indexOf('\u0000') + 1);
-    let keys = this.inboundKeys.get(snapshot);
-    if (!keys) this.inboundKeys.set(snapshot, (keys = [...inboundLabelKeys(snapshot)].sort(byteCompare)));
-    const inputsKey = `${this.optionsOf(options).json}\u0000${inboundInputsKey(inputs, keys)}`;
-    const kept = this.inbound.get(inputsKey, user);
-    if (kept) {
-      if (kept.version === snapshot.version) this.inboundShared++;
-      else this.inboundReused++;
-      return kept;
-    }
-    const built = inboundResources(snapshot, proxy, options, memo);
-    if (built) this.inbound.set(inputsKey, built, user);
-    return built;
+    return this.parts.warmScope(snapshot, proxy, options, build, this.memo, this.perProxy, onPart);
   }
 
   /** An entry without translating (the proxy list's counts). */
@@ -488,15 +259,10 @@ export class SharedResourceCache implements BoundedCache<ProxyResources> {
     this.carried.clear();
     for (const v of live) this.carried.add(v);
     this.at = to;
-    this.inbound.advance(change.changed, !!hosts);
+    this.parts.advance(to, change.changed, !!hosts);
     this.released.clear(); // entries nobody used were dropped above
-    // A scope part is never carried: the first affected proxy of a scope builds it again (unaffected entries are carried).
-    for (const [key] of [...this.scopes.entries()]) if (versionOf(key) !== to) this.scopes.delete(key);
-    for (const key of [...this.warmedKeys]) if (versionOf(key) !== to) this.warmedKeys.delete(key);
-    for (const key of [...this.pinned.keys()]) if (versionOf(key) !== to) this.pinned.delete(key);
-    for (const key of [...this.inputs.keys()]) if (versionOf(key) !== to) this.inputs.delete(key);
-    for (const key of [...this.scopeClas.keys()]) if (versionOf(key) !== to) this.scopeClas.delete(key);
-    for (const key of [...this.refreshed.keys()]) if (versionOf(key) !== to) this.refreshed.delete(key);
+    this.keys.advance(to);
+    this.endpoints.advance(to);
     for (const key of [...this.perProxy]) {
       this.perProxy.delete(key);
       if (live.has(versionOf(key))) this.perProxy.add(withVersion(key, to));
@@ -564,18 +330,10 @@ export class SharedResourceCache implements BoundedCache<ProxyResources> {
         dropped++;
       }
     }
-    for (const [key, p] of [...this.pinned]) {
-      for (const id of gone) p.users.delete(id);
-      if (p.users.size === 0) this.pinned.delete(key);
-    }
+    this.parts.release(gone);
     // A leaving proxy's key memos go with it, or, with a release grace, when the grace runs out (a reconnect wave's
     // generates find them: no proxyInputs and JSON of the inputs again per proxy).
-    if (this.lastKeys)
-      for (const memoKey of [...this.lastKeys.keys()])
-        if (gone.has(memoKey.slice(0, memoKey.indexOf('\u0000')))) {
-          if (this.grace.graceMs > 0) this.releasedMemos.set(memoKey, now);
-          else this.lastKeys.delete(memoKey);
-        }
+    this.keys.release(gone, now, this.grace.graceMs);
     this.afterDrop(dropped);
     return dropped;
   }
@@ -593,11 +351,7 @@ export class SharedResourceCache implements BoundedCache<ProxyResources> {
       this.dropReleased(key);
       dropped++;
     }
-    for (const [memo, at] of [...this.releasedMemos]) {
-      if (now - at < this.grace.graceMs) continue;
-      this.releasedMemos.delete(memo);
-      this.lastKeys?.delete(memo);
-    }
+    this.keys.expire(now, this.grace.graceMs);
     this.afterDrop(dropped);
     return dropped;
   }
@@ -606,7 +360,8 @@ export class SharedResourceCache implements BoundedCache<ProxyResources> {
   nextExpiryIn(): number | undefined {
     let oldest: number | undefined;
     for (const at of this.released.values()) if (oldest === undefined || at < oldest) oldest = at;
-    for (const at of this.releasedMemos.values()) if (oldest === undefined || at < oldest) oldest = at;
+    const memo = this.keys.oldestRelease();
+    if (memo !== undefined && (oldest === undefined || memo < oldest)) oldest = memo;
     return oldest === undefined ? undefined : Math.max(0, oldest + this.grace.graceMs - this.grace.now());
   }
 
@@ -614,13 +369,9 @@ export class SharedResourceCache implements BoundedCache<ProxyResources> {
   private afterDrop(dropped: number): void {
     for (const key of [...this.released.keys()]) if (!this.entries.has(key)) this.released.delete(key);
     if (this.entries.size === 0) {
-      // Back to the idle server: the warm-up's parts stay (bounded by the scopes' bound; the next version drops them).
-      for (const [key] of [...this.scopes.entries()]) if (!this.warmedKeys.has(key)) this.scopes.delete(key);
-      this.pinned.clear();
-      this.inputs.clear();
-      this.scopeClas.clear();
-      this.refreshed.clear();
-      this.inbound.clear();
+      this.parts.idle();
+      this.keys.idle();
+      this.endpoints.clear();
     }
     if (dropped > 0) this.sweepMemo();
   }
@@ -629,21 +380,14 @@ export class SharedResourceCache implements BoundedCache<ProxyResources> {
   private sweepMemo(): void {
     const live = new Set<EncodedResource>();
     for (const [, r] of this.entries.entries()) for (const e of encodedOf(r)) live.add(e);
-    for (const [, p] of this.scopes.entries()) if (p) for (const e of encodedOf(p)) live.add(e);
-    for (const { part } of this.pinned.values()) for (const e of encodedOf(part)) live.add(e);
+    this.parts.addEncoded(live);
     this.memo.retainOnly(live);
   }
 
   /** An entry no connected proxy uses any more: dropped with the inbound resources carried for its inputs. */
   private dropReleased(key: string): void {
     this.drop(key);
-    this.inbound.delete(key.slice(key.indexOf('\u0000') + 1));
-  }
-
-  private pin(scope: string, part: ScopePart, id: string): void {
-    const p = this.pinned.get(scope);
-    if (p?.part === part) p.users.add(id);
-    else this.pinned.set(scope, { part, users: new Set([id]) });
+    this.parts.releaseInbound(key.slice(key.indexOf('\u0000') + 1));
   }
 
   private drop(key: string): void {
@@ -657,77 +401,6 @@ export class SharedResourceCache implements BoundedCache<ProxyResources> {
     if (!u) this.users.set(key, (u = new Set()));
     u.add(id);
   }
-
-  /** Rebuilds the CLAs of the clusters of `hosts` (an endpoint-only change), keeping every other resource. */
-  private refreshEndpoints(
-    snapshot: MeshSnapshot,
-    proxy: ProxyModel,
-    options: TranslateOptions,
-    r: ProxyResources,
-    hosts: ReadonlySet<string>,
-    memo?: EncodeMemo,
-    inputs: ProxyInputs = proxyInputs(snapshot, proxy, options),
-  ): ProxyResources | undefined {
-    this.refreshes++;
-    // EDS per cluster and scope (istiod's EDS cache): proxies of one scope (scopeSharing.ts, keyed on the new
-    // snapshot) have the same ClusterLoadAssignments, so each moved cluster is rebuilt once per scope. A scope's
-    // refreshed list (kept for the same list before and the same hosts) is taken before looking at any CLA name.
-    let labels = this.labelKeys.get(snapshot);
-    if (!labels) this.labelKeys.set(snapshot, (labels = outboundLabelKeys(snapshot, this.configLabelKeys)));
-    const sk = scopeKey(snapshot, proxy, options, labels, inputs);
-    const scope = sk === undefined ? undefined : `${snapshot.version}\u0000${this.optionsOf(options).json}\u0000${sk}`;
-    const kept = scope === undefined ? undefined : this.refreshed.get(scope);
-    // The same items (entries built at other times hold equal lists: the encoded CLAs are shared by content).
-    if (kept && sameItems(kept.from, r.endpoints) && kept.hosts === [...hosts].sort().join(' '))
-      return { ...r, version: snapshot.version, endpoints: kept.list };
-    const names = r.endpoints.map((e) => e.name).filter((n) => ofHosts(n, hosts));
-    if (names.length === 0) return { ...r, version: snapshot.version };
-    const missing = scope === undefined ? names : names.filter((n) => !this.scopeClas.has(`${scope}\u0000${n}`));
-    let fresh: EncodedResource[] = [];
-    if (missing.length > 0) {
-      this.clas += missing.length;
-      try {
-        const table = translateEndpoints(snapshot, proxy, options, missing);
-        fresh = encodeTable(
-          proxy,
-          snapshot.version,
-          { listeners: [], routes: [], clusters: [], endpoints: table, errors: [], provenance: [] },
-          memo,
-        ).endpoints;
-      } catch {
-        return undefined; // the caller translates the proxy in full (translateSafely reports the failure)
-      }
-    }
-    const byName = new Map(r.endpoints.map((e) => [e.name, e]));
-    if (scope !== undefined) {
-      for (const e of fresh) this.scopeClas.set(`${scope}\u0000${e.name}`, e);
-      for (const n of names) {
-        const e = this.scopeClas.get(`${scope}\u0000${n}`);
-        if (e) byName.set(n, e);
-      }
-    } else for (const e of fresh) byName.set(e.name, e);
-    const endpoints = [...byName.values()].sort((a, b) => byteCompare(a.name, b.name));
-    if (scope !== undefined) this.refreshed.set(scope, { from: r.endpoints, hosts: [...hosts].sort().join(' '), list: endpoints });
-    return { ...r, version: snapshot.version, endpoints };
-  }
-}
-
-/**
- * Whether cluster `name` is one of `hosts`' (parseClusterName's hostname): the text after the last `|` is looked up
- * first, so the names of other hosts (every CLA of a proxy, on each endpoint change) are not split.
- */
-function ofHosts(name: string, hosts: ReadonlySet<string>): boolean {
-  const bar = name.lastIndexOf('|');
-  if (bar >= 0 && !hosts.has(name.slice(bar + 1))) return false;
-  return hosts.has(parseClusterName(name)?.hostname ?? '');
-}
-
-/** The same objects in the same order. */
-function sameItems<T>(a: readonly T[], b: readonly T[]): boolean {
-  if (a === b) return true;
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
 }
 
 /** Whether a translation's errors or provenance mention the proxy's id (then it is not shared). */
