@@ -1,6 +1,6 @@
 // The 20 scopes' first translations of issue 24's connect wave, split into translation and encoding, with the JIT
 // warm (never asserted): issue 24's mesh (BIG_N Services) in the real Store, the first sidecar of each namespace
-// translated (buildProxyTable, as the scope's first proxy is in sharedResources.ts fromScope), then ROUNDS rounds
+// translated (buildProxyTable, as the scope's first proxy is in scopeParts.ts fromScope), then ROUNDS rounds
 // encoding those tables through a fresh EncodeMemo (every content key misses, as on a first connect). OTHER=<a
 // worktree or copy of another commit>: its EncodeMemo too, round by round in turn with this tree's, and every
 // resource's bytes compared between the two. The measurement behind docs/perf/issue24-sharing.md, session 13.

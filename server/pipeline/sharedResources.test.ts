@@ -68,6 +68,27 @@ describe('SharedResourceCache', () => {
     expect(cache.stats().tracked).toBe(cache.size);
   });
 
+  it('the bookkeeping of entries the byte bound evicted goes when their proxies leave, with no snapshot change', () => {
+    const distinct = snap([
+      ...Array.from({ length: 6 }, (_, i) => ({
+        ...pod(`p${i}`, `10.0.0.${i + 1}`),
+        metadata: { name: `p${i}`, namespace: 'a', labels: { app: 'x', n: `${i}` } },
+      })),
+      service('s', 'http', 80),
+    ]);
+    const probe = new SharedResourceCache();
+    const one = resourcesSize(
+      probe.resources(distinct, distinct.proxies[0]!, DEFAULT_OPTIONS, () =>
+        translateProxy(distinct, distinct.proxies[0]!, DEFAULT_OPTIONS),
+      ),
+    );
+    const cache = new SharedResourceCache(Math.floor(one * 1.2));
+    for (const p of distinct.proxies) cache.resources(distinct, p, DEFAULT_OPTIONS, () => translateProxy(distinct, p, DEFAULT_OPTIONS));
+    expect(cache.size).toBeLessThan(distinct.proxies.length); // some entries were evicted while their proxies were connected
+    cache.release(distinct.proxies.map((p) => p.id));
+    expect(cache.stats()).toMatchObject({ entries: 0, tracked: 0 });
+  });
+
   it('a translation whose errors name the proxy is kept per proxy: each gets its own message', () => {
     // Two services on target port 8080 with different protocols: the inbound listener conflict names the proxy.
     const s = snap([pod('p0', '10.0.0.1'), pod('p1', '10.0.0.2'), service('web', 'http', 80), service('raw', 'tcp', 81)]);

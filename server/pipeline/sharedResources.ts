@@ -123,7 +123,7 @@ export class SharedResourceCache implements BoundedCache<ProxyResources> {
       released: this.released.size,
       /** Scope parts kept for their connected proxies beyond the scopes' byte bound (`pinned`). */
       pinnedScopes: parts.pinnedScopes,
-      /** Keys with recorded users (bookkeeping: never more than the entries after an advance). */
+      /** Keys with recorded users (bookkeeping: never more than the entries after an advance or a release). */
       tracked: this.users.size,
       /** Encoded resources kept by content (the memo shared by the entries). */
       memoEntries: this.memo.size,
@@ -368,6 +368,10 @@ export class SharedResourceCache implements BoundedCache<ProxyResources> {
   /** After entries were dropped: nothing left → the scope parts and carried inbound resources go too; the memo is swept. */
   private afterDrop(dropped: number): void {
     for (const key of [...this.released.keys()]) if (!this.entries.has(key)) this.released.delete(key);
+    // Entries the byte bound evicted while their proxies were connected leave their users and stale hosts behind
+    // (release walks the entries held): dropped here too, not only at the next snapshot (advance).
+    for (const key of [...this.users.keys()]) if (!this.entries.has(key)) this.users.delete(key);
+    for (const key of [...this.stale.keys()]) if (!this.entries.has(key)) this.stale.delete(key);
     if (this.entries.size === 0) {
       this.parts.idle();
       this.keys.idle();
