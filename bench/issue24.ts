@@ -18,80 +18,36 @@
 //   MESHSCOPE_ALLOCATOR / MESHSCOPE_JEMALLOC / MALLOC_CONF: the server's allocator, chosen as `meshscope serve` does
 //   BENCH_CLI=0                 skip the CLI rows                      BENCH_I24_OUT results file (default bench/results-issue24.json)
 //   BENCH_I24_PROFILE=0         no second, profiled run for the rows that missed (figures are always measured unprofiled)
+//   BENCH_I24_RUNS              runs per shape and mode (default 3): each row is their median, its detail every run's value
 //   MESHSCOPE_XDS_WARMUP=0      the server without its scopes' warm-up (server/impact/scopeWarmup.ts); with it (default,
 //                               as `meshscope serve`), the waves start once it ended (as a readiness-gated rollout: /api/healthz
 //                               is 503 `warming` until then), and the first-config row prints its time and CPU
 // Run: `node --import tsx bench/issue24.ts`. Benchmarks are not tests: nothing asserts a time.
-// Parts: issue24Env.ts (these knobs, the server's allocator), issue24Input.ts (the shapes, route names, clients),
+// `npm run bench` includes these rows (BENCH_ISSUE24=0 skips them; BENCH_ONLY=issue24 runs them alone).
+// Parts: issue24Bench.ts (the rows: CLI, then each shape and mode), issue24Env.ts (these knobs, the server's allocator), issue24Input.ts (the shapes, route names, clients),
 // issue24Procs.ts (the server and client processes, counts of work), issue24Push.ts (one push run), issue24Rows.ts
 // (the table rows, the CLI rows).
 import { writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../server/testing/paths';
-import { issueMesh } from './issueMesh';
 import { formatSummary } from './profile';
-import { type BenchRow, load1, machine, printTable } from './table';
-import { N, K, shapes, modes, SERVER_FLAGS, CLIENT_PROCS, ALLOC } from './issue24Env';
-import { routeNames } from './issue24Input';
-import { benchPushShape, profilePushShape } from './issue24Push';
-import { pushRows, cliRows, missedPhases } from './issue24Rows';
+import { machine, printTable } from './table';
+import { N, K } from './issue24Env';
+import { benchIssue24 } from './issue24Bench';
 
-/** BENCH_I24_PROFILE=0: no second, profiled run for the rows that missed (faster; no profile notes). */
-const PROFILE_MISSES = process.env.BENCH_I24_PROFILE !== '0';
 const loadStart = loadavg();
-const step = (what: string) => console.error(`bench(issue 24): ${what} (load ${load1()})`);
-const mesh = issueMesh(N);
-const rows: BenchRow[] = [];
-if (process.env.BENCH_CLI !== '0') {
-  step('CLI');
-  const cli = cliRows(mesh);
-  rows.push(...cli);
-  console.error(printTable(cli));
-}
-step('route names');
-const routes = routeNames(mesh);
 const out = process.env.BENCH_I24_OUT ?? join(REPO_ROOT, 'bench', 'results-issue24.json');
-const save = () =>
+const save = (rows: readonly unknown[]) =>
   writeFileSync(
     out,
     `${JSON.stringify({ at: new Date().toISOString(), machine: machine(), loadStart, loadEnd: loadavg(), n: N, k: K, rows }, null, 2)}\n`,
   );
-save();
-for (const shape of shapes)
-  for (const mode of modes) {
-    step(
-      `push ${shape} ${mode} N=${N} K=${K}, ${ALLOC}${SERVER_FLAGS.length ? ` ${SERVER_FLAGS.join(' ')}` : ''}, ${CLIENT_PROCS} client process(es)`,
-    );
-    try {
-      const figures = await benchPushShape(mesh, shape, mode, routes);
-      // The figures were measured without a profiler; the rows that missed get the profile of a second run.
-      const missed = PROFILE_MISSES ? missedPhases(figures) : [];
-      if (missed.length > 0) {
-        step(`push ${shape} ${mode}: profiling ${missed.join(', ')} in a second run`);
-        figures.profiles = await profilePushShape(mesh, shape, mode, routes, missed);
-      }
-      const got = pushRows(figures);
-      rows.push(...got);
-      console.error(printTable(got));
-    } catch (e) {
-      console.error(`bench(issue 24): push ${shape} ${mode} failed: ${String(e)}`);
-      rows.push({
-        figure: 'all K distinct-pod clients ACK their first config',
-        size: `N=${N}, K=${K}, ${shape}, ${mode}`,
-        value: Number.NaN,
-        unit: 'ms',
-        detail: `failed: ${String(e)}`,
-        load: load1(),
-      });
-    }
-    save();
-  }
-const table = printTable(rows);
+const rows = await benchIssue24(save);
 const notes = rows.filter((r) => r.profile).map((r) => `- ${r.figure} (${r.size}): ${formatSummary(r.profile!)}`);
-console.log(table);
+console.log(printTable(rows));
 if (notes.length > 0)
   console.log(
     `\nCPU profiles of figures that miss their goal (from a second, profiled run; the figures above had no profiler):\n${notes.join('\n')}`,
   );
-save();
+save(rows);

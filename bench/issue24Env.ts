@@ -10,6 +10,8 @@ export const N = Number(process.env.BENCH_I24_N ?? (big ? 5000 : 1000));
 export const K = Number(process.env.BENCH_I24_K ?? (big ? 2000 : 1000));
 export const shapes = list(process.env.BENCH_I24_SHAPES, 'multidoc,list,kube') as Shape[];
 export const modes = list(process.env.BENCH_MODES, 'sotw,delta') as Mode[];
+/** Runs per shape and mode; each row is the median of them (the goals are medians on this machine). */
+export const RUNS = Math.max(1, Number(process.env.BENCH_I24_RUNS ?? 3));
 /** The server's release grace (connect's MESHSCOPE_XDS_RELEASE_GRACE_MS, 30 s by default): the late RSS sample waits it out. */
 export const RELEASE_GRACE_MS = Number(process.env.MESHSCOPE_XDS_RELEASE_GRACE_MS ?? 30_000);
 export const LATER_S = (12_000 + RELEASE_GRACE_MS) / 1000;

@@ -25,14 +25,50 @@ export function missedPhases(f: PushFigures): PushPhase[] {
   return missed.filter(([, m]) => m).map(([p]) => p);
 }
 
-export function pushRows(f: PushFigures): BenchRow[] {
+/** The phases whose row missed in most runs, i.e. whose median row misses (an odd count of runs). */
+export function missedByMedian(runs: readonly PushFigures[]): PushPhase[] {
+  const counts = new Map<PushPhase, number>();
+  for (const f of runs) for (const p of missedPhases(f)) counts.set(p, (counts.get(p) ?? 0) + 1);
+  return [...counts].filter(([, n]) => n > runs.length / 2).map(([p]) => p);
+}
+
+/**
+ * Each row the median of the runs' (the same rows, in the same order: pushRows of one shape and mode), its detail the
+ * runs' values and the median run's detail; a row whose median misses gets its profile from `profiled` (pushRows of
+ * a second, profiled run, with `anyProfile`).
+ */
+export function medianRows(runs: readonly BenchRow[][], profiled?: readonly BenchRow[]): BenchRow[] {
+  if (runs.length === 1) return runs[0]!.map((r, i) => withProfile(r, profiled?.[i]));
+  return runs[0]!.map((first, i) => {
+    const all = runs.map((rows) => rows[i]!);
+    const at = [...all].sort((a, b) => a.value - b.value)[Math.floor(all.length / 2)]!;
+    const values = all.map((r) => (Math.abs(r.value) >= 100 ? r.value.toFixed(0) : r.value.toFixed(2))).join(', ');
+    return withProfile(
+      {
+        ...at,
+        figure: first.figure,
+        profile: undefined,
+        detail: `median of ${all.length} runs (${values} ${first.unit}); that run: ${at.detail ?? ''}`,
+      },
+      profiled?.[i],
+    );
+  });
+}
+
+const withProfile = (r: BenchRow, p: BenchRow | undefined): BenchRow => {
+  const { profile: _drop, ...rest } = r;
+  return p?.profile && r.goal !== undefined && r.value > r.goal ? { ...rest, profile: p.profile } : rest;
+};
+
+/** A push run's rows; each row that missed gets its phase's profile (`anyProfile`: each row whose phase has one). */
+export function pushRows(f: PushFigures, anyProfile = false): BenchRow[] {
   const size = `N=${N}, K=${K}, ${f.shape}, ${f.mode === 'sotw' ? 'SotW' : 'Delta'}`;
   const load = load1();
   const row = (r: Omit<BenchRow, 'load' | 'size'>, miss: boolean, profile?: ProfileSummary): BenchRow => ({
     ...r,
     size,
     load,
-    ...(miss && profile ? { profile } : {}),
+    ...((miss || anyProfile) && profile ? { profile } : {}),
   });
   const vs = median(f.vs);
   const perClient = ((f.rss.with - f.rss.idle) * 1024) / K;

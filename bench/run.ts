@@ -7,6 +7,8 @@
 //   BENCH_MODES          sotw,delta (default both)
 //   BENCH_HOSTILE_CLIENTS / BENCH_HOSTILE_SERVICES (default 100 / 100): the hostile-load figures (issue 25)
 //   BENCH_ONLY=hostile: only those rows
+//   BENCH_ONLY=issue24: only issue 24's rows (bench/issue24.ts: its shapes, N = K = 1,000, each row the median of
+//   BENCH_I24_RUNS runs, default 3; its knobs are listed there); BENCH_ISSUE24=0 skips them in the full run
 //   BENCH_ONLY=ambient: only the ambient rows (issue 20): ztunnel's view, the pod-IP Address delta to Delta clients,
 //   waypoint vs sidecar translation; BENCH_AMBIENT_PODS / BENCH_AMBIENT_SERVICES (default 10000 / 2000),
 //   BENCH_AMBIENT_CLIENTS (100), BENCH_AMBIENT_ROUNDS (20); BENCH_AMBIENT=0 skips them in the full run
@@ -82,6 +84,14 @@ if (only === 'ambient') {
   );
   process.exit(0);
 }
+if (only === 'issue24') {
+  const { benchIssue24 } = await import('./issue24Bench');
+  const i24 = await benchIssue24();
+  console.log(printTable(i24));
+  const notes = i24.filter((r) => r.profile).map((r) => `- ${r.figure} (${r.size}): ${formatSummary(r.profile!)}`);
+  if (notes.length > 0) console.log(`\nCPU profiles of figures that miss their goal:\n${notes.join('\n')}`);
+  process.exit(0);
+}
 if (only === 'hostile') {
   const { benchHostile, hostileRows } = await import('./hostile');
   step('hostile load');
@@ -143,6 +153,12 @@ if (process.env.BENCH_HOSTILE !== '0') {
   );
 }
 if (process.env.BENCH_AMBIENT !== '0') rows.push(...(await ambientRows()));
+if (process.env.BENCH_ISSUE24 !== '0') {
+  // Issue 24's shapes (bench/issue24Bench.ts): ~8 minutes per run of the three shapes and both modes at N = K = 1,000.
+  step('issue 24: multi-document files, List, kube; distinct-pod clients');
+  const { benchIssue24 } = await import('./issue24Bench');
+  rows.push(...(await benchIssue24()));
+}
 rows.push(...(await uiRows()));
 
 /** The Chromium UI figures (bench/uiTti.ts, bench/uiGraph.ts), or rows saying why they were not measured. */

@@ -1,0 +1,65 @@
+// The issue-24 bench's rows (bench/issue24.ts prints them; `npm run bench` includes them, BENCH_ONLY=issue24 alone):
+// the CLI rows, then each shape and mode's push rows, each the median of BENCH_I24_RUNS runs.
+import { issueMesh } from './issueMesh';
+import { type BenchRow, load1, printTable } from './table';
+import { N, K, shapes, modes, SERVER_FLAGS, CLIENT_PROCS, ALLOC, RUNS } from './issue24Env';
+import { routeNames } from './issue24Input';
+import { benchPushShape, type PushFigures, profilePushShape } from './issue24Push';
+import { pushRows, cliRows, medianRows, missedByMedian } from './issue24Rows';
+
+/** BENCH_I24_PROFILE=0: no second, profiled run for the rows that missed (faster; no profile notes). */
+const PROFILE_MISSES = process.env.BENCH_I24_PROFILE !== '0';
+const step = (what: string) => console.error(`bench(issue 24): ${what} (load ${load1()})`);
+
+/** Every issue-24 row; `progress` gets the rows so far after each shape and mode (for a results file kept current). */
+export async function benchIssue24(progress: (rows: readonly BenchRow[]) => void = () => {}): Promise<BenchRow[]> {
+  const mesh = issueMesh(N);
+  const rows: BenchRow[] = [];
+  if (process.env.BENCH_CLI !== '0') {
+    step('CLI');
+    const cli = cliRows(mesh);
+    rows.push(...cli);
+    console.error(printTable(cli));
+  }
+  step('route names');
+  const routes = routeNames(mesh);
+  progress(rows);
+  for (const shape of shapes)
+    for (const mode of modes) {
+      step(
+        `push ${shape} ${mode} N=${N} K=${K}, ${ALLOC}${SERVER_FLAGS.length ? ` ${SERVER_FLAGS.join(' ')}` : ''}, ${CLIENT_PROCS} client process(es), ${RUNS} run(s)`,
+      );
+      try {
+        const runs: PushFigures[] = [];
+        for (let run = 1; run <= RUNS; run++) {
+          if (run > 1) step(`push ${shape} ${mode}: run ${run} of ${RUNS}`);
+          runs.push(await benchPushShape(mesh, shape, mode, routes));
+        }
+        // The figures were measured without a profiler; the rows whose median missed get the profile of a second run.
+        const missed = PROFILE_MISSES ? missedByMedian(runs) : [];
+        let profiled: BenchRow[] | undefined;
+        if (missed.length > 0) {
+          step(`push ${shape} ${mode}: profiling ${missed.join(', ')} in a second run`);
+          profiled = pushRows({ ...runs[0]!, profiles: await profilePushShape(mesh, shape, mode, routes, missed) }, true);
+        }
+        const got = medianRows(
+          runs.map((f) => pushRows(f)),
+          profiled,
+        );
+        rows.push(...got);
+        console.error(printTable(got));
+      } catch (e) {
+        console.error(`bench(issue 24): push ${shape} ${mode} failed: ${String(e)}`);
+        rows.push({
+          figure: 'all K distinct-pod clients ACK their first config',
+          size: `N=${N}, K=${K}, ${shape}, ${mode}`,
+          value: Number.NaN,
+          unit: 'ms',
+          detail: `failed: ${String(e)}`,
+          load: load1(),
+        });
+      }
+      progress(rows);
+    }
+  return rows;
+}
