@@ -10,8 +10,16 @@ export const N = Number(process.env.BENCH_I24_N ?? (big ? 5000 : 1000));
 export const K = Number(process.env.BENCH_I24_K ?? (big ? 2000 : 1000));
 export const shapes = list(process.env.BENCH_I24_SHAPES, 'multidoc,list,kube') as Shape[];
 export const modes = list(process.env.BENCH_MODES, 'sotw,delta') as Mode[];
-/** Runs per shape and mode; each row is the median of them (the goals are medians on this machine). */
-export const RUNS = Math.max(1, Number(process.env.BENCH_I24_RUNS ?? 3));
+/** Runs per shape and mode, an odd count; each row is the median of them (the goals are medians on this machine). */
+export const RUNS = oddRuns(process.env.BENCH_I24_RUNS);
+
+function oddRuns(v: string | undefined): number {
+  const n = Number(v ?? 3);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`BENCH_I24_RUNS must be a positive integer, not ${JSON.stringify(v)}`);
+  if (n % 2 === 1) return n;
+  console.error(`bench(issue 24): BENCH_I24_RUNS=${n} is even; running ${n + 1} so each row is one run's, the middle one`);
+  return n + 1;
+}
 /** The server's release grace (connect's MESHSCOPE_XDS_RELEASE_GRACE_MS, 30 s by default): the late RSS sample waits it out. */
 export const RELEASE_GRACE_MS = Number(process.env.MESHSCOPE_XDS_RELEASE_GRACE_MS ?? 30_000);
 export const LATER_S = (12_000 + RELEASE_GRACE_MS) / 1000;

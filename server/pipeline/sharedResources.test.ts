@@ -85,7 +85,11 @@ describe('SharedResourceCache', () => {
     const cache = new SharedResourceCache(Math.floor(one * 1.2));
     for (const p of distinct.proxies) cache.resources(distinct, p, DEFAULT_OPTIONS, () => translateProxy(distinct, p, DEFAULT_OPTIONS));
     expect(cache.size).toBeLessThan(distinct.proxies.length); // some entries were evicted while their proxies were connected
-    cache.release(distinct.proxies.map((p) => p.id));
+    // Proxies leaving take only their own users with them: the others' keys, evicted or not, still name their users.
+    const [first, rest] = [distinct.proxies.slice(0, 3), distinct.proxies.slice(3)];
+    cache.release(first.map((p) => p.id));
+    expect(cache.stats().tracked).toBe(rest.length);
+    cache.release(rest.map((p) => p.id));
     expect(cache.stats()).toMatchObject({ entries: 0, tracked: 0 });
   });
 

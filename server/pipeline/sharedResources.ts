@@ -123,7 +123,7 @@ export class SharedResourceCache implements BoundedCache<ProxyResources> {
       released: this.released.size,
       /** Scope parts kept for their connected proxies beyond the scopes' byte bound (`pinned`). */
       pinnedScopes: parts.pinnedScopes,
-      /** Keys with recorded users (bookkeeping: never more than the entries after an advance or a release). */
+      /** Keys with recorded users (bookkeeping: the entries', and those of evicted entries still used, until the next advance). */
       tracked: this.users.size,
       /** Encoded resources kept by content (the memo shared by the entries). */
       memoEntries: this.memo.size,
@@ -334,6 +334,19 @@ export class SharedResourceCache implements BoundedCache<ProxyResources> {
     // A leaving proxy's key memos go with it, or, with a release grace, when the grace runs out (a reconnect wave's
     // generates find them: no proxyInputs and JSON of the inputs again per proxy).
     this.keys.release(gone, now, this.grace.graceMs);
+    // Entries the byte bound evicted while their proxies were connected keep their users here (the next snapshot's
+    // advance drops them): the leaving proxies leave those too, and a key nobody uses any more goes with its stale
+    // hosts (on a static mesh with clients coming and going they would otherwise pile up). A key some connected proxy
+    // still uses keeps it: the entry rebuilt for it is that proxy's as before.
+    for (const [key, users] of [...this.users]) {
+      if (this.entries.has(key)) continue;
+      if (gone.size <= users.size) for (const id of gone) users.delete(id);
+      else for (const id of users) if (gone.has(id)) users.delete(id);
+      if (users.size === 0) {
+        this.users.delete(key);
+        this.stale.delete(key);
+      }
+    }
     this.afterDrop(dropped);
     return dropped;
   }
@@ -368,10 +381,6 @@ export class SharedResourceCache implements BoundedCache<ProxyResources> {
   /** After entries were dropped: nothing left → the scope parts and carried inbound resources go too; the memo is swept. */
   private afterDrop(dropped: number): void {
     for (const key of [...this.released.keys()]) if (!this.entries.has(key)) this.released.delete(key);
-    // Entries the byte bound evicted while their proxies were connected leave their users and stale hosts behind
-    // (release walks the entries held): dropped here too, not only at the next snapshot (advance).
-    for (const key of [...this.users.keys()]) if (!this.entries.has(key)) this.users.delete(key);
-    for (const key of [...this.stale.keys()]) if (!this.entries.has(key)) this.stale.delete(key);
     if (this.entries.size === 0) {
       this.parts.idle();
       this.keys.idle();

@@ -11,7 +11,10 @@ import { encodeResourceWire, type ResourceWire } from './wire';
 /** Per-resource version on the wire (Delta): the content hash (sha256 hex, shortened). */
 export const resourceVersion = (r: EncodedResource): string => r.hash.slice(0, 16);
 
-/** A resource's wire forms (wire.ts ResourceWire: the Delta `resources` entry, its Any a view into it) and its version. */
+/**
+ * A resource's wire forms (wire.ts ResourceWire: the Delta `resources` entry, its Any a view into it) and its version.
+ * A server that only serves SotW holds each resource's version and name bytes too (some 20 bytes and the name).
+ */
 export interface DeltaEntry {
   version: string;
   /** The Delta `resources` entry (field 2 of DeltaDiscoveryResponse). */

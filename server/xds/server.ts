@@ -168,12 +168,12 @@ export class AdsServer {
     return this.connections().map(syncStatusOf);
   }
 
-  /** Internal sizes, for leak checks. */
   /** Wraps resources in their wire forms ahead of the streams that will send them (AnyCache.prewrap). */
   prewrap(resources: Iterable<EncodedResource>): void {
     this.ctx.anyCache.prewrap(resources);
   }
 
+  /** Internal sizes, for leak checks. */
   stats(): { connections: number; queued: number; running: number; pending: number; debouncing: boolean; anyCache: number } {
     return { connections: this.conns.size, ...this.queue.stats(), debouncing: this.debouncer.pending, anyCache: this.ctx.anyCache.size };
   }
