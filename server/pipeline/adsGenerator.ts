@@ -3,6 +3,7 @@
 // ENABLE_PROXY_FIND_POD_BY_IP; else a proxy made from its node metadata; ResourceSet.matchedBy says which) → the encoded
 // resources for that proxy. Envoys get translateProxy's output; proxyless gRPC clients (flavour `grpc`)
 // get istiod's grpcgen output for exactly the names they watch (server/translate/grpc).
+import { LayeredMap, type ListLayers } from './layeredMap';
 import type { EncodedResource } from '../envoy/encode';
 import { TYPE, type TypeUrl } from '../envoy/typeUrls';
 import { type MeshSnapshot, optionsOf, type ProxyModel, type TranslateOptions } from '../model/mesh';
@@ -90,15 +91,21 @@ function resourcesFor(
  * server keys its shared responses by (xds/prepared.ts). Weak: a map lives as long as its list.
  */
 export class ResourceSetCache {
-  private readonly maps = new WeakMap<readonly EncodedResource[], Map<string, EncodedResource>>();
-  private map(list: readonly EncodedResource[]): Map<string, EncodedResource> {
+  private readonly maps = new WeakMap<readonly EncodedResource[], ReadonlyMap<string, EncodedResource>>();
+  /** `layersOf`: the halves of a list merged from a scope's shared list and a proxy's own (its map is a view over theirs). */
+  constructor(private readonly layersOf: (list: readonly EncodedResource[]) => ListLayers | undefined = () => undefined) {}
+  private map(list: readonly EncodedResource[]): ReadonlyMap<string, EncodedResource> {
     let m = this.maps.get(list);
-    if (!m) this.maps.set(list, (m = byName(list)));
+    if (!m) {
+      const layers = this.layersOf(list);
+      m = layers ? new LayeredMap(list, this.map(layers.shared), byName(layers.own)) : byName(list);
+      this.maps.set(list, m);
+    }
     return m;
   }
   /** A new ResourceSet (callers may set its per-client fields) over the shared maps: the types the proxy's kind is served. */
   of(r: ProxyResources, version: string): ResourceSet {
-    const byType = new Map<TypeUrl, Map<string, EncodedResource>>();
+    const byType = new Map<TypeUrl, ReadonlyMap<string, EncodedResource>>();
     for (const g of generatorsOf(r.proxy)) byType.set(g.typeUrl, this.map(r[g.list] ?? NONE));
     return { version, byType };
   }
@@ -114,7 +121,7 @@ export function createAdsGenerator(
   match: MatchOptions = {},
 ): AdsGenerator {
   const memo = isSharedCache(cache) ? cache.memo : new EncodeMemo();
-  const sets = new ResourceSetCache();
+  const sets = new ResourceSetCache(isSharedCache(cache) ? (list) => cache.layersOf(list) : undefined);
   return {
     generate(client: ClientInfo, watches?: Watches): ResourceSet | undefined {
       const snap = snapshot();

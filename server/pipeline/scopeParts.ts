@@ -13,6 +13,7 @@ import { createSizedCache, type SizedCache } from './cache';
 import { type EncodeMemo, encodeTable, translateSafely } from './encodeTable';
 import { encodedOf } from './generators';
 import { InboundCarry } from './inboundCarry';
+import type { ListLayers } from './layeredMap';
 import { inboundResources, mergeScope, outboundLabelKeys, type ScopePart, scopeKey, splitScope } from './scopeSharing';
 import { type OptionsText, partSize, versionOf } from './sharedEntry';
 import type { ProxyResources } from './types';
@@ -44,6 +45,8 @@ export class ScopeParts {
   private readonly inbound = new InboundCarry();
   private inboundReused = 0;
   private inboundShared = 0;
+  /** Merged LDS / CDS lists → the halves they were merged from (layeredMap.ts: the ADS server's per-pod maps as views). */
+  private readonly layers = new WeakMap<readonly EncodedResource[], ListLayers>();
   /** The cache's options JSON (the same text as in its entry keys). */
   private readonly options: OptionsText;
 
@@ -84,6 +87,7 @@ export class ScopeParts {
       const inbound = this.inboundOf(snapshot, proxy, options, base, inputs, memo);
       const r = inbound && mergeScope(part, inbound, proxy, snapshot.version);
       if (!r) return undefined;
+      this.recordLayers(r, part, inbound);
       this.pin(key, part, proxy.id);
       this.scopeShares++;
       return { shared: r, own: [...inbound.listeners, ...inbound.clusters], seeded: false };
@@ -94,8 +98,19 @@ export class ScopeParts {
     // Served as its scope's later proxies are (the same bytes: splitScope checked), so it shares their lists.
     const r = mergeScope(split, inbound, proxy, snapshot.version);
     if (!r) return { full };
+    this.recordLayers(r, split, inbound);
     this.pin(key, split, proxy.id);
     return { shared: r, own: [...inbound.listeners, ...inbound.clusters], seeded: true };
+  }
+
+  /** The halves a merged LDS / CDS list was made of (undefined: not a merged list). */
+  layersOf(list: readonly EncodedResource[]): ListLayers | undefined {
+    return this.layers.get(list);
+  }
+
+  private recordLayers(r: ProxyResources, part: ScopePart, inbound: ProxyResources): void {
+    this.layers.set(r.listeners, { shared: part.listeners, own: inbound.listeners });
+    this.layers.set(r.clusters, { shared: part.clusters, own: inbound.clusters });
   }
 
   /**

@@ -8,6 +8,7 @@
 // Homes: this file (entries, their users, carrying and release), keyMemos.ts (keys per proxy and snapshot),
 // scopeParts.ts (Sidecar-scope parts, inbound resources beside them), scopeEndpoints.ts (per-scope CLA refresh);
 // sharedEntry.ts holds the key format, size estimates and input types they share.
+import type { ListLayers } from './layeredMap';
 import type { EncodedResource } from '../envoy/encode';
 import type { MeshSnapshot, ProxyModel, TranslateOptions } from '../model/mesh';
 import { proxyInputs } from '../translate/proxyInputs';
@@ -210,6 +211,11 @@ export class SharedResourceCache implements BoundedCache<ProxyResources> {
     onPart?: (resources: Iterable<EncodedResource>) => void,
   ): 'built' | 'kept' | 'none' | 'full' {
     return this.parts.warmScope(snapshot, proxy, options, build, this.memo, this.perProxy, onPart);
+  }
+
+  /** The halves a merged LDS / CDS list of this cache was made of (a scope's shared list, a proxy's own): layeredMap.ts. */
+  layersOf(list: readonly EncodedResource[]): ListLayers | undefined {
+    return this.parts.layersOf(list);
   }
 
   /** An entry without translating (the proxy list's counts). */

@@ -42,7 +42,7 @@ export interface ClientInfo {
 /** Everything one client may be served, encoded: a version plus resources by type and name. */
 export interface ResourceSet {
   version: string;
-  byType: Map<TypeUrl, Map<string, EncodedResource>>;
+  byType: Map<TypeUrl, ReadonlyMap<string, EncodedResource>>;
   /**
    * How the client was matched to the proxy served: its node id (`POD.NAMESPACE`), its IP (istiod's
    * ENABLE_PROXY_FIND_POD_BY_IP), or neither (a proxy made from the node's metadata). Shown in syncz.
