@@ -6,18 +6,20 @@ import { issueMesh, KINDS } from '../../bench/issueMesh';
 import { DEFAULT_OPTIONS } from '../model/mesh';
 import { buildSnapshot } from '../model/snapshot';
 import { createAdsGenerator } from './adsGenerator';
+import type { EncodedResource } from '../envoy/encode';
 import { LayeredMap } from './layeredMap';
 import { SharedResourceCache } from './sharedResources';
 import { TYPE } from '../model/xdsTypes';
 
-const res = (name: string) => ({ name, typeUrl: TYPE.cluster, bytes: new Uint8Array([1]), hash: name, json: {} }) as never;
+const res = (name: string) =>
+  ({ name, typeUrl: TYPE.cluster, bytes: new Uint8Array([1]), hash: name, json: {} }) as unknown as EncodedResource;
 const byName = (list: Array<{ name: string }>) => new Map(list.map((r) => [r.name, r]));
 
 describe('LayeredMap', () => {
   it('reads as the Map of the merged list: get, has, size, and every iteration in the list order', () => {
     const shared = ['b', 'd', 'f'].map(res);
     const own = ['a', 'e'].map(res);
-    const list = [own[0], shared[0], shared[1], own[1], shared[2]];
+    const list = [own[0]!, shared[0]!, shared[1]!, own[1]!, shared[2]!];
     const m = new LayeredMap(list, byName(shared), byName(own));
     const plain = byName(list);
     for (const n of ['a', 'b', 'c', 'd', 'e', 'f', 'g', '']) {
