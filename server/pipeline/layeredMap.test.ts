@@ -13,7 +13,7 @@ import { TYPE } from '../model/xdsTypes';
 
 const res = (name: string) =>
   ({ name, typeUrl: TYPE.cluster, bytes: new Uint8Array([1]), hash: name, json: {} }) as unknown as EncodedResource;
-const byName = (list: Array<{ name: string }>) => new Map(list.map((r) => [r.name, r]));
+const byName = (list: readonly EncodedResource[]) => new Map(list.map((r) => [r.name, r]));
 
 describe('LayeredMap', () => {
   it('reads as the Map of the merged list: get, has, size, and every iteration in the list order', () => {
