@@ -13,7 +13,7 @@ import type { EncodedResource } from '../envoy/encode';
 import { ConnectionBase, shortType, type AdsConnection } from './connection';
 import { WILDCARD_TYPES } from './shouldRespond';
 import { resourceVersion } from './cache';
-import { deltaResponse, encodeDeltaDiscoveryResponse } from './wire';
+import { deltaResponse, encodeDeltaFromEntries } from './wire';
 import type { ResourceSet, TypeUrl } from './types';
 import { sortByKey } from '../lib/compare';
 import { TYPE } from '../model/xdsTypes';
@@ -124,9 +124,9 @@ export class DeltaConnection extends ConnectionBase<DeltaDiscoveryRequest, Delta
   }
 
   protected emptyAnswer(typeUrl: string, nonce: string): Uint8Array {
-    return encodeDeltaDiscoveryResponse({
+    return encodeDeltaFromEntries({
       systemVersionInfo: '',
-      resources: [],
+      entries: [],
       typeUrl,
       nonce,
       removed: [],

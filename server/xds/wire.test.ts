@@ -6,14 +6,7 @@ import { DeltaDiscoveryResponseSchema, DiscoveryResponseSchema, ResourceSchema }
 import { envoyRegistry } from '../gen/registry';
 import { TYPE } from '../envoy/typeUrls';
 import { AnyCache, resourceVersion } from './cache';
-import {
-  discoveryResponseSize,
-  encodeDeltaDiscoveryResponse,
-  encodeDeltaFromEntries,
-  encodeDiscoveryResponse,
-  encodeResourceWire,
-  utf8Length,
-} from './wire';
+import { discoveryResponseSize, encodeDeltaFromEntries, encodeDiscoveryResponse, encodeResourceWire, utf8Length } from './wire';
 import type { EncodedResource } from '../envoy/encode';
 import { edsCluster, loadAssignment } from './testing/fixtures';
 import type { Cluster } from '../gen/envoy/config/cluster/v3/cluster_pb';
@@ -52,9 +45,9 @@ describe('wire: hand-assembled DiscoveryResponse / DeltaDiscoveryResponse', () =
 
   it('delta response decodes with per-resource name/version/Any and removed_resources', () => {
     const la = loadAssignment('c2', [['10.0.0.1', 80]]);
-    const bytes = encodeDeltaDiscoveryResponse({
+    const bytes = encodeDeltaFromEntries({
       systemVersionInfo: 's1',
-      resources: [{ name: 'c2', version: 'abc', any: cache.any(la) }],
+      entries: [encodeResourceWire('c2', 'abc', la.typeUrl, la.bytes).entry],
       typeUrl: TYPE.endpoint,
       nonce: '3',
       removed: ['gone-1', 'gone-2'],

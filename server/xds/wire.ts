@@ -17,71 +17,6 @@ export function varintSize(n: number): number {
   return size;
 }
 
-/** A growable list of chunks that is concatenated once. */
-export class WireWriter {
-  private chunks: Uint8Array[] = [];
-  private size = 0;
-
-  get length(): number {
-    return this.size;
-  }
-
-  private varint(n: number): void {
-    const out = new Uint8Array(varintSize(n));
-    let i = 0;
-    while (n >= 0x80) {
-      out[i++] = (n % 128) | 0x80;
-      n = Math.floor(n / 128);
-    }
-    out[i] = n;
-    this.push(out);
-  }
-
-  private push(b: Uint8Array): void {
-    if (b.length === 0) return;
-    this.chunks.push(b);
-    this.size += b.length;
-  }
-
-  /** Bytes that are already whole fields (tag included). */
-  raw(b: Uint8Array): this {
-    this.push(b);
-    return this;
-  }
-
-  /** A length-delimited field (bytes, string, or embedded message). Empty strings are omitted (proto3). */
-  bytes(field: number, b: Uint8Array, keepEmpty = false): this {
-    if (b.length === 0 && !keepEmpty) return this;
-    this.varint((field << 3) | LEN);
-    this.varint(b.length);
-    this.push(b);
-    return this;
-  }
-
-  string(field: number, s: string | undefined): this {
-    if (!s) return this;
-    return this.bytes(field, enc.encode(s));
-  }
-
-  /** An embedded message written by `fill` (always emitted, even when empty, like a set message field). */
-  message(field: number, fill: (w: WireWriter) => void): this {
-    const inner = new WireWriter();
-    fill(inner);
-    return this.bytes(field, inner.finish(), true);
-  }
-
-  finish(): Uint8Array {
-    if (this.chunks.length === 1) return this.chunks[0]!;
-    const out = uninitializedBytes(this.size);
-    let off = 0;
-    for (const c of this.chunks) {
-      out.set(c, off);
-      off += c.length;
-    }
-    return out;
-  }
-}
-
 export interface SotwResponseParts {
   versionInfo: string;
   /** Encoded google.protobuf.Any messages. */
@@ -217,34 +152,13 @@ export function discoveryResponseSize(p: Omit<SotwResponseParts, 'anys'> & { any
   return size;
 }
 
-export interface DeltaResourcePart {
-  name: string;
-  version: string;
-  /** Encoded google.protobuf.Any. */
-  any: Uint8Array;
-}
-
-export interface DeltaResponseParts {
+/** A DeltaDiscoveryResponse's fields but its resources (each an entry of encodeResourceWire). */
+export interface DeltaEnvelope {
   systemVersionInfo: string;
-  resources: readonly DeltaResourcePart[];
   typeUrl: string;
   nonce: string;
   removed: readonly string[];
   controlPlane?: string;
-}
-
-/**
- * DeltaDiscoveryResponse { system_version_info = 1; repeated Resource resources = 2; type_url = 4;
- * nonce = 5; repeated string removed_resources = 6; ControlPlane control_plane = 7 },
- * Resource { version = 1; Any resource = 2; name = 3 }.
- */
-export function encodeDeltaDiscoveryResponse(p: DeltaResponseParts): Uint8Array {
-  return encodeDeltaFromEntries({ ...p, entries: p.resources.map((r) => encodeDeltaResourceEntry(r.name, r.version, r.any)) });
-}
-
-/** One `resources` entry of a DeltaDiscoveryResponse (field 2: tag, length, Resource), cacheable per resource version. */
-export function encodeDeltaResourceEntry(name: string, version: string, any: Uint8Array): Uint8Array {
-  return new WireWriter().message(2, (rw) => rw.string(1, version).bytes(2, any, true).string(3, name)).finish();
 }
 
 /** A resource's two wire forms in one buffer: its Delta `resources` entry, and its Any as a view into that entry. */
@@ -256,8 +170,8 @@ export interface ResourceWire {
 }
 
 /**
- * encodeDeltaResourceEntry(name, version, Any { type_url = 1; value = 2 }) written at once into one buffer, its Any a
- * subarray of it: a resource sent by both protocols (or either) costs one allocation and one copy of its bytes.
+ * A DeltaDiscoveryResponse `resources` entry (Resource { version = 1; Any resource = 2; name = 3 }) with its
+ * Any { type_url = 1; value = 2 } written at once into one buffer, the Any a subarray of it: a resource sent by both protocols (or either) costs one allocation and one copy of its bytes.
  */
 export function encodeResourceWire(name: string, version: string, typeUrl: string, value: Uint8Array): ResourceWire {
   const lengths = { version: utf8Length(version), typeUrl: utf8Length(typeUrl), name: utf8Length(name) };
@@ -275,8 +189,12 @@ export function encodeResourceWire(name: string, version: string, typeUrl: strin
   return { entry, any };
 }
 
-/** A DeltaDiscoveryResponse whose resources are already encoded by encodeDeltaResourceEntry (see sotwResponse). */
-export function deltaResponse(p: Omit<DeltaResponseParts, 'resources'> & { entries: readonly Uint8Array[] }): WireMessage {
+/**
+ * DeltaDiscoveryResponse { system_version_info = 1; repeated Resource resources = 2; type_url = 4; nonce = 5;
+ * repeated string removed_resources = 6; ControlPlane control_plane = 7 } whose resources are already encoded
+ * entries (encodeResourceWire; see sotwResponse).
+ */
+export function deltaResponse(p: DeltaEnvelope & { entries: readonly Uint8Array[] }): WireMessage {
   const env = new Envelope(p, p.systemVersionInfo);
   const removed = p.removed.map(utf8Length);
   let size = env.size;
@@ -298,8 +216,7 @@ export function deltaResponse(p: Omit<DeltaResponseParts, 'resources'> & { entri
 }
 
 /** deltaResponse's bytes. */
-export const encodeDeltaFromEntries = (p: Omit<DeltaResponseParts, 'resources'> & { entries: readonly Uint8Array[] }): Uint8Array =>
-  toBytes(deltaResponse(p));
+export const encodeDeltaFromEntries = (p: DeltaEnvelope & { entries: readonly Uint8Array[] }): Uint8Array => toBytes(deltaResponse(p));
 
 /**
  * A buffer the gRPC serializer writes each WireMessage into just before grpc-js copies it into its frame
