@@ -1,5 +1,7 @@
 // The issue-24 bench's rows (bench/issue24.ts prints them; `npm run bench` includes them, BENCH_ONLY=issue24 alone):
-// the CLI rows, then each shape and mode's push rows, each the median of BENCH_I24_RUNS runs.
+// the CLI rows, goal 5's document-edit rows (bench/docEditBench.ts; BENCH_I24_DOCEDIT=0 skips them), then each shape
+// and mode's push rows, each the median of BENCH_I24_RUNS runs.
+import { benchDocEdit } from './docEditBench';
 import { issueMesh } from './issueMesh';
 import { type BenchRow, load1, printTable } from './table';
 import { N, K, shapes, modes, SERVER_FLAGS, CLIENT_PROCS, ALLOC, RUNS } from './issue24Env';
@@ -20,6 +22,12 @@ export async function benchIssue24(progress: (rows: readonly BenchRow[]) => void
     const cli = cliRows(mesh);
     rows.push(...cli);
     console.error(printTable(cli));
+  }
+  if (process.env.BENCH_I24_DOCEDIT !== '0') {
+    step(`goal 5: one document's edit, N=${N}`);
+    const edits = await benchDocEdit([N]);
+    rows.push(...edits);
+    console.error(printTable(edits));
   }
   step('route names');
   const routes = routeNames(mesh);
