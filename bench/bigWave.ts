@@ -9,7 +9,7 @@
 // CLONE=1: also what handing the snapshot to a worker costs).
 import { TYPE, type TypeUrl } from '../server/envoy/typeUrls';
 import { createAdsGenerator } from '../server/pipeline/adsGenerator';
-import { SharedResourceCache } from '../server/pipeline/sharedResources';
+import { DEFAULT_CACHE_BYTES, SharedResourceCache } from '../server/pipeline/sharedResources';
 import { AnyCache } from '../server/xds/cache';
 import { SotwResponseCache, subscriptionKey } from '../server/xds/prepared';
 import type { ClientInfo, ResourceSet } from '../server/xds/types';
@@ -43,7 +43,7 @@ const chosen: string[] = [];
 for (let i = 0; chosen.length < K && lists.some((l) => l.length > i); i++)
   for (const l of lists) if (chosen.length < K && l[i]) chosen.push(l[i]!);
 
-const cache = new SharedResourceCache(128 * 1024 * 1024, { graceMs: 30_000 });
+const cache = new SharedResourceCache(DEFAULT_CACHE_BYTES, { graceMs: 30_000 });
 const gen = createAdsGenerator(() => store.snapshot(), undefined, cache);
 const anys = new AnyCache();
 const responses = new SotwResponseCache(anys);

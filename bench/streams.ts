@@ -12,7 +12,7 @@
 import { EventEmitter } from 'node:events';
 import { TYPE } from '../server/envoy/typeUrls';
 import { createAdsGenerator } from '../server/pipeline/adsGenerator';
-import { SharedResourceCache } from '../server/pipeline/sharedResources';
+import { DEFAULT_CACHE_BYTES, SharedResourceCache } from '../server/pipeline/sharedResources';
 import { AnyCache } from '../server/xds/cache';
 import type { AdsConnection, ConnectionContext } from '../server/xds/connection';
 import { DeltaConnection } from '../server/xds/delta';
@@ -132,7 +132,7 @@ function connect(ctx: ConnectionContext, mode: 'sotw' | 'delta', id: string, n: 
 }
 
 async function run(mode: 'sotw' | 'delta'): Promise<void> {
-  const cache = new SharedResourceCache(128 * 1024 * 1024, { graceMs: 30_000 });
+  const cache = new SharedResourceCache(DEFAULT_CACHE_BYTES, { graceMs: 30_000 });
   const generator = createAdsGenerator(() => store.snapshot(), undefined, cache);
   const anyCache = new AnyCache();
   const limits = { ...DEFAULT_LIMITS };

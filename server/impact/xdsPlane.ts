@@ -28,7 +28,7 @@ import { ScopeWarmup } from './scopeWarmup';
 export interface XdsPlaneOptions {
   ads?: Partial<Omit<AdsServerOptions, 'generator'>>;
   match?: MatchOptions;
-  /** The resource cache's bound (bytes; default 128 MiB, MESHSCOPE_TRANSLATION_CACHE_MB). */
+  /** The resource cache's bound (bytes; default 320 MiB, sharedResources.ts DEFAULT_CACHE_BYTES; MESHSCOPE_TRANSLATION_CACHE_MB). */
   cacheBytes?: number;
   /**
    * How long what a proxy's last connection owned stays after it closed, so that a reconnecting wave (a server-side

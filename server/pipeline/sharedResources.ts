@@ -30,6 +30,14 @@ export { type CacheAdvance, type ReleaseGrace, resourcesSize, sharedResourceKey 
 const MAX_CARRIED_VERSIONS = 8;
 
 /**
+ * The cache's default byte bound (MESHSCOPE_TRANSLATION_CACHE_MB): the entries get it, the encode memo and the
+ * Sidecar scopes' parts half each. Sized for issue 24's largest mesh (5,000 services in 20 namespaces, whose 20 parts
+ * are ~7.6 MiB each by the estimate, sharedEntry.ts partSize): at 128 MiB the parts' 64 MiB held 8 of them, so the
+ * warm-up stopped there and the first wave translated the other 12 (docs/perf/issue24-waves.md, session 17).
+ */
+export const DEFAULT_CACHE_BYTES = 320 * 1024 * 1024;
+
+/**
  * The runtime's cache of translated + encoded resources (a BoundedCache, so config_dump, the API and ADS
  * share it): memory-bounded, keyed by inputs, with the proxies using each entry recorded for `advance`.
  */
@@ -69,7 +77,7 @@ export class SharedResourceCache implements BoundedCache<ProxyResources> {
    */
   private readonly carried = new Set<number>();
 
-  constructor(maxBytes = 128 * 1024 * 1024, grace: Partial<ReleaseGrace> = {}) {
+  constructor(maxBytes = DEFAULT_CACHE_BYTES, grace: Partial<ReleaseGrace> = {}) {
     this.grace = { graceMs: grace.graceMs ?? 0, now: grace.now ?? Date.now };
     this.entries = createSizedCache<ProxyResources>(maxBytes, (r) => this.sizes.sizeOf(r));
     this.parts = new ScopeParts(Math.max(1024 * 1024, Math.floor(maxBytes / 2)), this.options);
