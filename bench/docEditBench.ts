@@ -32,9 +32,9 @@ function oneFilePerObject(mesh: IssueMesh): Layout {
     name: 'one object per file',
     dir,
     prepare: (kind, objects) => {
-      const text = stringify(objects[0]);
+      const bytes = Buffer.from(stringify(objects[0]));
       return () => {
-        writeFileSync(fileOf(kind, 0), text);
+        writeFileSync(fileOf(kind, 0), bytes);
         return fileOf(kind, 0);
       };
     },
@@ -75,7 +75,8 @@ async function measure(l: Layout, mesh: IssueMesh, reps: number, base: Map<strin
     const wall: number[] = [];
     let pieces = 0;
     let changed = 0;
-    // The edits' texts are made before they are timed (or profiled): YAML stringify of a whole file is the bench's work.
+    // The edits' bytes are made before they are timed (or profiled): YAML stringify of a whole file and its UTF-8
+    // encoding are the bench's work, and so is their garbage (a string written by writeFileSync is encoded then).
     const prepared = (n: number) => Array.from({ length: n }, () => l.prepare(kind, edit(gen++ % 50)));
     const once = async (write: () => string) => {
       const file = write();

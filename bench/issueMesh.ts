@@ -209,8 +209,9 @@ export interface MeshDir {
 export function writeIssueMesh(mesh: IssueMesh, shape: 'multidoc' | 'list', dir = mkdtempSync(join(tmpdir(), 'meshscope-i24-'))): MeshDir {
   const fileOf = (kind: MeshKind) => join(dir, `${kind.toLowerCase()}s.yaml`);
   const prepare = (kind: MeshKind, objects: readonly RawObject[]) => {
-    const text = kindText(objects, shape);
-    return () => writeFileSync(fileOf(kind), text);
+    // Encoded now, so that writing it later makes no garbage of the bench's own (docEditBench.ts times what follows).
+    const bytes = Buffer.from(kindText(objects, shape));
+    return () => writeFileSync(fileOf(kind), bytes);
   };
   const write = (kind: MeshKind, objects: readonly RawObject[]) => prepare(kind, objects)();
   for (const k of KINDS) write(k, mesh.byKind[k]);
