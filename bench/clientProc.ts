@@ -102,6 +102,8 @@ for await (const line of createInterface({ input: process.stdin })) {
         return c.connect(channels[channels.length - 1]!, open);
       }),
     );
+    // The sample's full decodes, after the wave (their CPU still in this reply's figures).
+    verifier.checkKept();
     const reopened = clients.flatMap((c) => c.reopened.splice(0));
     if (reopened.length > 0)
       console.error(

@@ -1,9 +1,10 @@
 // The bench clients' ADS transport: one HTTP/2 connection per channel (node:http2, as a proxy holds one connection
 // to its control plane; no session memory cap; the flow-control windows of `ChannelOptions`), gRPC's
 // length-prefixed messages framed and unframed here. Requests are written already encoded
-// (bench/xdsWire.ts); a response is handed over as a view of one scratch buffer per process, valid only during
-// the call (the clients read it synchronously and keep nothing of it), so receiving 300 MiB per wave allocates
-// nothing per message. grpc-js' client did the same work with a fresh buffer per message and its call machinery
+// (bench/xdsWire.ts); a response is handed over as the DATA chunks it arrived in (views, no copy), joined into one
+// scratch buffer per process only when a reader asks (`RawMessage.join`), valid only during the call (the clients
+// read it synchronously and keep nothing of it), so receiving 3 GiB per 5× wave copies and allocates nothing per
+// message but the views. grpc-js' client did the same work with a fresh buffer per message and its call machinery
 // per stream: measured, that (and the garbage it made) was most of the client process's CPU.
 import * as http2 from 'node:http2';
 import { DELTA_PATH, SOTW_PATH } from '../server/xds/service';
@@ -31,20 +32,58 @@ export class Pending {
     this.size += b.length;
   }
 
-  /** The next whole message (a view valid until the next call), or undefined. */
-  take(): Buffer | undefined {
-    if (this.size < 5) return undefined;
+  /** The message `takeParts` returned last, as the chunks it spans (views; empty for an empty message), and its length. */
+  readonly parts: Buffer[] = [];
+  length = 0;
+
+  /**
+   * The next whole message as views of the DATA chunks it arrived in (`parts`; valid until the next call), its
+   * length, or -1 when it has not all arrived. Nothing is copied: `join()` makes it one buffer when a reader needs that.
+   */
+  takeParts(): number {
+    this.parts.length = 0;
+    if (this.size < 5) return -1;
     const first = this.chunks[this.head]!;
     const len = (first.length >= 5 ? first : this.copy(5, false)).readUInt32BE(1);
-    if (this.size < 5 + len) return undefined;
-    if (first.length >= 5 + len) {
-      // The whole message is in the first chunk: no copy.
-      const msg = first.subarray(5, 5 + len);
-      this.drop(5 + len);
-      return msg;
-    }
+    if (this.size < 5 + len) return -1;
     this.drop(5);
-    return this.copy(len, true);
+    let n = len;
+    while (n > 0) {
+      const c = this.chunks[this.head]!;
+      if (c.length <= n) {
+        this.parts.push(c);
+        n -= c.length;
+        this.head++;
+      } else {
+        this.parts.push(c.subarray(0, n));
+        this.chunks[this.head] = c.subarray(n);
+        n = 0;
+      }
+    }
+    this.size -= len;
+    this.compact();
+    this.length = len;
+    return len;
+  }
+
+  /** The message `takeParts` returned last as one buffer: its one chunk, or the chunks copied into the scratch (valid until the next call). */
+  join(): Buffer {
+    const parts = this.parts;
+    if (parts.length === 1) return parts[0]!;
+    let n = 0;
+    for (const p of parts) n += p.length;
+    if (scratch.length < n) scratch = Buffer.allocUnsafeSlow(Math.max(n, 2 * scratch.length));
+    let off = 0;
+    for (const p of parts) {
+      p.copy(scratch, off);
+      off += p.length;
+    }
+    return scratch.subarray(0, n);
+  }
+
+  /** The next whole message (a view valid until the next call), or undefined. */
+  take(): Buffer | undefined {
+    return this.takeParts() < 0 ? undefined : this.join();
   }
 
   /** The first `n` bytes copied into the scratch (consumed when `consume`). */
@@ -73,6 +112,10 @@ export class Pending {
         n = 0;
       }
     }
+    this.compact();
+  }
+
+  private compact(): void {
     if (this.head === this.chunks.length) {
       this.chunks = [];
       this.head = 0;
@@ -81,6 +124,13 @@ export class Pending {
       this.head = 0;
     }
   }
+}
+
+/** A received message: the DATA chunks it spans (views), joined on demand. Valid during the `onMessage` call only. */
+export interface RawMessage {
+  readonly parts: readonly Buffer[];
+  readonly length: number;
+  join(): Buffer;
 }
 
 export interface RawStream {
@@ -137,9 +187,9 @@ export class RawAdsChannel {
 
   /**
    * A StreamAggregatedResources (`delta` false) or DeltaAggregatedResources stream; `onMessage` gets each
-   * response's bytes (valid during the call only), `onEnd` the grpc-status when the stream is over.
+   * response (valid during the call only), `onEnd` the grpc-status when the stream is over.
    */
-  open(delta: boolean, onMessage: (b: Buffer) => void, onEnd: (status: string) => void): RawStream {
+  open(delta: boolean, onMessage: (m: RawMessage) => void, onEnd: (status: string) => void): RawStream {
     const stream = this.session.request(
       { ':method': 'POST', ':path': delta ? DELTA_PATH : SOTW_PATH, 'content-type': 'application/grpc', te: 'trailers' },
       { endStream: false },
@@ -154,7 +204,7 @@ export class RawAdsChannel {
     });
     stream.on('data', (b: Buffer) => {
       pending.push(b);
-      for (let m = pending.take(); m; m = pending.take()) onMessage(m);
+      while (pending.takeParts() >= 0) onMessage(pending);
     });
     stream.on('error', () => undefined);
     stream.on('close', () => onEnd(status || `rst ${stream.rstCode ?? ''}`));

@@ -24,6 +24,7 @@ import { Verifier } from './clientVerify';
 import { BenchClient } from './issueClients';
 import { issueMesh, KINDS } from './issueMesh';
 import { Pending, RawAdsChannel } from './rawAds';
+import { readHead } from './xdsHead';
 import {
   encodeDeltaRequest,
   encodeNode,
@@ -71,7 +72,7 @@ function exchange(delta: boolean, requests: Buffer[], n: number): Promise<Buffer
     const call = channel.open(
       delta,
       (b) => {
-        got.push(Buffer.from(b));
+        got.push(Buffer.from(b.join()));
         if (got.length === n) {
           call.cancel();
           resolve(got);
@@ -219,12 +220,110 @@ describe('the bench clients read what protobuf-es decodes', () => {
       const c = new BenchClient(sidecar.id, sidecar.namespace, mode, routes, 0, v);
       await c.connect(channel);
       c.close();
+      // the sample is checked after the wave (clientProc.ts calls this once every client is in sync)
+      expect(v.verified).toBe(0);
+      v.checkKept();
       expect(c.rdsFromLds).toEqual([...routes].sort());
       expect(c.traffic.responses).toBeGreaterThanOrEqual(4);
       expect(v.verified).toBe(c.traffic.responses);
       expect({ mismatches: v.mismatches, first: v.first }).toEqual({ mismatches: 0, first: [] });
     }
   }, 60_000);
+});
+
+/** `b` cut into chunks of `cut` bytes (the last shorter), as HTTP/2 DATA frames may carry it. */
+const chunks = (b: Buffer, cut: number): Buffer[] => {
+  const out: Buffer[] = [];
+  for (let i = 0; i < b.length; i += cut) out.push(b.subarray(i, i + cut));
+  return out;
+};
+
+describe("the bench clients read every response's head from its chunks as protobuf-es decodes it", () => {
+  // Cuts of 1–3 bytes split tags, lengths and UTF-8 sequences; 16,384 is HTTP/2's default frame size.
+  const CUTS = [1, 2, 3, 7, 100, 16_384, 1 << 30];
+
+  it('SotW CDS, LDS, EDS, RDS and Delta CDS, EDS (with a removed name): type URL, version, nonce, counts', async () => {
+    const node = encodeNode(nodeId(sidecar));
+    const sotw = await exchange(
+      false,
+      [encodeSotwRequest({ typeUrl: TYPE.cluster, node }), encodeSotwRequest({ typeUrl: TYPE.listener })],
+      2,
+    );
+    const eds = readSotwResponse(sotw[0]!)
+      .resources.filter((r) => isEdsCluster(sotw[0]!, r.start, r.end))
+      .map((r) => r.name);
+    const rds = readSotwResponse(sotw[1]!).resources.flatMap((r) => rdsNames(sotw[1]!, r.start, r.end));
+    sotw.push(
+      ...(await exchange(
+        false,
+        [
+          encodeSotwRequest({ typeUrl: TYPE.endpoint, node, resourceNames: eds }),
+          encodeSotwRequest({ typeUrl: TYPE.route, resourceNames: rds }),
+        ],
+        2,
+      )),
+    );
+    const delta = await exchange(
+      true,
+      [
+        encodeDeltaRequest({ typeUrl: TYPE.cluster, node }),
+        encodeDeltaRequest({ typeUrl: TYPE.endpoint, subscribe: ['no-such-cluster', 'outbound|9080||svc-1.ns-1.svc.cluster.local'] }),
+      ],
+      2,
+    );
+    for (const b of sotw) {
+      const full = fromBinary(DiscoveryResponseSchema, b);
+      const want = { typeUrl: full.typeUrl, version: full.versionInfo, nonce: full.nonce, resources: full.resources.length, removed: 0 };
+      expect(want.resources).toBeGreaterThan(0);
+      for (const cut of CUTS) expect(readHead(chunks(b, cut), false)).toEqual(want);
+    }
+    for (const b of delta) {
+      const full = fromBinary(DeltaDiscoveryResponseSchema, b);
+      const want = {
+        typeUrl: full.typeUrl,
+        version: full.systemVersionInfo,
+        nonce: full.nonce,
+        resources: full.resources.length,
+        removed: full.removedResources.length,
+      };
+      for (const cut of CUTS) expect(readHead(chunks(b, cut), true)).toEqual(want);
+    }
+    expect(fromBinary(DeltaDiscoveryResponseSchema, delta[1]!).removedResources).toContain('no-such-cluster');
+    // The sample's check compares the head too: a head that is off by one resource is a mismatch.
+    const v = new Verifier();
+    const h = readHead([sotw[0]!], false);
+    v.check('t', false, sotw[0]!, readSotwResponse(sotw[0]!), h);
+    v.check('t', false, sotw[0]!, readSotwResponse(sotw[0]!), { ...h, resources: h.resources - 1 });
+    expect({ verified: v.verified, mismatches: v.mismatches }).toEqual({ verified: 2, mismatches: 1 });
+  }, 60_000);
+
+  it('1- to 4-byte tags and lengths, a 2-byte UTF-8 version, unknown varint, fixed64 and fixed32 fields; cut short: an error', () => {
+    const m = create(DiscoveryResponseSchema, {
+      versionInfo: `é${'v'.repeat(200)}`,
+      typeUrl: TYPE.cluster,
+      nonce: 'n'.repeat(2_200_000),
+      canary: true,
+      resources: [anyPack(ClusterSchema, create(ClusterSchema, { name: 'c'.repeat(20_000) }))],
+    });
+    // unknown fields 16 (varint 2^40 + 5), 17 (fixed64), 18 (fixed32), then a repeated version_info (the last one wins)
+    const unknown = Buffer.from([
+      0x80, 0x01, 0x85, 0x80, 0x80, 0x80, 0x80, 0x20, 0x89, 0x01, 1, 2, 3, 4, 5, 6, 7, 8, 0x95, 0x01, 1, 2, 3, 4,
+    ]);
+    const last = Buffer.from([0x0a, 0x02, 0xc3, 0xbc]); // version_info 'ü'
+    const b = Buffer.concat([Buffer.from(toBinary(DiscoveryResponseSchema, m)), unknown, last]);
+    const full = fromBinary(DiscoveryResponseSchema, b);
+    expect(full.versionInfo).toBe('ü');
+    for (const cut of [1, 2, 5, 16_384, b.length])
+      expect(readHead(chunks(b, cut), false)).toEqual({
+        typeUrl: full.typeUrl,
+        version: full.versionInfo,
+        nonce: full.nonce,
+        resources: full.resources.length,
+        removed: 0,
+      });
+    for (const cut of [1, 3, b.length]) expect(() => readHead(chunks(b.subarray(0, b.length - 1), cut), false)).toThrow(/truncated/);
+    expect(() => readHead(chunks(b.subarray(0, b.length - 5 - 4), 7), false)).toThrow(/truncated/);
+  });
 });
 
 describe('the bench clients read varints of every length', () => {
@@ -279,6 +378,18 @@ describe('the bench clients unframe gRPC messages from HTTP/2 DATA however it is
         for (let m = p.take(); m; m = p.take()) got.push(Buffer.from(m));
       }
       expect(got.map((g) => g.toString('hex'))).toEqual(messages.map((m) => m.toString('hex')));
+      // the same as the chunks they span (takeParts: views, nothing joined)
+      const q = new Pending();
+      const parts: Buffer[] = [];
+      for (let i = 0; i < wire.length; i += cut) {
+        q.push(wire.subarray(i, i + cut));
+        for (let n = q.takeParts(); n >= 0; n = q.takeParts()) {
+          expect(q.length).toBe(n);
+          expect(q.parts.length).toBeLessThanOrEqual(Math.ceil(n / cut) + 1);
+          parts.push(Buffer.concat(q.parts));
+        }
+      }
+      expect(parts.map((g) => g.toString('hex'))).toEqual(messages.map((m) => m.toString('hex')));
     }
   });
 });
