@@ -16,7 +16,7 @@ import {
   encodeNode,
   encodeResourceNames,
   encodeSotwRequest,
-  isEdsCluster,
+  encodeEdsNames,
   rdsNames,
   readDeltaResponse,
   readSotwResponse,
@@ -109,11 +109,11 @@ export class BenchClient {
     };
     /** SotW: the names last requested per type, encoded once (an ACK repeats them, as Envoy does). */
     const names = new Map<string, EncodedNames>();
-    const request = (typeUrl: string, resourceNames: readonly string[] = [], versionInfo = '', responseNonce = '') => {
+    const request = (typeUrl: string, resourceNames: readonly string[] | EncodedNames = [], versionInfo = '', responseNonce = '') => {
       const n = take();
       if (delta) call.write(encodeDeltaRequest({ typeUrl, ...(n ? { node: n } : {}), subscribe: resourceNames, responseNonce }));
       else {
-        const encoded = encodeResourceNames(resourceNames);
+        const encoded = 'encoded' in resourceNames ? resourceNames : encodeResourceNames(resourceNames);
         names.set(typeUrl, encoded);
         call.write(encodeSotwRequest({ typeUrl, ...(n ? { node: n } : {}), resourceNames: encoded, versionInfo, responseNonce }));
       }
@@ -154,12 +154,13 @@ export class BenchClient {
           this.verifier.fail(`${this.proxy}: first ${h.typeUrl} response carries ${h.resources} of ${want} subscribed`);
         if (first && (h.typeUrl === TYPE.cluster || h.typeUrl === TYPE.listener)) {
           const b = m.join();
-          const r = delta ? readDeltaResponse(b) : readSotwResponse(b);
           if (h.typeUrl === TYPE.cluster) {
-            const eds = r.resources.filter((x) => isEdsCluster(r.bytes, x.start, x.end)).map((x) => x.name);
-            subscribed.set(TYPE.endpoint, eds.length);
+            // the EDS clusters' names, copied from the response into the request (xdsWire.ts encodeEdsNames)
+            const eds = encodeEdsNames(b, delta);
+            subscribed.set(TYPE.endpoint, eds.count);
             request(TYPE.endpoint, eds, this.versions.get(TYPE.endpoint));
           } else {
+            const r = delta ? readDeltaResponse(b) : readSotwResponse(b);
             const rds = [...new Set(r.resources.flatMap((x) => rdsNames(r.bytes, x.start, x.end)))].sort();
             this.rdsFromLds = rds;
             subscribed.set(TYPE.route, rds.length);

@@ -5,10 +5,10 @@
 // writes fields by number and both key and value of a map entry). Field numbers: envoy/service/discovery/v3/
 // discovery.proto. The same check runs in the bench on a sample (bench/clientVerify.ts); here on every response.
 import { create, fromBinary, toBinary } from '@bufbuild/protobuf';
-import { anyPack } from '@bufbuild/protobuf/wkt';
+import { anyPack, anyUnpack } from '@bufbuild/protobuf/wkt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TYPE } from '../server/envoy/typeUrls';
-import { Cluster_DiscoveryType, ClusterSchema } from '../server/gen/envoy/config/cluster/v3/cluster_pb';
+import { type Cluster, Cluster_DiscoveryType, ClusterSchema } from '../server/gen/envoy/config/cluster/v3/cluster_pb';
 import {
   DeltaDiscoveryRequestSchema,
   DeltaDiscoveryResponseSchema,
@@ -27,6 +27,7 @@ import { Pending, RawAdsChannel } from './rawAds';
 import { readHead } from './xdsHead';
 import {
   encodeDeltaRequest,
+  encodeEdsNames,
   encodeNode,
   encodeResourceNames,
   encodeSotwRequest,
@@ -289,6 +290,35 @@ describe("the bench clients read every response's head from its chunks as protob
       for (const cut of CUTS) expect(readHead(chunks(b, cut), true)).toEqual(want);
     }
     expect(fromBinary(DeltaDiscoveryResponseSchema, delta[1]!).removedResources).toContain('no-such-cluster');
+    // The EDS request's names copied from the CDS response's bytes: byte for byte protobuf-es' request naming the EDS
+    // clusters of protobuf-es' decode (Cluster.type EDS; SotW: Cluster.name, Delta: Resource.name).
+    const edsOf = (clusters: Cluster[]) =>
+      clusters.filter((c) => c.clusterDiscoveryType.case === 'type' && c.clusterDiscoveryType.value === 3);
+    const sotwClusters = fromBinary(DiscoveryResponseSchema, sotw[0]!).resources.map((a) => anyUnpack(a, ClusterSchema)!);
+    const sotwNames = edsOf(sotwClusters).map((c) => c.name);
+    expect(sotwNames.length).toBeGreaterThan(1);
+    expect(sotwNames.length).toBeLessThan(sotwClusters.length);
+    const sotwEds = encodeEdsNames(sotw[0]!, false);
+    expect(sotwEds.count).toBe(sotwNames.length);
+    const sotwWant = create(DiscoveryRequestSchema, { typeUrl: TYPE.endpoint, resourceNames: sotwNames, versionInfo: 'v1' });
+    expect(
+      encodeSotwRequest({ typeUrl: TYPE.endpoint, resourceNames: sotwEds, versionInfo: 'v1' }).equals(
+        toBinary(DiscoveryRequestSchema, sotwWant),
+      ),
+    ).toBe(true);
+    const deltaFull = fromBinary(DeltaDiscoveryResponseSchema, delta[0]!).resources;
+    const deltaNames = deltaFull.filter((r) => edsOf([anyUnpack(r.resource!, ClusterSchema)!]).length === 1).map((r) => r.name);
+    expect(deltaNames.length).toBeGreaterThan(1);
+    const deltaEds = encodeEdsNames(delta[0]!, true);
+    expect(deltaEds.count).toBe(deltaNames.length);
+    const deltaWant = create(DeltaDiscoveryRequestSchema, {
+      typeUrl: TYPE.endpoint,
+      resourceNamesSubscribe: deltaNames,
+      node: makeNode({ id: nodeId(sidecar) }),
+    });
+    expect(
+      encodeDeltaRequest({ typeUrl: TYPE.endpoint, subscribe: deltaEds, node }).equals(toBinary(DeltaDiscoveryRequestSchema, deltaWant)),
+    ).toBe(true);
     // The sample's check compares the head too: a head that is off by one resource is a mismatch.
     const v = new Verifier();
     const h = readHead([sotw[0]!], false);
