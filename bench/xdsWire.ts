@@ -379,8 +379,8 @@ export function encodeEdsNames(b: Uint8Array, delta: boolean): EncodedNames & { 
     const s = ranges[i]!;
     const e = ranges[i + 1]!;
     o = putVarint(out, putVarint(out, o, (3 << 3) | LEN), e - s);
-    out.set(b.subarray(s, e), o);
-    o += e - s;
+    // a byte loop: names are ~50 bytes, and a view per name to copy with was a third of this function's time
+    for (let k = s; k < e; k++) out[o++] = b[k]!;
   }
   return { encoded: out, count: ranges.length / 2 };
 }
