@@ -2,13 +2,13 @@
 // asks, every response ACKed as it arrives; a client whose stream the server dropped connects again on
 // request (a fresh stream, the same handshake) and records when it is in sync again.
 // Each client reads of a response only what an xDS client must: of every response the type URL, version, nonce and
-// resource count (bench/xdsHead.ts, from the DATA chunks as they came), of its first CDS response which clusters are
+// resource count (bench/xdsHead.ts), of its first CDS response which clusters are
 // EDS and their names, of its first LDS response the RDS names in the HttpConnectionManagers (bench/xdsWire.ts); it
 // ACKs with a hand-encoded request; a deterministic sample is copied and, once the wave is over, decoded in full with
 // protobuf-es and compared (bench/clientVerify.ts). Decoding everything with protobuf-es made the client process as busy as the server.
 import { TYPE } from '../server/envoy/typeUrls';
 import type { Verifier } from './clientVerify';
-import type { RawAdsChannel, RawMessage, RawStream } from './rawAds';
+import type { RawAdsChannel, RawStream } from './rawAds';
 import { readHead } from './xdsHead';
 import {
   type EncodedNames,
@@ -123,17 +123,17 @@ export class BenchClient {
     const acked = new Set<string>();
     let done = false;
     return new Promise((resolve, reject) => {
-      const onMessage = (m: RawMessage) => {
-        // What every response needs (type URL, version, nonce, counts) is read from the chunks as they came; the
-        // resources themselves only for the first CDS and LDS responses below (and, later, in the sample).
-        const h = readHead(m.parts, delta);
+      const onMessage = (b: Buffer) => {
+        // What every response needs (type URL, version, nonce, counts); the resources themselves are read only for
+        // the first CDS and LDS responses below (and, after the wave, in the sample).
+        const h = readHead([b], delta);
         const at = wall();
         const n = this.count++;
         this.traffic.responses++;
         this.traffic.resources += h.resources;
-        this.traffic.bytes += m.length;
+        this.traffic.bytes += b.length;
         this.received.push({ typeUrl: h.typeUrl, at });
-        if (this.verifier.sampled(this.index, n)) this.verifier.keep(this.proxy, delta, m.parts, h);
+        if (this.verifier.sampled(this.index, n)) this.verifier.keep(this.proxy, delta, [b], h);
         // ACK: Delta names only the nonce; SotW repeats the names with the version it accepts.
         if (delta) call.write(encodeDeltaRequest({ typeUrl: h.typeUrl, responseNonce: h.nonce }));
         else {
@@ -153,7 +153,6 @@ export class BenchClient {
         if (first && want !== undefined && h.resources !== want)
           this.verifier.fail(`${this.proxy}: first ${h.typeUrl} response carries ${h.resources} of ${want} subscribed`);
         if (first && (h.typeUrl === TYPE.cluster || h.typeUrl === TYPE.listener)) {
-          const b = m.join();
           if (h.typeUrl === TYPE.cluster) {
             // the EDS clusters' names, copied from the response into the request (xdsWire.ts encodeEdsNames)
             const eds = encodeEdsNames(b, delta);
