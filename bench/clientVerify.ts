@@ -37,12 +37,12 @@ export class Verifier {
   }
 
   /**
-   * Keeps a copy of a sampled response (`parts`: the chunks it arrived in) and the head the client read of it, to be
+   * Keeps a copy of a sampled response and the head the client read of it, to be
    * checked by `checkKept` once the wave is over: the check is the same, it only runs after the clients are in sync,
    * so its ~13 % of the client process's main thread (and its garbage) is not taken from the server during a 5× wave.
    */
-  keep(who: string, delta: boolean, parts: readonly Buffer[], head: WireHead): void {
-    this.kept.push({ who, delta, bytes: Buffer.concat(parts), head });
+  keep(who: string, delta: boolean, bytes: Uint8Array, head: WireHead): void {
+    this.kept.push({ who, delta, bytes: Buffer.from(bytes), head });
   }
 
   /** Checks every kept response (`check`: the wire reading of the whole response and the client's head against protobuf-es). */

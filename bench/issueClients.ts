@@ -111,11 +111,15 @@ export class BenchClient {
     const names = new Map<string, EncodedNames>();
     const request = (typeUrl: string, resourceNames: readonly string[] | EncodedNames = [], versionInfo = '', responseNonce = '') => {
       const n = take();
-      if (delta) call.write(encodeDeltaRequest({ typeUrl, ...(n ? { node: n } : {}), subscribe: resourceNames, responseNonce }));
+      if (delta)
+        call.write(encodeDeltaRequest({ typeUrl, ...(n ? { node: n } : {}), subscribe: resourceNames, responseNonce, prefix: true }), true);
       else {
         const encoded = 'encoded' in resourceNames ? resourceNames : encodeResourceNames(resourceNames);
         names.set(typeUrl, encoded);
-        call.write(encodeSotwRequest({ typeUrl, ...(n ? { node: n } : {}), resourceNames: encoded, versionInfo, responseNonce }));
+        call.write(
+          encodeSotwRequest({ typeUrl, ...(n ? { node: n } : {}), resourceNames: encoded, versionInfo, responseNonce, prefix: true }),
+          true,
+        );
       }
     };
     /** The names subscribed per type on this stream, for the first response's count check. */
@@ -126,16 +130,17 @@ export class BenchClient {
       const onMessage = (b: Buffer) => {
         // What every response needs (type URL, version, nonce, counts); the resources themselves are read only for
         // the first CDS and LDS responses below (and, after the wave, in the sample).
-        const h = readHead([b], delta);
+        const h = readHead(b, delta);
         const at = wall();
         const n = this.count++;
         this.traffic.responses++;
         this.traffic.resources += h.resources;
         this.traffic.bytes += b.length;
         this.received.push({ typeUrl: h.typeUrl, at });
-        if (this.verifier.sampled(this.index, n)) this.verifier.keep(this.proxy, delta, [b], h);
+        if (this.verifier.sampled(this.index, n)) this.verifier.keep(this.proxy, delta, b, h);
         // ACK: Delta names only the nonce; SotW repeats the names with the version it accepts.
-        if (delta) call.write(encodeDeltaRequest({ typeUrl: h.typeUrl, responseNonce: h.nonce }));
+        // (gRPC's prefix written with the request: the stream sends the bytes as they are)
+        if (delta) call.write(encodeDeltaRequest({ typeUrl: h.typeUrl, responseNonce: h.nonce, prefix: true }), true);
         else {
           this.versions.set(h.typeUrl, h.version);
           call.write(
@@ -144,7 +149,9 @@ export class BenchClient {
               resourceNames: names.get(h.typeUrl) ?? NO_NAMES,
               versionInfo: h.version,
               responseNonce: h.nonce,
+              prefix: true,
             }),
+            true,
           );
         }
         if (done) return;

@@ -118,8 +118,8 @@ export class Pending {
 }
 
 export interface RawStream {
-  /** Writes one encoded request. */
-  write(message: Uint8Array): void;
+  /** Writes one encoded request; `prefixed`: its bytes already start with gRPC's message prefix (sent as they are). */
+  write(message: Uint8Array, prefixed?: boolean): void;
   cancel(): void;
 }
 
@@ -199,8 +199,8 @@ export class RawAdsChannel {
       onEnd(status || `rst ${stream.rstCode ?? ''}`);
     });
     return {
-      write: (message) => {
-        if (!stream.closed && !stream.destroyed) stream.write(frame(message));
+      write: (message, prefixed = false) => {
+        if (!stream.closed && !stream.destroyed) stream.write(prefixed ? message : frame(message));
       },
       cancel: () => {
         if (!stream.closed) stream.close(http2.constants.NGHTTP2_CANCEL);
