@@ -1,7 +1,9 @@
 // What the bench's ADS clients read of a response and write back, straight on the protobuf wire: a client reads only
-// what an xDS client must (type URL, version, nonce, each resource's name — and version in Delta —, for CDS which
-// clusters are EDS, for LDS the RDS route_config names inside each HttpConnectionManager) and ACKs with a
-// hand-encoded DiscoveryRequest / DeltaDiscoveryRequest. Decoding every response with protobuf-es cost the bench's
+// what an xDS client must (of every response its head, bench/xdsHead.ts; of its first CDS response which clusters are
+// EDS and their names, copied into the EDS request, `encodeEdsNames`; of its first LDS response the RDS
+// route_config names inside each HttpConnectionManager; the sample's wire reading, `readSotwResponse` /
+// `readDeltaResponse`, has each resource's name — and version in Delta) and ACKs with a hand-encoded
+// DiscoveryRequest / DeltaDiscoveryRequest. Decoding every response with protobuf-es cost the bench's
 // client process as much CPU as the server it measures (a real Envoy fleet runs on other machines); the full decode
 // is kept for a sample (bench/issueClients.ts) and bench/xdsWire.test.ts compares both against protobuf-es.
 // Field numbers: envoy/service/discovery/v3/discovery.proto, google/protobuf/any.proto, envoy/config/cluster/v3/
