@@ -18,6 +18,8 @@ export interface Traffic {
   /** The client processes' CPU (user + system) and system time during the wave, ms (process.cpuUsage, summed). */
   cpuMs: number;
   sysMs: number;
+  /** Of cpuMs, the sample's full decodes, run once every client is in sync (bench/clientVerify.ts checkKept). */
+  verifyCpuMs: number;
 }
 
 /** Sums the reports of several client processes. */
@@ -29,7 +31,18 @@ export function sumTraffic(ts: Traffic[]): Traffic | undefined {
     Math.max(...ts.map((t) => t[k][2]!)),
   ];
   const sum = (
-    k: 'clients' | 'responses' | 'resources' | 'bytes' | 'verified' | 'verifyClients' | 'mismatches' | 'routeMismatch' | 'cpuMs' | 'sysMs',
+    k:
+      | 'clients'
+      | 'responses'
+      | 'resources'
+      | 'bytes'
+      | 'verified'
+      | 'verifyClients'
+      | 'mismatches'
+      | 'routeMismatch'
+      | 'cpuMs'
+      | 'sysMs'
+      | 'verifyCpuMs',
   ) => ts.reduce((n, t) => n + t[k], 0);
   return {
     clients: sum('clients'),
@@ -46,6 +59,7 @@ export function sumTraffic(ts: Traffic[]): Traffic | undefined {
     firstMismatches: ts.flatMap((t) => t.firstMismatches).slice(0, 5),
     cpuMs: sum('cpuMs'),
     sysMs: sum('sysMs'),
+    verifyCpuMs: sum('verifyCpuMs'),
   };
 }
 
@@ -53,7 +67,8 @@ const kB = (b: number) => `${(b / 1024).toFixed(0)} kB`;
 
 /** The client processes' CPU beside the server's: on one machine it is on the server's wall clock too. */
 export const clientCpuText = (t: Traffic): string =>
-  `client processes CPU ${t.cpuMs.toFixed(0)} ms (sys ${t.sysMs.toFixed(0)} ms; ${(t.cpuMs / (t.bytes / 2 ** 20)).toFixed(2)} ms/MiB received)`;
+  `client processes CPU ${t.cpuMs.toFixed(0)} ms (sys ${t.sysMs.toFixed(0)} ms; ${(t.cpuMs / (t.bytes / 2 ** 20)).toFixed(2)} ms/MiB received; ` +
+  `${t.verifyCpuMs.toFixed(0)} ms of it the sample's full decodes, after the last client's sync)`;
 
 export const trafficText = (t: Traffic): string =>
   `${clientCpuText(t)}; clients received ${t.responses} responses, ${t.resources} resources, ${(t.bytes / 2 ** 20).toFixed(1)} MiB ` +

@@ -1,20 +1,22 @@
 // The bench's ADS clients for issue 24: one per distinct pod, SotW or Delta, CDS→EDS and LDS→RDS as Envoy
 // asks, every response ACKed as it arrives; a client whose stream the server dropped connects again on
 // request (a fresh stream, the same handshake) and records when it is in sync again.
-// Each client reads of a response only what an xDS client must (bench/xdsWire.ts: type URL, version, nonce,
-// names; the EDS clusters of a CDS response, the RDS names in an LDS response's HttpConnectionManagers) and
-// ACKs with a hand-encoded request; a deterministic sample is decoded in full with protobuf-es and compared
-// (bench/clientVerify.ts). Decoding everything with protobuf-es made the client process as busy as the server.
+// Each client reads of a response only what an xDS client must: of every response the type URL, version, nonce and
+// resource count (bench/xdsHead.ts), of its first CDS response which clusters are
+// EDS and their names, of its first LDS response the RDS names in the HttpConnectionManagers (bench/xdsWire.ts); it
+// ACKs with a hand-encoded request; a deterministic sample is copied and, once the wave is over, decoded in full with
+// protobuf-es and compared (bench/clientVerify.ts). Decoding everything with protobuf-es made the client process as busy as the server.
 import { TYPE } from '../server/envoy/typeUrls';
 import type { Verifier } from './clientVerify';
 import type { RawAdsChannel, RawStream } from './rawAds';
+import { readHead } from './xdsHead';
 import {
   type EncodedNames,
   encodeDeltaRequest,
   encodeNode,
   encodeResourceNames,
   encodeSotwRequest,
-  isEdsCluster,
+  encodeEdsNames,
   rdsNames,
   readDeltaResponse,
   readSotwResponse,
@@ -107,13 +109,17 @@ export class BenchClient {
     };
     /** SotW: the names last requested per type, encoded once (an ACK repeats them, as Envoy does). */
     const names = new Map<string, EncodedNames>();
-    const request = (typeUrl: string, resourceNames: readonly string[] = [], versionInfo = '', responseNonce = '') => {
+    const request = (typeUrl: string, resourceNames: readonly string[] | EncodedNames = [], versionInfo = '', responseNonce = '') => {
       const n = take();
-      if (delta) call.write(encodeDeltaRequest({ typeUrl, ...(n ? { node: n } : {}), subscribe: resourceNames, responseNonce }));
+      if (delta)
+        call.write(encodeDeltaRequest({ typeUrl, ...(n ? { node: n } : {}), subscribe: resourceNames, responseNonce, prefix: true }), true);
       else {
-        const encoded = encodeResourceNames(resourceNames);
+        const encoded = 'encoded' in resourceNames ? resourceNames : encodeResourceNames(resourceNames);
         names.set(typeUrl, encoded);
-        call.write(encodeSotwRequest({ typeUrl, ...(n ? { node: n } : {}), resourceNames: encoded, versionInfo, responseNonce }));
+        call.write(
+          encodeSotwRequest({ typeUrl, ...(n ? { node: n } : {}), resourceNames: encoded, versionInfo, responseNonce, prefix: true }),
+          true,
+        );
       }
     };
     /** The names subscribed per type on this stream, for the first response's count check. */
@@ -122,44 +128,52 @@ export class BenchClient {
     let done = false;
     return new Promise((resolve, reject) => {
       const onMessage = (b: Buffer) => {
-        const r = delta ? readDeltaResponse(b) : readSotwResponse(b);
+        // What every response needs (type URL, version, nonce, counts); the resources themselves are read only for
+        // the first CDS and LDS responses below (and, after the wave, in the sample).
+        const h = readHead(b, delta);
         const at = wall();
         const n = this.count++;
         this.traffic.responses++;
-        this.traffic.resources += r.resources.length;
+        this.traffic.resources += h.resources;
         this.traffic.bytes += b.length;
-        this.received.push({ typeUrl: r.typeUrl, at });
-        if (this.verifier.sampled(this.index, n)) this.verifier.check(this.proxy, delta, b, r);
+        this.received.push({ typeUrl: h.typeUrl, at });
+        if (this.verifier.sampled(this.index, n)) this.verifier.keep(this.proxy, delta, b, h);
         // ACK: Delta names only the nonce; SotW repeats the names with the version it accepts.
-        if (delta) call.write(encodeDeltaRequest({ typeUrl: r.typeUrl, responseNonce: r.nonce }));
+        // (gRPC's prefix written with the request: the stream sends the bytes as they are)
+        if (delta) call.write(encodeDeltaRequest({ typeUrl: h.typeUrl, responseNonce: h.nonce, prefix: true }), true);
         else {
-          this.versions.set(r.typeUrl, r.version);
+          this.versions.set(h.typeUrl, h.version);
           call.write(
             encodeSotwRequest({
-              typeUrl: r.typeUrl,
-              resourceNames: names.get(r.typeUrl) ?? NO_NAMES,
-              versionInfo: r.version,
-              responseNonce: r.nonce,
+              typeUrl: h.typeUrl,
+              resourceNames: names.get(h.typeUrl) ?? NO_NAMES,
+              versionInfo: h.version,
+              responseNonce: h.nonce,
+              prefix: true,
             }),
+            true,
           );
         }
         if (done) return;
-        const first = !acked.has(r.typeUrl);
-        const want = subscribed.get(r.typeUrl);
-        if (first && want !== undefined && r.resources.length !== want)
-          this.verifier.fail(`${this.proxy}: first ${r.typeUrl} response carries ${r.resources.length} of ${want} subscribed`);
-        if (first && r.typeUrl === TYPE.cluster) {
-          const eds = r.resources.filter((x) => isEdsCluster(r.bytes, x.start, x.end)).map((x) => x.name);
-          subscribed.set(TYPE.endpoint, eds.length);
-          request(TYPE.endpoint, eds, this.versions.get(TYPE.endpoint));
+        const first = !acked.has(h.typeUrl);
+        const want = subscribed.get(h.typeUrl);
+        if (first && want !== undefined && h.resources !== want)
+          this.verifier.fail(`${this.proxy}: first ${h.typeUrl} response carries ${h.resources} of ${want} subscribed`);
+        if (first && (h.typeUrl === TYPE.cluster || h.typeUrl === TYPE.listener)) {
+          if (h.typeUrl === TYPE.cluster) {
+            // the EDS clusters' names, copied from the response into the request (xdsWire.ts encodeEdsNames)
+            const eds = encodeEdsNames(b, delta);
+            subscribed.set(TYPE.endpoint, eds.count);
+            request(TYPE.endpoint, eds, this.versions.get(TYPE.endpoint));
+          } else {
+            const r = delta ? readDeltaResponse(b) : readSotwResponse(b);
+            const rds = [...new Set(r.resources.flatMap((x) => rdsNames(r.bytes, x.start, x.end)))].sort();
+            this.rdsFromLds = rds;
+            subscribed.set(TYPE.route, rds.length);
+            request(TYPE.route, rds, this.versions.get(TYPE.route));
+          }
         }
-        if (first && r.typeUrl === TYPE.listener) {
-          const rds = [...new Set(r.resources.flatMap((x) => rdsNames(r.bytes, x.start, x.end)))].sort();
-          this.rdsFromLds = rds;
-          subscribed.set(TYPE.route, rds.length);
-          request(TYPE.route, rds, this.versions.get(TYPE.route));
-        }
-        acked.add(r.typeUrl);
+        acked.add(h.typeUrl);
         if (acked.size === 4) {
           done = true;
           this.synced.push(wall());

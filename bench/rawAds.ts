@@ -1,9 +1,10 @@
 // The bench clients' ADS transport: one HTTP/2 connection per channel (node:http2, as a proxy holds one connection
 // to its control plane; no session memory cap; the flow-control windows of `ChannelOptions`), gRPC's
 // length-prefixed messages framed and unframed here. Requests are written already encoded
-// (bench/xdsWire.ts); a response is handed over as a view of one scratch buffer per process, valid only during
-// the call (the clients read it synchronously and keep nothing of it), so receiving 300 MiB per wave allocates
-// nothing per message. grpc-js' client did the same work with a fresh buffer per message and its call machinery
+// (bench/xdsWire.ts); a response is handed over as a view of the DATA chunk it came in, or, when it spans chunks, of a
+// reused buffer it was copied into as they arrived (`Pending`, `BufferPool`), valid only during the call (the clients
+// read it synchronously and keep nothing of it), so receiving 3 GiB per 5× wave allocates nothing per message and
+// keeps none of node:http2's read buffers past their 'data' event. grpc-js' client did the same work with a fresh buffer per message and its call machinery
 // per stream: measured, that (and the garbage it made) was most of the client process's CPU.
 import * as http2 from 'node:http2';
 import { DELTA_PATH, SOTW_PATH } from '../server/xds/service';
@@ -17,75 +18,108 @@ function frame(message: Uint8Array): Buffer {
   return out;
 }
 
-let scratch = Buffer.allocUnsafeSlow(1 << 20);
+/**
+ * Reusable message buffers by size class (powers of two from 64 KiB), shared by a process's channels: a message that
+ * spans DATA chunks is copied into one as the chunks arrive and the buffer is taken back once the message was read.
+ * Until session 17 the chunks themselves were held until their message was whole: views of node:http2's 64 KiB read
+ * buffers, kept across scavenges while 2,000 streams' messages arrived interleaved, so those buffers could only be
+ * freed by a full mark-compact — ~35 of them per 5× wave, each started by V8's external-memory limit (a transport
+ * floor holding its chunks the same way went from 2 to 33 mark-compacts and from 2.9 to 5.1 s of client CPU).
+ * Buffers taken from here live as long as the process, so the external memory V8 sees stops growing.
+ */
+export class BufferPool {
+  private readonly free = new Map<number, Buffer[]>();
+  /** Buffers allocated so far (the rest of the acquires were reuses). */
+  made = 0;
 
-/** Chunks of one stream's DATA not yet handed over as messages (gRPC length-prefixed framing). */
+  /** A buffer of at least `n` bytes (its length is its size class). */
+  acquire(n: number): Buffer {
+    let size = 1 << 16;
+    while (size < n) size *= 2;
+    const b = this.free.get(size)?.pop();
+    if (b) return b;
+    this.made++;
+    return Buffer.allocUnsafeSlow(size);
+  }
+
+  /** Gives `b` (from `acquire`) back. */
+  release(b: Buffer): void {
+    const list = this.free.get(b.length);
+    if (list) list.push(b);
+    else this.free.set(b.length, [b]);
+  }
+}
+
+/**
+ * One stream's DATA unframed into gRPC's length-prefixed messages as it arrives: a message inside one chunk is handed
+ * over as a view of it, one that spans chunks is copied into a buffer of the pool; no chunk is kept past `push`.
+ */
 export class Pending {
-  private chunks: Buffer[] = [];
-  /** chunks[0, head) are consumed. */
-  private head = 0;
-  private size = 0;
+  /** The 5-byte prefix being read (when it spans chunks). */
+  private readonly prefix = Buffer.alloc(5);
+  private prefixHave = 0;
+  /** The message being assembled: its length (-1: reading a prefix), its pooled buffer, the bytes it has. */
+  private len = -1;
+  private msg: Buffer | undefined;
+  private have = 0;
 
-  push(b: Buffer): void {
-    this.chunks.push(b);
-    this.size += b.length;
-  }
+  constructor(private readonly pool = new BufferPool()) {}
 
-  /** The next whole message (a view valid until the next call), or undefined. */
-  take(): Buffer | undefined {
-    if (this.size < 5) return undefined;
-    const first = this.chunks[this.head]!;
-    const len = (first.length >= 5 ? first : this.copy(5, false)).readUInt32BE(1);
-    if (this.size < 5 + len) return undefined;
-    if (first.length >= 5 + len) {
-      // The whole message is in the first chunk: no copy.
-      const msg = first.subarray(5, 5 + len);
-      this.drop(5 + len);
-      return msg;
-    }
-    this.drop(5);
-    return this.copy(len, true);
-  }
-
-  /** The first `n` bytes copied into the scratch (consumed when `consume`). */
-  private copy(n: number, consume: boolean): Buffer {
-    if (scratch.length < n) scratch = Buffer.allocUnsafeSlow(Math.max(n, 2 * scratch.length));
+  /** Reads `b`; `onMessage` gets each message completed (a view valid during the call only). */
+  push(b: Buffer, onMessage: (m: Buffer) => void): void {
     let off = 0;
-    for (let i = this.head; off < n; i++) {
-      const c = this.chunks[i]!;
-      const k = Math.min(c.length, n - off);
-      c.copy(scratch, off, 0, k);
+    while (off < b.length) {
+      if (this.len < 0) {
+        if (this.prefixHave === 0 && b.length - off >= 5) {
+          this.len = b.readUInt32BE(off + 1);
+          off += 5;
+        } else {
+          while (this.prefixHave < 5 && off < b.length) this.prefix[this.prefixHave++] = b[off++]!;
+          if (this.prefixHave < 5) return;
+          this.prefixHave = 0;
+          this.len = this.prefix.readUInt32BE(1);
+        }
+        if (b.length - off >= this.len) {
+          // the whole message is in this chunk: no copy
+          const m = b.subarray(off, off + this.len);
+          off += this.len;
+          this.len = -1;
+          onMessage(m);
+          continue;
+        }
+        this.msg = this.pool.acquire(this.len);
+        this.have = 0;
+      }
+      const msg = this.msg!;
+      const k = Math.min(this.len - this.have, b.length - off);
+      b.copy(msg, this.have, off, off + k);
+      this.have += k;
       off += k;
-    }
-    if (consume) this.drop(n);
-    return scratch.subarray(0, n);
-  }
-
-  private drop(n: number): void {
-    this.size -= n;
-    while (n > 0) {
-      const c = this.chunks[this.head]!;
-      if (c.length <= n) {
-        n -= c.length;
-        this.head++;
-      } else {
-        this.chunks[this.head] = c.subarray(n);
-        n = 0;
+      if (this.have === this.len) {
+        const len = this.len;
+        this.msg = undefined;
+        this.len = -1;
+        try {
+          onMessage(msg.subarray(0, len));
+        } finally {
+          this.pool.release(msg);
+        }
       }
     }
-    if (this.head === this.chunks.length) {
-      this.chunks = [];
-      this.head = 0;
-    } else if (this.head > 64) {
-      this.chunks = this.chunks.slice(this.head);
-      this.head = 0;
-    }
+  }
+
+  /** Gives a half-received message's buffer back (the stream ended). */
+  dispose(): void {
+    if (this.msg) this.pool.release(this.msg);
+    this.msg = undefined;
+    this.len = -1;
+    this.prefixHave = 0;
   }
 }
 
 export interface RawStream {
-  /** Writes one encoded request. */
-  write(message: Uint8Array): void;
+  /** Writes one encoded request; `prefixed`: its bytes already start with gRPC's message prefix (sent as they are). */
+  write(message: Uint8Array, prefixed?: boolean): void;
   cancel(): void;
 }
 
@@ -108,13 +142,17 @@ export const ENVOY_WINDOW = 256 << 20;
 export interface ChannelOptions {
   /** Initial stream window (SETTINGS_INITIAL_WINDOW_SIZE) and connection window (a WINDOW_UPDATE on stream 0). */
   window?: number;
+  /** Where messages that span DATA chunks are assembled: one per process, shared by its channels (default: the channel's own). */
+  pool?: BufferPool;
 }
 
 export class RawAdsChannel {
   private readonly session: http2.ClientHttp2Session;
+  private readonly pool: BufferPool;
 
   constructor(port: number, host = '127.0.0.1', opts: ChannelOptions = {}) {
     const window = opts.window ?? GRPC_JS_WINDOW;
+    this.pool = opts.pool ?? new BufferPool();
     this.session = http2.connect(`http://${host}:${port}`, {
       settings: { initialWindowSize: window },
       maxSessionMemory: Number.MAX_SAFE_INTEGER,
@@ -137,14 +175,14 @@ export class RawAdsChannel {
 
   /**
    * A StreamAggregatedResources (`delta` false) or DeltaAggregatedResources stream; `onMessage` gets each
-   * response's bytes (valid during the call only), `onEnd` the grpc-status when the stream is over.
+   * response (valid during the call only), `onEnd` the grpc-status when the stream is over.
    */
-  open(delta: boolean, onMessage: (b: Buffer) => void, onEnd: (status: string) => void): RawStream {
+  open(delta: boolean, onMessage: (m: Buffer) => void, onEnd: (status: string) => void): RawStream {
     const stream = this.session.request(
       { ':method': 'POST', ':path': delta ? DELTA_PATH : SOTW_PATH, 'content-type': 'application/grpc', te: 'trailers' },
       { endStream: false },
     );
-    const pending = new Pending();
+    const pending = new Pending(this.pool);
     let status = '';
     stream.on('response', (h) => {
       if (typeof h['grpc-status'] === 'string') status = h['grpc-status'];
@@ -153,14 +191,16 @@ export class RawAdsChannel {
       if (typeof t['grpc-status'] === 'string') status = t['grpc-status'];
     });
     stream.on('data', (b: Buffer) => {
-      pending.push(b);
-      for (let m = pending.take(); m; m = pending.take()) onMessage(m);
+      pending.push(b, onMessage);
     });
     stream.on('error', () => undefined);
-    stream.on('close', () => onEnd(status || `rst ${stream.rstCode ?? ''}`));
+    stream.on('close', () => {
+      pending.dispose();
+      onEnd(status || `rst ${stream.rstCode ?? ''}`);
+    });
     return {
-      write: (message) => {
-        if (!stream.closed && !stream.destroyed) stream.write(frame(message));
+      write: (message, prefixed = false) => {
+        if (!stream.closed && !stream.destroyed) stream.write(prefixed ? message : frame(message));
       },
       cancel: () => {
         if (!stream.closed) stream.close(http2.constants.NGHTTP2_CANCEL);

@@ -5,10 +5,10 @@
 // writes fields by number and both key and value of a map entry). Field numbers: envoy/service/discovery/v3/
 // discovery.proto. The same check runs in the bench on a sample (bench/clientVerify.ts); here on every response.
 import { create, fromBinary, toBinary } from '@bufbuild/protobuf';
-import { anyPack } from '@bufbuild/protobuf/wkt';
+import { anyPack, anyUnpack } from '@bufbuild/protobuf/wkt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TYPE } from '../server/envoy/typeUrls';
-import { Cluster_DiscoveryType, ClusterSchema } from '../server/gen/envoy/config/cluster/v3/cluster_pb';
+import { type Cluster, Cluster_DiscoveryType, ClusterSchema } from '../server/gen/envoy/config/cluster/v3/cluster_pb';
 import {
   DeltaDiscoveryRequestSchema,
   DeltaDiscoveryResponseSchema,
@@ -23,9 +23,11 @@ import { makeNode } from '../server/xds/testing/adsTestClient';
 import { Verifier } from './clientVerify';
 import { BenchClient } from './issueClients';
 import { issueMesh, KINDS } from './issueMesh';
-import { Pending, RawAdsChannel } from './rawAds';
+import { BufferPool, Pending, RawAdsChannel } from './rawAds';
+import { readHead } from './xdsHead';
 import {
   encodeDeltaRequest,
+  encodeEdsNames,
   encodeNode,
   encodeResourceNames,
   encodeSotwRequest,
@@ -158,6 +160,19 @@ describe('the bench clients read what protobuf-es decodes', () => {
           ...(withNode ? { node } : {}),
         });
         expect(Buffer.from(reused).equals(Buffer.from(toBinary(DiscoveryRequestSchema, want)))).toBe(true);
+        // The same with gRPC's message prefix in front (a 0 flag byte, the length big-endian), as the clients send it.
+        const prefixed = encodeSotwRequest({
+          typeUrl: r.typeUrl,
+          resourceNames: encodeResourceNames(names),
+          versionInfo: r.version,
+          responseNonce: r.nonce,
+          ...(withNode ? { node } : {}),
+          prefix: true,
+        });
+        const body = Buffer.from(toBinary(DiscoveryRequestSchema, want));
+        const head = Buffer.alloc(5);
+        head.writeUInt32BE(body.length, 1);
+        expect(prefixed.equals(Buffer.concat([head, body]))).toBe(true);
       }
     }
   }, 60_000);
@@ -207,7 +222,11 @@ describe('the bench clients read what protobuf-es decodes', () => {
         initialResourceVersions: Object.fromEntries(c.initialResourceVersions ?? []),
         ...(c.node ? { node: makeNode({ id: nodeId(sidecar) }) } : {}),
       });
-      expect(Buffer.from(encodeDeltaRequest(c)).equals(Buffer.from(toBinary(DeltaDiscoveryRequestSchema, want)))).toBe(true);
+      const body = Buffer.from(toBinary(DeltaDiscoveryRequestSchema, want));
+      expect(Buffer.from(encodeDeltaRequest(c)).equals(body)).toBe(true);
+      const prefix = Buffer.alloc(5);
+      prefix.writeUInt32BE(body.length, 1);
+      expect(encodeDeltaRequest({ ...c, prefix: true }).equals(Buffer.concat([prefix, body]))).toBe(true);
     }
   }, 60_000);
 
@@ -219,12 +238,128 @@ describe('the bench clients read what protobuf-es decodes', () => {
       const c = new BenchClient(sidecar.id, sidecar.namespace, mode, routes, 0, v);
       await c.connect(channel);
       c.close();
+      // the sample is checked after the wave (clientProc.ts calls this once every client is in sync)
+      expect(v.verified).toBe(0);
+      v.checkKept();
       expect(c.rdsFromLds).toEqual([...routes].sort());
       expect(c.traffic.responses).toBeGreaterThanOrEqual(4);
       expect(v.verified).toBe(c.traffic.responses);
       expect({ mismatches: v.mismatches, first: v.first }).toEqual({ mismatches: 0, first: [] });
     }
   }, 60_000);
+});
+
+describe("the bench clients read every response's head as protobuf-es decodes it", () => {
+  it('SotW CDS, LDS, EDS, RDS and Delta CDS, EDS (with a removed name): type URL, version, nonce, counts', async () => {
+    const node = encodeNode(nodeId(sidecar));
+    const sotw = await exchange(
+      false,
+      [encodeSotwRequest({ typeUrl: TYPE.cluster, node }), encodeSotwRequest({ typeUrl: TYPE.listener })],
+      2,
+    );
+    const eds = readSotwResponse(sotw[0]!)
+      .resources.filter((r) => isEdsCluster(sotw[0]!, r.start, r.end))
+      .map((r) => r.name);
+    const rds = readSotwResponse(sotw[1]!).resources.flatMap((r) => rdsNames(sotw[1]!, r.start, r.end));
+    sotw.push(
+      ...(await exchange(
+        false,
+        [
+          encodeSotwRequest({ typeUrl: TYPE.endpoint, node, resourceNames: eds }),
+          encodeSotwRequest({ typeUrl: TYPE.route, resourceNames: rds }),
+        ],
+        2,
+      )),
+    );
+    const delta = await exchange(
+      true,
+      [
+        encodeDeltaRequest({ typeUrl: TYPE.cluster, node }),
+        encodeDeltaRequest({ typeUrl: TYPE.endpoint, subscribe: ['no-such-cluster', 'outbound|9080||svc-1.ns-1.svc.cluster.local'] }),
+      ],
+      2,
+    );
+    for (const b of sotw) {
+      const full = fromBinary(DiscoveryResponseSchema, b);
+      const want = { typeUrl: full.typeUrl, version: full.versionInfo, nonce: full.nonce, resources: full.resources.length, removed: 0 };
+      expect(want.resources).toBeGreaterThan(0);
+      expect(readHead(b, false)).toEqual(want);
+    }
+    for (const b of delta) {
+      const full = fromBinary(DeltaDiscoveryResponseSchema, b);
+      const want = {
+        typeUrl: full.typeUrl,
+        version: full.systemVersionInfo,
+        nonce: full.nonce,
+        resources: full.resources.length,
+        removed: full.removedResources.length,
+      };
+      expect(readHead(b, true)).toEqual(want);
+    }
+    expect(fromBinary(DeltaDiscoveryResponseSchema, delta[1]!).removedResources).toContain('no-such-cluster');
+    // The EDS request's names copied from the CDS response's bytes: byte for byte protobuf-es' request naming the EDS
+    // clusters of protobuf-es' decode (Cluster.type EDS; SotW: Cluster.name, Delta: Resource.name).
+    const edsOf = (clusters: Cluster[]) =>
+      clusters.filter((c) => c.clusterDiscoveryType.case === 'type' && c.clusterDiscoveryType.value === 3);
+    const sotwClusters = fromBinary(DiscoveryResponseSchema, sotw[0]!).resources.map((a) => anyUnpack(a, ClusterSchema)!);
+    const sotwNames = edsOf(sotwClusters).map((c) => c.name);
+    expect(sotwNames.length).toBeGreaterThan(1);
+    expect(sotwNames.length).toBeLessThan(sotwClusters.length);
+    const sotwEds = encodeEdsNames(sotw[0]!, false);
+    expect(sotwEds.count).toBe(sotwNames.length);
+    const sotwWant = create(DiscoveryRequestSchema, { typeUrl: TYPE.endpoint, resourceNames: sotwNames, versionInfo: 'v1' });
+    expect(
+      encodeSotwRequest({ typeUrl: TYPE.endpoint, resourceNames: sotwEds, versionInfo: 'v1' }).equals(
+        toBinary(DiscoveryRequestSchema, sotwWant),
+      ),
+    ).toBe(true);
+    const deltaFull = fromBinary(DeltaDiscoveryResponseSchema, delta[0]!).resources;
+    const deltaNames = deltaFull.filter((r) => edsOf([anyUnpack(r.resource!, ClusterSchema)!]).length === 1).map((r) => r.name);
+    expect(deltaNames.length).toBeGreaterThan(1);
+    const deltaEds = encodeEdsNames(delta[0]!, true);
+    expect(deltaEds.count).toBe(deltaNames.length);
+    const deltaWant = create(DeltaDiscoveryRequestSchema, {
+      typeUrl: TYPE.endpoint,
+      resourceNamesSubscribe: deltaNames,
+      node: makeNode({ id: nodeId(sidecar) }),
+    });
+    expect(
+      encodeDeltaRequest({ typeUrl: TYPE.endpoint, subscribe: deltaEds, node }).equals(toBinary(DeltaDiscoveryRequestSchema, deltaWant)),
+    ).toBe(true);
+    // The sample's check compares the head too: a head that is off by one resource is a mismatch.
+    const v = new Verifier();
+    const h = readHead(sotw[0]!, false);
+    v.check('t', false, sotw[0]!, readSotwResponse(sotw[0]!), h);
+    v.check('t', false, sotw[0]!, readSotwResponse(sotw[0]!), { ...h, resources: h.resources - 1 });
+    expect({ verified: v.verified, mismatches: v.mismatches }).toEqual({ verified: 2, mismatches: 1 });
+  }, 60_000);
+
+  it('1- to 4-byte tags and lengths, a 2-byte UTF-8 version, unknown varint, fixed64 and fixed32 fields; cut short: an error', () => {
+    const m = create(DiscoveryResponseSchema, {
+      versionInfo: `é${'v'.repeat(200)}`,
+      typeUrl: TYPE.cluster,
+      nonce: 'n'.repeat(2_200_000),
+      canary: true,
+      resources: [anyPack(ClusterSchema, create(ClusterSchema, { name: 'c'.repeat(20_000) }))],
+    });
+    // unknown fields 16 (varint 2^40 + 5), 17 (fixed64), 18 (fixed32), then a repeated version_info (the last one wins)
+    const unknown = Buffer.from([
+      0x80, 0x01, 0x85, 0x80, 0x80, 0x80, 0x80, 0x20, 0x89, 0x01, 1, 2, 3, 4, 5, 6, 7, 8, 0x95, 0x01, 1, 2, 3, 4,
+    ]);
+    const last = Buffer.from([0x0a, 0x02, 0xc3, 0xbc]); // version_info 'ü'
+    const b = Buffer.concat([Buffer.from(toBinary(DiscoveryResponseSchema, m)), unknown, last]);
+    const full = fromBinary(DiscoveryResponseSchema, b);
+    expect(full.versionInfo).toBe('ü');
+    expect(readHead(b, false)).toEqual({
+      typeUrl: full.typeUrl,
+      version: full.versionInfo,
+      nonce: full.nonce,
+      resources: full.resources.length,
+      removed: 0,
+    });
+    expect(() => readHead(b.subarray(0, b.length - 1), false)).toThrow(/truncated/);
+    expect(() => readHead(b.subarray(0, b.length - 5 - 4), false)).toThrow(/truncated/);
+  });
 });
 
 describe('the bench clients read varints of every length', () => {
@@ -270,15 +405,25 @@ describe('the bench clients unframe gRPC messages from HTTP/2 DATA however it is
     const wire = Buffer.concat(
       messages.flatMap((m) => [Buffer.from([0, m.length >>> 24, (m.length >>> 16) & 255, (m.length >>> 8) & 255, m.length & 255]), m]),
     );
-    // (cuts of 1–7 bytes split the 5-byte prefix; the 1.2 MB message outgrows the 1 MiB scratch)
+    // (cuts of 1–7 bytes split the 5-byte prefix; the 1.2 MB message needs the pool's 2 MiB class)
+    const pool = new BufferPool();
     for (const cut of [1, 3, 7, 1000, 16_384, 100_000, wire.length]) {
-      const p = new Pending();
+      const p = new Pending(pool);
       const got: Buffer[] = [];
-      for (let i = 0; i < wire.length; i += cut) {
-        p.push(wire.subarray(i, i + cut));
-        for (let m = p.take(); m; m = p.take()) got.push(Buffer.from(m));
-      }
+      for (let i = 0; i < wire.length; i += cut) p.push(wire.subarray(i, i + cut), (m) => got.push(Buffer.from(m)));
       expect(got.map((g) => g.toString('hex'))).toEqual(messages.map((m) => m.toString('hex')));
     }
+    // Every buffer went back to the pool after its message: one buffer per size class served all the cuts (64 KiB for
+    // the short messages cut apart, 128 KiB for the 70 kB one, 2 MiB for the 1.2 MB one). A stream that ends halfway
+    // through a message gives its buffer back.
+    expect(pool.made).toBe(3);
+    const p = new Pending(pool);
+    p.push(wire.subarray(0, 20), () => undefined); // the 70 kB message started
+    p.dispose();
+    const again = new Pending(pool);
+    const got: Buffer[] = [];
+    for (let i = 0; i < wire.length; i += 1000) again.push(wire.subarray(i, i + 1000), (m) => got.push(Buffer.from(m)));
+    expect(got).toHaveLength(messages.length);
+    expect(pool.made).toBe(3);
   });
 });
