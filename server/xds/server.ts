@@ -10,6 +10,7 @@ import type { AdsConnection, ConnectionContext } from './connection';
 import { Debouncer, mergePushRequests } from './debounce';
 import { DeltaConnection } from './delta';
 import { DEFAULT_LIMITS, type AdsLimits } from './limits';
+import { type Listening, listenGrpc } from './listen';
 import { LogLimiter } from './logLimit';
 import { PushQueue } from './pushQueue';
 import { adsServerDefinition, type ServerResponse } from './service';
@@ -53,6 +54,8 @@ const mergeJobs = (a: PushJob, b: PushJob): PushJob => {
 
 export class AdsServer {
   private server: grpc.Server | undefined;
+  /** Its listening socket (listen.ts). */
+  private listening: Listening | undefined;
   private readonly conns = new Set<AdsConnection>();
   private readonly debouncer: Debouncer<PushRequest>;
   private readonly queue: PushQueue<AdsConnection, PushJob>;
@@ -113,15 +116,21 @@ export class AdsServer {
         this.track(new DeltaConnection(call, this.ctx, ++this.connCounter)),
     });
     this.server = server;
-    const addr = host.includes(':') && !host.startsWith('[') ? `[${host}]:${port}` : `${host}:${port}`;
-    return new Promise((resolve, reject) => {
-      server.bindAsync(addr, grpc.ServerCredentials.createInsecure(), (err, bound) => {
-        if (err) {
-          this.server = undefined;
-          reject(err);
-        } else resolve(bound);
-      });
-    });
+    return listenGrpc(server, host, port, this.log).then(
+      (l) => {
+        if (this.server !== server) {
+          // stop() came first: nothing may keep listening for a server that was shut down.
+          l.close();
+          throw new Error('AdsServer stopped while it was starting');
+        }
+        this.listening = l;
+        return l.port;
+      },
+      (e: unknown) => {
+        this.server = undefined;
+        throw e;
+      },
+    );
   }
 
   /** Stops at once (forceShutdown: grpc-js-xds clients keep streams open forever). */
@@ -130,6 +139,8 @@ export class AdsServer {
     this.ctx.nackLog.report();
     for (const c of [...this.conns]) c.close();
     this.conns.clear();
+    this.listening?.close();
+    this.listening = undefined;
     this.server?.forceShutdown();
     this.server = undefined;
   }
