@@ -41,16 +41,22 @@ describe.runIf(process.platform === 'linux')('the ADS listener (Linux: its accep
     const want = Math.min(CONNECTIONS, somaxconn() + 1);
     let queued = 0;
     try {
-      // Read until every connection is queued (or the queue stops growing for long): no timing is asserted.
-      const deadline = Date.now() + 30_000;
-      while (queued < want && Date.now() < deadline) queued = Math.max(queued, acceptQueue(port) ?? 0);
+      // Read until every connection is queued, or the queue has not grown for 5 s (no time is asserted).
+      let grew = Date.now();
+      while (queued < want && Date.now() - grew < 5_000) {
+        const q = acceptQueue(port) ?? 0;
+        if (q > queued) {
+          queued = q;
+          grew = Date.now();
+        }
+      }
     } finally {
       child.kill();
       await server.stop();
     }
-    expect(want).toBeGreaterThan(512); // the kernel's bound is above node's default (4,096 since Linux 5.4)
+    // The kernel's bound (4,096 since Linux 5.4) is what is asked for; where it is above node's 511, this shows the difference.
     expect(queued).toBe(want);
-  });
+  }, 60_000);
 });
 
 describe('the ADS listener', () => {
@@ -66,6 +72,18 @@ describe('the ADS listener', () => {
       await second.stop();
       await first.stop();
     }
+  });
+
+  it('stopped while still starting, then started again on the same port: nothing of the first start holds the port', async () => {
+    const probe = new AdsServer({ generator: new SwitchableGenerator() });
+    const port = await probe.start(0, '127.0.0.1');
+    await probe.stop();
+    const server = new AdsServer({ generator: new SwitchableGenerator() });
+    const first = server.start(port, '127.0.0.1');
+    await server.stop();
+    await expect(first).rejects.toThrow(/stopped while it was starting/);
+    expect(await server.start(port, '127.0.0.1')).toBe(port);
+    await server.stop();
   });
 
   it('stopped and started on the same port (a server-side drop, then the clients reconnect): the port is free at once', async () => {

@@ -13,38 +13,56 @@ export const LISTEN_BACKLOG = 65_535;
 
 export interface Listening {
   port: number;
-  /** Stops accepting; the connections already handed over are grpc-js' (forceShutdown closes them). */
+  /**
+   * Stops accepting; the injector's sessions are closed gracefully. The connections themselves are destroyed by
+   * grpc-js' forceShutdown, which walks the sessions its channelz tracking recorded: channelz must stay on (issue24-waves.md,
+   * session 16: with it off, forceShutdown left every client connected).
+   */
   close(): void;
 }
 
+/** A listen in progress; `cancel` closes it now (a stop while starting frees the port at once). */
+export type PendingListen = Promise<Listening> & { cancel(): void };
+
 /** Listens on `host:port` (port 0: ephemeral) for `server`; resolves with the bound port. */
-export function listenGrpc(server: grpc.Server, host: string, port: number, log: (m: string) => void): Promise<Listening> {
+export function listenGrpc(server: grpc.Server, host: string, port: number, log: (m: string) => void): PendingListen {
   const creds = grpc.ServerCredentials.createInsecure();
   if (isIP(host) === 0) {
     const addr = `${host}:${port}`;
-    return new Promise((resolve, reject) =>
-      server.bindAsync(addr, creds, (err, bound) => (err ? reject(err) : resolve({ port: bound, close: () => {} }))),
+    const bound = new Promise<Listening>((resolve, reject) =>
+      server.bindAsync(addr, creds, (err, p) => (err ? reject(err) : resolve({ port: p, close: () => {} }))),
     );
+    // grpc-js' own bind: forceShutdown cancels it.
+    return Object.assign(bound, { cancel: () => {} });
   }
   const injector = server.createConnectionInjector(creds);
   const listener = createServer((socket) => injector.injectConnection(socket));
-  return new Promise((resolve, reject) => {
+  let closed = false;
+  /** The pending listen's reject, until it resolved. */
+  let abort: ((e: Error) => void) | undefined;
+  const close = () => {
+    if (closed) return;
+    closed = true;
+    // Closed before the socket was bound (node binds on a later tick), node drops the listen: say so to the caller.
+    abort?.(new Error('AdsServer stopped while it was starting'));
+    listener.close();
+    injector.destroy();
+  };
+  const listening = new Promise<Listening>((resolve, reject) => {
+    abort = reject;
     const failed = (e: Error) => {
-      injector.destroy();
+      abort = undefined;
+      close();
       reject(e);
     };
     listener.once('error', failed);
     listener.listen({ host, port, backlog: LISTEN_BACKLOG }, () => {
       listener.off('error', failed);
+      abort = undefined;
       // After listening, an error (e.g. EMFILE on accept) is reported, never thrown: the server keeps serving.
       listener.on('error', (e) => log(`ADS: listener error: ${e.message}`));
-      resolve({
-        port: (listener.address() as AddressInfo).port,
-        close: () => {
-          listener.close();
-          injector.destroy();
-        },
-      });
+      resolve({ port: (listener.address() as AddressInfo).port, close });
     });
   });
+  return Object.assign(listening, { cancel: close });
 }

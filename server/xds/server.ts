@@ -10,7 +10,7 @@ import type { AdsConnection, ConnectionContext } from './connection';
 import { Debouncer, mergePushRequests } from './debounce';
 import { DeltaConnection } from './delta';
 import { DEFAULT_LIMITS, type AdsLimits } from './limits';
-import { type Listening, listenGrpc } from './listen';
+import { type Listening, listenGrpc, type PendingListen } from './listen';
 import { LogLimiter } from './logLimit';
 import { PushQueue } from './pushQueue';
 import { adsServerDefinition, type ServerResponse } from './service';
@@ -54,8 +54,9 @@ const mergeJobs = (a: PushJob, b: PushJob): PushJob => {
 
 export class AdsServer {
   private server: grpc.Server | undefined;
-  /** Its listening socket (listen.ts). */
+  /** Its listening socket (listen.ts), and a listen still in progress. */
   private listening: Listening | undefined;
+  private starting: PendingListen | undefined;
   private readonly conns = new Set<AdsConnection>();
   private readonly debouncer: Debouncer<PushRequest>;
   private readonly queue: PushQueue<AdsConnection, PushJob>;
@@ -116,8 +117,11 @@ export class AdsServer {
         this.track(new DeltaConnection(call, this.ctx, ++this.connCounter)),
     });
     this.server = server;
-    return listenGrpc(server, host, port, this.log).then(
+    const pending = listenGrpc(server, host, port, this.log);
+    this.starting = pending;
+    return pending.then(
       (l) => {
+        if (this.starting === pending) this.starting = undefined;
         if (this.server !== server) {
           // stop() came first: nothing may keep listening for a server that was shut down.
           l.close();
@@ -127,7 +131,10 @@ export class AdsServer {
         return l.port;
       },
       (e: unknown) => {
-        this.server = undefined;
+        if (this.starting === pending) this.starting = undefined;
+        // Only this start's server: a later start may have replaced it meanwhile.
+        if (this.server === server) this.server = undefined;
+        server.forceShutdown();
         throw e;
       },
     );
@@ -139,6 +146,8 @@ export class AdsServer {
     this.ctx.nackLog.report();
     for (const c of [...this.conns]) c.close();
     this.conns.clear();
+    this.starting?.cancel();
+    this.starting = undefined;
     this.listening?.close();
     this.listening = undefined;
     this.server?.forceShutdown();
