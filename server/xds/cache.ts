@@ -7,6 +7,7 @@
 import type { EncodedResource } from '../envoy/encode';
 import { sortByKey } from '../lib/compare';
 import { encodeResourceWire, type ResourceWire } from './wire';
+import { DeltaFreshResponses } from './deltaFresh';
 
 /** Per-resource version on the wire (Delta): the content hash (sha256 hex, shortened). */
 export const resourceVersion = (r: EncodedResource): string => r.hash.slice(0, 16);
@@ -52,6 +53,8 @@ export class DeltaDiffs {
 export class AnyCache {
   /** Diffs between served maps shared by the Delta streams (delta.ts). */
   readonly deltaDiffs = new DeltaDiffs();
+  /** First responses shared by the Delta streams that asked the same (deltaFresh.ts). */
+  readonly deltaFresh: DeltaFreshResponses = new DeltaFreshResponses(this);
   private byObject = new WeakMap<EncodedResource, DeltaEntry>();
   private byHash = new Map<string, WeakRef<DeltaEntry>>();
   private readonly gone = new FinalizationRegistry<string>((key) => {

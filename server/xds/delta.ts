@@ -12,6 +12,7 @@ import type { DeltaDiscoveryRequest } from '../gen/envoy/service/discovery/v3/di
 import type { EncodedResource } from '../envoy/encode';
 import { ConnectionBase, shortType, type AdsConnection } from './connection';
 import { WILDCARD_TYPES } from './shouldRespond';
+import { type FirstSubscription, freshChanges } from './deltaFresh';
 import { resourceVersion } from './cache';
 import { deltaResponse, encodeDeltaFromEntries } from './wire';
 import type { ResourceSet, TypeUrl } from './types';
@@ -42,6 +43,11 @@ interface DeltaWatch {
   /** name → version the client has (as far as the server knows). */
   known: Map<string, string>;
   nonceSent?: string;
+  /**
+   * The first request's subscription while it is unchanged (deltaFresh.ts): `names` is its shared Set (copied
+   * before a later request changes it), and a first response is the one shared by every stream that asked the same.
+   */
+  first?: FirstSubscription;
   /** A wildcard watch's served map whose versions `known` holds exactly (then a change is a shared diff from it). */
   syncedTo?: ReadonlyMap<string, EncodedResource>;
   /**
@@ -62,31 +68,6 @@ function knownOf(w: DeltaWatch): Map<string, string> {
 }
 
 const byName = (r: EncodedResource) => r.name;
-
-/**
- * What a delta response carries for a watch whose client holds nothing of its type (deltaChanges with an empty
- * `known`): every subscribed resource served, and the just-subscribed names not served as removed.
- */
-export function freshChanges(
-  w: Pick<DeltaWatch, 'wildcard' | 'names'>,
-  all: ReadonlyMap<string, EncodedResource> | undefined,
-  justSubscribed: ReadonlySet<string>,
-): { resources: EncodedResource[]; removed: string[] } {
-  const resources: EncodedResource[] = [];
-  if (all) {
-    if (w.wildcard) for (const r of all.values()) resources.push(r);
-    else
-      for (const n of w.names) {
-        const r = all.get(n);
-        if (r) resources.push(r);
-      }
-  }
-  let removed: string[] = NO_NAMES;
-  for (const n of justSubscribed) if (!all?.has(n)) (removed === NO_NAMES ? (removed = []) : removed).push(n);
-  return { resources: sortByKey(resources, byName), removed: removed.length > 1 ? removed.sort() : removed };
-}
-
-const NO_NAMES: string[] = [];
 
 /** What a delta response for `w` must carry given `set`. Pure; `justSubscribed` may be reported as removed when absent. */
 export function deltaChanges(
@@ -143,12 +124,18 @@ export class DeltaConnection extends ConnectionBase<DeltaDiscoveryRequest, Delta
     const subscribe = req.resourceNamesSubscribe;
     const unsubscribe = req.resourceNamesUnsubscribe;
     if (!w) {
-      w = {
-        typeUrl,
-        wildcard: WILDCARD_TYPES.has(typeUrl) && subscribe.length === 0,
-        names: new Set(),
-        known: retainedVersions(typeUrl, req.initialResourceVersions),
-      };
+      const known = retainedVersions(typeUrl, req.initialResourceVersions);
+      if (unsubscribe.length === 0) {
+        // The usual first request: its subscription (and its response, when nothing is kept) shared by every
+        // stream that asked the same (deltaFresh.ts).
+        const s = this.ctx.anyCache.deltaFresh.subscription(typeUrl, subscribe);
+        w = { typeUrl, wildcard: s.wildcard, names: s.names as Set<string>, known, first: s };
+        this.watches.set(typeUrl, w);
+        if (this.namesOverLimit(w)) return;
+        this.respond(typeUrl, true, s.names);
+        return;
+      }
+      w = { typeUrl, wildcard: WILDCARD_TYPES.has(typeUrl) && subscribe.length === 0, names: new Set(), known };
       this.watches.set(typeUrl, w);
     }
     const t = this.tracker(typeUrl);
@@ -163,7 +150,14 @@ export class DeltaConnection extends ConnectionBase<DeltaDiscoveryRequest, Delta
     if (subscribe.length === 0 && unsubscribe.length === 0 && !first) return;
     const justSubscribed = new Set<string>();
     let star = false;
-    if (subscribe.length > 0 || unsubscribe.length > 0) w.syncedTo = undefined;
+    if (subscribe.length > 0 || unsubscribe.length > 0) {
+      w.syncedTo = undefined;
+      if (w.first) {
+        // The shared first subscription is left as it is: this stream's own copy changes.
+        w.names = new Set(w.names);
+        w.first = undefined;
+      }
+    }
     // A later request changes what the client holds: the versions of a first response are needed from here on.
     const known = first ? w.known : knownOf(w);
     for (const n of subscribe) {
@@ -188,13 +182,17 @@ export class DeltaConnection extends ConnectionBase<DeltaDiscoveryRequest, Delta
         known.delete(n);
       }
     }
-    if (w.names.size > this.ctx.limits.maxResourceNames) {
-      const msg = `${shortType(typeUrl)} subscriptions reached ${w.names.size} names; the limit is ${this.ctx.limits.maxResourceNames} (MESHSCOPE_XDS_MAX_RESOURCE_NAMES)`;
-      this.ctx.log(`ADS: ${this.id}: ${msg}; stream ended`);
-      this.fail(grpcStatus.RESOURCE_EXHAUSTED, msg);
-      return;
-    }
+    if (this.namesOverLimit(w)) return;
     if (first || justSubscribed.size > 0 || star) this.respond(typeUrl, first, justSubscribed);
+  }
+
+  /** Ends the stream when the watch names more than the limit allows. */
+  private namesOverLimit(w: DeltaWatch): boolean {
+    if (w.names.size <= this.ctx.limits.maxResourceNames) return false;
+    const msg = `${shortType(w.typeUrl)} subscriptions reached ${w.names.size} names; the limit is ${this.ctx.limits.maxResourceNames} (MESHSCOPE_XDS_MAX_RESOURCE_NAMES)`;
+    this.ctx.log(`ADS: ${this.id}: ${msg}; stream ended`);
+    this.fail(grpcStatus.RESOURCE_EXHAUSTED, msg);
+    return true;
   }
 
   protected sendType(w: DeltaWatch, set: ResourceSet | undefined, always: boolean, justSubscribed: ReadonlySet<string>): Promise<void> {
@@ -204,19 +202,23 @@ export class DeltaConnection extends ConnectionBase<DeltaDiscoveryRequest, Delta
     // The client holds nothing of this type (a new stream's first response): everything subscribed, without
     // comparing versions; the versions it now holds are kept as the list sent (knownOf copies them when needed).
     const fresh = w.known.size === 0 && w.knownFrom === undefined;
-    // In sync with the previous map: the diff every such stream shares (else this stream's own walk).
-    const { resources, removed } = fresh
-      ? freshChanges(w, all, justSubscribed)
-      : w.wildcard && justSubscribed.size === 0 && w.syncedTo !== undefined && all !== undefined
-        ? cache.deltaDiffs.diff(w.syncedTo, all)
-        : deltaChanges({ typeUrl: w.typeUrl, wildcard: w.wildcard, names: w.names, known: knownOf(w) }, set, justSubscribed);
+    // A first response for the first subscription as it was asked: the one every such stream shares (deltaFresh.ts).
+    const shared = fresh && w.first !== undefined && justSubscribed === w.first.names ? cache.deltaFresh.response(all, w.first) : undefined;
+    const { resources, removed } =
+      shared ??
+      (fresh
+        ? freshChanges(w, all, justSubscribed)
+        : // In sync with the previous map: the diff every such stream shares (else this stream's own walk).
+          w.wildcard && justSubscribed.size === 0 && w.syncedTo !== undefined && all !== undefined
+          ? cache.deltaDiffs.diff(w.syncedTo, all)
+          : deltaChanges({ typeUrl: w.typeUrl, wildcard: w.wildcard, names: w.names, known: knownOf(w) }, set, justSubscribed));
     const synced = w.wildcard && all !== undefined ? all : undefined;
     if (!always && resources.length === 0 && removed.length === 0) {
       w.syncedTo = synced;
       return Promise.resolve();
     }
     // Each resource's entry (version, Any, name) is encoded once and shared by every stream sending it.
-    const entries = resources.map((r) => cache.deltaEntry(r).bytes);
+    const entries = shared ? shared.entries : resources.map((r) => cache.deltaEntry(r).bytes);
     const nonce = this.nextNonce();
     // Written as grpc-js frames it (service.ts): no buffer of its own.
     const res = deltaResponse({

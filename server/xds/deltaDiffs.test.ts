@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest';
 import type { EncodedResource } from '../envoy/encode';
 import { TYPE } from '../envoy/typeUrls';
 import { DeltaDiffs, resourceVersion } from './cache';
-import { deltaChanges, freshChanges } from './delta';
+import { deltaChanges } from './delta';
+import { freshChanges } from './deltaFresh';
 import type { ResourceSet } from './types';
 
 const res = (name: string, content: string): EncodedResource =>
