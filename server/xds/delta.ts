@@ -39,7 +39,9 @@ export function retainedVersions(typeUrl: string, initial: Readonly<Record<strin
 interface DeltaWatch {
   typeUrl: string;
   wildcard: boolean;
-  names: Set<string>;
+  names: ReadonlySet<string>;
+  /** `names` when this stream may change it: unset while `names` is the shared first subscription's Set. */
+  own?: Set<string>;
   /** name → version the client has (as far as the server knows). */
   known: Map<string, string>;
   nonceSent?: string;
@@ -129,13 +131,14 @@ export class DeltaConnection extends ConnectionBase<DeltaDiscoveryRequest, Delta
         // The usual first request: its subscription (and its response, when nothing is kept) shared by every
         // stream that asked the same (deltaFresh.ts).
         const s = this.ctx.anyCache.deltaFresh.subscription(typeUrl, subscribe);
-        w = { typeUrl, wildcard: s.wildcard, names: s.names as Set<string>, known, first: s };
+        w = { typeUrl, wildcard: s.wildcard, names: s.names, known, first: s };
         this.watches.set(typeUrl, w);
-        if (this.namesOverLimit(w)) return;
+        // (The names limit holds: admit() counted them.)
         this.respond(typeUrl, true, s.names);
         return;
       }
-      w = { typeUrl, wildcard: WILDCARD_TYPES.has(typeUrl) && subscribe.length === 0, names: new Set(), known };
+      const own = new Set<string>();
+      w = { typeUrl, wildcard: WILDCARD_TYPES.has(typeUrl) && subscribe.length === 0, names: own, own, known };
       this.watches.set(typeUrl, w);
     }
     const t = this.tracker(typeUrl);
@@ -150,14 +153,11 @@ export class DeltaConnection extends ConnectionBase<DeltaDiscoveryRequest, Delta
     if (subscribe.length === 0 && unsubscribe.length === 0 && !first) return;
     const justSubscribed = new Set<string>();
     let star = false;
-    if (subscribe.length > 0 || unsubscribe.length > 0) {
-      w.syncedTo = undefined;
-      if (w.first) {
-        // The shared first subscription is left as it is: this stream's own copy changes.
-        w.names = new Set(w.names);
-        w.first = undefined;
-      }
-    }
+    if (subscribe.length > 0 || unsubscribe.length > 0) w.syncedTo = undefined;
+    // The shared first subscription is left as it is: this stream's own copy changes (made when first needed).
+    const names = (w.own ??= new Set(w.names));
+    w.names = names;
+    w.first = undefined;
     // A later request changes what the client holds: the versions of a first response are needed from here on.
     const known = first ? w.known : knownOf(w);
     for (const n of subscribe) {
@@ -165,7 +165,7 @@ export class DeltaConnection extends ConnectionBase<DeltaDiscoveryRequest, Delta
         w.wildcard = true;
         star = true;
       } else {
-        w.names.add(n);
+        names.add(n);
         justSubscribed.add(n);
         // An explicit (re)subscription asks for the resource again (on the first request `known` holds only what
         // initial_resource_versions said the client has, kept).
@@ -178,7 +178,7 @@ export class DeltaConnection extends ConnectionBase<DeltaDiscoveryRequest, Delta
         w.wildcard = false;
         for (const k of [...known.keys()]) if (!w.names.has(k)) known.delete(k);
       } else {
-        w.names.delete(n);
+        names.delete(n);
         known.delete(n);
       }
     }

@@ -66,6 +66,14 @@ describe('DeltaFreshResponses', () => {
     const wild = cache.deltaFresh.subscription(TYPE.cluster, []);
     expect(wild).toBe(cache.deltaFresh.subscription(TYPE.cluster, []));
     expect(wild.wildcard).toBe(true);
+    // An empty first EDS request is not a wildcard (only LDS / CDS are): its own subscription, named by nothing.
+    const noEds = cache.deltaFresh.subscription(TYPE.endpoint, []);
+    expect(noEds).not.toBe(wild);
+    expect(noEds.wildcard).toBe(false);
+    expect(cache.deltaFresh.response(all, noEds)).toEqual({ resources: [], removed: [], entries: [] });
+    // No served map of the type: nothing kept, only the subscribed names removed.
+    expect(cache.deltaFresh.response(undefined, s)).toEqual({ resources: [], removed: ['a', 'b'], entries: [] });
+    expect(cache.deltaFresh.response(undefined, s)).not.toBe(cache.deltaFresh.response(undefined, s));
     // A list the decoder did not share (not frozen): nothing is kept for it.
     const own = cache.deltaFresh.subscription(TYPE.endpoint, ['a', 'b']);
     expect(own).not.toBe(cache.deltaFresh.subscription(TYPE.endpoint, ['a', 'b']));
@@ -98,6 +106,8 @@ describe('Delta streams sharing a first subscription', () => {
     const rb = await b.request({ typeUrl: TYPE.endpoint, subscribe: clusters });
     expect(ra.resources.map((r) => r.name)).toEqual([...clusters].sort());
     expect(rb.resources.map((r) => r.name)).toEqual(ra.resources.map((r) => r.name));
+    // b's first response is the one a's made (the decoder shared the list, and so the subscription).
+    expect(h.server.stats().deltaFirstReused).toBe(1);
     a.ack(ra);
     b.ack(rb);
     // Stream a: one more cluster, one fewer.
@@ -108,9 +118,9 @@ describe('Delta streams sharing a first subscription', () => {
       h.server
         .connections()
         .map((c) => c.types.find((t) => t.typeUrl === TYPE.endpoint)?.subscribed)
-        .map((s) => (Array.isArray(s) ? s.length : s));
+        .map((s) => (Array.isArray(s) ? s.join(',') : s));
     await h.server.flush();
-    expect(subscribed().sort()).toEqual([40, 40]);
+    expect(subscribed().sort()).toEqual([[...clusters.slice(1), extra].sort().join(','), [...clusters].sort().join(',')].sort());
     // The extra cluster and the unsubscribed one change: only a hears of the first, only b of the second.
     h.gen.set('v2', [
       ...[...clusters, extra].map((c) => edsCluster(c)),
@@ -121,5 +131,15 @@ describe('Delta streams sharing a first subscription', () => {
     const [pa, pb] = await Promise.all([a.next(), b.next()]);
     expect(pa.resources.map((r) => r.name)).toEqual([extra]);
     expect(pb.resources.map((r) => r.name)).toEqual([clusters[0]]);
+  });
+
+  it('a first request that also unsubscribes is applied in order: the unsubscribed names are not served', async () => {
+    // Rule: istiod delta.go deltaWatchedResources adds resource_names_subscribe, then deletes resource_names_unsubscribe.
+    const a = h.client.delta(SIDECAR);
+    const r = await a.request({ typeUrl: TYPE.endpoint, subscribe: clusters, unsubscribe: [clusters[1]!] });
+    expect(r.resources.map((x) => x.name)).toEqual(clusters.filter((_, i) => i !== 1).sort());
+    await h.server.flush();
+    const sub = h.server.connections()[0]!.types.find((t) => t.typeUrl === TYPE.endpoint)?.subscribed;
+    expect(sub).toEqual(clusters.filter((_, i) => i !== 1).sort());
   });
 });

@@ -74,6 +74,9 @@ export class DeltaFreshResponses {
   /** The subscriptions of a first request without names, per type (no list to key them by). */
   private readonly unnamed = new Map<string, FirstSubscription>();
 
+  /** First responses served from the shared one (made by an earlier stream): the server's stats, tests. */
+  reused = 0;
+
   constructor(private readonly anys: AnyCache) {}
 
   /**
@@ -104,7 +107,10 @@ export class DeltaFreshResponses {
     const shared = all !== undefined && this.isShared(s);
     let bySub = shared ? this.responses.get(all) : undefined;
     const hit = bySub?.get(s);
-    if (hit) return hit;
+    if (hit) {
+      this.reused++;
+      return hit;
+    }
     const { resources, removed } = freshChanges(s, all, s.names);
     const out: FreshResponse = { resources, removed, entries: resources.map((r) => this.anys.deltaEntry(r).bytes) };
     if (shared) {

@@ -194,8 +194,23 @@ export class AdsServer {
   }
 
   /** Internal sizes, for leak checks. */
-  stats(): { connections: number; queued: number; running: number; pending: number; debouncing: boolean; anyCache: number } {
-    return { connections: this.conns.size, ...this.queue.stats(), debouncing: this.debouncer.pending, anyCache: this.ctx.anyCache.size };
+  stats(): {
+    connections: number;
+    queued: number;
+    running: number;
+    pending: number;
+    debouncing: boolean;
+    anyCache: number;
+    /** Delta first responses taken from one an earlier stream made (deltaFresh.ts). */
+    deltaFirstReused: number;
+  } {
+    return {
+      connections: this.conns.size,
+      ...this.queue.stats(),
+      debouncing: this.debouncer.pending,
+      anyCache: this.ctx.anyCache.size,
+      deltaFirstReused: this.ctx.anyCache.deltaFresh.reused,
+    };
   }
 
   private track(conn: SotwConnection | DeltaConnection): void {
