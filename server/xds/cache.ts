@@ -54,7 +54,7 @@ export class AnyCache {
   /** Diffs between served maps shared by the Delta streams (delta.ts). */
   readonly deltaDiffs = new DeltaDiffs();
   /** First responses shared by the Delta streams that asked the same (deltaFresh.ts). */
-  readonly deltaFresh: DeltaFreshResponses = new DeltaFreshResponses(this);
+  readonly deltaFresh: DeltaFreshResponses = new DeltaFreshResponses((r) => this.deltaEntry(r).bytes);
   private byObject = new WeakMap<EncodedResource, DeltaEntry>();
   private byHash = new Map<string, WeakRef<DeltaEntry>>();
   private readonly gone = new FinalizationRegistry<string>((key) => {

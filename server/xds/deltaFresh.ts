@@ -8,7 +8,6 @@
 // delta.ts). Held weakly by the map and the list: nothing outlives the translation or the decoder's kept list.
 import type { EncodedResource } from '../envoy/encode';
 import { sortByKey } from '../lib/compare';
-import type { AnyCache } from './cache';
 import { WILDCARD_TYPES } from './shouldRespond';
 
 type ResourceMap = ReadonlyMap<string, EncodedResource>;
@@ -77,7 +76,8 @@ export class DeltaFreshResponses {
   /** First responses served from the shared one (made by an earlier stream): the server's stats, tests. */
   reused = 0;
 
-  constructor(private readonly anys: AnyCache) {}
+  /** `entryOf`: a resource's Delta `resources` entry bytes, shared (cache.ts AnyCache.deltaEntry, which holds this cache). */
+  constructor(private readonly entryOf: (r: EncodedResource) => Uint8Array) {}
 
   /**
    * The first subscription of `subscribe` for `typeUrl`: one object per shared (frozen) list or empty list and type,
@@ -112,7 +112,7 @@ export class DeltaFreshResponses {
       return hit;
     }
     const { resources, removed } = freshChanges(s, all, s.names);
-    const out: FreshResponse = { resources, removed, entries: resources.map((r) => this.anys.deltaEntry(r).bytes) };
+    const out: FreshResponse = { resources, removed, entries: resources.map(this.entryOf) };
     if (shared) {
       if (!bySub) this.responses.set(all, (bySub = new WeakMap()));
       bySub.set(s, out);
