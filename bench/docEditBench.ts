@@ -2,7 +2,8 @@
 // one-object file costs (within 2×). In-process, the real file source and store: VirtualService svc-0's
 // weight edited (and svc-0's v1 Pod's IP moved) in (a) the 7 multi-document files, (b) the 7 `kind: List`
 // files, (c) the same mesh one file per object; the reload of the changed file and the snapshot build timed
-// (CPU of this process, median of `reps`, default 15: single edits of a few ms move by 2× with a collection),
+// (CPU of this process, median of `reps`, default 15: single edits of a few ms move by 2× with a collection; the
+// layouts are loaded together and edited in turn, so the load's drift and the collections fall on all of them alike),
 // with what was parsed again and what the store saw change; then goal 5's own rows: each edit's ratio to the
 // same edit in the one-object-per-file layout, beside the 2× goal. `npm run bench` prints these rows in issue
 // 24's section (bench/issue24Bench.ts); `bench/docEdit.ts` runs them alone.
@@ -62,69 +63,114 @@ const EDITS = (mesh: IssueMesh) =>
     ['Pod IP change', 'Pod', (r: number) => withPodIp(mesh, r + 1)],
   ] as const;
 
-async function measure(l: Layout, mesh: IssueMesh, reps: number, base: Map<string, number>): Promise<BenchRow[]> {
+/** A layout's file source and store, loaded. */
+interface Opened {
+  l: Layout;
+  store: Store;
+  src: FileSource;
+}
+
+async function open(l: Layout): Promise<Opened> {
   const store = new Store({ debounceMs: 100 });
   const src = new FileSource('file', [l.dir], { watch: false });
   await src.start(store);
   store.flush();
   store.snapshot();
-  const rows: BenchRow[] = [];
-  let gen = 0;
-  for (const [what, kind, edit] of EDITS(mesh)) {
-    const cpu: number[] = [];
-    const wall: number[] = [];
-    let pieces = 0;
-    let changed = 0;
-    // The edits' bytes are made before they are timed (or profiled): YAML stringify of a whole file and its UTF-8
-    // encoding are the bench's work, and so is their garbage (a string written by writeFileSync is encoded then).
-    const prepared = (n: number) => Array.from({ length: n }, () => l.prepare(kind, edit(gen++ % 50)));
-    const once = async (write: () => string) => {
-      const file = write();
-      const c0 = process.cpuUsage();
-      const t0 = performance.now();
-      let seen: string[] = [];
-      const off = store.onChange((_s, ch) => {
-        seen = ch.changed;
-      });
-      await src.reload(false, new Set([file]));
-      store.flush();
-      store.snapshot();
-      off();
-      wall.push(performance.now() - t0);
-      const c = process.cpuUsage(c0);
-      cpu.push((c.user + c.system) / 1000);
-      pieces = src.lastReload?.pieces ?? Number.NaN;
-      changed = seen.length;
-    };
-    // Two edits first, not counted: the first edits of a row run cold code (JIT), whichever the layout.
-    for (const w of prepared(2)) await once(w);
-    cpu.length = 0;
-    wall.length = 0;
-    for (const w of prepared(reps)) await once(w);
-    const value = median(cpu);
-    const one = base.get(what);
-    if (l.name === ONE) base.set(what, value);
-    const row: BenchRow = {
-      figure: `${what} → snapshot (reload + build), CPU`,
-      size: `N=${mesh.services}, ${l.name}`,
-      value,
-      unit: 'ms',
-      detail: `wall ${median(wall).toFixed(1)} ms; documents/items parsed again: ${l.name === ONE ? '1 file' : pieces}; keys the store saw change: ${changed}${one ? `; ${(value / one).toFixed(2)}× the one-object file (goal 5: ≤ 2×)` : ''}`,
-      load: load1(),
-    };
-    if (process.env.BENCH_PROFILE === '1') {
-      const writes = prepared(reps);
-      const keep = process.env.BENCH_PROFILE_DIR;
-      const name = `${mesh.services}-${l.name.replace(/[^a-z0-9]+/gi, '_')}-${kind}.cpuprofile`;
-      const stop = await startProfile(keep ? join(keep, name) : undefined);
-      for (const w of writes) await once(w);
-      const summary = await stop();
-      row.detail += `; profile (${reps} edits): ${formatSummary(summary)}`;
+  return { l, store, src };
+}
+
+/** One layout's samples of one edit. */
+interface Samples {
+  cpu: number[];
+  wall: number[];
+  pieces: number;
+  changed: number;
+}
+
+/** Writes one edit, then times its reload and the snapshot build (this process's CPU and the wall). */
+async function editOnce(o: Opened, write: () => string, into: Samples): Promise<void> {
+  const file = write();
+  const c0 = process.cpuUsage();
+  const t0 = performance.now();
+  let seen: string[] = [];
+  const off = o.store.onChange((_s, ch) => {
+    seen = ch.changed;
+  });
+  await o.src.reload(false, new Set([file]));
+  o.store.flush();
+  o.store.snapshot();
+  off();
+  into.wall.push(performance.now() - t0);
+  const c = process.cpuUsage(c0);
+  into.cpu.push((c.user + c.system) / 1000);
+  into.pieces = o.src.lastReload?.pieces ?? Number.NaN;
+  into.changed = seen.length;
+}
+
+/**
+ * Every layout's rows, measured interleaved: all layouts are loaded at once, and each round edits each of them once
+ * (the order rotating round by round), so a change of load or a collection during the run falls on every layout
+ * alike instead of on whichever layout was being measured then (goal 5 is a ratio between layouts).
+ */
+async function measure(ls: readonly Layout[], mesh: IssueMesh, reps: number): Promise<Map<Layout, BenchRow[]>> {
+  const opened: Opened[] = [];
+  const rows = new Map<Layout, BenchRow[]>(ls.map((l) => [l, []]));
+  try {
+    for (const l of ls) opened.push(await open(l));
+    for (const [what, kind, edit] of EDITS(mesh)) {
+      // The edits' bytes are made before any is timed (or profiled): YAML stringify of a whole file and its UTF-8
+      // encoding are the bench's work, and so is their garbage (a string written by writeFileSync is encoded then).
+      // Every layout gets the same sequence of edits.
+      const prepared = (o: Opened, n: number, from: number) =>
+        Array.from({ length: n }, (_, k) => o.l.prepare(kind, edit((from + k) % 50)));
+      const samples = opened.map((): Samples => ({ cpu: [], wall: [], pieces: 0, changed: 0 }));
+      const warm = opened.map((o) => prepared(o, 2, 0));
+      const timed = opened.map((o) => prepared(o, reps, 2));
+      // Two edits first, not counted: the first edits of a row run cold code (JIT), whichever the layout.
+      for (let k = 0; k < 2; k++) for (let i = 0; i < opened.length; i++) await editOnce(opened[i]!, warm[i]![k]!, samples[i]!);
+      for (const s of samples) {
+        s.cpu.length = 0;
+        s.wall.length = 0;
+      }
+      for (let r = 0; r < reps; r++)
+        for (let j = 0; j < opened.length; j++) {
+          const i = (j + r) % opened.length;
+          await editOnce(opened[i]!, timed[i]![r]!, samples[i]!);
+        }
+      const oneAt = opened.findIndex((o) => o.l.name === ONE);
+      const one = oneAt >= 0 ? median(samples[oneAt]!.cpu) : undefined;
+      for (let i = 0; i < opened.length; i++) {
+        const { l } = opened[i]!;
+        const s = samples[i]!;
+        const value = median(s.cpu);
+        const ratio = one && l.name !== ONE ? `; ${(value / one).toFixed(2)}× the one-object file (goal 5: ≤ 2×)` : '';
+        const row: BenchRow = {
+          figure: `${what} → snapshot (reload + build), CPU`,
+          size: `N=${mesh.services}, ${l.name}`,
+          value,
+          unit: 'ms',
+          detail: `wall ${median(s.wall).toFixed(1)} ms; documents/items parsed again: ${l.name === ONE ? '1 file' : s.pieces}; keys the store saw change: ${s.changed}${ratio}; edits interleaved with the other layouts'`,
+          load: load1(),
+        };
+        if (process.env.BENCH_PROFILE === '1') {
+          const writes = prepared(opened[i]!, reps, 2 + reps);
+          const keep = process.env.BENCH_PROFILE_DIR;
+          const name = `${mesh.services}-${l.name.replace(/[^a-z0-9]+/gi, '_')}-${kind}.cpuprofile`;
+          const stop = await startProfile(keep ? join(keep, name) : undefined);
+          const scratch: Samples = { cpu: [], wall: [], pieces: 0, changed: 0 };
+          for (const w of writes) await editOnce(opened[i]!, w, scratch);
+          const summary = await stop();
+          row.detail += `; profile (${reps} edits): ${formatSummary(summary)}`;
+        }
+        rows.get(l)!.push(row);
+      }
     }
-    rows.push(row);
+  } finally {
+    for (const o of opened) {
+      await o.src.stop();
+      o.store.close();
+    }
   }
-  await src.stop();
-  store.close();
   return rows;
 }
 
@@ -147,16 +193,19 @@ export async function benchDocEdit(
       ['list', () => perKind(mesh, 'list')],
     ];
     const ratios: BenchRow[] = [];
-    for (const [name, make] of makers) {
-      if (!layouts.has(name)) continue;
-      const l = make();
-      try {
-        const got = await measure(l, mesh, reps, base);
-        rows.push(...got);
-        if (l.name !== ONE) ratios.push(...got.flatMap((r) => ratioRow(r, base, n, l.name)));
-      } finally {
-        rmSync(l.dir, { recursive: true, force: true });
+    const ls: Layout[] = [];
+    try {
+      for (const [name, make] of makers) if (layouts.has(name)) ls.push(make());
+      const got = await measure(ls, mesh, reps);
+      for (const l of ls) rows.push(...got.get(l)!);
+      for (const [what] of EDITS(mesh)) {
+        const one = ls.find((l) => l.name === ONE);
+        const oneRow = one && got.get(one)!.find((r) => r.figure.startsWith(`${what} → `));
+        if (oneRow) base.set(what, oneRow.value);
       }
+      for (const l of ls) if (l.name !== ONE) ratios.push(...got.get(l)!.flatMap((r) => ratioRow(r, base, n, l.name)));
+    } finally {
+      for (const l of ls) rmSync(l.dir, { recursive: true, force: true });
     }
     rows.push(...ratios);
   }
