@@ -112,9 +112,15 @@ async function editOnce(o: Opened, write: () => string, into: Samples): Promise<
  * (the order rotating round by round), so a change of load or a collection during the run falls on every layout
  * alike instead of on whichever layout was being measured then (goal 5 is a ratio between layouts).
  */
-async function measure(ls: readonly Layout[], mesh: IssueMesh, reps: number): Promise<Map<Layout, BenchRow[]>> {
+async function measure(
+  ls: readonly Layout[],
+  mesh: IssueMesh,
+  reps: number,
+): Promise<{ rows: Map<Layout, BenchRow[]>; base: Map<string, number> }> {
   const opened: Opened[] = [];
   const rows = new Map<Layout, BenchRow[]>(ls.map((l) => [l, []]));
+  /** Each edit's median CPU in the one-object layout (goal 5's denominator). */
+  const base = new Map<string, number>();
   try {
     for (const l of ls) opened.push(await open(l));
     for (const [what, kind, edit] of EDITS(mesh)) {
@@ -139,6 +145,7 @@ async function measure(ls: readonly Layout[], mesh: IssueMesh, reps: number): Pr
         }
       const oneAt = opened.findIndex((o) => o.l.name === ONE);
       const one = oneAt >= 0 ? median(samples[oneAt]!.cpu) : undefined;
+      if (one !== undefined) base.set(what, one);
       for (let i = 0; i < opened.length; i++) {
         const { l } = opened[i]!;
         const s = samples[i]!;
@@ -171,7 +178,7 @@ async function measure(ls: readonly Layout[], mesh: IssueMesh, reps: number): Pr
       o.store.close();
     }
   }
-  return rows;
+  return { rows, base };
 }
 
 const ONE = 'one object per file';
@@ -186,7 +193,6 @@ export async function benchDocEdit(
   const rows: BenchRow[] = [];
   for (const n of sizes) {
     const mesh = issueMesh(n);
-    const base = new Map<string, number>();
     const makers: Array<[DocEditLayout, () => Layout]> = [
       ['files', () => oneFilePerObject(mesh)],
       ['multidoc', () => perKind(mesh, 'multidoc')],
@@ -196,13 +202,8 @@ export async function benchDocEdit(
     const ls: Layout[] = [];
     try {
       for (const [name, make] of makers) if (layouts.has(name)) ls.push(make());
-      const got = await measure(ls, mesh, reps);
+      const { rows: got, base } = await measure(ls, mesh, reps);
       for (const l of ls) rows.push(...got.get(l)!);
-      for (const [what] of EDITS(mesh)) {
-        const one = ls.find((l) => l.name === ONE);
-        const oneRow = one && got.get(one)!.find((r) => r.figure.startsWith(`${what} → `));
-        if (oneRow) base.set(what, oneRow.value);
-      }
       for (const l of ls) if (l.name !== ONE) ratios.push(...got.get(l)!.flatMap((r) => ratioRow(r, base, n, l.name)));
     } finally {
       for (const l of ls) rmSync(l.dir, { recursive: true, force: true });

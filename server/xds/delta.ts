@@ -182,17 +182,13 @@ export class DeltaConnection extends ConnectionBase<DeltaDiscoveryRequest, Delta
         known.delete(n);
       }
     }
-    if (this.namesOverLimit(w)) return;
+    if (w.names.size > this.ctx.limits.maxResourceNames) {
+      const msg = `${shortType(typeUrl)} subscriptions reached ${w.names.size} names; the limit is ${this.ctx.limits.maxResourceNames} (MESHSCOPE_XDS_MAX_RESOURCE_NAMES)`;
+      this.ctx.log(`ADS: ${this.id}: ${msg}; stream ended`);
+      this.fail(grpcStatus.RESOURCE_EXHAUSTED, msg);
+      return;
+    }
     if (first || justSubscribed.size > 0 || star) this.respond(typeUrl, first, justSubscribed);
-  }
-
-  /** Ends the stream when the watch names more than the limit allows. */
-  private namesOverLimit(w: DeltaWatch): boolean {
-    if (w.names.size <= this.ctx.limits.maxResourceNames) return false;
-    const msg = `${shortType(w.typeUrl)} subscriptions reached ${w.names.size} names; the limit is ${this.ctx.limits.maxResourceNames} (MESHSCOPE_XDS_MAX_RESOURCE_NAMES)`;
-    this.ctx.log(`ADS: ${this.id}: ${msg}; stream ended`);
-    this.fail(grpcStatus.RESOURCE_EXHAUSTED, msg);
-    return true;
   }
 
   protected sendType(w: DeltaWatch, set: ResourceSet | undefined, always: boolean, justSubscribed: ReadonlySet<string>): Promise<void> {
