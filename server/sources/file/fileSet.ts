@@ -26,6 +26,11 @@ interface FileEntry {
   docs?: DocMemo;
   /** The file's objects the last time it loaded without error, and when. */
   good?: { inputs: RawInput[]; at: string };
+  /**
+   * The last objects found all with identity: an input at the same index of the next result that is the same
+   * object is not checked again (an edit of one document of a narrowed file keeps the other objects and places).
+   */
+  identified?: readonly RawInput[];
 }
 
 /** A listed file's last load: its parse result, read errors, and what it contributed to the scan (reused while unchanged). */
@@ -287,16 +292,17 @@ export class FileSet {
         // A multi-document file or List parsed by document before: its bytes are compared with the last load's
         // and only the documents (items) around the bytes that differ are cut and parsed again (./docChunks); the
         // rest is never decoded or hashed, so this is cheap enough to do in the scan even for a big file.
-        if (entry.docs.bytes.equals(bytes)) {
+        const n = await parseNarrowed(bytes, file, ns, this.limits, entry.docs);
+        if (n?.unchanged) {
           entry.sig = sig;
           this.buffers.unused(file, bytes);
           return { result: entry.result, fresh: false };
         }
-        const n = await parseNarrowed(bytes, file, ns, this.limits, entry.docs);
         if (n) {
           this.pieces += n.parsedPieces;
           const next: FileEntry = { sig, result: n.result, docs: n.memo };
           if (entry.good) next.good = entry.good;
+          if (entry.identified) next.identified = entry.identified;
           this.entries.set(file, next);
           // The last load's bytes are referred to by nothing else now (its memo is gone): their buffer is the spare.
           this.buffers.replaced(file, entry.docs.bytes, n.memo.bytes);
@@ -392,11 +398,19 @@ export class FileSet {
       if (e.doc === undefined) whole = true;
       else failedDocs.add(e.doc);
     }
-    for (const i of current) {
+    const known = entry?.identified;
+    let anonymous = false;
+    for (let k = 0; k < current.length; k++) {
+      const i = current[k]!;
       inputs.push(i);
-      if (hasIdentity(i.object)) continue;
+      if ((known !== undefined && known[k] === i) || hasIdentity(i.object)) continue;
+      anonymous = true;
       if (i.origin.doc !== undefined) failedDocs.add(i.origin.doc);
       else whole = true;
+    }
+    if (entry) {
+      if (anonymous) delete entry.identified;
+      else entry.identified = current;
     }
     if (!whole && failedDocs.size === 0) {
       if (entry && (!entry.good || entry.good.inputs !== current)) entry.good = { inputs: current, at: this.now().toISOString() };
