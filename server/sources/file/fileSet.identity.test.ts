@@ -13,7 +13,12 @@ const dir = mkdtempSync(join(tmpdir(), 'meshscope-fileset-id-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const svc = (name: string | undefined, port: number) =>
-  stringify({ apiVersion: 'v1', kind: 'Service', metadata: { ...(name ? { name } : {}), namespace: 'default' }, spec: { ports: [{ port }] } });
+  stringify({
+    apiVersion: 'v1',
+    kind: 'Service',
+    metadata: { ...(name ? { name } : {}), namespace: 'default' },
+    spec: { ports: [{ port }] },
+  });
 
 describe('FileSet: an object without identity in an edited document of a narrowed file', () => {
   it("is found, and the document's last good object is served stale until the document is whole again", async () => {
